@@ -1,0 +1,13 @@
+//! Compute kernels. CPU kernels are the default and the reference; every kernel takes the
+//! FlashInfer/SGLang batch layout (`q_indptr`, `kv_indptr`, `kv_indices`) so the same metadata
+//! feeds the CPU and CUDA paths.
+
+pub mod quant;
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum KernelError {
+    #[error("tensor type {0} is not supported by this kernel")]
+    UnsupportedType(&'static str),
+    #[error("shape mismatch: {0}")]
+    Shape(String),
+}

@@ -1,0 +1,278 @@
+//! Per-layer K and V buffers `[num_slots, num_kv_heads, head_dim]` (SGLang's
+//! `MHATokenToKVPool`), in f32, f16 or bf16.
+
+use crate::{PoolError, SlotId};
+use half::{bf16, f16};
+
+/// Element type of the K/V buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KvDtype {
+    F32,
+    F16,
+    Bf16,
+}
+
+impl KvDtype {
+    pub fn size_bytes(self) -> usize {
+        match self {
+            KvDtype::F32 => 4,
+            KvDtype::F16 | KvDtype::Bf16 => 2,
+        }
+    }
+}
+
+impl std::str::FromStr for KvDtype {
+    type Err = PoolError;
+    fn from_str(s: &str) -> Result<Self, PoolError> {
+        match s {
+            "f32" => Ok(KvDtype::F32),
+            "f16" => Ok(KvDtype::F16),
+            "bf16" => Ok(KvDtype::Bf16),
+            other => Err(PoolError::InvalidConfig(format!(
+                "unknown KV dtype {other:?} (expected f32, f16 or bf16)"
+            ))),
+        }
+    }
+}
+
+/// Shape of the model's K/V: what one token costs in every layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KvLayout {
+    pub num_layers: usize,
+    pub num_kv_heads: usize,
+    pub head_dim: usize,
+    pub dtype: KvDtype,
+}
+
+impl KvLayout {
+    /// Values of K (or of V) per token per layer.
+    pub fn row_len(&self) -> usize {
+        self.num_kv_heads * self.head_dim
+    }
+
+    /// `2 * layers * kv_heads * head_dim * sizeof(dtype)`.
+    pub fn bytes_per_token(&self) -> usize {
+        2 * self.num_layers * self.row_len() * self.dtype.size_bytes()
+    }
+
+    /// How many slots fit in `budget_bytes`, rounded down to whole pages.
+    pub fn slots_for_budget(&self, budget_bytes: usize, page_size: usize) -> usize {
+        let per_token = self.bytes_per_token().max(1);
+        budget_bytes / per_token / page_size.max(1) * page_size.max(1)
+    }
+}
+
+/// One layer's K or V buffer, typed.
+#[derive(Debug)]
+pub enum LayerKv {
+    F32(Vec<f32>),
+    F16(Vec<f16>),
+    Bf16(Vec<bf16>),
+}
+
+impl LayerKv {
+    fn zeros(dtype: KvDtype, len: usize) -> Self {
+        match dtype {
+            KvDtype::F32 => LayerKv::F32(vec![0.0; len]),
+            KvDtype::F16 => LayerKv::F16(vec![f16::ZERO; len]),
+            KvDtype::Bf16 => LayerKv::Bf16(vec![bf16::ZERO; len]),
+        }
+    }
+
+    /// Writes `src` rows (each `row_len` f32 values) at `slots`.
+    fn scatter(&mut self, row_len: usize, slots: &[SlotId], src: &[f32]) {
+        fn put<T: Copy>(
+            dst: &mut [T],
+            row_len: usize,
+            slots: &[SlotId],
+            src: &[f32],
+            cvt: fn(f32) -> T,
+        ) {
+            for (&slot, row) in slots.iter().zip(src.chunks_exact(row_len)) {
+                let at = slot as usize * row_len;
+                for (d, &s) in dst[at..at + row_len].iter_mut().zip(row) {
+                    *d = cvt(s);
+                }
+            }
+        }
+        match self {
+            LayerKv::F32(b) => put(b, row_len, slots, src, |x| x),
+            LayerKv::F16(b) => put(b, row_len, slots, src, f16::from_f32),
+            LayerKv::Bf16(b) => put(b, row_len, slots, src, bf16::from_f32),
+        }
+    }
+
+    /// Reads the row at `slot` into `out` as f32.
+    pub fn read_row(&self, row_len: usize, slot: SlotId, out: &mut [f32]) {
+        let at = slot as usize * row_len;
+        match self {
+            LayerKv::F32(b) => out.copy_from_slice(&b[at..at + row_len]),
+            LayerKv::F16(b) => out
+                .iter_mut()
+                .zip(&b[at..at + row_len])
+                .for_each(|(o, v)| *o = v.to_f32()),
+            LayerKv::Bf16(b) => out
+                .iter_mut()
+                .zip(&b[at..at + row_len])
+                .for_each(|(o, v)| *o = v.to_f32()),
+        }
+    }
+}
+
+/// K and V of every layer for every slot.
+#[derive(Debug)]
+pub struct KvStorage {
+    layout: KvLayout,
+    num_slots: usize,
+    k: Vec<LayerKv>,
+    v: Vec<LayerKv>,
+}
+
+impl KvStorage {
+    pub fn new(layout: KvLayout, num_slots: usize) -> Result<Self, PoolError> {
+        if layout.num_layers == 0 || layout.row_len() == 0 || num_slots == 0 {
+            return Err(PoolError::InvalidConfig(format!(
+                "empty KV storage: {layout:?}, {num_slots} slots"
+            )));
+        }
+        let len = num_slots
+            .checked_mul(layout.row_len())
+            .ok_or_else(|| PoolError::InvalidConfig("KV storage too large".into()))?;
+        let k = (0..layout.num_layers)
+            .map(|_| LayerKv::zeros(layout.dtype, len))
+            .collect();
+        let v = (0..layout.num_layers)
+            .map(|_| LayerKv::zeros(layout.dtype, len))
+            .collect();
+        Ok(Self {
+            layout,
+            num_slots,
+            k,
+            v,
+        })
+    }
+
+    /// Storage sized to fit `budget_bytes`, rounded down to whole pages.
+    pub fn with_budget(
+        layout: KvLayout,
+        budget_bytes: usize,
+        page_size: usize,
+    ) -> Result<Self, PoolError> {
+        Self::new(layout, layout.slots_for_budget(budget_bytes, page_size))
+    }
+
+    pub fn layout(&self) -> KvLayout {
+        self.layout
+    }
+
+    pub fn num_slots(&self) -> usize {
+        self.num_slots
+    }
+
+    pub fn bytes_per_token(&self) -> usize {
+        self.layout.bytes_per_token()
+    }
+
+    /// Scatters new tokens' K and V (`[n, kv_heads * head_dim]` f32 each) into `layer` at
+    /// `out_cache_loc`.
+    pub fn set_kv(
+        &mut self,
+        layer: usize,
+        out_cache_loc: &[SlotId],
+        k: &[f32],
+        v: &[f32],
+    ) -> Result<(), PoolError> {
+        let row_len = self.layout.row_len();
+        let expected = out_cache_loc.len() * row_len;
+        for got in [k.len(), v.len()] {
+            if got != expected {
+                return Err(PoolError::KvShape { got, expected });
+            }
+        }
+        if let Some(&bad) = out_cache_loc
+            .iter()
+            .find(|&&s| s < 0 || s as usize >= self.num_slots)
+        {
+            return Err(PoolError::SlotOutOfRange {
+                slot: bad,
+                num_slots: self.num_slots,
+            });
+        }
+        if layer >= self.layout.num_layers {
+            return Err(PoolError::InvalidConfig(format!("no layer {layer}")));
+        }
+        self.k[layer].scatter(row_len, out_cache_loc, k);
+        self.v[layer].scatter(row_len, out_cache_loc, v);
+        Ok(())
+    }
+
+    /// Layer `layer`'s K and V buffers, for attention kernels that gather by `kv_indices`.
+    pub fn layer(&self, layer: usize) -> Option<(&LayerKv, &LayerKv)> {
+        Some((self.k.get(layer)?, self.v.get(layer)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(dtype: KvDtype) -> KvLayout {
+        KvLayout {
+            num_layers: 2,
+            num_kv_heads: 3,
+            head_dim: 4,
+            dtype,
+        }
+    }
+
+    #[test]
+    fn bytes_per_token_matches_the_smollm2_figures() {
+        let smol = KvLayout {
+            num_layers: 30,
+            num_kv_heads: 3,
+            head_dim: 64,
+            dtype: KvDtype::F32,
+        };
+        assert_eq!(smol.bytes_per_token(), 46_080);
+        let half = KvLayout {
+            dtype: KvDtype::Bf16,
+            ..smol
+        };
+        assert_eq!(half.bytes_per_token(), 23_040);
+        assert_eq!(smol.slots_for_budget(46_080 * 100 + 5, 16), 96);
+    }
+
+    #[test]
+    fn set_kv_scatters_to_the_right_slots_in_every_dtype() {
+        for dtype in [KvDtype::F32, KvDtype::F16, KvDtype::Bf16] {
+            let mut kv = KvStorage::new(layout(dtype), 8).unwrap();
+            let k: Vec<f32> = (0..24).map(|i| i as f32).collect();
+            let v: Vec<f32> = (0..24).map(|i| -(i as f32)).collect();
+            kv.set_kv(1, &[5, 2], &k, &v).unwrap();
+            let (lk, lv) = kv.layer(1).unwrap();
+            let mut row = vec![0.0; 12];
+            lk.read_row(12, 5, &mut row);
+            assert_eq!(row, k[..12]);
+            lv.read_row(12, 2, &mut row);
+            assert_eq!(row, v[12..]);
+            let (k0, _) = kv.layer(0).unwrap();
+            k0.read_row(12, 5, &mut row);
+            assert!(row.iter().all(|&x| x == 0.0), "other layers untouched");
+        }
+    }
+
+    #[test]
+    fn set_kv_rejects_bad_shapes_and_slots() {
+        let mut kv = KvStorage::new(layout(KvDtype::F32), 8).unwrap();
+        let k = vec![0.0; 12];
+        assert!(matches!(
+            kv.set_kv(0, &[1, 2], &k, &k),
+            Err(PoolError::KvShape { .. })
+        ));
+        assert!(matches!(
+            kv.set_kv(0, &[8], &k, &k),
+            Err(PoolError::SlotOutOfRange { .. })
+        ));
+        assert!(kv.set_kv(2, &[1], &k, &k).is_err());
+    }
+}
