@@ -129,14 +129,34 @@ impl KvSlotAllocator {
         last_slot: Option<SlotId>,
         n: usize,
     ) -> Result<KvSlots, PoolError> {
-        let in_page = self.room_after(last_slot).min(n);
         let mut slots = Vec::with_capacity(n);
-        if let Some(last) = last_slot {
-            slots.extend((1..=in_page as SlotId).map(|d| last + d));
-        }
-        self.take_pages((n - in_page).div_ceil(self.page_size), &mut slots)?;
-        slots.truncate(n);
+        self.alloc_extend_into(last_slot, n, &mut slots)?;
         Ok(KvSlots { slots })
+    }
+
+    /// [`KvSlotAllocator::alloc_extend`] appending to `out` (no allocation on the hot path).
+    /// The caller takes ownership of the appended slots; on error nothing is appended.
+    pub(crate) fn alloc_extend_into(
+        &mut self,
+        last_slot: Option<SlotId>,
+        n: usize,
+        out: &mut Vec<SlotId>,
+    ) -> Result<(), PoolError> {
+        let in_page = self.room_after(last_slot).min(n);
+        let new_pages = (n - in_page).div_ceil(self.page_size);
+        if new_pages > self.free_pages.len() {
+            return Err(PoolError::OutOfSlots {
+                requested: new_pages * self.page_size,
+                available: self.available(),
+            });
+        }
+        let start = out.len();
+        if let Some(last) = last_slot {
+            out.extend((1..=in_page as SlotId).map(|d| last + d));
+        }
+        self.take_pages(new_pages, out)?;
+        out.truncate(start + n);
+        Ok(())
     }
 
     /// New slots (in whole pages) that `alloc_extend(last_slot, n)` needs from the free list.

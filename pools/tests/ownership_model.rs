@@ -70,9 +70,13 @@ fn base(b: u8) -> Vec<u32> {
 
 /// Content "hash" of the K/V a slot must hold: namespace + the whole token prefix.
 fn content_of(ns: NsId, prefix: &[u32]) -> u64 {
-    prefix.iter().fold(0x9e37_79b9_7f4a_7c15 ^ ns.index() as u64, |h, &t| {
-        (h ^ (t as u64 + 1)).wrapping_mul(0x0100_0000_01b3).rotate_left(17)
-    })
+    prefix
+        .iter()
+        .fold(0x9e37_79b9_7f4a_7c15 ^ ns.index() as u64, |h, &t| {
+            (h ^ (t as u64 + 1))
+                .wrapping_mul(0x0100_0000_01b3)
+                .rotate_left(17)
+        })
 }
 
 struct Live {
@@ -176,7 +180,9 @@ impl Model {
                         // Retract: keep the computed part in the tree, as the scheduler does.
                         let mut live = self.live.swap_remove(i);
                         live.tokens.pop();
-                        self.cache.cache_finished_req(live.kv, &live.tokens).unwrap();
+                        self.cache
+                            .cache_finished_req(live.kv, &live.tokens)
+                            .unwrap();
                     }
                     Err(e) => panic!("decode: {e}"),
                 }
@@ -193,7 +199,9 @@ impl Model {
             Op::Finish { req } => {
                 let Some(i) = self.pick(*req) else { return };
                 let live = self.live.swap_remove(i);
-                self.cache.cache_finished_req(live.kv, &live.tokens).unwrap();
+                self.cache
+                    .cache_finished_req(live.kv, &live.tokens)
+                    .unwrap();
             }
             Op::Abort { req } => {
                 let Some(i) = self.pick(*req) else { return };
@@ -221,7 +229,9 @@ impl Model {
                 }
             }
             Op::Flush { ns } => {
-                self.cache.flush_namespace(self.namespaces[*ns as usize]).unwrap();
+                self.cache
+                    .flush_namespace(self.namespaces[*ns as usize])
+                    .unwrap();
             }
             Op::ToggleFreeGroup => {
                 if self.in_group {
@@ -254,16 +264,24 @@ impl Model {
 
     fn finish_all(mut self) {
         while let Some(live) = self.live.pop() {
-            self.cache.cache_finished_req(live.kv, &live.tokens).unwrap();
+            self.cache
+                .cache_finished_req(live.kv, &live.tokens)
+                .unwrap();
         }
         if self.in_group {
             self.cache.end_free_group();
         }
         self.cache.check_idle().unwrap();
         let a = self.cache.allocator();
-        assert_eq!(a.available() + self.cache.tree().evictable_size(), a.capacity());
+        assert_eq!(
+            a.available() + self.cache.tree().evictable_size(),
+            a.capacity()
+        );
         self.cache.flush_all().unwrap();
-        assert_eq!(self.cache.allocator().available(), self.cache.allocator().capacity());
+        assert_eq!(
+            self.cache.allocator().available(),
+            self.cache.allocator().capacity()
+        );
     }
 }
 

@@ -62,12 +62,19 @@ impl Node {
     }
 }
 
-/// Length of the common prefix of `a` and `b`, comparing 16 tokens at a time.
+/// Length of the common prefix of `a` and `b`. Whole chunks are compared with an OR of XORs,
+/// which compiles to a few vector instructions per chunk (a per-chunk `memcmp` call costs
+/// more than the comparison itself on 2,000-token edges).
 pub(crate) fn common_prefix_len(a: &[TokenId], b: &[TokenId]) -> usize {
-    const CHUNK: usize = 16;
+    const CHUNK: usize = 32;
     let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
     let mut i = 0;
-    while i + CHUNK <= n && a[i..i + CHUNK] == b[i..i + CHUNK] {
+    for (ca, cb) in a.chunks_exact(CHUNK).zip(b.chunks_exact(CHUNK)) {
+        let diff = ca.iter().zip(cb).fold(0, |acc, (x, y)| acc | (x ^ y));
+        if diff != 0 {
+            break;
+        }
         i += CHUNK;
     }
     while i < n && a[i] == b[i] {
@@ -83,7 +90,7 @@ mod tests {
     #[test]
     fn common_prefix_handles_chunk_boundaries() {
         let a: Vec<u32> = (0..100).collect();
-        for cut in [0usize, 1, 15, 16, 17, 31, 32, 33, 99] {
+        for cut in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 99] {
             let mut b = a.clone();
             b[cut] = 1000;
             assert_eq!(common_prefix_len(&a, &b), cut);

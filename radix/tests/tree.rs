@@ -32,7 +32,10 @@ fn insert_then_match_returns_the_inserted_slots() {
     let (mut t, ns) = tree(1);
     let key = [1, 2, 3, 4, 5];
     assert_eq!(t.insert(ns, &key, &slots_for(&key, 100)).unwrap(), 0);
-    assert_eq!(matched(&mut t, ns, &key), (5, vec![100, 101, 102, 103, 104]));
+    assert_eq!(
+        matched(&mut t, ns, &key),
+        (5, vec![100, 101, 102, 103, 104])
+    );
     assert_eq!(matched(&mut t, ns, &[1, 2, 3, 9]), (3, vec![100, 101, 102]));
     assert_eq!(matched(&mut t, ns, &[1, 2, 3, 4, 5, 6, 7]).0, 5);
     assert_eq!(t.total_size(), 5);
@@ -42,13 +45,17 @@ fn insert_then_match_returns_the_inserted_slots() {
 #[test]
 fn partial_match_splits_the_node_without_changing_slots() {
     let (mut t, ns) = tree(1);
-    t.insert(ns, &[1, 2, 3, 4, 5], &[10, 11, 12, 13, 14]).unwrap();
+    t.insert(ns, &[1, 2, 3, 4, 5], &[10, 11, 12, 13, 14])
+        .unwrap();
     assert_eq!(t.node_count(), 1);
     // SGLang's case: a match ending inside an edge splits it.
     assert_eq!(matched(&mut t, ns, &[1, 2, 3, 7]), (3, vec![10, 11, 12]));
     assert_eq!(t.node_count(), 2);
     assert_eq!(t.total_size(), 5, "a split moves ids, it adds no tokens");
-    assert_eq!(matched(&mut t, ns, &[1, 2, 3, 4, 5]), (5, vec![10, 11, 12, 13, 14]));
+    assert_eq!(
+        matched(&mut t, ns, &[1, 2, 3, 4, 5]),
+        (5, vec![10, 11, 12, 13, 14])
+    );
     t.sanity_check().unwrap();
 }
 
@@ -57,8 +64,15 @@ fn insert_of_an_overlapping_key_reports_what_was_present() {
     let (mut t, ns) = tree(1);
     assert_eq!(t.insert(ns, &[1, 2, 3], &[10, 11, 12]).unwrap(), 0);
     // Overlap: first three present, caller keeps (and must free) its duplicates 20..22.
-    assert_eq!(t.insert(ns, &[1, 2, 3, 4, 5], &[20, 21, 22, 23, 24]).unwrap(), 3);
-    assert_eq!(matched(&mut t, ns, &[1, 2, 3, 4, 5]).1, vec![10, 11, 12, 23, 24]);
+    assert_eq!(
+        t.insert(ns, &[1, 2, 3, 4, 5], &[20, 21, 22, 23, 24])
+            .unwrap(),
+        3
+    );
+    assert_eq!(
+        matched(&mut t, ns, &[1, 2, 3, 4, 5]).1,
+        vec![10, 11, 12, 23, 24]
+    );
     // Diverging in the middle of an edge: split, then a sibling.
     assert_eq!(t.insert(ns, &[1, 2, 9, 9], &[30, 31, 32, 33]).unwrap(), 2);
     assert_eq!(matched(&mut t, ns, &[1, 2, 9, 9]).1, vec![10, 11, 32, 33]);
@@ -96,7 +110,8 @@ fn insert_rejects_bad_arguments() {
 fn lock_and_unlock_move_tokens_between_evictable_and_protected() {
     let (mut t, ns) = tree(1);
     t.insert(ns, &[1, 2, 3, 4], &[10, 11, 12, 13]).unwrap();
-    t.insert(ns, &[1, 2, 7, 8, 9], &[10, 11, 22, 23, 24]).unwrap();
+    t.insert(ns, &[1, 2, 7, 8, 9], &[10, 11, 22, 23, 24])
+        .unwrap();
     assert_eq!((t.evictable_size(), t.protected_size()), (7, 0));
     let mut out = Vec::new();
     let m = t.match_prefix(ns, &[1, 2, 3, 4], &mut out).unwrap();
@@ -105,7 +120,11 @@ fn lock_and_unlock_move_tokens_between_evictable_and_protected() {
     assert_eq!((t.evictable_size(), t.protected_size()), (3, 4));
     let m2 = t.match_prefix(ns, &[1, 2], &mut out).unwrap();
     let lock2 = t.lock(m2.last_node);
-    assert_eq!((t.evictable_size(), t.protected_size()), (3, 4), "shared path counted once");
+    assert_eq!(
+        (t.evictable_size(), t.protected_size()),
+        (3, 4),
+        "shared path counted once"
+    );
     t.unlock(lock);
     assert_eq!((t.evictable_size(), t.protected_size()), (5, 2));
     t.unlock(lock2);
@@ -127,7 +146,11 @@ fn eviction_never_touches_a_locked_path() {
     freed.sort();
     assert_eq!(freed, vec![4, 5, 6]);
     assert_eq!(n, 3);
-    assert_eq!(matched(&mut t, ns, &[1, 2, 3]).0, 3, "locked prefix survives");
+    assert_eq!(
+        matched(&mut t, ns, &[1, 2, 3]).0,
+        3,
+        "locked prefix survives"
+    );
     t.unlock(lock);
     assert_eq!(t.evict(100, |s| freed.extend_from_slice(s)), 3);
     assert_eq!(t.total_size(), 0);
@@ -142,7 +165,11 @@ fn eviction_follows_lru_over_whole_leaves_and_cascades() {
     t.insert(ns, &[3, 3, 3, 3], &[6, 7, 8, 9]).unwrap();
     matched(&mut t, ns, &[1, 1, 1]); // [1,1,1] is now the most recent; [2,2] the oldest.
     let mut freed = Vec::new();
-    assert_eq!(t.evict(1, |s| freed.extend_from_slice(s)), 2, "a whole leaf goes");
+    assert_eq!(
+        t.evict(1, |s| freed.extend_from_slice(s)),
+        2,
+        "a whole leaf goes"
+    );
     assert_eq!(freed, vec![4, 5]);
     freed.clear();
     t.evict(1, |s| freed.extend_from_slice(s));
@@ -193,7 +220,13 @@ fn page_alignment_for_several_page_sizes() {
         let mut other = key[..2 * page].to_vec();
         other.extend(std::iter::repeat_n(7, page));
         let present = t
-            .insert(ns, &other, &(0..other.len() as SlotId).map(|i| 5000 + i).collect::<Vec<_>>())
+            .insert(
+                ns,
+                &other,
+                &(0..other.len() as SlotId)
+                    .map(|i| 5000 + i)
+                    .collect::<Vec<_>>(),
+            )
             .unwrap();
         assert_eq!(present, 2 * page);
         assert_eq!(t.prefix_len(ns, &key[..page - 1]).unwrap(), 0);
@@ -208,12 +241,20 @@ fn namespaces_are_isolated() {
     let b = t.namespace_id(&Namespace::scoped(CacheScope::Tenant(2)));
     let a_salted = t.namespace_id(&Namespace::scoped(CacheScope::Tenant(1)).with_salt("x"));
     let group = t.namespace_id(&Namespace::scoped(CacheScope::Group(1)));
-    assert_eq!(t.namespace_id(&Namespace::scoped(CacheScope::Tenant(1))), a, "interned");
+    assert_eq!(
+        t.namespace_id(&Namespace::scoped(CacheScope::Tenant(1))),
+        a,
+        "interned"
+    );
     let key = [1, 2, 3, 4];
     t.insert(a, &key, &[1, 2, 3, 4]).unwrap();
     assert_eq!(matched(&mut t, a, &key).0, 4);
     for other in [b, a_salted, group] {
-        assert_eq!(matched(&mut t, other, &key).0, 0, "same tokens, other namespace: no hit");
+        assert_eq!(
+            matched(&mut t, other, &key).0,
+            0,
+            "same tokens, other namespace: no hit"
+        );
         assert_eq!(t.prefix_len(other, &key).unwrap(), 0);
     }
     // Each namespace may hold the same tokens with its own slots.
@@ -223,7 +264,8 @@ fn namespaces_are_isolated() {
     assert_eq!(t.namespace_stats(b).unwrap().cached_tokens, 4);
     // Flushing one namespace leaves the other.
     let mut freed = Vec::new();
-    t.flush_namespace(a, |s| freed.extend_from_slice(s)).unwrap();
+    t.flush_namespace(a, |s| freed.extend_from_slice(s))
+        .unwrap();
     assert_eq!(freed, vec![1, 2, 3, 4]);
     assert_eq!(matched(&mut t, b, &key).0, 4);
     t.sanity_check().unwrap();
@@ -245,7 +287,11 @@ fn prefix_len_peeks_without_changing_the_tree() {
     t.insert(ns, &[1, 2, 3, 4], &[1, 2, 3, 4]).unwrap();
     let before = (t.node_count(), t.stats());
     assert_eq!(t.prefix_len(ns, &[1, 2, 9]).unwrap(), 2);
-    assert_eq!((t.node_count(), t.stats()), before, "no split, no statistics");
+    assert_eq!(
+        (t.node_count(), t.stats()),
+        before,
+        "no split, no statistics"
+    );
 }
 
 #[test]
@@ -273,7 +319,10 @@ fn statistics_count_queried_and_hit_tokens() {
     matched(&mut t, ns, &[1, 2, 3, 4]);
     matched(&mut t, ns, &[9]);
     let s = t.stats();
-    assert_eq!((s.queried_tokens, s.hit_tokens, s.inserted_tokens), (5, 3, 3));
+    assert_eq!(
+        (s.queried_tokens, s.hit_tokens, s.inserted_tokens),
+        (5, 3, 3)
+    );
     let n = t.namespace_stats(ns).unwrap();
     assert_eq!((n.queried_tokens, n.hit_tokens), (5, 3));
     t.evict(10, |_| {});

@@ -1,0 +1,3 @@
+//! Workload generators shared by radixserve's benchmarks.
+
+pub mod traces;
