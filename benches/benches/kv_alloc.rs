@@ -2,6 +2,8 @@
 //! and the whole cache work of a step (prefix match + admit + allocation + caching) for 256
 //! requests on the shared-prefix trace.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use benches::traces::shared_prefix;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pools::{KvCache, KvCacheConfig, KvSlotAllocator};

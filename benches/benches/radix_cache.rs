@@ -1,6 +1,8 @@
 //! Radix tree throughput on SGLang-style traces: match_prefix and insert of 2,176-token keys
 //! over a 64 x 16 shared-prefix tree, a multi-turn chat, and eviction over 100k+ nodes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use benches::traces::{multi_turn, shared_prefix, SplitMix, VOCAB};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use radix::{Namespace, NsId, RadixCache, SlotId};

@@ -113,7 +113,7 @@ impl KvSlotAllocator {
 
     /// Allocates `n` slots as whole pages; `n` must be a multiple of the page size.
     pub fn alloc(&mut self, n: usize) -> Result<KvSlots, PoolError> {
-        if n % self.page_size != 0 {
+        if !n.is_multiple_of(self.page_size) {
             return Err(PoolError::UnalignedAlloc(n));
         }
         let mut slots = Vec::with_capacity(n);

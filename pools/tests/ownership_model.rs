@@ -8,6 +8,8 @@
 //!
 //! After all requests end, `free + evictable == capacity` (the idle leak check).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use pools::{KvCache, KvCacheConfig, PoolError, ReqKv};
 use proptest::prelude::*;
 use radix::{CacheScope, Namespace, NsId};

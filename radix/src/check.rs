@@ -43,7 +43,7 @@ impl RadixCache {
                 if !node.is_root() {
                     ensure!(!node.key.is_empty(), "{id:?} has an empty key");
                     ensure!(
-                        node.key.len() % self.page_size == 0,
+                        node.key.len().is_multiple_of(self.page_size),
                         "{id:?} key length {} not page aligned",
                         node.key.len()
                     );

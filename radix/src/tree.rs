@@ -254,7 +254,7 @@ impl RadixCache {
                 slots: slots.len(),
             });
         }
-        if tokens.len() % self.page_size != 0 {
+        if !tokens.len().is_multiple_of(self.page_size) {
             return Err(RadixError::Unaligned {
                 len: tokens.len(),
                 page_size: self.page_size,

@@ -1,5 +1,7 @@
 //! Unit tests of the radix tree, including SGLang's known cases.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use radix::{CacheScope, Lfu, Namespace, NsId, RadixCache, RadixError, SlotId};
 
 fn tree(page: usize) -> (RadixCache, NsId) {
