@@ -2,3 +2,8 @@
 //! the scheduler and the servers.
 
 pub mod gguf;
+pub mod handle;
+pub mod model;
+pub mod sampling;
+pub mod scheduler;
+pub mod tokenizer;

@@ -2,7 +2,17 @@
 //! FlashInfer/SGLang batch layout (`q_indptr`, `kv_indptr`, `kv_indices`) so the same metadata
 //! feeds the CPU and CUDA paths.
 
+pub mod activation;
+pub mod attention;
+#[cfg(feature = "cuda")]
+pub mod cuda;
+pub mod cuda_index;
+pub mod kv_indices;
+pub mod matmul;
+pub mod norm;
 pub mod quant;
+pub mod rope;
+pub mod vector;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum KernelError {
@@ -10,4 +20,6 @@ pub enum KernelError {
     UnsupportedType(&'static str),
     #[error("shape mismatch: {0}")]
     Shape(String),
+    #[error("kernel path {0} is not available on this CPU")]
+    PathUnavailable(&'static str),
 }

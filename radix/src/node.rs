@@ -7,6 +7,11 @@ use rustc_hash::FxHashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) usize);
 
+impl NodeId {
+    /// An id no node has (a placeholder for "no node").
+    pub const NONE: NodeId = NodeId(usize::MAX);
+}
+
 pub(crate) struct Node {
     /// `None` only for a namespace root.
     pub parent: Option<NodeId>,

@@ -179,6 +179,11 @@ impl RadixCache {
     /// Length of the cached prefix without changing the tree (no split, no access update,
     /// no statistics): what a scheduling policy may peek at.
     pub fn prefix_len(&self, ns: NsId, tokens: &[TokenId]) -> Result<usize, RadixError> {
+        self.match_node(ns, tokens).map(|(len, _)| len)
+    }
+
+    /// Read-only match: the cached prefix length and the deepest node wholly inside it.
+    pub fn match_node(&self, ns: NsId, tokens: &[TokenId]) -> Result<(usize, NodeId), RadixError> {
         let mut node = self.root(ns)?;
         let key = &tokens[..self.aligned(tokens.len())];
         let mut pos = 0;
@@ -197,7 +202,27 @@ impl RadixCache {
             }
             node = child;
         }
-        Ok(pos)
+        Ok((pos, node))
+    }
+
+    /// The root node of namespace `ns`.
+    pub fn root_of(&self, ns: NsId) -> Option<NodeId> {
+        self.namespaces.get(ns.index()).map(|e| e.root)
+    }
+
+    /// Nodes from the namespace root down to `node`, both included (empty for an unknown id).
+    pub fn path_from_root(&self, node: NodeId) -> Vec<NodeId> {
+        let mut path = Vec::new();
+        let mut cur = Some(node);
+        while let Some(id) = cur {
+            let Some(n) = self.nodes.get(id.0) else {
+                break;
+            };
+            path.push(id);
+            cur = n.parent;
+        }
+        path.reverse();
+        path
     }
 
     fn walk_and_split(

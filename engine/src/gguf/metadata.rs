@@ -76,6 +76,25 @@ impl MetadataValue {
             _ => None,
         }
     }
+
+    /// The GGUF name of the value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            MetadataValue::U8(_) => "u8",
+            MetadataValue::I8(_) => "i8",
+            MetadataValue::U16(_) => "u16",
+            MetadataValue::I16(_) => "i16",
+            MetadataValue::U32(_) => "u32",
+            MetadataValue::I32(_) => "i32",
+            MetadataValue::U64(_) => "u64",
+            MetadataValue::I64(_) => "i64",
+            MetadataValue::F32(_) => "f32",
+            MetadataValue::F64(_) => "f64",
+            MetadataValue::Bool(_) => "bool",
+            MetadataValue::String(_) => "string",
+            MetadataValue::Array(_) => "array",
+        }
+    }
 }
 
 /// All metadata of a file, in file order, with lookup by key.
@@ -123,12 +142,20 @@ impl Metadata {
 
     /// A string array (e.g. `tokenizer.ggml.tokens`); `None` if absent or not all strings.
     pub fn get_str_array(&self, key: &str) -> Option<Vec<&str>> {
-        self.get(key)?.as_array()?.iter().map(MetadataValue::as_str).collect()
+        self.get(key)?
+            .as_array()?
+            .iter()
+            .map(MetadataValue::as_str)
+            .collect()
     }
 
     /// An integer array (e.g. `tokenizer.ggml.token_type`).
     pub fn get_i64_array(&self, key: &str) -> Option<Vec<i64>> {
-        self.get(key)?.as_array()?.iter().map(MetadataValue::as_i64).collect()
+        self.get(key)?
+            .as_array()?
+            .iter()
+            .map(MetadataValue::as_i64)
+            .collect()
     }
 
     pub fn len(&self) -> usize {

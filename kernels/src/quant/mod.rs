@@ -1,5 +1,15 @@
 //! ggml tensor types: ids as stored in GGUF, block sizes, and dequantization.
 
+mod dequant;
+pub(crate) mod float;
+pub(crate) mod kquants;
+pub(crate) mod legacy;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use dequant::check_len;
+pub use dequant::dequantize;
+
 /// A ggml tensor element type. Discriminants are the ids GGUF stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
@@ -118,7 +128,7 @@ impl GgmlType {
     /// blocks or the size overflows.
     pub fn row_bytes(self, elements: u64) -> Option<u64> {
         let block = self.block_size() as u64;
-        if elements % block != 0 {
+        if !elements.is_multiple_of(block) {
             return None;
         }
         (elements / block).checked_mul(self.type_size() as u64)

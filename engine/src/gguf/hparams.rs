@@ -1,0 +1,383 @@
+//! Llama-family hyper-parameters, read from the `{arch}.*` metadata keys.
+//!
+//! Required and optional keys, and the defaults of the optional ones, follow llama.cpp's
+//! loader, so that any file it loads as a Llama loads here too.
+
+use super::error::GgufError;
+use super::file::ARCHITECTURE_KEY;
+use super::metadata::{Metadata, MetadataValue};
+
+/// RoPE frequency base when `{arch}.rope.freq_base` is absent (llama.cpp's default).
+pub const DEFAULT_ROPE_FREQ_BASE: f32 = 10_000.0;
+
+/// How positions are stretched for contexts longer than training (`{arch}.rope.scaling.type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RopeScalingKind {
+    Linear,
+    Yarn,
+    LongRope,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RopeScaling {
+    pub kind: RopeScalingKind,
+    /// Context stretch factor (`{arch}.rope.scaling.factor`, or the older
+    /// `{arch}.rope.scale_linear`); 1.0 when absent.
+    pub factor: f32,
+    /// `{arch}.rope.scaling.original_context_length`, if present.
+    pub original_context_length: Option<usize>,
+}
+
+/// The shape and constants of a Llama-family model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LlamaHparams {
+    /// `general.architecture`, the prefix of every other key.
+    pub architecture: String,
+    /// Transformer layers (`{arch}.block_count`).
+    pub block_count: usize,
+    /// Hidden size (`{arch}.embedding_length`).
+    pub embedding_length: usize,
+    /// SwiGLU inner size (`{arch}.feed_forward_length`).
+    pub feed_forward_length: usize,
+    /// Query heads (`{arch}.attention.head_count`).
+    pub head_count: usize,
+    /// K/V heads (`{arch}.attention.head_count_kv`; default `head_count`, i.e. no GQA).
+    pub head_count_kv: usize,
+    /// Per-head key size (`{arch}.attention.key_length`; default `embedding_length / head_count`).
+    pub key_length: usize,
+    /// Per-head value size (`{arch}.attention.value_length`; default `key_length`).
+    pub value_length: usize,
+    /// RMSNorm epsilon (`{arch}.attention.layer_norm_rms_epsilon`).
+    pub rms_norm_eps: f32,
+    /// Training context length (`{arch}.context_length`).
+    pub context_length: usize,
+    /// RoPE base (`{arch}.rope.freq_base`; default 10000).
+    pub rope_freq_base: f32,
+    /// Rotated dimensions per head (`{arch}.rope.dimension_count`; default `key_length`).
+    pub rope_dimension_count: usize,
+    /// Present when the file asks for a scaling other than "none".
+    pub rope_scaling: Option<RopeScaling>,
+    /// `{arch}.vocab_size`, else the length of `tokenizer.ggml.tokens`, if either is present.
+    pub vocab_size: Option<usize>,
+}
+
+impl LlamaHparams {
+    pub fn from_metadata(metadata: &Metadata) -> Result<LlamaHparams, GgufError> {
+        let keys = Keys { metadata };
+        let architecture = keys.required_str(ARCHITECTURE_KEY)?.to_owned();
+        let arch_key = |suffix: &str| format!("{architecture}.{suffix}");
+
+        let block_count_key = arch_key("block_count");
+        let block_count = keys.required_usize(&block_count_key)?;
+        keys.positive(&block_count_key, block_count)?;
+        let embedding_key = arch_key("embedding_length");
+        let embedding_length = keys.required_usize(&embedding_key)?;
+        keys.positive(&embedding_key, embedding_length)?;
+        let feed_forward_length = keys.required_usize(&arch_key("feed_forward_length"))?;
+        let context_length = keys.required_usize(&arch_key("context_length"))?;
+        let eps_key = arch_key("attention.layer_norm_rms_epsilon");
+        let rms_norm_eps = keys.required_f32(&eps_key)?;
+
+        let head_count_key = arch_key("attention.head_count");
+        let head_count = keys.required_usize(&head_count_key)?;
+        keys.positive(&head_count_key, head_count)?;
+        let kv_key = arch_key("attention.head_count_kv");
+        let head_count_kv = keys.optional_usize(&kv_key)?.unwrap_or(head_count);
+        keys.positive(&kv_key, head_count_kv)?;
+        if head_count % head_count_kv != 0 {
+            return Err(invalid(
+                &kv_key,
+                format!("{head_count_kv} K/V heads do not divide {head_count} query heads"),
+            ));
+        }
+
+        let key_length_key = arch_key("attention.key_length");
+        let key_length = match keys.optional_usize(&key_length_key)? {
+            Some(length) => length,
+            None if embedding_length % head_count == 0 => embedding_length / head_count,
+            None => {
+                return Err(invalid(
+                    &head_count_key,
+                    format!("{head_count} heads do not divide embedding length {embedding_length}"),
+                ))
+            }
+        };
+        keys.positive(&key_length_key, key_length)?;
+        let value_length = keys
+            .optional_usize(&arch_key("attention.value_length"))?
+            .unwrap_or(key_length);
+
+        if !(rms_norm_eps.is_finite() && rms_norm_eps > 0.0) {
+            return Err(invalid(
+                &eps_key,
+                format!("epsilon {rms_norm_eps} is not positive"),
+            ));
+        }
+
+        let base_key = arch_key("rope.freq_base");
+        let rope_freq_base = keys
+            .optional_f32(&base_key)?
+            .unwrap_or(DEFAULT_ROPE_FREQ_BASE);
+        if !(rope_freq_base.is_finite() && rope_freq_base > 0.0) {
+            return Err(invalid(
+                &base_key,
+                format!("base {rope_freq_base} is not positive"),
+            ));
+        }
+        let rope_dim_key = arch_key("rope.dimension_count");
+        let rope_dimension_count = keys.optional_usize(&rope_dim_key)?.unwrap_or(key_length);
+        if rope_dimension_count > key_length || rope_dimension_count % 2 != 0 {
+            return Err(invalid(
+                &rope_dim_key,
+                format!("{rope_dimension_count} is odd or exceeds the head size {key_length}"),
+            ));
+        }
+
+        let rope_scaling = rope_scaling(&keys, &architecture)?;
+        let vocab_size = match keys.optional_usize(&arch_key("vocab_size"))? {
+            Some(size) => Some(size),
+            None => metadata
+                .get("tokenizer.ggml.tokens")
+                .and_then(MetadataValue::as_array)
+                .map(<[MetadataValue]>::len),
+        };
+
+        Ok(LlamaHparams {
+            architecture,
+            block_count,
+            embedding_length,
+            feed_forward_length,
+            head_count,
+            head_count_kv,
+            key_length,
+            value_length,
+            rms_norm_eps,
+            context_length,
+            rope_freq_base,
+            rope_dimension_count,
+            rope_scaling,
+            vocab_size,
+        })
+    }
+
+    /// Query heads that share one K/V head.
+    pub fn gqa_group_size(&self) -> usize {
+        self.head_count / self.head_count_kv
+    }
+}
+
+/// `{arch}.rope.scaling.*`; as in llama.cpp, the type defaults to linear when only a factor
+/// is given, and a factor of 0 means none.
+fn rope_scaling(keys: &Keys<'_>, architecture: &str) -> Result<Option<RopeScaling>, GgufError> {
+    let type_key = format!("{architecture}.rope.scaling.type");
+    let kind = match keys.optional_str(&type_key)? {
+        None => None,
+        Some("none") => return Ok(None),
+        Some("linear") => Some(RopeScalingKind::Linear),
+        Some("yarn") => Some(RopeScalingKind::Yarn),
+        Some("longrope") => Some(RopeScalingKind::LongRope),
+        Some(other) => {
+            return Err(invalid(
+                &type_key,
+                format!("unknown RoPE scaling type {other:?}"),
+            ));
+        }
+    };
+    let factor_key = format!("{architecture}.rope.scaling.factor");
+    let factor = match keys.optional_f32(&factor_key)? {
+        Some(factor) => Some((factor, factor_key)),
+        None => {
+            let legacy_key = format!("{architecture}.rope.scale_linear");
+            keys.optional_f32(&legacy_key)?
+                .map(|factor| (factor, legacy_key))
+        }
+    };
+    let factor = match factor {
+        Some((0.0, _)) => None,
+        Some((factor, key)) if !(factor.is_finite() && factor > 0.0) => {
+            return Err(invalid(&key, format!("factor {factor} is not positive")));
+        }
+        Some((factor, _)) => Some(factor),
+        None => None,
+    };
+    if kind.is_none() && factor.is_none() {
+        return Ok(None);
+    }
+    let original_context_length = keys.optional_usize(&format!(
+        "{architecture}.rope.scaling.original_context_length"
+    ))?;
+    Ok(Some(RopeScaling {
+        kind: kind.unwrap_or(RopeScalingKind::Linear),
+        factor: factor.unwrap_or(1.0),
+        original_context_length,
+    }))
+}
+
+fn invalid(key: &str, reason: String) -> GgufError {
+    GgufError::InvalidValue {
+        key: key.to_owned(),
+        reason,
+    }
+}
+
+/// Typed lookups that tell a missing key from one of the wrong type.
+struct Keys<'a> {
+    metadata: &'a Metadata,
+}
+
+impl<'a> Keys<'a> {
+    fn convert<T>(
+        &self,
+        key: &str,
+        expected: &'static str,
+        convert: impl Fn(&'a MetadataValue) -> Option<T>,
+    ) -> Result<Option<T>, GgufError> {
+        let Some(value) = self.metadata.get(key) else {
+            return Ok(None);
+        };
+        convert(value)
+            .map(Some)
+            .ok_or_else(|| GgufError::WrongType {
+                key: key.to_owned(),
+                expected,
+                found: value.type_name(),
+            })
+    }
+
+    fn optional_usize(&self, key: &str) -> Result<Option<usize>, GgufError> {
+        self.convert(key, "a non-negative integer", |value| {
+            usize::try_from(value.as_u64()?).ok()
+        })
+    }
+
+    fn optional_f32(&self, key: &str) -> Result<Option<f32>, GgufError> {
+        self.convert(key, "a number", |value| value.as_f64().map(|v| v as f32))
+    }
+
+    fn optional_str(&self, key: &str) -> Result<Option<&'a str>, GgufError> {
+        self.convert(key, "a string", MetadataValue::as_str)
+    }
+
+    // The optional lookups return `None` only for an absent key (a wrong type is an error).
+    fn required_usize(&self, key: &str) -> Result<usize, GgufError> {
+        self.optional_usize(key)?.ok_or_else(|| missing(key))
+    }
+
+    fn required_f32(&self, key: &str) -> Result<f32, GgufError> {
+        self.optional_f32(key)?.ok_or_else(|| missing(key))
+    }
+
+    fn required_str(&self, key: &str) -> Result<&'a str, GgufError> {
+        self.optional_str(key)?.ok_or_else(|| missing(key))
+    }
+
+    fn positive(&self, key: &str, value: usize) -> Result<(), GgufError> {
+        if value == 0 {
+            return Err(invalid(key, "must be positive, found 0".to_owned()));
+        }
+        Ok(())
+    }
+}
+
+fn missing(key: &str) -> GgufError {
+    GgufError::MissingKey {
+        key: key.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn smollm2_like() -> Metadata {
+        let mut md = Metadata::default();
+        let mut put = |key: &str, value: MetadataValue| md.insert(key.to_owned(), value);
+        put(
+            "general.architecture",
+            MetadataValue::String("llama".into()),
+        );
+        put("llama.block_count", MetadataValue::U32(30));
+        put("llama.embedding_length", MetadataValue::U32(576));
+        put("llama.feed_forward_length", MetadataValue::U32(1536));
+        put("llama.context_length", MetadataValue::U32(8192));
+        put("llama.attention.head_count", MetadataValue::U32(9));
+        put("llama.attention.head_count_kv", MetadataValue::U32(3));
+        put(
+            "llama.attention.layer_norm_rms_epsilon",
+            MetadataValue::F32(1e-5),
+        );
+        put("llama.rope.freq_base", MetadataValue::F32(100_000.0));
+        md
+    }
+
+    #[test]
+    fn reads_required_keys_and_fills_defaults() {
+        let hp = LlamaHparams::from_metadata(&smollm2_like()).unwrap();
+        assert_eq!(hp.block_count, 30);
+        assert_eq!(hp.key_length, 64);
+        assert_eq!(hp.value_length, 64);
+        assert_eq!(hp.rope_dimension_count, 64);
+        assert_eq!(hp.gqa_group_size(), 3);
+        assert_eq!(hp.rope_scaling, None);
+        assert_eq!(hp.vocab_size, None);
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let mut md = smollm2_like();
+        md.insert(
+            "general.architecture".into(),
+            MetadataValue::String("qwen2".into()),
+        );
+        let err = LlamaHparams::from_metadata(&md).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "metadata key \"qwen2.block_count\" is missing"
+        );
+    }
+
+    #[test]
+    fn wrong_type_is_named() {
+        let mut md = smollm2_like();
+        md.insert(
+            "llama.attention.head_count".into(),
+            MetadataValue::String("9".into()),
+        );
+        let err = LlamaHparams::from_metadata(&md).unwrap_err();
+        assert!(
+            matches!(err, GgufError::WrongType { ref key, .. } if key == "llama.attention.head_count")
+        );
+    }
+
+    #[test]
+    fn rope_scaling_is_read() {
+        let mut md = smollm2_like();
+        md.insert(
+            "llama.rope.scaling.type".into(),
+            MetadataValue::String("yarn".into()),
+        );
+        md.insert("llama.rope.scaling.factor".into(), MetadataValue::F32(4.0));
+        let hp = LlamaHparams::from_metadata(&md).unwrap();
+        let scaling = hp.rope_scaling.unwrap();
+        assert_eq!(scaling.kind, RopeScalingKind::Yarn);
+        assert_eq!(scaling.factor, 4.0);
+
+        md.insert(
+            "llama.rope.scaling.type".into(),
+            MetadataValue::String("bogus".into()),
+        );
+        assert!(LlamaHparams::from_metadata(&md).is_err());
+    }
+
+    #[test]
+    fn zero_heads_is_an_error_not_a_division_by_zero() {
+        let mut md = smollm2_like();
+        md.insert(
+            "llama.attention.head_count_kv".into(),
+            MetadataValue::U32(0),
+        );
+        assert!(LlamaHparams::from_metadata(&md).is_err());
+        md.insert("llama.attention.head_count".into(), MetadataValue::U32(0));
+        assert!(LlamaHparams::from_metadata(&md).is_err());
+    }
+}

@@ -1,0 +1,317 @@
+//! The engine's front door: start the scheduler thread, submit requests, receive their
+//! output streams, abort, flush, and read the engine's state. Cheap to clone; every server
+//! and the CLI go through it.
+
+pub(crate) mod shared;
+mod types;
+
+pub use types::{
+    Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TokenLogprob,
+    Usage,
+};
+
+use crate::gguf::GgufFile;
+use crate::model::{ForwardModel, Model, ModelError};
+use crate::scheduler::{Scheduler, SchedulerConfig};
+use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
+use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, PoolError};
+use shared::{Command, NewRequest, Shared};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc as tokio_mpsc, oneshot};
+
+/// How to build the engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub model_path: PathBuf,
+    /// Bytes of K/V memory (all layers, K and V).
+    pub kv_budget_bytes: usize,
+    pub kv_dtype: KvDtype,
+    pub page_size: usize,
+    /// Longest prompt + output per request; 0 means the model's context length.
+    pub max_context_len: usize,
+    pub scheduler: SchedulerConfig,
+}
+
+impl EngineConfig {
+    pub fn new(model_path: impl Into<PathBuf>) -> Self {
+        Self {
+            model_path: model_path.into(),
+            kv_budget_bytes: 1 << 30,
+            kv_dtype: KvDtype::F32,
+            page_size: 1,
+            max_context_len: 0,
+            scheduler: SchedulerConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error(transparent)]
+    Gguf(#[from] crate::gguf::GgufError),
+    #[error(transparent)]
+    Tokenizer(#[from] TokenizerError),
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    #[error("the engine has stopped")]
+    Stopped,
+    #[error("{0}")]
+    Flush(String),
+}
+
+/// A request's output: events until `Finished` or `Error`. Dropping it aborts the request.
+pub struct RequestStream {
+    pub rid: String,
+    rx: tokio_mpsc::UnboundedReceiver<GenerateEvent>,
+}
+
+impl RequestStream {
+    pub async fn next(&mut self) -> Option<GenerateEvent> {
+        self.rx.recv().await
+    }
+
+    /// For synchronous callers (the CLI, tests): blocks until the next event.
+    pub fn blocking_next(&mut self) -> Option<GenerateEvent> {
+        self.rx.blocking_recv()
+    }
+}
+
+struct Inner {
+    tx: mpsc::Sender<Command>,
+    shared: Arc<Shared>,
+    tokenizer: Arc<Tokenizer>,
+    chat_template: ChatTemplate,
+    model_info: ModelInfo,
+    max_context_len: usize,
+    max_queued: usize,
+    kv_capacity: usize,
+    thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
+}
+
+#[derive(Clone)]
+pub struct EngineHandle {
+    inner: Arc<Inner>,
+}
+
+impl EngineHandle {
+    /// Loads the model at `config.model_path` and starts the scheduler thread.
+    pub fn start(config: EngineConfig) -> Result<Self, EngineError> {
+        let file = GgufFile::open(&config.model_path)?;
+        let tokenizer = Tokenizer::from_gguf_metadata(file.metadata())?;
+        let chat_template = ChatTemplate::from_gguf_metadata(file.metadata(), &tokenizer)?;
+        let model = Model::from_gguf(&file)?;
+        let c = model.config();
+        let model_info = ModelInfo {
+            name: config
+                .model_path
+                .file_stem()
+                .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned()),
+            path: config.model_path.display().to_string(),
+            architecture: file.architecture().unwrap_or("unknown").to_string(),
+            vocab_size: c.vocab_size,
+            context_length: c.context_length,
+            num_layers: c.num_layers,
+            hidden_size: c.hidden,
+            num_heads: c.num_heads,
+            num_kv_heads: c.num_kv_heads,
+            eos_token_ids: tokenizer.stop_token_ids().to_vec(),
+        };
+        drop(file);
+        Self::start_with_model(model, tokenizer, chat_template, model_info, &config)
+    }
+
+    /// Starts the scheduler over any model (the scripted models of tests use this).
+    pub fn start_with_model<M: ForwardModel + 'static>(
+        model: M,
+        tokenizer: Tokenizer,
+        chat_template: ChatTemplate,
+        model_info: ModelInfo,
+        config: &EngineConfig,
+    ) -> Result<Self, EngineError> {
+        let layout = model.kv_layout(config.kv_dtype);
+        let num_slots = layout.slots_for_budget(config.kv_budget_bytes, config.page_size);
+        let max_context_len = match config.max_context_len {
+            0 => model.context_length(),
+            n => n.min(model.context_length()),
+        };
+        if max_context_len < 2 {
+            return Err(EngineError::Config("context length below 2 tokens".into()));
+        }
+        let sched = &config.scheduler;
+        if sched.max_running_requests == 0
+            || sched.max_prefill_tokens == 0
+            || sched.chunked_prefill_size == 0
+        {
+            return Err(EngineError::Config(
+                "max running requests, max prefill tokens and chunk size must be positive".into(),
+            ));
+        }
+        let kv = KvStorage::new(layout, num_slots)?;
+        let cache = KvCache::new(KvCacheConfig {
+            max_running_requests: sched.max_running_requests,
+            max_context_len,
+            num_slots,
+            page_size: config.page_size,
+        })?;
+        let kv_capacity = cache.allocator().capacity();
+        let tokenizer = Arc::new(tokenizer);
+        let shared = Arc::new(Shared::default());
+        let (tx, rx) = mpsc::channel();
+        let scheduler = Scheduler::new(
+            model,
+            cache,
+            kv,
+            tokenizer.clone(),
+            sched.clone(),
+            rx,
+            shared.clone(),
+        );
+        let thread = std::thread::Builder::new()
+            .name("scheduler".into())
+            .spawn(move || scheduler.run())
+            .map_err(|e| EngineError::Config(format!("cannot start the scheduler thread: {e}")))?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                tx,
+                shared,
+                tokenizer,
+                chat_template,
+                model_info,
+                max_context_len,
+                max_queued: sched.max_queued_requests,
+                kv_capacity,
+                thread: parking_lot::Mutex::new(Some(thread)),
+            }),
+        })
+    }
+
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.inner.tokenizer
+    }
+
+    pub fn chat_template(&self) -> &ChatTemplate {
+        &self.inner.chat_template
+    }
+
+    pub fn model_info(&self) -> &ModelInfo {
+        &self.inner.model_info
+    }
+
+    /// Longest prompt + output a request may have.
+    pub fn max_context_len(&self) -> usize {
+        self.inner.max_context_len
+    }
+
+    /// Validates `request` and queues it. Errors say what is wrong; nothing is queued then.
+    pub fn submit(&self, mut request: GenerateRequest) -> Result<RequestStream, SubmitError> {
+        let inner = &self.inner;
+        if inner.shared.draining.load(Ordering::Acquire) {
+            return Err(SubmitError::Unavailable("the server is draining".into()));
+        }
+        let vocab = inner.model_info.vocab_size;
+        let prompt_len = request.input_ids.len();
+        if prompt_len == 0 {
+            return Err(SubmitError::InvalidArgument("the prompt is empty".into()));
+        }
+        if let Some(&bad) = request.input_ids.iter().find(|&&t| t as usize >= vocab) {
+            return Err(SubmitError::InvalidArgument(format!(
+                "token id {bad} is outside the vocabulary of {vocab}"
+            )));
+        }
+        request
+            .params
+            .validate(vocab)
+            .map_err(SubmitError::InvalidArgument)?;
+        // The prompt plus at least one generated token must fit the context and the pool.
+        let limit = inner.max_context_len.min(inner.kv_capacity);
+        if prompt_len >= limit {
+            return Err(SubmitError::InvalidArgument(format!(
+                "the prompt has {prompt_len} tokens; at most {} fit (context {}, KV pool {})",
+                limit - 1,
+                inner.max_context_len,
+                inner.kv_capacity
+            )));
+        }
+        let room = (limit - prompt_len) as u32;
+        request.params.max_new_tokens = request.params.max_new_tokens.min(room);
+        let queued = inner.shared.queued.fetch_add(1, Ordering::AcqRel);
+        if queued >= inner.max_queued {
+            inner.shared.queued.fetch_sub(1, Ordering::AcqRel);
+            return Err(SubmitError::ResourceExhausted(format!(
+                "the request queue is full ({} waiting)",
+                inner.max_queued
+            )));
+        }
+        let rid = request.rid.clone().unwrap_or_else(|| {
+            format!(
+                "req-{}",
+                inner.shared.next_rid.fetch_add(1, Ordering::Relaxed)
+            )
+        });
+        let (tx, rx) = tokio_mpsc::unbounded_channel();
+        let new = NewRequest {
+            rid: rid.clone(),
+            request,
+            tx,
+            submitted_at: Instant::now(),
+        };
+        inner
+            .tx
+            .send(Command::Submit(Box::new(new)))
+            .map_err(|_| SubmitError::Unavailable("the engine has stopped".into()))?;
+        Ok(RequestStream { rid, rx })
+    }
+
+    /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.
+    pub fn abort(&self, rid: &str) {
+        let _ = self.inner.tx.send(Command::Abort(rid.to_string()));
+    }
+
+    /// Drops the unlocked cache of one namespace (or of all); returns the tokens freed.
+    pub async fn flush_cache(
+        &self,
+        namespace: Option<radix::Namespace>,
+    ) -> Result<usize, EngineError> {
+        let (reply, rx) = oneshot::channel();
+        self.inner
+            .tx
+            .send(Command::Flush { namespace, reply })
+            .map_err(|_| EngineError::Stopped)?;
+        rx.await
+            .map_err(|_| EngineError::Stopped)?
+            .map_err(EngineError::Flush)
+    }
+
+    pub fn server_info(&self) -> ServerInfo {
+        let mut info = self.inner.shared.info.lock().clone();
+        info.draining = self.inner.shared.draining.load(Ordering::Acquire);
+        info
+    }
+
+    /// Stops accepting requests (submissions get UNAVAILABLE); running ones continue.
+    pub fn begin_drain(&self) {
+        self.inner.shared.draining.store(true, Ordering::Release);
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.inner.shared.draining.load(Ordering::Acquire)
+    }
+
+    /// Drains, lets in-flight requests finish for up to `grace`, aborts the rest and waits for
+    /// the scheduler thread to exit.
+    pub fn shutdown(&self, grace: Duration) {
+        self.begin_drain();
+        let _ = self.inner.tx.send(Command::Shutdown { grace });
+        if let Some(thread) = self.inner.thread.lock().take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! What the handle and the scheduler thread share: the command channel's messages and a
+//! snapshot of the engine's state.
+
+use super::{GenerateEvent, GenerateRequest, ServerInfo};
+use parking_lot::Mutex;
+use radix::Namespace;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// A validated request on its way to the scheduler.
+pub(crate) struct NewRequest {
+    pub rid: String,
+    pub request: GenerateRequest,
+    pub tx: mpsc::UnboundedSender<GenerateEvent>,
+    pub submitted_at: Instant,
+}
+
+pub(crate) enum Command {
+    Submit(Box<NewRequest>),
+    Abort(String),
+    Flush {
+        namespace: Option<Namespace>,
+        reply: oneshot::Sender<Result<usize, String>>,
+    },
+    Shutdown {
+        grace: Duration,
+    },
+}
+
+#[derive(Default)]
+pub(crate) struct Shared {
+    pub info: Mutex<ServerInfo>,
+    /// Requests waiting: counted up at submission, set exactly at each scheduler step.
+    pub queued: AtomicUsize,
+    pub draining: AtomicBool,
+    pub next_rid: AtomicU64,
+}

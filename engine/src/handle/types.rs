@@ -1,0 +1,126 @@
+//! What clients of the engine (the servers, the CLI, tests) send and receive.
+
+use crate::sampling::{FinishReason, SamplingParams};
+use radix::Namespace;
+use std::time::Instant;
+
+/// A generation request, already tokenized and with its cache namespace decided by the server.
+#[derive(Clone, Debug)]
+pub struct GenerateRequest {
+    /// Client-chosen id (for `Abort`); the engine makes one up when `None`.
+    pub rid: Option<String>,
+    pub input_ids: Vec<u32>,
+    pub params: SamplingParams,
+    /// The radix namespace: derived by the server from the authenticated tenant, never from
+    /// client strings alone.
+    pub namespace: Namespace,
+    /// Index of the tenant for fairness and quotas (0 in single-tenant serving).
+    pub tenant: u32,
+    /// The request is aborted if still running at this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl GenerateRequest {
+    pub fn new(input_ids: Vec<u32>, params: SamplingParams) -> Self {
+        Self {
+            rid: None,
+            input_ids,
+            params,
+            namespace: Namespace::global(),
+            tenant: 0,
+            deadline: None,
+        }
+    }
+}
+
+/// Log-probability of a chosen token and, if asked, of the top candidates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenLogprob {
+    pub token_id: u32,
+    pub logprob: f32,
+    pub top: Vec<(u32, f32)>,
+}
+
+/// Token counts of a request, OpenAI style.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub prompt_tokens: u32,
+    /// Prompt tokens whose K/V came from the prefix cache.
+    pub cached_tokens: u32,
+    pub completion_tokens: u32,
+}
+
+/// The end of a request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Completion {
+    pub finish_reason: FinishReason,
+    pub usage: Usage,
+    /// Seconds from submission to the first token.
+    pub ttft_s: f64,
+    /// Seconds from submission to the end.
+    pub e2e_s: f64,
+}
+
+/// One event of a request's output stream: chunks of tokens, then exactly one `Finished` or
+/// `Error`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenerateEvent {
+    Chunk {
+        token_ids: Vec<u32>,
+        /// Text safe to show now (never a partial UTF-8 character, never part of a stop string).
+        text: String,
+        /// One entry per token when the request asked for logprobs.
+        logprobs: Vec<TokenLogprob>,
+    },
+    Finished(Completion),
+    Error(String),
+}
+
+/// Why a request was refused at submission. Servers map these to status codes.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum SubmitError {
+    /// Bad parameters, empty or too long prompt, unknown token id (INVALID_ARGUMENT / 400).
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// The waiting queue (or a tenant's share of it) is full (RESOURCE_EXHAUSTED / 429).
+    #[error("{0}")]
+    ResourceExhausted(String),
+    /// The engine is draining or stopped (UNAVAILABLE / 503).
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+/// The loaded model, for `/v1/models` and `GetModelInfo`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelInfo {
+    pub name: String,
+    pub path: String,
+    pub architecture: String,
+    pub vocab_size: usize,
+    pub context_length: usize,
+    pub num_layers: usize,
+    pub hidden_size: usize,
+    pub num_heads: usize,
+    pub num_kv_heads: usize,
+    pub eos_token_ids: Vec<u32>,
+}
+
+/// A snapshot of the engine's load and cache, for `GetServerInfo` and `/metrics`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServerInfo {
+    pub waiting_requests: usize,
+    pub running_requests: usize,
+    pub kv_capacity_tokens: usize,
+    pub kv_free_tokens: usize,
+    pub kv_evictable_tokens: usize,
+    pub kv_protected_tokens: usize,
+    pub kv_bytes_per_token: usize,
+    pub page_size: usize,
+    pub cache_queried_tokens: u64,
+    pub cache_hit_tokens: u64,
+    pub finished_requests: u64,
+    pub aborted_requests: u64,
+    pub retractions: u64,
+    pub draining: bool,
+    pub uptime_s: f64,
+}

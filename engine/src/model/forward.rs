@@ -1,0 +1,196 @@
+//! The forward pass: embeddings, then per layer RMSNorm -> fused QKV -> RoPE -> K/V written to
+//! the pool at `out_cache_loc` -> paged attention through `kv_indices` -> output projection,
+//! RMSNorm -> fused gate/up -> SiLU*up -> down, and the output head on the requested rows.
+
+use super::{ForwardBatch, ModelConfig, ModelError, Weights};
+use crate::gguf::GgufFile;
+use kernels::activation::silu_mul;
+use kernels::attention::{paged_attention, AttentionShape, PagedBatch};
+use kernels::norm::rms_norm;
+use pools::{KvDtype, KvLayout, KvStorage};
+use std::path::Path;
+
+/// Activation buffers reused across steps (sized to the largest batch seen).
+#[derive(Default)]
+struct Scratch {
+    x: Vec<f32>,
+    normed: Vec<f32>,
+    qkv: Vec<f32>,
+    q: Vec<f32>,
+    k: Vec<f32>,
+    v: Vec<f32>,
+    attn: Vec<f32>,
+    proj: Vec<f32>,
+    gate_up: Vec<f32>,
+    act: Vec<f32>,
+    selected: Vec<f32>,
+    logits: Vec<f32>,
+    tmp: Vec<f32>,
+}
+
+/// A loaded model ready to run batches.
+pub struct Model {
+    weights: Weights,
+    scratch: Scratch,
+}
+
+impl Model {
+    pub fn load(path: &Path) -> Result<Self, ModelError> {
+        let file = GgufFile::open(path)?;
+        Self::from_gguf(&file)
+    }
+
+    pub fn from_gguf(file: &GgufFile) -> Result<Self, ModelError> {
+        Ok(Self {
+            weights: Weights::load(file)?,
+            scratch: Scratch::default(),
+        })
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.weights.config
+    }
+
+    /// The K/V layout this model needs from the pool.
+    pub fn kv_layout(&self, dtype: KvDtype) -> KvLayout {
+        let c = &self.weights.config;
+        KvLayout {
+            num_layers: c.num_layers,
+            num_kv_heads: c.num_kv_heads,
+            head_dim: c.head_dim,
+            dtype,
+        }
+    }
+
+    /// Runs `batch`, writing its tokens' K/V into `kv`, and returns the logits of
+    /// `batch.logits_rows` (`[rows, vocab]`).
+    pub fn forward(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut KvStorage,
+    ) -> Result<&[f32], ModelError> {
+        self.validate(batch, kv)?;
+        let w = &self.weights;
+        let c = &w.config;
+        let s = &mut self.scratch;
+        let t = batch.num_tokens();
+        let (hidden, q_dim, kv_dim) = (c.hidden, c.q_dim(), c.kv_dim());
+        s.x.resize(t * hidden, 0.0);
+        for (row, &id) in s.x.chunks_exact_mut(hidden).zip(&batch.input_ids) {
+            w.token_embd.row(id as usize, row)?;
+        }
+        let shape = AttentionShape {
+            num_heads: c.num_heads,
+            num_kv_heads: c.num_kv_heads,
+            head_dim: c.head_dim,
+        };
+        let paged = PagedBatch {
+            q_indptr: &batch.q_indptr,
+            kv_indptr: &batch.kv_indptr,
+            kv_indices: &batch.kv_indices,
+        };
+        for (layer, lw) in w.layers.iter().enumerate() {
+            s.normed.resize(t * hidden, 0.0);
+            rms_norm(&s.x, &lw.attn_norm, c.rms_norm_eps, &mut s.normed)?;
+            s.qkv.resize(t * (q_dim + 2 * kv_dim), 0.0);
+            lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
+            split_qkv(&s.qkv, q_dim, kv_dim, &mut s.q, &mut s.k, &mut s.v);
+            w.rope.apply(&mut s.q, c.num_heads, &batch.positions)?;
+            w.rope.apply(&mut s.k, c.num_kv_heads, &batch.positions)?;
+            kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
+            let (k_cache, v_cache) = kv
+                .layer(layer)
+                .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
+            s.attn.resize(t * q_dim, 0.0);
+            paged_attention(&shape, &paged, &s.q, k_cache, v_cache, &mut s.attn)?;
+            s.proj.resize(t * hidden, 0.0);
+            lw.attn_output.matmul(&s.attn, t, &mut s.proj)?;
+            add_in_place(&mut s.x, &s.proj);
+
+            rms_norm(&s.x, &lw.ffn_norm, c.rms_norm_eps, &mut s.normed)?;
+            s.gate_up.resize(t * 2 * c.ffn, 0.0);
+            lw.gate_up
+                .matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
+            s.act.resize(t * c.ffn, 0.0);
+            silu_mul(&s.gate_up, c.ffn, &mut s.act)?;
+            lw.ffn_down.matmul(&s.act, t, &mut s.proj)?;
+            add_in_place(&mut s.x, &s.proj);
+        }
+        // The final norm and the head only for the rows whose logits are wanted.
+        let rows = batch.logits_rows.len();
+        s.selected.clear();
+        for &r in &batch.logits_rows {
+            s.selected
+                .extend_from_slice(&s.x[r as usize * hidden..][..hidden]);
+        }
+        s.normed.resize(rows * hidden, 0.0);
+        rms_norm(
+            &s.selected,
+            &w.output_norm,
+            c.rms_norm_eps,
+            &mut s.normed[..rows * hidden],
+        )?;
+        s.logits.resize(rows * c.vocab_size, 0.0);
+        w.output_head()
+            .matmul(&s.normed[..rows * hidden], rows, &mut s.logits)?;
+        Ok(&s.logits)
+    }
+
+    fn validate(&self, batch: &ForwardBatch, kv: &KvStorage) -> Result<(), ModelError> {
+        let c = &self.weights.config;
+        let t = batch.num_tokens();
+        let bad = |m: String| Err(ModelError::Batch(m));
+        if t == 0 {
+            return bad("empty batch".into());
+        }
+        if batch.positions.len() != t || batch.out_cache_loc.len() != t {
+            return bad(format!(
+                "{t} tokens, {} positions, {} cache locations",
+                batch.positions.len(),
+                batch.out_cache_loc.len()
+            ));
+        }
+        if let Some(&id) = batch
+            .input_ids
+            .iter()
+            .find(|&&id| id as usize >= c.vocab_size)
+        {
+            return bad(format!(
+                "token id {id} outside the vocabulary of {}",
+                c.vocab_size
+            ));
+        }
+        if let Some(&r) = batch.logits_rows.iter().find(|&&r| r as usize >= t) {
+            return bad(format!("logits row {r} outside the batch of {t} tokens"));
+        }
+        if kv.layout() != self.kv_layout(kv.layout().dtype) {
+            return bad("KV pool layout does not match the model".into());
+        }
+        if batch.q_indptr.last().copied() != Some(t as u32) {
+            return bad("q_indptr does not cover the batch".into());
+        }
+        Ok(())
+    }
+}
+
+fn split_qkv(
+    qkv: &[f32],
+    q_dim: usize,
+    kv_dim: usize,
+    q: &mut Vec<f32>,
+    k: &mut Vec<f32>,
+    v: &mut Vec<f32>,
+) {
+    q.clear();
+    k.clear();
+    v.clear();
+    for row in qkv.chunks_exact(q_dim + 2 * kv_dim) {
+        q.extend_from_slice(&row[..q_dim]);
+        k.extend_from_slice(&row[q_dim..q_dim + kv_dim]);
+        v.extend_from_slice(&row[q_dim + kv_dim..]);
+    }
+}
+
+fn add_in_place(x: &mut [f32], y: &[f32]) {
+    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+}

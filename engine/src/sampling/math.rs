@@ -1,0 +1,224 @@
+//! Vocabulary-wide numeric passes, written as fixed-width lane loops so they vectorize.
+
+/// Independent accumulators per reduction: wide enough for AVX-512, fine on narrower targets.
+const LANES: usize = 16;
+/// Elements per partial sum; short enough that the f32 lane sums stay accurate.
+pub(crate) const CHUNK: usize = 1024;
+
+/// `exp(x)` to about 1 ulp (Cephes `expf`), branch-free so a loop over it vectorizes.
+/// Returns exactly 0 below -87 (including -inf) and exactly 1 at 0.
+#[inline(always)]
+pub(crate) fn exp_approx(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    // ln 2 split so that `n * LN2_HI` is exact for |n| <= 128.
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // Adding 1.5 * 2^23 rounds to the nearest integer without a `round` call.
+    const ROUNDER: f32 = 12_582_912.0;
+    let xc = x.clamp(-87.0, 88.0);
+    let n = (xc * LOG2E + ROUNDER) - ROUNDER;
+    let r = xc - n * LN2_HI - n * LN2_LO;
+    let mut p = 1.987_569_1e-4_f32;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 5.000_000_1e-1;
+    let e = p * r * r + r + 1.0;
+    // n is in [-126, 127] after the clamp, so the biased exponent is a normal one.
+    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    if x < -87.0 {
+        0.0
+    } else {
+        e * two_n
+    }
+}
+
+#[inline(always)]
+fn lane_max(a: f32, b: f32) -> f32 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Multiplies every logit by `scale`, maps NaN to `f32::MIN` and clamps infinities to the
+/// finite range (so later `x - max` never yields NaN), and returns the maximum.
+pub(crate) fn scale_sanitize_max(row: &mut [f32], scale: f32) -> f32 {
+    #[inline(always)]
+    fn fix(v: f32, scale: f32) -> f32 {
+        let y = v * scale;
+        if y.is_nan() {
+            f32::MIN
+        } else {
+            y.clamp(f32::MIN, f32::MAX)
+        }
+    }
+    let mut lanes = [f32::MIN; LANES];
+    let mut chunks = row.chunks_exact_mut(LANES);
+    for c in &mut chunks {
+        for (v, m) in c.iter_mut().zip(lanes.iter_mut()) {
+            *v = fix(*v, scale);
+            *m = lane_max(*m, *v);
+        }
+    }
+    let mut max = lanes.into_iter().fold(f32::MIN, lane_max);
+    for v in chunks.into_remainder() {
+        *v = fix(*v, scale);
+        max = lane_max(max, *v);
+    }
+    max
+}
+
+/// Sanitizes the row (as [`scale_sanitize_max`] with scale 1) and returns the first index
+/// holding the maximum together with that maximum.
+pub(crate) fn sanitize_argmax(row: &mut [f32]) -> (usize, f32) {
+    let max = scale_sanitize_max(row, 1.0);
+    // `max` is one of the stored values, so exact comparison finds it.
+    let at = row.iter().position(|&x| x == max).unwrap_or(0);
+    (at, max)
+}
+
+fn lane_sum(values: &[f32]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let mut it = values.chunks_exact(LANES);
+    for c in &mut it {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a += x;
+        }
+    }
+    acc.iter().sum::<f32>() + it.remainder().iter().sum::<f32>()
+}
+
+/// `sum(exp((x - max) * scale))` over the row, without storing the terms.
+pub(crate) fn sum_exp(row: &[f32], max: f32, scale: f32) -> f64 {
+    let mut total = 0.0f64;
+    for chunk in row.chunks(CHUNK) {
+        let mut acc = [0.0f32; LANES];
+        let mut it = chunk.chunks_exact(LANES);
+        for c in &mut it {
+            for (a, &x) in acc.iter_mut().zip(c) {
+                *a += exp_approx((x - max) * scale);
+            }
+        }
+        let rest: f32 = it
+            .remainder()
+            .iter()
+            .map(|&x| exp_approx((x - max) * scale))
+            .sum();
+        total += f64::from(acc.iter().sum::<f32>() + rest);
+    }
+    total
+}
+
+/// Fills `weights[i] = exp(row[i] - max)` and `chunk_sums[c]` = sum of chunk `c` (of
+/// [`CHUNK`] elements); returns the total.
+pub(crate) fn exp_weights(
+    row: &[f32],
+    max: f32,
+    weights: &mut Vec<f32>,
+    chunk_sums: &mut Vec<f64>,
+) -> f64 {
+    weights.clear();
+    weights.resize(row.len(), 0.0);
+    for (w, &x) in weights.iter_mut().zip(row) {
+        *w = exp_approx(x - max);
+    }
+    refresh_chunk_sums(weights, chunk_sums)
+}
+
+/// Recomputes the per-chunk sums of `weights`; returns the total.
+pub(crate) fn refresh_chunk_sums(weights: &[f32], chunk_sums: &mut Vec<f64>) -> f64 {
+    chunk_sums.clear();
+    chunk_sums.extend(weights.chunks(CHUNK).map(|c| f64::from(lane_sum(c))));
+    chunk_sums.iter().sum()
+}
+
+/// Ids of the `n` largest values, largest first, ties broken by the lower id.
+pub(crate) fn top_n(row: &[f32], n: usize) -> Vec<u32> {
+    let mut best: Vec<(f32, u32)> = Vec::with_capacity(n + 1);
+    if n == 0 {
+        return Vec::new();
+    }
+    for (i, &x) in row.iter().enumerate() {
+        // Strictly greater than the current n-th: an equal later id never displaces it.
+        if best.len() == n && best.last().is_some_and(|&(v, _)| x <= v) {
+            continue;
+        }
+        let at = best.partition_point(|&(v, _)| v >= x);
+        best.insert(at, (x, i as u32));
+        best.truncate(n);
+    }
+    best.into_iter().map(|(_, i)| i).collect()
+}
+
+/// Orders ids by value descending, then id ascending: the order every cut works in.
+#[inline]
+pub(crate) fn by_value_desc(row: &[f32], a: u32, b: u32) -> std::cmp::Ordering {
+    let va = row.get(a as usize).copied().unwrap_or(f32::MIN);
+    let vb = row.get(b as usize).copied().unwrap_or(f32::MIN);
+    vb.total_cmp(&va).then(a.cmp(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_approx_matches_std() {
+        let mut worst = 0.0f64;
+        let mut x = -87.0f32;
+        while x < 88.0 {
+            let want = f64::from(x).exp();
+            let got = f64::from(exp_approx(x));
+            worst = worst.max(((got - want) / want).abs());
+            x += 0.0137;
+        }
+        assert!(worst < 5e-7, "worst relative error {worst}");
+        assert_eq!(exp_approx(0.0), 1.0);
+        assert_eq!(exp_approx(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_approx(-1000.0), 0.0);
+    }
+
+    #[test]
+    fn sanitize_maps_nan_and_inf() {
+        let mut row = vec![1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 2.0];
+        let (at, max) = sanitize_argmax(&mut row);
+        assert_eq!((at, max), (2, f32::MAX));
+        assert_eq!(row[1], f32::MIN);
+        assert_eq!(row[3], f32::MIN);
+    }
+
+    #[test]
+    fn argmax_ties_pick_lowest_id() {
+        let mut row: Vec<f32> = (0..100).map(|i| (i % 7) as f32).collect();
+        assert_eq!(sanitize_argmax(&mut row).0, 6);
+        // Long rows exercise the lane loop plus the remainder.
+        let mut row = vec![0.5f32; 1000];
+        row[513] = 3.0;
+        row[999] = 3.0;
+        assert_eq!(sanitize_argmax(&mut row), (513, 3.0));
+    }
+
+    #[test]
+    fn sums_agree_with_f64_reference() {
+        let row: Vec<f32> = (0..5000).map(|i| ((i * 37) % 101) as f32 / 10.0).collect();
+        let max = 10.0f32;
+        let want: f64 = row.iter().map(|&x| f64::from(x - max).exp()).sum();
+        let got = sum_exp(&row, max, 1.0);
+        assert!((got - want).abs() / want < 1e-6);
+        let (mut w, mut c) = (Vec::new(), Vec::new());
+        let total = exp_weights(&row, max, &mut w, &mut c);
+        assert!((total - want).abs() / want < 1e-6);
+        assert_eq!(c.len(), 5000usize.div_ceil(CHUNK));
+    }
+
+    #[test]
+    fn top_n_sorted_with_tie_order() {
+        let row = [1.0, 5.0, 3.0, 5.0, 4.0, -1.0];
+        assert_eq!(top_n(&row, 3), vec![1, 3, 4]);
+        assert_eq!(top_n(&row, 10), vec![1, 3, 4, 2, 0, 5]);
+        assert!(top_n(&row, 0).is_empty());
+    }
+}

@@ -1,0 +1,115 @@
+//! Per-request sampling parameters, validated once at submission.
+
+use serde::{Deserialize, Serialize};
+
+/// How to pick each next token, and when to stop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SamplingParams {
+    /// 0 means greedy (argmax).
+    pub temperature: f32,
+    /// 0 means no top-k cut.
+    pub top_k: u32,
+    /// 1.0 means no nucleus cut.
+    pub top_p: f32,
+    /// 0.0 means no min-p cut.
+    pub min_p: f32,
+    /// 1.0 means none. >1 discourages tokens already in the prompt or output (CTRL/HF style).
+    pub repetition_penalty: f32,
+    /// Subtracted once per previous occurrence in the output (OpenAI style).
+    pub frequency_penalty: f32,
+    /// Subtracted once if the token occurred in the output (OpenAI style).
+    pub presence_penalty: f32,
+    /// Same seed, same prompt, same parameters: same tokens.
+    pub seed: Option<u64>,
+    pub max_new_tokens: u32,
+    /// Extra token ids that end generation (EOS always does unless `ignore_eos`).
+    pub stop_token_ids: Vec<u32>,
+    /// Strings that end generation; may span tokens; not included in the output text.
+    pub stop: Vec<String>,
+    pub ignore_eos: bool,
+    /// Return the log-probability of each chosen token and of this many top candidates.
+    pub logprobs: Option<u32>,
+}
+
+impl Default for SamplingParams {
+    fn default() -> Self {
+        Self {
+            temperature: 1.0,
+            top_k: 0,
+            top_p: 1.0,
+            min_p: 0.0,
+            repetition_penalty: 1.0,
+            frequency_penalty: 0.0,
+            presence_penalty: 0.0,
+            seed: None,
+            max_new_tokens: 128,
+            stop_token_ids: Vec::new(),
+            stop: Vec::new(),
+            ignore_eos: false,
+            logprobs: None,
+        }
+    }
+}
+
+impl SamplingParams {
+    pub fn greedy(max_new_tokens: u32) -> Self {
+        Self {
+            temperature: 0.0,
+            max_new_tokens,
+            ..Self::default()
+        }
+    }
+
+    /// Checks ranges; the message names the parameter and the accepted range.
+    pub fn validate(&self, vocab_size: usize) -> Result<(), String> {
+        let finite = |v: f32| v.is_finite();
+        if !finite(self.temperature) || self.temperature < 0.0 {
+            return Err(format!(
+                "temperature must be >= 0, got {}",
+                self.temperature
+            ));
+        }
+        if !finite(self.top_p) || self.top_p <= 0.0 || self.top_p > 1.0 {
+            return Err(format!("top_p must be in (0, 1], got {}", self.top_p));
+        }
+        if !finite(self.min_p) || !(0.0..=1.0).contains(&self.min_p) {
+            return Err(format!("min_p must be in [0, 1], got {}", self.min_p));
+        }
+        if !finite(self.repetition_penalty) || self.repetition_penalty <= 0.0 {
+            return Err(format!(
+                "repetition_penalty must be > 0, got {}",
+                self.repetition_penalty
+            ));
+        }
+        for (name, v) in [
+            ("frequency_penalty", self.frequency_penalty),
+            ("presence_penalty", self.presence_penalty),
+        ] {
+            if !finite(v) || !(-2.0..=2.0).contains(&v) {
+                return Err(format!("{name} must be in [-2, 2], got {v}"));
+            }
+        }
+        if self.max_new_tokens == 0 {
+            return Err("max_new_tokens must be at least 1".into());
+        }
+        if let Some(&bad) = self
+            .stop_token_ids
+            .iter()
+            .find(|&&t| t as usize >= vocab_size)
+        {
+            return Err(format!(
+                "stop token id {bad} is outside the vocabulary of {vocab_size}"
+            ));
+        }
+        if self.stop.iter().any(String::is_empty) {
+            return Err("stop strings must not be empty".into());
+        }
+        if let Some(n) = self.logprobs {
+            if n > 20 {
+                return Err(format!("logprobs must be at most 20, got {n}"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,542 @@
+//! Per-request token sampler.
+//!
+//! Order of processing (as vLLM / SGLang):
+//! 1. repetition penalty (CTRL / HF) over every token seen in the prompt or the output;
+//! 2. frequency and presence penalties over the output tokens;
+//! 3. greedy argmax when `temperature < GREEDY_TEMPERATURE` or `top_k == 1`; otherwise
+//! 4. divide by temperature, softmax, top-k, top-p over the top-k-renormalized distribution
+//!    (as HF and vLLM), min-p relative to the most likely token, renormalize and draw.
+//!
+//! Reported log-probabilities (`SampleOutput::logprob` and `top`) are the log-softmax over
+//! the full vocabulary of the logits after penalties and temperature, before the top-k /
+//! top-p / min-p cuts (vLLM's "processed logprobs"). Greedy requests use temperature 1 for
+//! this unless `top_k == 1` comes with a positive temperature, which is then applied.
+
+use std::collections::HashMap;
+
+use super::math;
+use super::params::SamplingParams;
+use super::rng::{random_seed, TokenRng};
+
+/// Temperatures below this sample greedily (as vLLM), which also keeps `logit / t` finite.
+pub const GREEDY_TEMPERATURE: f32 = 1e-5;
+
+/// The nucleus search without top-k starts from this many candidates and widens by
+/// `NUCLEUS_GROWTH` until their mass reaches `top_p`, so peaked distributions never sort
+/// the whole vocabulary.
+const NUCLEUS_FIRST: usize = 64;
+const NUCLEUS_GROWTH: usize = 8;
+
+/// One sampled token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleOutput {
+    pub token: u32,
+    /// Log-probability of `token` (see the module docs for which distribution).
+    pub logprob: f32,
+    /// The `params.logprobs` most likely tokens with their log-probabilities, most likely
+    /// first (ties: lower id first). Empty when logprobs were not requested.
+    pub top: Vec<(u32, f32)>,
+}
+
+/// Which tokens survive the cuts; weights live in `Sampler::weights`.
+enum Support {
+    Greedy(usize),
+    /// `idx[..len]`, with the sum of their weights.
+    List {
+        len: usize,
+        total: f64,
+    },
+    /// The whole vocabulary (dropped tokens have weight 0), chunk sums valid.
+    Dense {
+        total: f64,
+    },
+}
+
+struct Processed {
+    support: Support,
+    /// log-prob of id i = (logits[i] - max) * scale - ln_z.
+    max: f32,
+    scale: f32,
+    ln_z: f64,
+}
+
+impl Processed {
+    fn logprob(&self, logit: f32) -> f32 {
+        (f64::from((logit - self.max) * self.scale) - self.ln_z) as f32
+    }
+}
+
+/// Samples one request's tokens. Keeps the request's output history for the penalties and
+/// scratch buffers reused across calls.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    temperature: f32,
+    greedy: bool,
+    top_k: usize,
+    top_p: f32,
+    min_p: f32,
+    repetition_penalty: f32,
+    frequency_penalty: f32,
+    presence_penalty: f32,
+    n_top: usize,
+    seed: u64,
+    rng: TokenRng,
+    steps: u64,
+    /// Distinct prompt and output ids, for the repetition penalty (`seen_bits` dedups).
+    seen: Vec<u32>,
+    seen_bits: Vec<u64>,
+    /// Occurrences of each output id, for the frequency and presence penalties.
+    counts: HashMap<u32, u32>,
+    weights: Vec<f32>,
+    chunk_sums: Vec<f64>,
+    idx: Vec<u32>,
+}
+
+impl Sampler {
+    /// A sampler for a request with these parameters and prompt. Without `params.seed` a
+    /// random seed is drawn (see [`Sampler::seed`]).
+    pub fn new(params: &SamplingParams, prompt: &[u32]) -> Self {
+        Self::with_output(params, prompt, &[])
+    }
+
+    /// A sampler for a request that already produced `output` (rebuilt after a restart):
+    /// penalties count `output` and, with a fixed seed, the random stream continues at
+    /// position `output.len()` exactly as if the tokens had been sampled here.
+    pub fn with_output(params: &SamplingParams, prompt: &[u32], output: &[u32]) -> Self {
+        let seed = params.seed.unwrap_or_else(random_seed);
+        let mut s = Self {
+            temperature: params.temperature,
+            greedy: params.temperature < GREEDY_TEMPERATURE || params.top_k == 1,
+            top_k: params.top_k as usize,
+            top_p: params.top_p,
+            min_p: params.min_p,
+            repetition_penalty: params.repetition_penalty,
+            frequency_penalty: params.frequency_penalty,
+            presence_penalty: params.presence_penalty,
+            n_top: params.logprobs.unwrap_or(0) as usize,
+            seed,
+            rng: TokenRng::new(seed),
+            steps: 0,
+            seen: Vec::new(),
+            seen_bits: Vec::new(),
+            counts: HashMap::new(),
+            weights: Vec::new(),
+            chunk_sums: Vec::new(),
+            idx: Vec::new(),
+        };
+        if s.repetition_penalty != 1.0 {
+            for &t in prompt {
+                s.mark_seen(t);
+            }
+        }
+        for &t in output {
+            s.record(t);
+        }
+        s
+    }
+
+    /// The seed in use (drawn at construction when the request gave none).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Tokens sampled (or replayed through [`Sampler::with_output`]) so far.
+    pub fn num_sampled(&self) -> u64 {
+        self.steps
+    }
+
+    /// Picks the next token from one row of logits and records it in the output history.
+    /// `logits` is scratch afterwards (penalized, scaled, sanitized in place). NaN logits
+    /// count as impossible tokens; an empty row yields token 0 with logprob -inf.
+    pub fn sample(&mut self, logits: &mut [f32]) -> SampleOutput {
+        if logits.is_empty() {
+            return SampleOutput {
+                token: 0,
+                logprob: f32::NEG_INFINITY,
+                top: Vec::new(),
+            };
+        }
+        let p = self.process(logits);
+        let at = match p.support {
+            Support::Greedy(at) => at,
+            Support::List { len, total } => {
+                let target = self.rng.uniform(self.steps) * total;
+                let ids = self.idx.get(..len).unwrap_or_default();
+                let w = &self.weights;
+                let pick = pick(ids.iter().map(|&i| f64::from(weight(w, i))), target);
+                ids.get(pick).map_or(0, |&i| i as usize)
+            }
+            Support::Dense { total } => {
+                let target = self.rng.uniform(self.steps) * total;
+                self.pick_dense(target)
+            }
+        };
+        let logprob = logits.get(at).map_or(f32::NEG_INFINITY, |&x| p.logprob(x));
+        let top = math::top_n(logits, self.n_top)
+            .into_iter()
+            .map(|i| {
+                (
+                    i,
+                    p.logprob(logits.get(i as usize).copied().unwrap_or(f32::MIN)),
+                )
+            })
+            .collect();
+        let token = at as u32;
+        self.record(token);
+        SampleOutput {
+            token,
+            logprob,
+            top,
+        }
+    }
+
+    /// The distribution [`Sampler::sample`] would draw from for these logits, after all
+    /// penalties and cuts, renormalized: `(id, probability)`, most likely first, zero-weight
+    /// tokens omitted. Does not draw or record anything. Meant for tests and debugging.
+    pub fn distribution(&mut self, logits: &mut [f32]) -> Vec<(u32, f32)> {
+        if logits.is_empty() {
+            return Vec::new();
+        }
+        let mut out: Vec<(u32, f32)> = match self.process(logits).support {
+            Support::Greedy(at) => vec![(at as u32, 1.0)],
+            Support::List { len, total } => self
+                .idx
+                .get(..len)
+                .unwrap_or_default()
+                .iter()
+                .map(|&i| (i, (f64::from(weight(&self.weights, i)) / total) as f32))
+                .collect(),
+            Support::Dense { total } => (0u32..)
+                .zip(&self.weights)
+                .map(|(i, &w)| (i, (f64::from(w) / total) as f32))
+                .collect(),
+        };
+        out.retain(|&(_, p)| p > 0.0);
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// Applies the repetition, frequency and presence penalties for the history so far.
+    /// Ids outside `logits` are ignored.
+    pub fn apply_penalties(&self, logits: &mut [f32]) {
+        let rep = self.repetition_penalty;
+        if rep != 1.0 {
+            for &t in &self.seen {
+                if let Some(x) = logits.get_mut(t as usize) {
+                    *x = if *x > 0.0 { *x / rep } else { *x * rep };
+                }
+            }
+        }
+        let (freq, pres) = (self.frequency_penalty, self.presence_penalty);
+        if freq != 0.0 || pres != 0.0 {
+            // Every stored count is at least 1, so presence always applies here.
+            for (&t, &c) in &self.counts {
+                if let Some(x) = logits.get_mut(t as usize) {
+                    *x -= freq * c as f32 + pres;
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, token: u32) {
+        if self.repetition_penalty != 1.0 {
+            self.mark_seen(token);
+        }
+        if self.frequency_penalty != 0.0 || self.presence_penalty != 0.0 {
+            *self.counts.entry(token).or_insert(0) += 1;
+        }
+        self.steps += 1;
+    }
+
+    fn mark_seen(&mut self, token: u32) {
+        let (word, bit) = ((token / 64) as usize, token % 64);
+        if word >= self.seen_bits.len() {
+            self.seen_bits.resize(word + 1, 0);
+        }
+        if let Some(w) = self.seen_bits.get_mut(word) {
+            if *w & (1 << bit) == 0 {
+                *w |= 1 << bit;
+                self.seen.push(token);
+            }
+        }
+    }
+
+    /// Penalties, temperature and the cuts; leaves candidates in `idx` / `weights`.
+    fn process(&mut self, logits: &mut [f32]) -> Processed {
+        self.apply_penalties(logits);
+        if self.greedy {
+            let (at, max) = math::sanitize_argmax(logits);
+            let scale = if self.temperature >= GREEDY_TEMPERATURE {
+                1.0 / self.temperature
+            } else {
+                1.0
+            };
+            return Processed {
+                support: Support::Greedy(at),
+                max,
+                scale,
+                ln_z: math::sum_exp(logits, max, scale).ln(),
+            };
+        }
+        let max = math::scale_sanitize_max(logits, 1.0 / self.temperature);
+        // The max term contributes exactly 1, so z >= 1 and ln z is finite.
+        let z = math::exp_weights(logits, max, &mut self.weights, &mut self.chunk_sums);
+        let vocab = logits.len();
+        let support = if self.top_k > 0 && self.top_k < vocab {
+            self.cut_top_k(logits)
+        } else if self.top_p < 1.0 {
+            self.cut_nucleus(logits, z)
+        } else {
+            self.cut_min_p_dense(z)
+        };
+        Processed {
+            support,
+            max,
+            scale: 1.0,
+            ln_z: z.ln(),
+        }
+    }
+
+    /// Top-k by selection (no full sort), then top-p and min-p on the k survivors.
+    fn cut_top_k(&mut self, logits: &[f32]) -> Support {
+        let k = self.top_k;
+        self.idx.clear();
+        self.idx.extend(0..logits.len() as u32);
+        self.idx
+            .select_nth_unstable_by(k - 1, |&a, &b| math::by_value_desc(logits, a, b));
+        self.idx.truncate(k);
+        if self.top_p >= 1.0 && self.min_p <= 0.0 {
+            let total = self
+                .idx
+                .iter()
+                .map(|&i| f64::from(weight(&self.weights, i)))
+                .sum();
+            return Support::List { len: k, total };
+        }
+        self.idx
+            .sort_unstable_by(|&a, &b| math::by_value_desc(logits, a, b));
+        let total_k: f64 = self
+            .idx
+            .iter()
+            .map(|&i| f64::from(weight(&self.weights, i)))
+            .sum();
+        self.finish_sorted(self.idx.len(), f64::from(self.top_p) * total_k)
+    }
+
+    /// Nucleus without top-k: only candidates passing min-p enter, and the candidate set
+    /// widens geometrically until it holds `top_p` of the mass; only that prefix is sorted.
+    fn cut_nucleus(&mut self, logits: &[f32], z: f64) -> Support {
+        let min_w = self.min_p;
+        self.idx.clear();
+        self.idx.extend(
+            (0u32..)
+                .zip(&self.weights)
+                .filter(|&(_, &w)| w > 0.0 && w >= min_w)
+                .map(|(i, _)| i),
+        );
+        let n = self.idx.len();
+        let target = f64::from(self.top_p) * z;
+        let mut k = NUCLEUS_FIRST.min(n);
+        loop {
+            if k > 0 && k < n {
+                self.idx
+                    .select_nth_unstable_by(k - 1, |&a, &b| math::by_value_desc(logits, a, b));
+            }
+            let mass: f64 = self
+                .idx
+                .iter()
+                .take(k)
+                .map(|&i| f64::from(weight(&self.weights, i)))
+                .sum();
+            if mass >= target || k >= n {
+                break;
+            }
+            k = (k * NUCLEUS_GROWTH).min(n);
+        }
+        if let Some(head) = self.idx.get_mut(..k) {
+            head.sort_unstable_by(|&a, &b| math::by_value_desc(logits, a, b));
+        }
+        self.finish_sorted(k, target)
+    }
+
+    /// On `idx[..len]` sorted by descending weight: keeps the shortest prefix whose mass
+    /// reaches `target` (at least one token), then drops tokens below `min_p * max`.
+    fn finish_sorted(&mut self, len: usize, target: f64) -> Support {
+        let head = self.idx.get(..len).unwrap_or_default();
+        let top_w = head.first().map_or(0.0, |&i| weight(&self.weights, i));
+        let min_w = self.min_p * top_w;
+        let mut total = 0.0f64;
+        let mut keep = 0;
+        for &i in head {
+            let w = weight(&self.weights, i);
+            if w <= 0.0 || w < min_w {
+                break;
+            }
+            total += f64::from(w);
+            keep += 1;
+            if total >= target {
+                break;
+            }
+        }
+        if keep == 0 {
+            // Every candidate had weight 0; fall back to the most likely one.
+            keep = len.min(1);
+            total = 1.0;
+            if let Some(&i) = head.first() {
+                if let Some(w) = self.weights.get_mut(i as usize) {
+                    *w = 1.0;
+                }
+            }
+        }
+        Support::List { len: keep, total }
+    }
+
+    /// No top-k and no top-p: min-p zeroes weights in place, no sorting at all.
+    fn cut_min_p_dense(&mut self, z: f64) -> Support {
+        if self.min_p <= 0.0 {
+            return Support::Dense { total: z };
+        }
+        let min_w = self.min_p;
+        for w in &mut self.weights {
+            if *w < min_w {
+                *w = 0.0;
+            }
+        }
+        let total = math::refresh_chunk_sums(&self.weights, &mut self.chunk_sums);
+        Support::Dense { total }
+    }
+
+    /// Inverse CDF over the whole vocabulary: find the chunk by its sum, then scan it.
+    fn pick_dense(&self, target: f64) -> usize {
+        let chunk = pick(self.chunk_sums.iter().copied(), target);
+        let before: f64 = self.chunk_sums.iter().take(chunk).sum();
+        let start = chunk * math::CHUNK;
+        let end = (start + math::CHUNK).min(self.weights.len());
+        let ws = self.weights.get(start..end).unwrap_or_default();
+        start + pick(ws.iter().map(|&w| f64::from(w)), target - before)
+    }
+}
+
+fn weight(weights: &[f32], id: u32) -> f32 {
+    weights.get(id as usize).copied().unwrap_or(0.0)
+}
+
+/// Index of the first weight whose running sum exceeds `target`; if rounding leaves the
+/// target beyond the sum, the last index with positive weight.
+fn pick(weights: impl Iterator<Item = f64>, target: f64) -> usize {
+    let mut acc = 0.0f64;
+    let mut last = 0;
+    for (i, w) in weights.enumerate() {
+        if w > 0.0 {
+            acc += w;
+            last = i;
+            if acc > target {
+                return i;
+            }
+        }
+    }
+    last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> SamplingParams {
+        SamplingParams {
+            seed: Some(1),
+            ..SamplingParams::default()
+        }
+    }
+
+    #[test]
+    fn penalties_follow_the_formulas() {
+        let p = SamplingParams {
+            repetition_penalty: 2.0,
+            frequency_penalty: 0.5,
+            presence_penalty: 0.25,
+            ..params()
+        };
+        // Prompt ids repeat and include one outside the row: each applies once, the
+        // outsider is ignored.
+        let s = Sampler::with_output(&p, &[1, 2, 1, 99], &[2, 3, 3]);
+        let mut logits = [1.0, 2.0, -1.0, 4.0, 3.0];
+        s.apply_penalties(&mut logits);
+        // 1: 2/2; 2: -1*2 - 0.5*1 - 0.25; 3: 4/2 - 0.5*2 - 0.25.
+        assert_eq!(logits, [1.0, 1.0, -2.75, 0.75, 3.0]);
+    }
+
+    #[test]
+    fn sampled_tokens_feed_the_penalties() {
+        let p = SamplingParams {
+            temperature: 0.0,
+            frequency_penalty: 0.2,
+            ..params()
+        };
+        let mut s = Sampler::new(&p, &[]);
+        let picks: Vec<u32> = (0..4).map(|_| s.sample(&mut [1.0, 0.9]).token).collect();
+        // 1.0 vs 0.9 -> 0; 0.8 vs 0.9 -> 1; 0.8 vs 0.7 -> 0; 0.6 vs 0.7 -> 1.
+        assert_eq!(picks, [0, 1, 0, 1]);
+        assert_eq!(s.num_sampled(), 4);
+    }
+
+    #[test]
+    fn greedy_ties_and_nan() {
+        let mut s = Sampler::new(&SamplingParams::greedy(8), &[]);
+        assert_eq!(s.sample(&mut [f32::NAN, 3.0, 1.0, 3.0]).token, 1);
+        let out = s.sample(&mut [f32::NAN, f32::NAN, 0.0]);
+        assert_eq!(out.token, 2);
+        assert_eq!(out.logprob, 0.0);
+    }
+
+    #[test]
+    fn degenerate_rows_do_not_panic() {
+        for p in [SamplingParams::greedy(8), params()] {
+            let mut s = Sampler::new(&p, &[]);
+            let out = s.sample(&mut [f32::NEG_INFINITY; 5]);
+            assert!(out.token < 5);
+            let out = s.sample(&mut [f32::INFINITY, 0.0, f32::INFINITY]);
+            assert_eq!(out.token % 2, 0);
+            assert_eq!(s.sample(&mut []).logprob, f32::NEG_INFINITY);
+        }
+    }
+
+    #[test]
+    fn resumed_sampler_continues_the_stream() {
+        let row: Vec<f32> = (0..300).map(|i| ((i * 7919) % 113) as f32 / 40.0).collect();
+        let p = SamplingParams {
+            seed: Some(99),
+            presence_penalty: 0.3,
+            ..SamplingParams::default()
+        };
+        let mut a = Sampler::new(&p, &[5, 6]);
+        let first: Vec<u32> = (0..8).map(|_| a.sample(&mut row.clone()).token).collect();
+        let mut b = Sampler::with_output(&p, &[5, 6], &first[..5]);
+        let rest: Vec<u32> = (0..3).map(|_| b.sample(&mut row.clone()).token).collect();
+        assert_eq!(rest, first[5..]);
+    }
+
+    #[test]
+    fn top_k_at_least_vocab_is_no_cut() {
+        let row = [0.1f32, 0.5, 0.2];
+        let mut full = Sampler::new(&params(), &[]);
+        let p = SamplingParams {
+            top_k: 3,
+            ..params()
+        };
+        let mut k3 = Sampler::new(&p, &[]);
+        assert_eq!(
+            full.distribution(&mut row.clone()),
+            k3.distribution(&mut row.clone())
+        );
+        assert_eq!(full.distribution(&mut row.clone()).len(), 3);
+    }
+
+    #[test]
+    fn random_seed_is_reported() {
+        let s = Sampler::new(&SamplingParams::default(), &[]);
+        let t = Sampler::new(&SamplingParams::default(), &[]);
+        assert_ne!(s.seed(), t.seed());
+        assert_eq!(Sampler::new(&params(), &[]).seed(), 1);
+    }
+}

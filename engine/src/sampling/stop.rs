@@ -1,0 +1,313 @@
+//! Stop conditions: stop tokens, stop strings (which may span tokens and are never emitted)
+//! and the token budget.
+
+use std::fmt;
+
+use super::params::SamplingParams;
+
+/// What ended a request with [`FinishReason::Stop`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StopMatch {
+    /// An end-of-sequence token of the model.
+    Eos(u32),
+    /// One of the request's `stop_token_ids`.
+    TokenId(u32),
+    /// One of the request's stop strings.
+    String(String),
+}
+
+/// Why a request finished.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FinishReason {
+    /// A stop token or stop string (OpenAI "stop").
+    Stop(StopMatch),
+    /// `max_new_tokens` reached (OpenAI "length").
+    Length,
+    /// Cancelled by the client or the server.
+    Abort,
+}
+
+impl FinishReason {
+    /// The OpenAI `finish_reason` string: "stop", "length" or "abort" (as vLLM).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Stop(_) => "stop",
+            Self::Length => "length",
+            Self::Abort => "abort",
+        }
+    }
+
+    /// The stop token id that matched, if any (vLLM's `stop_reason` for token stops; EOS
+    /// is reported here too, callers wanting vLLM's `null` for EOS can match on
+    /// [`StopMatch::Eos`]).
+    pub fn matched_token(&self) -> Option<u32> {
+        match self {
+            Self::Stop(StopMatch::Eos(t) | StopMatch::TokenId(t)) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// The stop string that matched, if any.
+    pub fn matched_string(&self) -> Option<&str> {
+        match self {
+            Self::Stop(StopMatch::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for FinishReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Result of feeding one token to a [`StopChecker`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StopStep {
+    /// Text that is safe to stream now (never part of a stop string).
+    pub text: String,
+    /// Set once the request is finished; `text` then holds everything left to emit.
+    pub finish: Option<FinishReason>,
+}
+
+/// Decides, token by token, whether a request is done, and holds back text that might
+/// still turn into a stop string.
+#[derive(Clone, Debug)]
+pub struct StopChecker {
+    /// Empty when the request set `ignore_eos`.
+    eos: Vec<u32>,
+    stop_ids: Vec<u32>,
+    stops: Vec<String>,
+    /// Longest stop string in bytes: bounds how much held text can still matter.
+    longest_stop: usize,
+    max_new_tokens: u32,
+    generated: u32,
+    held: String,
+    finished: Option<FinishReason>,
+}
+
+impl StopChecker {
+    /// A checker for a request with these parameters; `eos_ids` are the model's
+    /// end-of-sequence tokens (ignored when `params.ignore_eos`). Empty stop strings are
+    /// skipped (validation rejects them anyway).
+    pub fn new(params: &SamplingParams, eos_ids: &[u32]) -> Self {
+        let stops: Vec<String> = params
+            .stop
+            .iter()
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .collect();
+        Self {
+            eos: if params.ignore_eos {
+                Vec::new()
+            } else {
+                eos_ids.to_vec()
+            },
+            stop_ids: params.stop_token_ids.clone(),
+            longest_stop: stops.iter().map(String::len).max().unwrap_or(0),
+            stops,
+            max_new_tokens: params.max_new_tokens,
+            generated: 0,
+            held: String::new(),
+            finished: None,
+        }
+    }
+
+    /// Tokens fed so far.
+    pub fn generated(&self) -> u32 {
+        self.generated
+    }
+
+    /// The finish reason, once finished.
+    pub fn finish_reason(&self) -> Option<&FinishReason> {
+        self.finished.as_ref()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.is_some()
+    }
+
+    /// Text held back because it could be the start of a stop string.
+    pub fn held_text(&self) -> &str {
+        &self.held
+    }
+
+    /// Feeds the next generated token and the text the detokenizer produced for it.
+    ///
+    /// Checks in vLLM's order: stop tokens (their text is dropped, held text is flushed),
+    /// then stop strings (text from the match on is dropped), then the token budget (held
+    /// text is flushed). After finishing, further calls return no text and the same reason.
+    pub fn push(&mut self, token: u32, delta: &str) -> StopStep {
+        if let Some(reason) = &self.finished {
+            return StopStep {
+                text: String::new(),
+                finish: Some(reason.clone()),
+            };
+        }
+        self.generated = self.generated.saturating_add(1);
+        if self.eos.contains(&token) {
+            return self.finish_flushing(FinishReason::Stop(StopMatch::Eos(token)));
+        }
+        if self.stop_ids.contains(&token) {
+            return self.finish_flushing(FinishReason::Stop(StopMatch::TokenId(token)));
+        }
+        if self.stops.is_empty() {
+            if self.generated >= self.max_new_tokens {
+                self.finished = Some(FinishReason::Length);
+            }
+            return StopStep {
+                text: delta.to_owned(),
+                finish: self.finished.clone(),
+            };
+        }
+        self.held.push_str(delta);
+        if let Some((at, which)) = self.find_stop() {
+            self.held.truncate(at);
+            let stop = self.stops.get(which).cloned().unwrap_or_default();
+            return self.finish_flushing(FinishReason::Stop(StopMatch::String(stop)));
+        }
+        if self.generated >= self.max_new_tokens {
+            return self.finish_flushing(FinishReason::Length);
+        }
+        let keep_from = self.hold_start();
+        let rest = self.held.split_off(keep_from);
+        StopStep {
+            text: std::mem::replace(&mut self.held, rest),
+            finish: None,
+        }
+    }
+
+    /// Ends the request as aborted, flushing held text. No effect once finished.
+    pub fn abort(&mut self) -> StopStep {
+        match &self.finished {
+            Some(reason) => StopStep {
+                text: String::new(),
+                finish: Some(reason.clone()),
+            },
+            None => self.finish_flushing(FinishReason::Abort),
+        }
+    }
+
+    fn finish_flushing(&mut self, reason: FinishReason) -> StopStep {
+        self.finished = Some(reason.clone());
+        StopStep {
+            text: std::mem::take(&mut self.held),
+            finish: Some(reason),
+        }
+    }
+
+    /// Earliest stop-string match in the held text: (byte offset, stop index). At equal
+    /// offsets the shorter string wins, since it completed first. Held text never contains
+    /// a complete match from an earlier step, so any match involves the new delta.
+    fn find_stop(&self) -> Option<(usize, usize)> {
+        self.stops
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| self.held.find(s.as_str()).map(|at| (at, s.len(), i)))
+            .min()
+            .map(|(at, _, i)| (at, i))
+    }
+
+    /// Start of the longest suffix of the held text that is a proper prefix of some stop
+    /// string; everything before it can never be part of a match.
+    fn hold_start(&self) -> usize {
+        let len = self.held.len();
+        let from = len.saturating_sub(self.longest_stop.saturating_sub(1));
+        (from..len)
+            .filter(|&i| self.held.is_char_boundary(i))
+            .find(|&i| {
+                let tail = self.held.get(i..).unwrap_or_default();
+                self.stops.iter().any(|s| s.starts_with(tail))
+            })
+            .unwrap_or(len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checker(stop: &[&str], max_new_tokens: u32) -> StopChecker {
+        let params = SamplingParams {
+            stop: stop.iter().map(|s| s.to_string()).collect(),
+            max_new_tokens,
+            ..SamplingParams::default()
+        };
+        StopChecker::new(&params, &[2])
+    }
+
+    #[test]
+    fn holds_only_possible_stop_prefixes() {
+        let mut c = checker(&["END"], 100);
+        assert_eq!(c.push(10, "abE").text, "ab");
+        assert_eq!(c.held_text(), "E");
+        assert_eq!(c.push(11, "N").text, "");
+        assert_eq!(c.held_text(), "EN");
+        // "ENx" cannot start a match, nor can "Nx" or "x".
+        assert_eq!(c.push(12, "x").text, "ENx");
+        assert_eq!(c.held_text(), "");
+    }
+
+    #[test]
+    fn hold_respects_char_boundaries() {
+        let mut c = checker(&["é!"], 100);
+        assert_eq!(c.push(10, "café").text, "caf");
+        assert_eq!(c.held_text(), "é");
+        let step = c.push(11, "!");
+        assert_eq!(step.text, "");
+        assert_eq!(
+            step.finish,
+            Some(FinishReason::Stop(StopMatch::String("é!".into())))
+        );
+    }
+
+    #[test]
+    fn earliest_match_wins_then_shortest() {
+        let mut c = checker(&["AB", "xA"], 100);
+        let step = c.push(10, "zxAB");
+        assert_eq!(step.text, "z");
+        assert_eq!(
+            step.finish.as_ref().and_then(|f| f.matched_string()),
+            Some("xA")
+        );
+        let mut c = checker(&["abc", "ab"], 100);
+        let step = c.push(10, "abcd");
+        assert_eq!(
+            step.finish.as_ref().and_then(|f| f.matched_string()),
+            Some("ab")
+        );
+    }
+
+    #[test]
+    fn finished_checker_is_inert() {
+        let mut c = checker(&[], 1);
+        let step = c.push(10, "a");
+        assert_eq!(step.text, "a");
+        assert_eq!(step.finish, Some(FinishReason::Length));
+        let again = c.push(11, "b");
+        assert_eq!(again.text, "");
+        assert_eq!(again.finish, Some(FinishReason::Length));
+        assert_eq!(c.abort().finish, Some(FinishReason::Length));
+        assert_eq!(c.generated(), 1);
+    }
+
+    #[test]
+    fn abort_flushes_held_text() {
+        let mut c = checker(&["STOP"], 100);
+        assert_eq!(c.push(10, "ST").text, "");
+        let step = c.abort();
+        assert_eq!(step.text, "ST");
+        assert_eq!(step.finish, Some(FinishReason::Abort));
+        assert_eq!(FinishReason::Abort.as_str(), "abort");
+    }
+
+    #[test]
+    fn reason_strings() {
+        let eos = FinishReason::Stop(StopMatch::Eos(2));
+        assert_eq!(eos.as_str(), "stop");
+        assert_eq!(eos.matched_token(), Some(2));
+        assert_eq!(FinishReason::Length.to_string(), "length");
+        assert_eq!(FinishReason::Length.matched_token(), None);
+    }
+}

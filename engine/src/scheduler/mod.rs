@@ -1,0 +1,201 @@
+//! The scheduler: one OS thread owns the model, the pools, the tree and the batches; requests
+//! arrive and outputs leave through channels, so no server ever waits on a lock the model step
+//! holds. Each step: drop abandoned requests, reserve decode slots (retracting if memory is
+//! short), admit waiting requests (SGLang's PrefillAdder), run one mixed batch of decode tokens
+//! and prefill chunks, then sample, stream and cache.
+
+mod admission;
+mod output;
+mod policy;
+mod req;
+mod step;
+
+pub use policy::Policy;
+pub(crate) use req::Req;
+
+use crate::handle::shared::{Command, Shared};
+use crate::model::{ForwardBatch, ForwardModel};
+use crate::tokenizer::Tokenizer;
+use pools::{KvCache, KvStorage};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Limits and policies of the scheduler.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchedulerConfig {
+    pub max_running_requests: usize,
+    /// Requests allowed to wait; more are refused with RESOURCE_EXHAUSTED.
+    pub max_queued_requests: usize,
+    /// Prefill tokens computed per step, over all requests (decode tokens come on top).
+    pub max_prefill_tokens: usize,
+    /// Longest piece of one prompt computed in a step (chunked prefill).
+    pub chunked_prefill_size: usize,
+    pub policy: Policy,
+    /// A waiting request that shares at least this many uncached tokens with a request whose
+    /// prefill is under way waits, so the shared prefix is computed once.
+    pub dedup_min_tokens: usize,
+    /// Starting fraction of each running request's remaining output budget reserved at
+    /// admission; it decays while decoding and is raised again after a retraction.
+    pub init_new_token_ratio: f64,
+    pub min_new_token_ratio: f64,
+    pub new_token_ratio_decay: f64,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        Self {
+            max_running_requests: 64,
+            max_queued_requests: 4096,
+            max_prefill_tokens: 1024,
+            chunked_prefill_size: 512,
+            policy: Policy::Lpm,
+            dedup_min_tokens: 32,
+            init_new_token_ratio: 0.7,
+            min_new_token_ratio: 0.1,
+            new_token_ratio_decay: 0.001,
+        }
+    }
+}
+
+/// Counters the scheduler keeps for statistics and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchedulerCounters {
+    pub steps: u64,
+    pub finished: u64,
+    pub aborted: u64,
+    pub retractions: u64,
+    pub prefill_tokens: u64,
+    pub decode_tokens: u64,
+}
+
+pub struct Scheduler<M: ForwardModel> {
+    model: M,
+    cache: KvCache,
+    kv: KvStorage,
+    tokenizer: Arc<Tokenizer>,
+    eos_ids: Vec<u32>,
+    config: SchedulerConfig,
+    waiting: Vec<Req>,
+    running: Vec<Req>,
+    /// Finished this step, to be streamed and released.
+    batch: ForwardBatch,
+    logits_scratch: Vec<f32>,
+    new_token_ratio: f64,
+    counters: SchedulerCounters,
+    rx: Receiver<Command>,
+    shared: Arc<Shared>,
+    next_seq: u64,
+    shutdown_at: Option<Instant>,
+    started_at: Instant,
+    /// Requests finished or failed this step, streamed at the end of it.
+    done: VecDeque<Req>,
+}
+
+impl<M: ForwardModel> Scheduler<M> {
+    pub(crate) fn new(
+        model: M,
+        cache: KvCache,
+        kv: KvStorage,
+        tokenizer: Arc<Tokenizer>,
+        config: SchedulerConfig,
+        rx: Receiver<Command>,
+        shared: Arc<Shared>,
+    ) -> Self {
+        let eos_ids = tokenizer.stop_token_ids().to_vec();
+        let ratio = config.init_new_token_ratio;
+        Self {
+            model,
+            cache,
+            kv,
+            tokenizer,
+            eos_ids,
+            config,
+            waiting: Vec::new(),
+            running: Vec::new(),
+            batch: ForwardBatch::default(),
+            logits_scratch: Vec::new(),
+            new_token_ratio: ratio,
+            counters: SchedulerCounters::default(),
+            rx,
+            shared,
+            next_seq: 0,
+            shutdown_at: None,
+            started_at: Instant::now(),
+            done: VecDeque::new(),
+        }
+    }
+
+    /// Runs until shut down (or every handle is gone).
+    pub(crate) fn run(mut self) {
+        loop {
+            let idle = self.waiting.is_empty() && self.running.is_empty();
+            if idle {
+                self.check_idle();
+                if self.shutdown_at.is_some() {
+                    break;
+                }
+                self.publish();
+                // Nothing to do: sleep until a command arrives.
+                match self.rx.recv_timeout(Duration::from_secs(1)) {
+                    Ok(cmd) => self.handle(cmd),
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            while let Ok(cmd) = self.rx.try_recv() {
+                self.handle(cmd);
+            }
+            if self.shutdown_at.is_some_and(|at| Instant::now() >= at) {
+                self.abort_all("the server is shutting down");
+                continue;
+            }
+            self.step();
+            self.publish();
+        }
+        self.abort_all("the server is shutting down");
+        self.publish();
+    }
+
+    fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Submit(new) => self.enqueue(*new),
+            Command::Abort(rid) => {
+                for req in self.waiting.iter_mut().chain(self.running.iter_mut()) {
+                    if req.rid == rid {
+                        req.deadline = Some(Instant::now());
+                    }
+                }
+            }
+            Command::Flush { namespace, reply } => {
+                let result = match namespace {
+                    Some(ns) => {
+                        let id = self.cache.namespace_id(&ns);
+                        self.cache.flush_namespace(id)
+                    }
+                    None => self.cache.flush_all(),
+                };
+                // The caller may have gone; nothing to do then.
+                let _ = reply.send(result.map_err(|e| e.to_string()));
+            }
+            Command::Shutdown { grace } => {
+                self.shutdown_at = Some(Instant::now() + grace);
+            }
+        }
+    }
+
+    /// The idle leak check (SGLang's): in debug builds a violation stops the engine loudly.
+    fn check_idle(&self) {
+        if cfg!(debug_assertions) {
+            if let Err(e) = self.cache.check_idle() {
+                debug_assert!(false, "KV leak at idle: {e}");
+            }
+        }
+    }
+
+    /// Current counters (for tests and statistics).
+    pub fn counters(&self) -> SchedulerCounters {
+        self.counters
+    }
+}

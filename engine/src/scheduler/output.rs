@@ -1,0 +1,165 @@
+//! Sampling, streaming and the end of requests (`process_batch_result_*`, `cache_finished_req`).
+
+use super::{Req, Scheduler};
+use crate::handle::{Completion, GenerateEvent, TokenLogprob, Usage};
+use crate::model::ForwardModel;
+use crate::sampling::FinishReason;
+use std::time::Instant;
+
+impl<M: ForwardModel> Scheduler<M> {
+    /// Samples the next token of running request `index` from `logits`, records it and its text.
+    /// Returns whether the request is finished.
+    pub(super) fn sample_and_record(&mut self, index: usize, logits: &mut [f32]) -> bool {
+        let req = &mut self.running[index];
+        let out = req.sampler.sample(logits);
+        let now = Instant::now();
+        if req.first_token_at.is_none() {
+            req.first_token_at = Some(now);
+            metrics::histogram!("radixserve_time_to_first_token_seconds")
+                .record((now - req.submitted_at).as_secs_f64());
+        } else if let Some(last) = req.last_token_at {
+            metrics::histogram!("radixserve_inter_token_latency_seconds")
+                .record((now - last).as_secs_f64());
+        }
+        req.last_token_at = Some(now);
+        req.output_ids.push(out.token);
+        req.pending_ids.push(out.token);
+        if req.params.logprobs.is_some() {
+            req.pending_logprobs.push(TokenLogprob {
+                token_id: out.token,
+                logprob: out.logprob,
+                top: out.top,
+            });
+        }
+        let delta = match req.detok.step(&self.tokenizer, out.token) {
+            Ok(d) => d,
+            Err(e) => {
+                tracing::warn!(rid = %req.rid, "detokenize: {e}");
+                String::new()
+            }
+        };
+        let step = req.stop.push(out.token, &delta);
+        req.pending_text.push_str(&step.text);
+        if let Some(reason) = step.finish {
+            req.finish = Some(reason);
+            return true;
+        }
+        if req.fill_len() >= self.cache.req_to_token().max_context_len() {
+            let step = req.stop.abort();
+            req.pending_text.push_str(&step.text);
+            req.finish = Some(FinishReason::Length);
+            return true;
+        }
+        false
+    }
+
+    /// Sends this step's chunks, then finishes the requests in `done`: their KV goes to the tree
+    /// (`cache_finished_req`), and their stream gets the final event.
+    pub(super) fn stream_and_release(&mut self) {
+        for req in &mut self.running {
+            flush_chunk(req);
+        }
+        while let Some(mut req) = self.done.pop_front() {
+            if let Some(rest) = req.detok_finish() {
+                req.pending_text.push_str(&rest);
+            }
+            flush_chunk(&mut req);
+            if let Some(kv) = req.kv.take() {
+                let len = kv.kv_len();
+                let ids: Vec<u32> = (0..len).map(|p| req.token_at(p)).collect();
+                if let Err(e) = self.cache.cache_finished_req(kv, &ids) {
+                    tracing::error!(rid = %req.rid, "cache_finished_req: {e}");
+                }
+            }
+            let reason = req.finish.take().unwrap_or(FinishReason::Abort);
+            let now = Instant::now();
+            let outcome = match reason {
+                FinishReason::Abort => "abort",
+                FinishReason::Length => "length",
+                FinishReason::Stop(_) => "stop",
+            };
+            metrics::counter!("radixserve_requests_total", "outcome" => outcome).increment(1);
+            metrics::counter!("radixserve_prompt_tokens_total")
+                .increment(req.input_ids.len() as u64);
+            metrics::counter!("radixserve_cached_tokens_total")
+                .increment(req.cached_tokens.unwrap_or(0) as u64);
+            metrics::counter!("radixserve_generated_tokens_total")
+                .increment(req.output_ids.len() as u64);
+            metrics::histogram!("radixserve_e2e_latency_seconds")
+                .record((now - req.submitted_at).as_secs_f64());
+            let completion = Completion {
+                finish_reason: reason,
+                usage: Usage {
+                    prompt_tokens: req.input_ids.len() as u32,
+                    cached_tokens: req.cached_tokens.unwrap_or(0),
+                    completion_tokens: req.output_ids.len() as u32,
+                },
+                ttft_s: req
+                    .first_token_at
+                    .map_or(0.0, |t| (t - req.submitted_at).as_secs_f64()),
+                e2e_s: (now - req.submitted_at).as_secs_f64(),
+            };
+            // A closed stream means the client left; the request is over either way.
+            let _ = req.tx.send(GenerateEvent::Finished(completion));
+        }
+    }
+
+    /// Publishes load and cache figures for `GetServerInfo` and the metrics gauges.
+    pub(super) fn publish(&self) {
+        let tree = self.cache.tree();
+        let stats = tree.stats();
+        let alloc = self.cache.allocator();
+        let mut info = self.shared.info.lock();
+        info.waiting_requests = self.waiting.len();
+        info.running_requests = self.running.len();
+        info.kv_capacity_tokens = alloc.capacity();
+        info.kv_free_tokens = alloc.available() + alloc.pending();
+        info.kv_evictable_tokens = tree.evictable_size();
+        info.kv_protected_tokens = tree.protected_size();
+        info.kv_bytes_per_token = self.kv.bytes_per_token();
+        info.page_size = self.cache.page_size();
+        info.cache_queried_tokens = stats.queried_tokens;
+        info.cache_hit_tokens = stats.hit_tokens;
+        info.finished_requests = self.counters.finished;
+        info.aborted_requests = self.counters.aborted;
+        info.retractions = self.counters.retractions;
+        info.uptime_s = self.started_at.elapsed().as_secs_f64();
+        self.shared
+            .queued
+            .store(self.waiting.len(), std::sync::atomic::Ordering::Relaxed);
+        metrics::gauge!("radixserve_queue_length").set(self.waiting.len() as f64);
+        metrics::gauge!("radixserve_running_requests").set(self.running.len() as f64);
+        metrics::gauge!("radixserve_kv_slots", "state" => "free").set(info.kv_free_tokens as f64);
+        metrics::gauge!("radixserve_kv_slots", "state" => "evictable")
+            .set(info.kv_evictable_tokens as f64);
+        metrics::gauge!("radixserve_kv_slots", "state" => "protected")
+            .set(info.kv_protected_tokens as f64);
+        metrics::gauge!("radixserve_kv_slots", "state" => "used").set(
+            (info.kv_capacity_tokens - info.kv_free_tokens.min(info.kv_capacity_tokens)) as f64,
+        );
+        metrics::counter!("radixserve_evicted_tokens_total").absolute(stats.evicted_tokens);
+    }
+}
+
+/// Sends the tokens and text a request produced this step, if any.
+fn flush_chunk(req: &mut Req) {
+    if req.pending_ids.is_empty() && req.pending_text.is_empty() {
+        return;
+    }
+    let event = GenerateEvent::Chunk {
+        token_ids: std::mem::take(&mut req.pending_ids),
+        text: std::mem::take(&mut req.pending_text),
+        logprobs: std::mem::take(&mut req.pending_logprobs),
+    };
+    // A failed send means the client left: the next step's reaper aborts the request.
+    let _ = req.tx.send(event);
+}
+
+impl Req {
+    /// Text held by the detokenizer at the end (an incomplete character), if any, passed
+    /// through the stop checker's rules is not needed: it is only ever a replacement char.
+    fn detok_finish(&mut self) -> Option<String> {
+        let rest = self.detok.finish();
+        (!rest.is_empty() && !matches!(self.finish, Some(FinishReason::Stop(_)))).then_some(rest)
+    }
+}

@@ -1,0 +1,82 @@
+//! A request's life inside the scheduler.
+
+use crate::handle::{GenerateEvent, TokenLogprob};
+use crate::sampling::{FinishReason, Sampler, SamplingParams, StopChecker};
+use crate::tokenizer::DecodeStream;
+use pools::ReqKv;
+use radix::NsId;
+use std::time::Instant;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// One request: its tokens, its KV state while running, and its output stream.
+pub struct Req {
+    /// Scheduler-unique, increasing with arrival (FCFS order).
+    pub seq: u64,
+    pub rid: String,
+    pub tenant: u32,
+    pub input_ids: Vec<u32>,
+    pub output_ids: Vec<u32>,
+    pub params: SamplingParams,
+    pub ns: NsId,
+    /// KV state while the request holds a row (running); `None` while waiting.
+    pub kv: Option<ReqKv>,
+    /// Prompt tokens served from the cache at first admission (reported as `cached_tokens`).
+    pub cached_tokens: Option<u32>,
+    pub sampler: Sampler,
+    pub stop: StopChecker,
+    pub detok: DecodeStream,
+    pub tx: UnboundedSender<GenerateEvent>,
+    pub submitted_at: Instant,
+    pub first_token_at: Option<Instant>,
+    pub last_token_at: Option<Instant>,
+    pub deadline: Option<Instant>,
+    /// Times this request was retracted for memory; raises its priority on requeue.
+    pub retractions: u32,
+    /// Tokens and logprobs produced this step, sent as one chunk.
+    pub pending_ids: Vec<u32>,
+    pub pending_text: String,
+    pub pending_logprobs: Vec<TokenLogprob>,
+    pub finish: Option<FinishReason>,
+}
+
+impl Req {
+    /// Prompt followed by the output so far: the tokens the model must have seen.
+    pub fn fill_len(&self) -> usize {
+        self.input_ids.len() + self.output_ids.len()
+    }
+
+    pub fn fill_ids(&self) -> Vec<u32> {
+        let mut ids = Vec::with_capacity(self.fill_len());
+        ids.extend_from_slice(&self.input_ids);
+        ids.extend_from_slice(&self.output_ids);
+        ids
+    }
+
+    /// Token `i` of the prompt-then-output sequence.
+    pub fn token_at(&self, i: usize) -> u32 {
+        match i.checked_sub(self.input_ids.len()) {
+            None => self.input_ids[i],
+            Some(j) => self.output_ids[j],
+        }
+    }
+
+    /// Tokens with K/V in the pool.
+    pub fn kv_len(&self) -> usize {
+        self.kv.as_ref().map_or(0, ReqKv::kv_len)
+    }
+
+    /// Tokens still to compute before the next sample.
+    pub fn pending_tokens(&self) -> usize {
+        self.fill_len() - self.kv_len()
+    }
+
+    /// Output tokens still allowed: what admission reserves memory for.
+    pub fn remaining_new_tokens(&self) -> usize {
+        (self.params.max_new_tokens as usize).saturating_sub(self.output_ids.len())
+    }
+
+    /// The client hung up or the deadline passed.
+    pub fn is_abandoned(&self, now: Instant) -> bool {
+        self.tx.is_closed() || self.deadline.is_some_and(|d| now >= d)
+    }
+}

@@ -1,0 +1,262 @@
+//! One scheduler step: `prepare_for_decode` (with retraction), `get_new_batch_prefill`,
+//! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
+
+use super::{Req, Scheduler};
+use crate::model::ForwardModel;
+use crate::sampling::FinishReason;
+use std::time::Instant;
+
+/// What one running request contributes to the batch.
+struct Entry {
+    /// Index into `running`.
+    index: usize,
+    /// Tokens computed this step.
+    tokens: usize,
+    /// Whether this finishes the request's pending tokens, so its logits are sampled.
+    samples: bool,
+}
+
+impl<M: ForwardModel> Scheduler<M> {
+    pub(super) fn step(&mut self) {
+        self.counters.steps += 1;
+        self.cache.begin_free_group();
+        self.reap_abandoned(Instant::now());
+        self.prepare_for_decode();
+        self.get_new_batch_prefill();
+        let entries = self.prepare_for_extend();
+        if !entries.is_empty() {
+            self.run_batch(&entries);
+        }
+        self.stream_and_release();
+        self.cache.end_free_group();
+    }
+
+    /// Aborts requests whose client is gone, whose deadline passed, or that were aborted by id.
+    fn reap_abandoned(&mut self, now: Instant) {
+        let mut i = 0;
+        while i < self.waiting.len() {
+            if self.waiting[i].is_abandoned(now) {
+                let req = self.waiting.remove(i);
+                self.finish_aborted(req);
+            } else {
+                i += 1;
+            }
+        }
+        let mut i = 0;
+        while i < self.running.len() {
+            if self.running[i].is_abandoned(now) {
+                let req = self.running.swap_remove(i);
+                self.finish_aborted(req);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn finish_aborted(&mut self, mut req: Req) {
+        let step = req.stop.abort();
+        req.pending_text.push_str(&step.text);
+        req.finish = Some(FinishReason::Abort);
+        self.counters.aborted += 1;
+        self.done.push_back(req);
+    }
+
+    /// Makes sure every decoding request can get its next slot this step; if the pool is short
+    /// even after eviction, retracts the requests with the fewest generated tokens (and the
+    /// longest prompts) back to the waiting queue, their computed prefix left in the tree.
+    fn prepare_for_decode(&mut self) {
+        loop {
+            let decoding = self
+                .running
+                .iter()
+                .filter(|r| r.pending_tokens() == 1)
+                .count();
+            let page = self.cache.page_size();
+            // Worst case a fresh page per request.
+            let need = if page == 1 { decoding } else { decoding * page };
+            if need <= self.cache.available_with_eviction() || self.running.is_empty() {
+                break;
+            }
+            if self.running.len() == 1 {
+                // Alone and out of memory: nothing to give way to. End it with what it has.
+                let mut req = self.running.remove(0);
+                let step = req.stop.abort();
+                req.pending_text.push_str(&step.text);
+                req.finish = Some(FinishReason::Length);
+                self.done.push_back(req);
+                break;
+            }
+            let victim = (0..self.running.len())
+                .min_by_key(|&i| {
+                    let r = &self.running[i];
+                    (
+                        r.output_ids.len(),
+                        std::cmp::Reverse(r.input_ids.len()),
+                        std::cmp::Reverse(r.seq),
+                    )
+                })
+                .unwrap_or(0);
+            let req = self.running.swap_remove(victim);
+            self.retract(req);
+        }
+        if self.running.iter().all(|r| r.pending_tokens() == 1) {
+            self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
+                .max(self.config.min_new_token_ratio);
+        }
+    }
+
+    fn retract(&mut self, mut req: Req) {
+        if let Some(kv) = req.kv.take() {
+            let len = kv.kv_len();
+            let ids = req.fill_ids();
+            if let Err(e) = self.cache.cache_finished_req(kv, &ids[..len]) {
+                tracing::error!(rid = %req.rid, "retraction: {e}");
+            }
+        }
+        req.retractions += 1;
+        self.counters.retractions += 1;
+        metrics::counter!("radixserve_retractions_total").increment(1);
+        // Retraction means admission was too optimistic: reserve more from now on.
+        self.new_token_ratio = (self.new_token_ratio + 0.3).min(1.0);
+        self.waiting.push(req);
+    }
+
+    /// Chooses each running request's tokens for this step (all decodes, then prefill chunks
+    /// within the budget), allocates their slots and builds the batch.
+    fn prepare_for_extend(&mut self) -> Vec<Entry> {
+        self.batch.clear();
+        let mut entries = Vec::new();
+        let mut prefill_budget = self.config.max_prefill_tokens;
+        // Decodes first: they never wait behind prefills.
+        let mut order: Vec<usize> = (0..self.running.len()).collect();
+        order.sort_by_key(|&i| (self.running[i].pending_tokens() > 1, self.running[i].seq));
+        for i in order {
+            let pending = self.running[i].pending_tokens();
+            let tokens = if pending == 1 {
+                1
+            } else {
+                pending
+                    .min(prefill_budget)
+                    .min(self.config.chunked_prefill_size)
+            };
+            if tokens == 0 {
+                continue;
+            }
+            let req = &mut self.running[i];
+            let Some(kv) = req.kv.as_mut() else {
+                continue;
+            };
+            if let Err(e) = self.cache.alloc_tokens(kv, tokens) {
+                // Memory went to earlier entries this step; try again next step.
+                tracing::debug!(rid = %req.rid, "no slots this step: {e}");
+                continue;
+            }
+            if pending > 1 {
+                prefill_budget -= tokens;
+            }
+            let slots = self.cache.slots(kv);
+            let start = slots.len() - tokens;
+            let ids: Vec<u32> = (start..start + tokens).map(|p| req.token_at(p)).collect();
+            let samples = tokens == pending;
+            self.batch
+                .push_request(&ids, start as u32, &slots[start..], slots, samples);
+            entries.push(Entry {
+                index: i,
+                tokens,
+                samples,
+            });
+        }
+        entries
+    }
+
+    fn run_batch(&mut self, entries: &[Entry]) {
+        let prefill: usize = entries
+            .iter()
+            .filter(|e| !(e.tokens == 1 && e.samples))
+            .map(|e| e.tokens)
+            .sum();
+        self.counters.prefill_tokens += prefill as u64;
+        self.counters.decode_tokens += (self.batch.num_tokens() - prefill) as u64;
+        metrics::histogram!("radixserve_batch_tokens").record(self.batch.num_tokens() as f64);
+        metrics::histogram!("radixserve_batch_requests").record(entries.len() as f64);
+        let vocab = self.model.vocab_size();
+        let logits = match self.model.forward(&self.batch, &mut self.kv) {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::error!("forward failed: {e}");
+                self.fail_entries(entries, &format!("model error: {e}"));
+                return;
+            }
+        };
+        self.logits_scratch.clear();
+        self.logits_scratch.extend_from_slice(logits);
+        let mut row = 0;
+        let mut finished = Vec::new();
+        for e in entries {
+            if !e.samples {
+                self.cache_progress(e.index);
+                continue;
+            }
+            let mut logits = std::mem::take(&mut self.logits_scratch);
+            let done = self.sample_and_record(e.index, &mut logits[row * vocab..(row + 1) * vocab]);
+            self.logits_scratch = logits;
+            row += 1;
+            if done {
+                finished.push(e.index);
+            } else if e.tokens > 1 {
+                // A finished prefill: put the prompt in the tree for requests that share it.
+                self.cache_progress(e.index);
+            }
+        }
+        finished.sort_unstable_by(|a, b| b.cmp(a));
+        for i in finished {
+            let req = self.running.swap_remove(i);
+            self.counters.finished += 1;
+            self.done.push_back(req);
+        }
+    }
+
+    /// `cache_unfinished_req`: hands the request's computed pages to the tree.
+    fn cache_progress(&mut self, index: usize) {
+        let req = &mut self.running[index];
+        let len = req.kv_len();
+        let ids: Vec<u32> = (0..len).map(|p| req.token_at(p)).collect();
+        let Some(kv) = req.kv.as_mut() else {
+            return;
+        };
+        if let Err(e) = self.cache.cache_unfinished_req(kv, &ids) {
+            tracing::error!(rid = %req.rid, "cache_unfinished_req: {e}");
+        }
+    }
+
+    fn fail_entries(&mut self, entries: &[Entry], message: &str) {
+        let mut idx: Vec<usize> = entries.iter().map(|e| e.index).collect();
+        idx.sort_unstable_by(|a, b| b.cmp(a));
+        for i in idx {
+            let mut req = self.running.swap_remove(i);
+            // The request's stream gets the error; its KV is released like an abort.
+            let _ = req
+                .tx
+                .send(crate::handle::GenerateEvent::Error(message.to_string()));
+            req.finish = Some(FinishReason::Abort);
+            self.counters.aborted += 1;
+            self.done.push_back(req);
+        }
+    }
+
+    pub(super) fn abort_all(&mut self, why: &str) {
+        tracing::info!(
+            "aborting {} requests: {why}",
+            self.waiting.len() + self.running.len()
+        );
+        let all: Vec<Req> = self
+            .waiting
+            .drain(..)
+            .chain(self.running.drain(..))
+            .collect();
+        for req in all {
+            self.finish_aborted(req);
+        }
+        self.stream_and_release();
+    }
+}

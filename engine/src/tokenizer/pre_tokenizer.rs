@@ -1,0 +1,99 @@
+//! Pre-tokenizers of byte-level BPE vocabularies, named by GGUF's `tokenizer.ggml.pre`.
+//!
+//! Each is a list of regexes applied in turn, each match and each gap between matches becoming
+//! its own piece. The regexes and per-name options are those llama.cpp uses, so that token ids
+//! match what llama.cpp produces for the same file.
+
+use super::TokenizerError;
+
+/// GPT-2's original split: contractions, letter runs, digit runs, other runs, spaces.
+const GPT2: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)";
+
+/// Llama 3's split (case-insensitive contractions, digit groups of at most three).
+const LLAMA3: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// Qwen 2's split: as Llama 3's but every digit alone.
+const QWEN2: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// How one named pre-tokenizer splits text, and the encoding options that come with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PreTokenizerSpec {
+    /// Applied in order; later regexes split the pieces the earlier ones made.
+    pub(crate) regexes: &'static [&'static str],
+    /// Whole pieces found in the vocabulary are taken as one token without merging.
+    pub(crate) ignore_merges: bool,
+    /// Whether BOS is added when the file has no `tokenizer.ggml.add_bos_token`.
+    pub(crate) add_bos_default: bool,
+}
+
+impl PreTokenizerSpec {
+    const fn plain(regexes: &'static [&'static str]) -> Self {
+        Self {
+            regexes,
+            ignore_merges: false,
+            add_bos_default: false,
+        }
+    }
+}
+
+/// The pre-tokenizer a GGUF names; `None` (no key) is llama.cpp's "default".
+pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, TokenizerError> {
+    let spec = match name.unwrap_or("default") {
+        "" | "default" => {
+            PreTokenizerSpec::plain(&[r"[\p{P}\$\+<=>\^~\|]+", GPT2, r"\p{N}+", "[0-9][0-9][0-9]"])
+        }
+        "gpt2" | "gpt-2" | "phi-2" | "mpt" | "olmo" | "jais" | "roberta-bpe" => {
+            PreTokenizerSpec::plain(&[GPT2])
+        }
+        // SmolLM and the StarCoder family: every digit alone, then GPT-2's split.
+        "smollm" | "starcoder" | "refact" | "command-r" | "codeshell" | "exaone" | "minerva-7b" => {
+            PreTokenizerSpec::plain(&[r"\p{N}", GPT2])
+        }
+        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "pixtral" => PreTokenizerSpec {
+            regexes: &[LLAMA3],
+            ignore_merges: true,
+            add_bos_default: true,
+        },
+        "dbrx" | "smaug-bpe" => PreTokenizerSpec::plain(&[LLAMA3]),
+        "qwen2" | "deepseek-r1-qwen" | "stablelm2" | "megrez" => PreTokenizerSpec::plain(&[QWEN2]),
+        other => return Err(TokenizerError::UnknownPreTokenizer(other.to_string())),
+    };
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_names() {
+        assert_eq!(
+            pre_tokenizer_for(Some("smollm")).unwrap().regexes,
+            &[r"\p{N}", GPT2]
+        );
+        assert_eq!(pre_tokenizer_for(Some("gpt2")).unwrap().regexes, &[GPT2]);
+        assert_eq!(pre_tokenizer_for(None).unwrap().regexes.len(), 4);
+        let llama3 = pre_tokenizer_for(Some("llama-bpe")).unwrap();
+        assert!(llama3.ignore_merges && llama3.add_bos_default);
+    }
+
+    #[test]
+    fn unknown_name_is_an_error() {
+        let err = pre_tokenizer_for(Some("no-such-pre")).unwrap_err();
+        assert!(err.to_string().contains("no-such-pre"), "{err}");
+    }
+
+    #[test]
+    fn regexes_compile() {
+        for name in ["default", "gpt2", "smollm", "llama3", "qwen2"] {
+            for regex in pre_tokenizer_for(Some(name)).unwrap().regexes {
+                tokenizers::pre_tokenizers::split::Split::new(
+                    tokenizers::pre_tokenizers::split::SplitPattern::Regex(regex.to_string()),
+                    tokenizers::SplitDelimiterBehavior::Isolated,
+                    false,
+                )
+                .unwrap();
+            }
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! Unit tests on a small hand-built vocabulary (the real model is in `tests/tokenizer_real.rs`).
+
+use proptest::prelude::*;
+
+use super::byte_level::ByteDecoder;
+use super::*;
+use crate::gguf::MetadataValue;
+
+const CONTROL: i64 = 3;
+const USER_DEFINED: i64 = 4;
+
+/// Special tokens first (ids 0..=3), then the 256 byte tokens, then one token per merge.
+const SPECIALS: [(&str, i64); 4] = [
+    ("<|endoftext|>", CONTROL),
+    ("<|im_start|>", CONTROL),
+    ("<|im_end|>", CONTROL),
+    ("<tool>", USER_DEFINED),
+];
+const MERGES: [&str; 12] = [
+    "h e", "l l", "he ll", "hell o", "Ġ w", "o r", "Ġw or", "l d", "Ġwor ld", "1 2", "12 3", "Ġ Ġ",
+];
+
+fn strings(items: &[String]) -> MetadataValue {
+    MetadataValue::Array(items.iter().cloned().map(MetadataValue::String).collect())
+}
+
+fn vocabulary() -> (Vec<String>, Vec<i64>) {
+    let bytes = ByteDecoder::new();
+    let mut tokens: Vec<String> = SPECIALS.iter().map(|(t, _)| t.to_string()).collect();
+    let mut types: Vec<i64> = SPECIALS.iter().map(|(_, k)| *k).collect();
+    for byte in 0..=255u8 {
+        tokens.push(bytes.char_of_byte(byte).unwrap().to_string());
+        types.push(1);
+    }
+    for merge in MERGES {
+        tokens.push(merge.replace(' ', ""));
+        types.push(1);
+    }
+    (tokens, types)
+}
+
+fn metadata_with(pre: &str, edit: impl FnOnce(&mut Metadata)) -> Metadata {
+    let (tokens, types) = vocabulary();
+    let mut md = Metadata::default();
+    md.insert(
+        "tokenizer.ggml.model".into(),
+        MetadataValue::String("gpt2".into()),
+    );
+    md.insert(
+        "tokenizer.ggml.pre".into(),
+        MetadataValue::String(pre.into()),
+    );
+    md.insert("tokenizer.ggml.tokens".into(), strings(&tokens));
+    md.insert(
+        "tokenizer.ggml.token_type".into(),
+        MetadataValue::Array(
+            types
+                .into_iter()
+                .map(|t| MetadataValue::I32(t as i32))
+                .collect(),
+        ),
+    );
+    let merges: Vec<String> = MERGES.iter().map(|m| m.to_string()).collect();
+    md.insert("tokenizer.ggml.merges".into(), strings(&merges));
+    md.insert("tokenizer.ggml.bos_token_id".into(), MetadataValue::U32(1));
+    md.insert("tokenizer.ggml.eos_token_id".into(), MetadataValue::U32(2));
+    md.insert(
+        "tokenizer.ggml.add_bos_token".into(),
+        MetadataValue::Bool(false),
+    );
+    edit(&mut md);
+    md
+}
+
+fn tokenizer(pre: &str) -> Tokenizer {
+    Tokenizer::from_gguf_metadata(&metadata_with(pre, |_| {})).unwrap()
+}
+
+/// Built once for the property tests, which run hundreds of cases.
+fn shared_smollm() -> &'static Tokenizer {
+    static TOKENIZER: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();
+    TOKENIZER.get_or_init(|| tokenizer("smollm"))
+}
+
+fn texts(tok: &Tokenizer, ids: &[u32]) -> Vec<String> {
+    ids.iter()
+        .map(|&id| tok.token_text(id).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn merges_apply() {
+    let tok = tokenizer("smollm");
+    let ids = tok.encode("hello world", true).unwrap();
+    assert_eq!(texts(&tok, &ids), ["hello", "Ġworld"]);
+    assert_eq!(tok.decode(&ids, false).unwrap(), "hello world");
+}
+
+#[test]
+fn smollm_splits_every_digit_but_gpt2_does_not() {
+    let smollm = tokenizer("smollm");
+    assert_eq!(
+        texts(&smollm, &smollm.encode("123", true).unwrap()),
+        ["1", "2", "3"]
+    );
+    let gpt2 = tokenizer("gpt2");
+    assert_eq!(texts(&gpt2, &gpt2.encode("123", true).unwrap()), ["123"]);
+}
+
+#[test]
+fn whitespace_runs_keep_the_last_space_for_the_word() {
+    let tok = tokenizer("gpt2");
+    let ids = tok.encode("   world", true).unwrap();
+    assert_eq!(texts(&tok, &ids), ["ĠĠ", "Ġworld"]);
+}
+
+#[test]
+fn control_tokens_parse_only_when_asked() {
+    let tok = tokenizer("smollm");
+    let text = "<|im_start|>hello<|im_end|>";
+    let parsed = tok.encode(text, true).unwrap();
+    assert_eq!(parsed, [1, tok.token_id("hello").unwrap(), 2]);
+    let plain = tok.encode(text, false).unwrap();
+    assert!(!plain.contains(&1) && !plain.contains(&2), "{plain:?}");
+    assert_eq!(tok.decode(&plain, false).unwrap(), text);
+    assert_eq!(tok.decode(&parsed, false).unwrap(), text);
+    assert_eq!(tok.decode(&parsed, true).unwrap(), "hello");
+}
+
+#[test]
+fn user_defined_tokens_always_parse_and_never_skip() {
+    let tok = tokenizer("smollm");
+    for parse_special in [true, false] {
+        let ids = tok.encode("a<tool>b", parse_special).unwrap();
+        assert_eq!(ids[1], 3, "{ids:?}");
+        assert_eq!(tok.decode(&ids, true).unwrap(), "a<tool>b");
+    }
+    assert!(!tok.is_special(3));
+    assert!(tok.is_special(1));
+    assert_eq!(tok.token_kind(3), Some(TokenKind::UserDefined));
+}
+
+#[test]
+fn bos_and_eos_follow_metadata() {
+    let tok = tokenizer("smollm");
+    assert_eq!(tok.encode("", true).unwrap(), Vec::<u32>::new());
+    let md = metadata_with("smollm", |md| {
+        md.insert(
+            "tokenizer.ggml.add_bos_token".into(),
+            MetadataValue::Bool(true),
+        );
+        md.insert(
+            "tokenizer.ggml.add_eos_token".into(),
+            MetadataValue::Bool(true),
+        );
+    });
+    let tok = Tokenizer::from_gguf_metadata(&md).unwrap();
+    let ids = tok.encode("hello", true).unwrap();
+    assert_eq!(ids.first(), Some(&1));
+    assert_eq!(ids.last(), Some(&2));
+    assert_eq!(tok.encode_without_bos_eos("hello", true).unwrap().len(), 1);
+}
+
+#[test]
+fn llama3_adds_bos_by_default() {
+    let explicit = metadata_with("llama-bpe", |_| {});
+    assert!(!Tokenizer::from_gguf_metadata(&explicit)
+        .unwrap()
+        .add_bos_token());
+    // Without the key, the pre-tokenizer's default applies.
+    let mut implicit = Metadata::default();
+    for (key, value) in explicit.iter() {
+        if key != "tokenizer.ggml.add_bos_token" {
+            implicit.insert(key.to_string(), value.clone());
+        }
+    }
+    let tok = Tokenizer::from_gguf_metadata(&implicit).unwrap();
+    assert!(tok.add_bos_token());
+    assert_eq!(
+        tok.encode("hello", true).unwrap(),
+        [1, tok.token_id("hello").unwrap()]
+    );
+}
+
+#[test]
+fn shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Tokenizer>();
+    assert_send_sync::<ChatTemplate>();
+    assert_send_sync::<DecodeStream>();
+}
+
+#[test]
+fn stop_tokens() {
+    let tok = tokenizer("smollm");
+    assert_eq!(tok.eos_token_id(), Some(2));
+    assert_eq!(tok.bos_token_id(), Some(1));
+    // EOS, plus `<|endoftext|>` found by its text.
+    assert_eq!(tok.stop_token_ids(), &[0, 2]);
+    assert!(tok.is_stop_token(2) && !tok.is_stop_token(1));
+    let md = metadata_with("smollm", |md| {
+        md.insert("tokenizer.ggml.eot_token_id".into(), MetadataValue::U32(3));
+    });
+    let tok = Tokenizer::from_gguf_metadata(&md).unwrap();
+    assert_eq!(tok.stop_token_ids(), &[0, 2, 3]);
+}
+
+#[test]
+fn metadata_errors_are_clear() {
+    let md = metadata_with("smollm", |md| {
+        md.insert(
+            "tokenizer.ggml.model".into(),
+            MetadataValue::String("llama".into()),
+        );
+    });
+    let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
+    assert!(
+        matches!(err, TokenizerError::UnsupportedModel(ref m) if m == "llama"),
+        "{err}"
+    );
+
+    let md = metadata_with("no-such-pre", |_| {});
+    let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
+    assert!(
+        matches!(err, TokenizerError::UnknownPreTokenizer(_)),
+        "{err}"
+    );
+
+    let err = Tokenizer::from_gguf_metadata(&Metadata::default()).unwrap_err();
+    assert!(matches!(
+        err,
+        TokenizerError::MissingKey("tokenizer.ggml.model")
+    ));
+
+    let md = metadata_with("smollm", |md| {
+        md.insert(
+            "tokenizer.ggml.token_type".into(),
+            MetadataValue::Array(vec![MetadataValue::I32(1)]),
+        );
+    });
+    let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
+    assert!(matches!(err, TokenizerError::InvalidMetadata(_)), "{err}");
+
+    let md = metadata_with("smollm", |md| {
+        md.insert(
+            "tokenizer.ggml.merges".into(),
+            strings(&["nospace".to_string()]),
+        );
+    });
+    let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
+    assert!(err.to_string().contains("nospace"), "{err}");
+}
+
+#[test]
+fn out_of_range_ids_are_errors() {
+    let tok = tokenizer("smollm");
+    let n = tok.vocab_size() as u32;
+    assert!(matches!(
+        tok.decode(&[n], false),
+        Err(TokenizerError::TokenOutOfRange { id, .. }) if id == n
+    ));
+    assert!(tok.token_to_piece(n).is_err());
+    assert!(tok.decode_stream(false).step(&tok, n).is_err());
+}
+
+#[test]
+fn merge_split_matches_llama_cpp() {
+    assert_eq!(split_merge("Ġ t"), Some(("Ġ".to_string(), "t".to_string())));
+    assert_eq!(split_merge("a b c"), Some(("a".into(), "b c".into())));
+    assert_eq!(split_merge("ab"), None);
+    assert_eq!(split_merge(""), None);
+}
+
+#[test]
+fn stream_holds_back_partial_characters() {
+    let tok = tokenizer("smollm");
+    let text = "h😀é世";
+    let ids = tok.encode(text, true).unwrap();
+    assert_eq!(ids.len(), 1 + 4 + 2 + 3, "one token per byte here");
+    let mut stream = tok.decode_stream(false);
+    let deltas: Vec<String> = ids
+        .iter()
+        .map(|&id| stream.step(&tok, id).unwrap())
+        .collect();
+    assert_eq!(deltas[0], "h");
+    assert_eq!(deltas[1..4], ["", "", ""]);
+    assert_eq!(deltas[4], "😀");
+    assert_eq!(deltas[6], "é");
+    assert_eq!(deltas[9], "世");
+    assert!(!stream.has_pending());
+    assert_eq!(stream.finish(), "");
+    assert_eq!(deltas.concat(), text);
+}
+
+#[test]
+fn stream_renders_invalid_bytes_like_decode() {
+    let tok = tokenizer("smollm");
+    let byte_id = |b: u8| 4 + u32::from(b);
+    // A lead byte cut off by ASCII, a stray continuation byte, then a truncated tail.
+    let ids = [
+        byte_id(0xF0),
+        byte_id(0x9F),
+        byte_id(b'A'),
+        byte_id(0x80),
+        byte_id(0xE4),
+        byte_id(0xB8),
+    ];
+    let mut stream = tok.decode_stream(false);
+    let mut streamed = stream.step_all(&tok, &ids).unwrap();
+    assert!(stream.has_pending());
+    streamed.push_str(&stream.finish());
+    assert_eq!(streamed, tok.decode(&ids, false).unwrap());
+    assert_eq!(streamed, "\u{FFFD}A\u{FFFD}\u{FFFD}");
+}
+
+#[test]
+fn stream_skips_special_tokens_when_asked() {
+    let tok = tokenizer("smollm");
+    let ids = tok.encode("<|im_start|>hello<|im_end|>", true).unwrap();
+    let mut stream = tok.decode_stream(true);
+    assert_eq!(stream.step_all(&tok, &ids).unwrap(), "hello");
+}
+
+proptest! {
+    #[test]
+    fn encode_decode_round_trips(text in "\\PC{0,40}|[ \t\n0-9a-z<>|_]{0,40}") {
+        let tok = shared_smollm();
+        for parse_special in [false, true] {
+            let ids = tok.encode(&text, parse_special).unwrap();
+            prop_assert_eq!(tok.decode(&ids, false).unwrap(), text.clone());
+        }
+    }
+
+    #[test]
+    fn stream_concatenation_equals_decode(ids in proptest::collection::vec(0u32..272, 0..40)) {
+        let tok = shared_smollm();
+        let mut stream = tok.decode_stream(false);
+        let mut streamed = String::new();
+        for &id in &ids {
+            let delta = stream.step(tok, id).unwrap();
+            streamed.push_str(&delta);
+        }
+        streamed.push_str(&stream.finish());
+        prop_assert_eq!(streamed, tok.decode(&ids, false).unwrap());
+    }
+}
+
+mod chat_templates {
+    use super::*;
+
+    fn conversation() -> Vec<ChatMessage> {
+        vec![ChatMessage::user("Hi"), ChatMessage::assistant("Hello!")]
+    }
+
+    #[test]
+    fn chatml_fallback() {
+        let tok = tokenizer("smollm");
+        let md = metadata_with("smollm", |_| {});
+        let template = ChatTemplate::from_gguf_metadata(&md, &tok).unwrap();
+        assert!(template.is_fallback());
+        assert_eq!(
+            template.render(&conversation(), true).unwrap(),
+            "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n\
+             <|im_start|>assistant\n"
+        );
+        assert_eq!(
+            template.render(&conversation()[..1], false).unwrap(),
+            "<|im_start|>user\nHi<|im_end|>\n"
+        );
+    }
+
+    #[test]
+    fn gguf_template_sees_bos_and_eos() {
+        let tok = tokenizer("smollm");
+        let md = metadata_with("smollm", |md| {
+            md.insert(
+                "tokenizer.chat_template".into(),
+                MetadataValue::String("{{ bos_token }}|{{ eos_token }}".into()),
+            );
+        });
+        let template = ChatTemplate::from_gguf_metadata(&md, &tok).unwrap();
+        assert!(!template.is_fallback());
+        assert_eq!(
+            template.render(&[], false).unwrap(),
+            "<|im_start|>|<|im_end|>"
+        );
+    }
+
+    #[test]
+    fn hugging_face_features() {
+        let source = "{% if messages[0]['role'] == 'system' %}{% set sys = messages[0]['content'].strip() %}\
+{% else %}{% set sys = 'default' %}{% endif %}\
+[{{ sys }}]\n\
+{% for m in messages %}\
+  {% if m.role == 'system' %}{% continue %}{% endif %}\
+  {% if m['content'].startswith('!') %}{{ raise_exception('no bangs') }}{% endif %}\
+  {{ loop.first }}/{{ loop.last }}:{{ m['content'] | trim }}{{ ';' if not loop.last }}\
+{% endfor %}";
+        let template = ChatTemplate::new(source, "<s>", "</s>").unwrap();
+        // Booleans print as Python's `True` / `False`, as in Jinja.
+        let messages = [
+            ChatMessage::system("  be brief  "),
+            ChatMessage::user("a"),
+            ChatMessage::assistant(" b "),
+        ];
+        assert_eq!(
+            template.render(&messages, false).unwrap(),
+            "[be brief]\nFalse/False:a;False/True:b"
+        );
+        let err = template
+            .render(&[ChatMessage::user("!oops")], false)
+            .unwrap_err();
+        assert!(err.to_string().contains("no bangs"), "{err}");
+    }
+
+    #[test]
+    fn trim_and_lstrip_blocks_like_hugging_face() {
+        let source = "{% for m in messages %}\n    {% if true %}\n{{ m.content }}\n    {% endif %}\n{% endfor %}";
+        let template = ChatTemplate::new(source, "", "").unwrap();
+        assert_eq!(
+            template.render(&conversation(), false).unwrap(),
+            "Hi\nHello!\n"
+        );
+    }
+
+    #[test]
+    fn tojson_prints_like_python() {
+        let template =
+            ChatTemplate::new("{{ messages[0] | tojson }}|{{ 'é' | tojson }}", "", "").unwrap();
+        assert_eq!(
+            template.render(&[ChatMessage::user("x")], false).unwrap(),
+            r#"{"role": "user", "content": "x"}|"é""#
+        );
+    }
+
+    #[test]
+    fn syntax_errors_surface_at_construction() {
+        let err = ChatTemplate::new("{% for %}", "", "").unwrap_err();
+        assert!(matches!(err, TokenizerError::Template(_)), "{err}");
+    }
+}

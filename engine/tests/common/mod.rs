@@ -1,0 +1,131 @@
+//! Shared helpers for tests that run the real model: loading it (fetching it when missing)
+//! and a minimal driver of the pools and the forward pass.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use engine::gguf::GgufFile;
+use engine::model::{ForwardBatch, Model};
+use engine::tokenizer::Tokenizer;
+use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, ReqKv};
+use radix::{Namespace, NsId};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The default model's path, fetched with `scripts/fetch-model.sh` if missing.
+pub fn model_path() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let path = root.join("models/SmolLM2-135M-Instruct.Q4_1.gguf");
+    if !path.exists() {
+        let status = Command::new(root.join("scripts/fetch-model.sh"))
+            .status()
+            .expect("run scripts/fetch-model.sh");
+        assert!(
+            status.success(),
+            "scripts/fetch-model.sh failed: the model is required"
+        );
+    }
+    path
+}
+
+pub fn load_model() -> (Model, Tokenizer) {
+    let file = GgufFile::open(model_path()).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    (Model::from_gguf(&file).unwrap(), tok)
+}
+
+pub fn greedy(logits: &[f32]) -> u32 {
+    let mut best = 0;
+    for (i, &v) in logits.iter().enumerate() {
+        if v > logits[best] {
+            best = i;
+        }
+    }
+    best as u32
+}
+
+/// Drives the model over real pools: admission, slot allocation, batches, caching.
+pub struct Runner {
+    pub model: Model,
+    pub cache: KvCache,
+    pub kv: KvStorage,
+    pub ns: NsId,
+}
+
+impl Runner {
+    pub fn new(model: Model, page_size: usize, num_slots: usize) -> Self {
+        let kv = KvStorage::new(model.kv_layout(KvDtype::F32), num_slots).unwrap();
+        let mut cache = KvCache::new(KvCacheConfig {
+            max_running_requests: 8,
+            max_context_len: 2048,
+            num_slots,
+            page_size,
+        })
+        .unwrap();
+        let ns = cache.namespace_id(&Namespace::global());
+        Self {
+            model,
+            cache,
+            kv,
+            ns,
+        }
+    }
+
+    pub fn admit_uncached(&mut self) -> ReqKv {
+        self.cache.admit(self.ns, &[]).unwrap()
+    }
+
+    pub fn admit(&mut self, key: &[u32]) -> ReqKv {
+        self.cache.admit(self.ns, key).unwrap()
+    }
+
+    /// Computes each request's tokens beyond its `kv_len` in one batch; returns each
+    /// request's last-token logits.
+    pub fn extend(&mut self, reqs: &mut [(&mut ReqKv, &[u32])]) -> Vec<Vec<f32>> {
+        let mut batch = ForwardBatch::default();
+        for (req, tokens) in reqs.iter_mut() {
+            let start = req.kv_len();
+            self.cache.alloc_tokens(req, tokens.len() - start).unwrap();
+            let slots = self.cache.slots(req);
+            batch.push_request(&tokens[start..], start as u32, &slots[start..], slots, true);
+        }
+        let vocab = self.model.config().vocab_size;
+        let logits = self.model.forward(&batch, &mut self.kv).unwrap();
+        logits.chunks_exact(vocab).map(<[f32]>::to_vec).collect()
+    }
+
+    /// Greedy continuation of `steps` tokens after `prompt` whose last logits are `logits`.
+    pub fn greedy_decode(
+        &mut self,
+        req: &mut ReqKv,
+        prompt: &[u32],
+        logits: &[f32],
+        steps: usize,
+    ) -> Vec<u32> {
+        let mut seq = prompt.to_vec();
+        let mut out = Vec::new();
+        let mut last = logits.to_vec();
+        for i in 0..steps {
+            let next = greedy(&last);
+            out.push(next);
+            seq.push(next);
+            if i + 1 < steps {
+                last = self.extend(&mut [(req, &seq)]).remove(0);
+            }
+        }
+        out
+    }
+
+    pub fn finish(&mut self, req: ReqKv, tokens: &[u32]) {
+        self.cache
+            .cache_finished_req(req, &tokens[..tokens.len()])
+            .unwrap();
+    }
+
+    pub fn release(&mut self, req: ReqKv) {
+        self.cache.release_req(req).unwrap();
+    }
+
+    pub fn flush(&mut self) {
+        self.cache.flush_all().unwrap();
+    }
+}

@@ -1,0 +1,37 @@
+//! SwiGLU's gate: `silu(gate) * up`.
+
+use crate::KernelError;
+
+/// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `silu(gate) * up` rows of `ffn`.
+pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {
+    if ffn == 0 || gate_up.len() % (2 * ffn) != 0 || out.len() * 2 != gate_up.len() {
+        return Err(KernelError::Shape(format!(
+            "silu_mul: {} gate/up values, {} outputs, ffn {ffn}",
+            gate_up.len(),
+            out.len()
+        )));
+    }
+    for (row, dst) in gate_up.chunks_exact(2 * ffn).zip(out.chunks_exact_mut(ffn)) {
+        let (gate, up) = row.split_at(ffn);
+        for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
+            *d = g / (1.0 + (-g).exp()) * u;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn silu_mul_matches_the_formula() {
+        let gate_up = [0.0f32, 1.0, -2.0, 2.0, 3.0, 4.0];
+        let mut out = [0.0; 3];
+        silu_mul(&gate_up, 3, &mut out).unwrap();
+        let silu = |x: f32| x / (1.0 + (-x).exp());
+        assert_eq!(out[0], 0.0);
+        assert!((out[1] - silu(1.0) * 3.0).abs() < 1e-6);
+        assert!((out[2] - silu(-2.0) * 4.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,285 @@
+//! Paged attention on the device: the batch's CSR metadata and the launcher of
+//! `attention_partial` (+ `attention_merge` when the KV range is split across blocks).
+
+use super::context::GpuContext;
+use super::error::{bad_shape, to_u32, CudaError};
+use super::nvrtc::Module;
+use super::ops::{need, DeviceKvIndices};
+use super::storage::DeviceLayerKv;
+use crate::attention::{AttentionShape, PagedBatch};
+use crate::cuda_index::{max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use pools::SlotId;
+
+/// The batch's CSR metadata on the device, with the host copies of the two `indptr` arrays
+/// (validated once here; the launcher plans the grid from them).
+pub struct DeviceAttentionBatch {
+    q_indptr_host: Vec<u32>,
+    kv_indptr_host: Vec<u32>,
+    q_indptr: CudaSlice<u32>,
+    kv_indptr: CudaSlice<u32>,
+    kv_indices: CudaSlice<SlotId>,
+}
+
+/// The checks of the CPU kernel: same length, monotone, `q_len <= kv_len` per request.
+fn validate_indptr(q_indptr: &[u32], kv_indptr: &[u32]) -> Result<(), CudaError> {
+    let n = q_indptr.len();
+    if n == 0 || kv_indptr.len() != n || q_indptr[0] != 0 || kv_indptr[0] != 0 {
+        return bad_shape(format!(
+            "attention: q_indptr {n} vs kv_indptr {} entries, both from 0",
+            kv_indptr.len()
+        ));
+    }
+    for b in 0..n - 1 {
+        let q_len = q_indptr[b + 1].checked_sub(q_indptr[b]);
+        let kv_len = kv_indptr[b + 1].checked_sub(kv_indptr[b]);
+        match (q_len, kv_len) {
+            (Some(ql), Some(kl)) if ql <= kl => {}
+            _ => {
+                return bad_shape(format!(
+                    "attention: request {b}: ranges not monotone or q_len > kv_len"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+impl DeviceAttentionBatch {
+    /// Uploads host metadata; `kv_indices` are checked against a pool of `num_slots` slots.
+    pub fn upload(
+        gpu: &GpuContext,
+        batch: &PagedBatch<'_>,
+        num_slots: usize,
+    ) -> Result<Self, CudaError> {
+        validate_indptr(batch.q_indptr, batch.kv_indptr)?;
+        let kv_total = batch.kv_indptr[batch.kv_indptr.len() - 1] as usize;
+        if kv_total != batch.kv_indices.len() {
+            return bad_shape("attention: kv_indptr does not end at kv_indices.len()".into());
+        }
+        if let Some(s) = batch
+            .kv_indices
+            .iter()
+            .find(|&&s| s < 0 || s as usize >= num_slots)
+        {
+            return bad_shape(format!("kv index {s} outside the pool of {num_slots} slots"));
+        }
+        Ok(Self {
+            q_indptr_host: batch.q_indptr.to_vec(),
+            kv_indptr_host: batch.kv_indptr.to_vec(),
+            q_indptr: gpu.upload(batch.q_indptr)?,
+            kv_indptr: gpu.upload(batch.kv_indptr)?,
+            kv_indices: gpu.upload(batch.kv_indices)?,
+        })
+    }
+
+    /// Pairs host `q_indptr` with KV metadata built on the device by
+    /// [`GpuContext::create_kv_indices`]. Those slots come from `req_to_token` and are not
+    /// seen by the host: the kernel masks any outside the pool instead of reading it.
+    pub fn from_kv_indices(
+        gpu: &GpuContext,
+        q_indptr: &[u32],
+        kv: DeviceKvIndices,
+    ) -> Result<Self, CudaError> {
+        validate_indptr(q_indptr, &kv.kv_indptr_host)?;
+        Ok(Self {
+            q_indptr_host: q_indptr.to_vec(),
+            kv_indptr_host: kv.kv_indptr_host,
+            q_indptr: gpu.upload(q_indptr)?,
+            kv_indptr: kv.kv_indptr,
+            kv_indices: kv.kv_indices,
+        })
+    }
+
+    /// Query rows of the batch.
+    pub fn rows(&self) -> usize {
+        self.q_indptr_host[self.q_indptr_host.len() - 1] as usize
+    }
+
+    /// The split-K plan [`GpuContext::paged_attention`] uses for `num_heads` heads.
+    pub fn default_plan(&self, num_heads: usize) -> SplitPlan {
+        let max_vis = max_visible(&self.q_indptr_host, &self.kv_indptr_host);
+        SplitPlan::for_batch(self.rows(), num_heads, max_vis)
+    }
+}
+
+impl GpuContext {
+    /// `out[t] = softmax(q[t] K^T / sqrt(d)) V` for every query row (`[rows, heads * d]`), as
+    /// `crate::attention::paged_attention`; splits long KV ranges when the batch is small.
+    pub fn paged_attention(
+        &self,
+        shape: &AttentionShape,
+        batch: &DeviceAttentionBatch,
+        q: &CudaSlice<f32>,
+        k_cache: &DeviceLayerKv,
+        v_cache: &DeviceLayerKv,
+        out: &mut CudaSlice<f32>,
+    ) -> Result<(), CudaError> {
+        let plan = batch.default_plan(shape.num_heads);
+        self.paged_attention_with_plan(shape, batch, q, k_cache, v_cache, out, plan)
+    }
+
+    /// [`Self::paged_attention`] with an explicit split-K plan (tests force splits with it).
+    #[allow(clippy::too_many_arguments)]
+    pub fn paged_attention_with_plan(
+        &self,
+        shape: &AttentionShape,
+        batch: &DeviceAttentionBatch,
+        q: &CudaSlice<f32>,
+        k_cache: &DeviceLayerKv,
+        v_cache: &DeviceLayerKv,
+        out: &mut CudaSlice<f32>,
+        plan: SplitPlan,
+    ) -> Result<(), CudaError> {
+        let (heads, kv_heads, d) = (shape.num_heads, shape.num_kv_heads, shape.head_dim);
+        if kv_heads == 0 || d == 0 || heads % kv_heads != 0 || heads > u16::MAX as usize {
+            return bad_shape(format!("attention: {shape:?}"));
+        }
+        if d > (ATTN_THREADS * ATTN_ACC_PER_THREAD) as usize {
+            return bad_shape(format!("attention: head_dim {d} above the kernel's limit"));
+        }
+        let max_vis = max_visible(&batch.q_indptr_host, &batch.kv_indptr_host);
+        let covered = plan.num_splits as u64 * plan.chunk as u64;
+        if plan.num_splits == 0 || plan.num_splits > u16::MAX as u32 || covered < max_vis as u64 {
+            return bad_shape(format!("attention: {plan:?} does not cover {max_vis} keys"));
+        }
+        let rows = batch.rows();
+        need("attention q", q.len(), rows * heads * d)?;
+        need("attention out", out.len(), rows * heads * d)?;
+        if k_cache.dtype() != v_cache.dtype() || k_cache.len() != v_cache.len() {
+            return bad_shape("attention: K and V buffers differ in dtype or size".into());
+        }
+        if rows == 0 {
+            return Ok(());
+        }
+        let num_slots = k_cache.len() / (kv_heads * d);
+        let splits = plan.num_splits as usize;
+        let args = PartialArgs {
+            batch: to_u32(batch.q_indptr_host.len() - 1, "batch")?,
+            num_heads: heads as u32,
+            num_kv_heads: kv_heads as u32,
+            head_dim: to_u32(d, "head_dim")?,
+            num_slots: to_u32(num_slots, "num_slots")?,
+            scale: 1.0 / (d as f32).sqrt(),
+            chunk: plan.chunk,
+        };
+        let grid = (to_u32(rows, "rows")?, heads as u32, plan.num_splits);
+        // Partial states only exist with more than one split.
+        let parts = if splits > 1 {
+            Some((
+                self.zeros::<f32>(rows * heads * splits * d)?,
+                self.zeros::<f32>(rows * heads * splits * 2)?,
+            ))
+        } else {
+            None
+        };
+        let launch = Launch {
+            gpu: self,
+            batch,
+            q,
+            args: &args,
+            grid,
+        };
+        match (k_cache, v_cache) {
+            (DeviceLayerKv::F32(k), DeviceLayerKv::F32(v)) => {
+                launch.partial("attention_partial_f32", k, v, out, parts.as_ref())
+            }
+            (DeviceLayerKv::F16(k), DeviceLayerKv::F16(v)) => {
+                launch.partial("attention_partial_f16", k, v, out, parts.as_ref())
+            }
+            (DeviceLayerKv::Bf16(k), DeviceLayerKv::Bf16(v)) => {
+                launch.partial("attention_partial_bf16", k, v, out, parts.as_ref())
+            }
+            _ => bad_shape("attention: K and V buffers of different dtypes".into()),
+        }?;
+        if let Some((part_acc, part_ml)) = &parts {
+            let f = self.function(Module::Attention, "attention_merge")?;
+            let mut merge = self.stream().launch_builder(&f);
+            merge
+                .arg(part_acc)
+                .arg(part_ml)
+                .arg(out)
+                .arg(&args.num_heads)
+                .arg(&args.head_dim)
+                .arg(&plan.num_splits);
+            let cfg = LaunchConfig {
+                grid_dim: (grid.0, grid.1, 1),
+                block_dim: (ATTN_THREADS, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: arguments match attention_merge's signature; the partial buffers hold
+            // rows * heads * splits states and out holds rows * heads * d values.
+            unsafe { merge.launch(cfg) }?;
+        }
+        Ok(())
+    }
+}
+
+struct PartialArgs {
+    batch: u32,
+    num_heads: u32,
+    num_kv_heads: u32,
+    head_dim: u32,
+    num_slots: u32,
+    scale: f32,
+    chunk: u32,
+}
+
+struct Launch<'a> {
+    gpu: &'a GpuContext,
+    batch: &'a DeviceAttentionBatch,
+    q: &'a CudaSlice<f32>,
+    args: &'a PartialArgs,
+    grid: (u32, u32, u32),
+}
+
+/// A null device pointer for the partial buffers of a single-split launch.
+const NULL_PTR: u64 = 0;
+
+impl Launch<'_> {
+    fn partial<T>(
+        &self,
+        name: &'static str,
+        k_cache: &CudaSlice<T>,
+        v_cache: &CudaSlice<T>,
+        out: &mut CudaSlice<f32>,
+        parts: Option<&(CudaSlice<f32>, CudaSlice<f32>)>,
+    ) -> Result<(), CudaError> {
+        let f = self.gpu.function(Module::Attention, name)?;
+        let a = self.args;
+        let mut launch = self.gpu.stream().launch_builder(&f);
+        launch
+            .arg(self.q)
+            .arg(k_cache)
+            .arg(v_cache)
+            .arg(&self.batch.q_indptr)
+            .arg(&self.batch.kv_indptr)
+            .arg(&self.batch.kv_indices)
+            .arg(&a.batch)
+            .arg(&a.num_heads)
+            .arg(&a.num_kv_heads)
+            .arg(&a.head_dim)
+            .arg(&a.num_slots)
+            .arg(&a.scale)
+            .arg(&a.chunk)
+            .arg(out);
+        match parts {
+            Some((acc, ml)) => launch.arg(acc).arg(ml),
+            None => launch.arg(&NULL_PTR).arg(&NULL_PTR),
+        };
+        // q in shared memory, then one probability and one slot per thread, then 32 floats
+        // of reduction scratch (the layout at the top of attention_partial).
+        let shared = (a.head_dim + 2 * ATTN_THREADS + 32) * 4;
+        let cfg = LaunchConfig {
+            grid_dim: self.grid,
+            block_dim: (ATTN_THREADS, 1, 1),
+            shared_mem_bytes: shared,
+        };
+        // SAFETY: arguments match attention_partial's signature. The metadata was validated
+        // (monotone, q_len <= kv_len), q/out cover every row, head_dim fits the per-thread
+        // accumulators, slots outside the pool are masked by the kernel, and the partial
+        // buffers (touched only with more than one split) hold rows * heads * splits states.
+        unsafe { launch.launch(cfg) }?;
+        Ok(())
+    }
+}

@@ -1,0 +1,204 @@
+//! [`GpuContext`]: one device, one stream, the lazily compiled kernel modules and the cuBLAS
+//! handle. Everything is enqueued on the one stream, so launches are ordered without events.
+
+use super::error::CudaError;
+use super::nvrtc::{compile_module, default_include_paths, CompileTarget, Module};
+use cudarc::cublas::CudaBlas;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits,
+};
+use cudarc::nvrtc::Ptx;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// How to open a device.
+#[derive(Clone, Debug, Default)]
+pub struct GpuOptions {
+    /// Directories holding `cuda_fp16.h` for NVRTC; empty: [`default_include_paths`].
+    pub include_paths: Vec<PathBuf>,
+    /// Compile PTX for this virtual architecture instead of a CUBIN for the device (e.g. for a
+    /// GPU newer than the NVRTC in use).
+    pub ptx_arch: Option<u32>,
+}
+
+#[derive(Default)]
+struct Loaded {
+    modules: [Option<Arc<CudaModule>>; Module::ALL.len()],
+    functions: Vec<(&'static str, CudaFunction)>,
+}
+
+/// Owner of one CUDA device: its context and stream, the kernel modules (compiled by NVRTC on
+/// first use, then cached) and the cuBLAS handle (created on first GEMM).
+pub struct GpuContext {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    target: CompileTarget,
+    include_paths: Vec<PathBuf>,
+    loaded: Mutex<Loaded>,
+    blas: Mutex<Option<Arc<CudaBlas>>>,
+}
+
+impl std::fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuContext")
+            .field("ordinal", &self.ctx.ordinal())
+            .field("target", &self.target)
+            .field("include_paths", &self.include_paths)
+            .finish()
+    }
+}
+
+/// Whether the NVIDIA driver library can be loaded.
+pub fn driver_available() -> bool {
+    // SAFETY: only tries to dlopen the library by its usual names.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+impl GpuContext {
+    /// Opens device `ordinal` with the default options.
+    pub fn new(ordinal: usize) -> Result<Self, CudaError> {
+        Self::with_options(ordinal, GpuOptions::default())
+    }
+
+    /// Fails cleanly (no panic) when the driver, a device or NVRTC is missing.
+    pub fn with_options(ordinal: usize, options: GpuOptions) -> Result<Self, CudaError> {
+        if !driver_available() {
+            return Err(CudaError::LibraryMissing("CUDA driver (libcuda.so)"));
+        }
+        if !super::nvrtc::nvrtc_available() {
+            return Err(CudaError::LibraryMissing("NVRTC (libnvrtc.so)"));
+        }
+        let ctx = CudaContext::new(ordinal)?;
+        let stream = ctx.new_stream()?;
+        let target = match options.ptx_arch {
+            Some(arch) => CompileTarget::Ptx { arch },
+            None => {
+                let (major, minor) = ctx.compute_capability()?;
+                CompileTarget::Cubin {
+                    arch: (major * 10 + minor) as u32,
+                }
+            }
+        };
+        let include_paths = if options.include_paths.is_empty() {
+            default_include_paths()
+        } else {
+            options.include_paths
+        };
+        Ok(Self {
+            ctx,
+            stream,
+            target,
+            include_paths,
+            loaded: Mutex::new(Loaded::default()),
+            blas: Mutex::new(None),
+        })
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// What NVRTC compiles the modules to.
+    pub fn target(&self) -> CompileTarget {
+        self.target
+    }
+
+    /// Waits for everything enqueued so far.
+    pub fn synchronize(&self) -> Result<(), CudaError> {
+        Ok(self.stream.synchronize()?)
+    }
+
+    /// Compiles and loads every module now instead of on first use.
+    pub fn preload(&self) -> Result<(), CudaError> {
+        for module in Module::ALL {
+            for name in module.entry_points() {
+                self.function(module, name)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Kernel `name` of `module`, compiling and loading the module on first use.
+    pub(crate) fn function(
+        &self,
+        module: Module,
+        name: &'static str,
+    ) -> Result<CudaFunction, CudaError> {
+        if !module.entry_points().contains(&name) {
+            return Err(CudaError::MissingKernel {
+                module: module.name(),
+                name,
+            });
+        }
+        let mut loaded = self.loaded.lock().map_err(|_| CudaError::Poisoned)?;
+        if let Some((_, f)) = loaded.functions.iter().find(|(n, _)| *n == name) {
+            return Ok(f.clone());
+        }
+        let cu_module = match &loaded.modules[module.index()] {
+            Some(m) => m.clone(),
+            None => {
+                let image = compile_module(module, self.target, &self.include_paths)?;
+                let ptx = match self.target {
+                    CompileTarget::Cubin { .. } => Ptx::from_binary(image),
+                    CompileTarget::Ptx { .. } => {
+                        let end = image.iter().position(|&b| b == 0).unwrap_or(image.len());
+                        Ptx::from_src(String::from_utf8_lossy(&image[..end]).into_owned())
+                    }
+                };
+                let m = self.ctx.load_module(ptx)?;
+                loaded.modules[module.index()] = Some(m.clone());
+                m
+            }
+        };
+        let f = cu_module.load_function(name)?;
+        loaded.functions.push((name, f.clone()));
+        Ok(f)
+    }
+
+    /// The cuBLAS handle on this context's stream, created on first use.
+    pub(crate) fn blas(&self) -> Result<Arc<CudaBlas>, CudaError> {
+        let mut blas = self.blas.lock().map_err(|_| CudaError::Poisoned)?;
+        if let Some(b) = blas.as_ref() {
+            return Ok(b.clone());
+        }
+        // SAFETY: only tries to dlopen the library by its usual names.
+        if !unsafe { cudarc::cublas::sys::is_culib_present() } {
+            return Err(CudaError::LibraryMissing("cuBLAS (libcublas.so)"));
+        }
+        let b = Arc::new(CudaBlas::new(self.stream.clone())?);
+        *blas = Some(b.clone());
+        Ok(b)
+    }
+
+    /// Copies `host` to a new device buffer. An empty slice gets one zeroed element (the
+    /// driver refuses empty allocations); callers track lengths on the host.
+    pub fn upload<T: DeviceRepr + ValidAsZeroBits>(
+        &self,
+        host: &[T],
+    ) -> Result<CudaSlice<T>, CudaError> {
+        if host.is_empty() {
+            return Ok(self.stream.alloc_zeros::<T>(1)?);
+        }
+        Ok(self.stream.clone_htod(host)?)
+    }
+
+    /// A zeroed device buffer of `len` elements (at least one, see [`Self::upload`]).
+    pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(
+        &self,
+        len: usize,
+    ) -> Result<CudaSlice<T>, CudaError> {
+        Ok(self.stream.alloc_zeros::<T>(len.max(1))?)
+    }
+
+    /// Copies a device buffer back (waits for the stream).
+    pub fn download<T: DeviceRepr + Clone + Default>(
+        &self,
+        dev: &CudaSlice<T>,
+    ) -> Result<Vec<T>, CudaError> {
+        Ok(self.stream.clone_dtoh(dev)?)
+    }
+}

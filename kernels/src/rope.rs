@@ -1,0 +1,141 @@
+//! Rotary position embedding.
+//!
+//! GGUF `llama` weights are laid out for llama.cpp's "normal" RoPE, which rotates adjacent
+//! pairs `(x[2i], x[2i+1])` (the converter permuted Q/K rows from Hugging Face's rotate-half
+//! layout); NeoX-style models rotate `(x[i], x[i + d/2])`.
+
+use crate::KernelError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RopeStyle {
+    /// Adjacent pairs (llama.cpp `LLAMA_ROPE_TYPE_NORM`).
+    Normal,
+    /// First half with second half (llama.cpp `LLAMA_ROPE_TYPE_NEOX`).
+    Neox,
+}
+
+/// Precomputed rotation frequencies for one model.
+#[derive(Clone, Debug)]
+pub struct Rope {
+    head_dim: usize,
+    /// `base^(-2i / rot_dim)` for each rotated pair `i`.
+    inv_freq: Vec<f64>,
+    style: RopeStyle,
+    /// Linear position scaling: positions are divided by this factor.
+    linear_factor: f64,
+}
+
+impl Rope {
+    pub fn new(
+        head_dim: usize,
+        rot_dim: usize,
+        base: f32,
+        style: RopeStyle,
+        linear_factor: f32,
+    ) -> Result<Self, KernelError> {
+        if rot_dim == 0 || rot_dim > head_dim || rot_dim % 2 != 0 {
+            return Err(KernelError::Shape(format!(
+                "rope: rotary dim {rot_dim} for head dim {head_dim}"
+            )));
+        }
+        if !(base > 0.0 && linear_factor > 0.0) {
+            return Err(KernelError::Shape(format!(
+                "rope: base {base} and scale factor {linear_factor} must be positive"
+            )));
+        }
+        let inv_freq = (0..rot_dim / 2)
+            .map(|i| (base as f64).powf(-2.0 * i as f64 / rot_dim as f64))
+            .collect();
+        Ok(Self {
+            head_dim,
+            inv_freq,
+            style,
+            linear_factor: linear_factor as f64,
+        })
+    }
+
+    /// Rotates every head of every token in `x` (`[tokens, n_heads * head_dim]`) in place.
+    pub fn apply(
+        &self,
+        x: &mut [f32],
+        n_heads: usize,
+        positions: &[u32],
+    ) -> Result<(), KernelError> {
+        let row = n_heads * self.head_dim;
+        if x.len() != positions.len() * row {
+            return Err(KernelError::Shape(format!(
+                "rope: {} values for {} tokens of {n_heads} heads",
+                x.len(),
+                positions.len()
+            )));
+        }
+        let pairs = self.inv_freq.len();
+        let mut cos_sin = vec![(0.0f32, 0.0f32); pairs];
+        for (token, &pos) in x.chunks_exact_mut(row).zip(positions) {
+            let p = pos as f64 / self.linear_factor;
+            for (cs, &f) in cos_sin.iter_mut().zip(&self.inv_freq) {
+                let (s, c) = (p * f).sin_cos();
+                *cs = (c as f32, s as f32);
+            }
+            for head in token.chunks_exact_mut(self.head_dim) {
+                for (i, &(c, s)) in cos_sin.iter().enumerate() {
+                    let (a, b) = match self.style {
+                        RopeStyle::Normal => (2 * i, 2 * i + 1),
+                        RopeStyle::Neox => (i, i + pairs),
+                    };
+                    let (x0, x1) = (head[a], head[b]);
+                    head[a] = x0 * c - x1 * s;
+                    head[b] = x0 * s + x1 * c;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_zero_is_identity_and_norms_are_kept() {
+        let rope = Rope::new(4, 4, 10000.0, RopeStyle::Normal, 1.0).unwrap();
+        let orig = vec![1.0f32, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0];
+        let mut x = orig.clone();
+        rope.apply(&mut x, 1, &[0, 7]).unwrap();
+        assert_eq!(&x[..4], &orig[..4]);
+        let norm = |v: &[f32]| v.iter().map(|a| a * a).sum::<f32>();
+        assert!((norm(&x[4..]) - norm(&orig[4..])).abs() < 1e-4);
+    }
+
+    #[test]
+    fn normal_style_rotates_adjacent_pairs_by_pos_times_freq() {
+        let rope = Rope::new(4, 4, 100.0, RopeStyle::Normal, 1.0).unwrap();
+        let mut x = vec![1.0f32, 0.0, 1.0, 0.0];
+        rope.apply(&mut x, 1, &[3]).unwrap();
+        // Pair 0 turns by 3 rad, pair 1 by 3 * 100^(-1/2) = 0.3 rad.
+        assert!((x[0] - 3f32.cos()).abs() < 1e-6 && (x[1] - 3f32.sin()).abs() < 1e-6);
+        assert!((x[2] - 0.3f32.cos()).abs() < 1e-6 && (x[3] - 0.3f32.sin()).abs() < 1e-6);
+        let neox = Rope::new(4, 4, 100.0, RopeStyle::Neox, 2.0).unwrap();
+        let mut y = vec![1.0f32, 1.0, 0.0, 0.0];
+        neox.apply(&mut y, 1, &[6]).unwrap();
+        // Linear factor 2: position 6 acts as 3; pairs are (0, 2) and (1, 3).
+        assert!((y[0] - 3f32.cos()).abs() < 1e-6 && (y[2] - 3f32.sin()).abs() < 1e-6);
+        assert!((y[1] - 0.3f32.cos()).abs() < 1e-6 && (y[3] - 0.3f32.sin()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rotations_compose_so_relative_positions_matter() {
+        // <R(p) q, R(p') k> depends only on p - p'.
+        let rope = Rope::new(8, 8, 10000.0, RopeStyle::Normal, 1.0).unwrap();
+        let q = [0.3f32, -1.0, 0.5, 2.0, 0.1, 0.7, -0.4, 1.1];
+        let k = [1.0f32, 0.2, -0.3, 0.8, 0.9, -1.2, 0.05, 0.6];
+        let score = |pq: u32, pk: u32| {
+            let (mut a, mut b) = (q.to_vec(), k.to_vec());
+            rope.apply(&mut a, 1, &[pq]).unwrap();
+            rope.apply(&mut b, 1, &[pk]).unwrap();
+            a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>()
+        };
+        assert!((score(10, 4) - score(106, 100)).abs() < 1e-4);
+    }
+}

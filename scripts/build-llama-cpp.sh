@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds llama.cpp (CPU only) as an independent reference for radixserve:
+# llama-server produces the tokenizer / greedy-decode fixtures
+# (scripts/make-reference-fixtures.py) and llama-bench the baseline numbers.
+#
+# The llama.cpp source comes vendored in the llama-cpp-python sdist, pinned by
+# version so the reference does not drift; pip fetches it like any package.
+#
+# Usage: scripts/build-llama-cpp.sh        (installs into $LLAMA_CPP_PREFIX/bin)
+# Env:   LLAMA_CPP_PREFIX  install dir, default /opt/llama.cpp
+#        LLAMA_CPP_JOBS    parallel compile jobs, default 2
+#        LLAMA_CPP_WORKDIR keep source + build tree here (default: temp dir,
+#                          removed on exit); reruns after a failure resume
+set -euo pipefail
+
+version="0.3.36"
+prefix="${LLAMA_CPP_PREFIX:-/opt/llama.cpp}"
+jobs="${LLAMA_CPP_JOBS:-2}"
+targets=(llama-server llama-bench llama-batched-bench llama-tokenize)
+
+have_all=1
+for t in "${targets[@]}"; do
+  [ -x "$prefix/bin/$t" ] || have_all=0
+done
+if [ "$have_all" = 1 ]; then
+  echo "llama.cpp present: $prefix/bin ($(cat "$prefix/VERSION" 2>/dev/null || echo unknown))"
+  exit 0
+fi
+
+if ! command -v cmake >/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check cmake
+fi
+
+if [ -n "${LLAMA_CPP_WORKDIR:-}" ]; then
+  tmp="$LLAMA_CPP_WORKDIR"
+  mkdir -p "$tmp"
+else
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+fi
+
+# --no-binary only for this package: ':all:' would also force pip to compile
+# the sdist's build backend dependencies (cmake, ninja) from source.
+pkg="$tmp/llama_cpp_python-$version"
+if [ ! -d "$pkg" ]; then
+  python3 -m pip download --quiet --no-deps --disable-pip-version-check \
+    --no-binary llama-cpp-python "llama-cpp-python==$version" -d "$tmp"
+  tar -xzf "$tmp/llama_cpp_python-$version.tar.gz" -C "$tmp"
+fi
+src="$pkg/vendor/llama.cpp"
+
+# The sdist has no git metadata; the vendored llama.cpp commit is recorded in
+# the package changelog (first "update llama.cpp to ...@<sha>" entry).
+commit="$(grep -m1 -oiE 'update llama\.cpp to [^ ]*@[0-9a-f]+' "$pkg/CHANGELOG.md" \
+  | sed -E 's/.*@//')"
+commit="${commit:-unknown}"
+
+# GGML_NATIVE (default ON) keeps -march=native, matching how we benchmark, but
+# minus AMX: ggml's AMX matmul faults (SIGSEGV on ldtilecfg) in VMs whose CPU
+# advertises AMX without exposing tile state, and the reference should not
+# hinge on that path anyway. GCC honours explicit -mno-* over -march=native.
+cflags=""
+case "$(uname -m)" in
+  x86_64) cflags="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16" ;;
+esac
+
+# Static binaries so the install dir is self-contained (no libllama.so paths).
+# UI off and no prebuilt-UI download: the build must work offline.
+cmake -S "$src" -B "$tmp/build" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_FLAGS="$cflags" \
+  -DCMAKE_CXX_FLAGS="$cflags" \
+  -DBUILD_SHARED_LIBS=OFF \
+  -DLLAMA_BUILD_COMMIT="$commit" \
+  -DLLAMA_OPENSSL=OFF \
+  -DLLAMA_BUILD_UI=OFF \
+  -DLLAMA_USE_PREBUILT_UI=OFF \
+  -DLLAMA_BUILD_TESTS=OFF \
+  -DLLAMA_BUILD_EXAMPLES=OFF \
+  -DLLAMA_BUILD_APP=OFF \
+  -DLLAMA_BUILD_SERVER=ON \
+  -DLLAMA_BUILD_TOOLS=ON
+
+# Low priority and few jobs: this shares the machine with other builds.
+nice -n 10 cmake --build "$tmp/build" --config Release -j"$jobs" \
+  --target "${targets[@]}"
+
+mkdir -p "$prefix/bin"
+for t in "${targets[@]}"; do
+  install -m 0755 "$tmp/build/bin/$t" "$prefix/bin/$t"
+done
+echo "llama.cpp $commit (llama-cpp-python $version)" > "$prefix/VERSION"
+echo "llama.cpp installed: $prefix/bin ($(cat "$prefix/VERSION"))"
