@@ -2,6 +2,7 @@
 
 mod batch;
 mod forward;
+pub mod scripted;
 mod weights;
 
 pub use batch::ForwardBatch;

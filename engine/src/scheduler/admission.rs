@@ -56,8 +56,9 @@ impl<M: ForwardModel> Scheduler<M> {
         self.running
             .iter()
             .map(|r| {
-                r.pending_tokens().saturating_sub(1)
-                    + (r.remaining_new_tokens() as f64 * self.new_token_ratio) as usize
+                let output = (r.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+                // At least the next token: a decode must never be starved by admission.
+                r.pending_tokens().saturating_sub(1) + output.max(1)
             })
             .sum()
     }
@@ -69,10 +70,8 @@ impl<M: ForwardModel> Scheduler<M> {
             return 0;
         }
         order_waiting(self.config.policy, &mut self.waiting, self.cache.tree());
-        let mut budget = self
-            .cache
-            .available_with_eviction()
-            .saturating_sub(self.reserved_tokens());
+        // Claimed by running requests and by those admitted in this call (not yet allocated).
+        let mut reserved = self.reserved_tokens();
         // Prefill tokens already promised to running requests this step.
         let mut prefill_tokens: usize = self
             .running
@@ -93,38 +92,46 @@ impl<M: ForwardModel> Scheduler<M> {
             let ids = req.fill_ids();
             let key = &ids[..ids.len() - 1];
             let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
-            let extend = ids.len() - cached;
-            let need = extend + (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
-            if need > budget {
-                if self.running.is_empty() && admitted == 0 && extend <= budget {
-                    // Alone it fits the pool: admit it rather than wait forever on a
-                    // pessimistic output reservation.
-                } else {
-                    break;
-                }
-            }
             if self.shares_uncached_prefix(req, &ids, cached) {
                 i += 1;
                 continue;
             }
             let mut req = self.waiting.remove(i);
-            match self.cache.admit(req.ns, key) {
-                Ok(kv) => {
-                    if req.cached_tokens.is_none() {
-                        req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
-                    }
-                    req.kv = Some(kv);
-                    budget = budget.saturating_sub(need);
-                    prefill_tokens += extend;
-                    admitted += 1;
-                    self.running.push(req);
-                }
+            let kv = match self.cache.admit(req.ns, key) {
+                Ok(kv) => kv,
                 Err(e) => {
                     tracing::error!(rid = %req.rid, "admission failed: {e}");
                     self.waiting.insert(i, req);
                     break;
                 }
+            };
+            // The budget is read after locking the prefix: locked tokens are no longer
+            // evictable, so they cannot be promised to anyone else.
+            let extend = ids.len() - kv.cached_len();
+            let output = (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+            let need = extend + output.max(1);
+            let budget = self
+                .cache
+                .available_with_eviction()
+                .saturating_sub(reserved);
+            let alone = self.running.is_empty() && admitted == 0;
+            // Alone, a request that fits the pool is admitted even if its output reservation
+            // is pessimistic; otherwise it would wait forever.
+            if need > budget && !(alone && extend < budget) {
+                if let Err(e) = self.cache.release_req(kv) {
+                    tracing::error!(rid = %req.rid, "undoing admission: {e}");
+                }
+                self.waiting.insert(i, req);
+                break;
             }
+            if req.cached_tokens.is_none() {
+                req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
+            }
+            req.kv = Some(kv);
+            reserved += need;
+            prefill_tokens += extend;
+            admitted += 1;
+            self.running.push(req);
         }
         admitted
     }
@@ -137,12 +144,9 @@ impl<M: ForwardModel> Scheduler<M> {
         if ids.len() <= threshold {
             return false;
         }
-        self.running.iter().any(|r| {
-            r.ns == req.ns
-                && r.pending_tokens() > 1
-                && (threshold..ids.len().min(r.fill_len())).len() > 0
-                && common_prefix(ids, r) > threshold
-        })
+        self.running
+            .iter()
+            .any(|r| r.ns == req.ns && r.pending_tokens() > 1 && common_prefix(ids, r) > threshold)
     }
 }
 

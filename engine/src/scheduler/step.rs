@@ -26,6 +26,9 @@ impl<M: ForwardModel> Scheduler<M> {
         let entries = self.prepare_for_extend();
         if !entries.is_empty() {
             self.run_batch(&entries);
+        } else if !self.running.is_empty() {
+            // Every running request is mid-prefill and the pool is exhausted: give way.
+            self.retract_one();
         }
         self.stream_and_release();
         self.cache.end_free_group();
@@ -86,22 +89,28 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.done.push_back(req);
                 break;
             }
-            let victim = (0..self.running.len())
-                .min_by_key(|&i| {
-                    let r = &self.running[i];
-                    (
-                        r.output_ids.len(),
-                        std::cmp::Reverse(r.input_ids.len()),
-                        std::cmp::Reverse(r.seq),
-                    )
-                })
-                .unwrap_or(0);
-            let req = self.running.swap_remove(victim);
-            self.retract(req);
+            self.retract_one();
         }
         if self.running.iter().all(|r| r.pending_tokens() == 1) {
             self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
                 .max(self.config.min_new_token_ratio);
+        }
+    }
+
+    /// Retracts the running request with the fewest generated tokens (then the longest
+    /// prompt, then the newest): it loses the least work.
+    fn retract_one(&mut self) {
+        let victim = (0..self.running.len()).min_by_key(|&i| {
+            let r = &self.running[i];
+            (
+                r.output_ids.len(),
+                std::cmp::Reverse(r.input_ids.len()),
+                std::cmp::Reverse(r.seq),
+            )
+        });
+        if let Some(i) = victim {
+            let req = self.running.swap_remove(i);
+            self.retract(req);
         }
     }
 

@@ -1,0 +1,107 @@
+//! A scripted model for tests and scheduler benchmarks: no matrix work, but it reads and
+//! writes the KV pool exactly like the real model does, so its output proves the scheduler
+//! handed it the right slots.
+//!
+//! Each token's "K" is `(token id, position)`. The next token of a request is a hash of every
+//! `(token, position)` its attention reads through `kv_indices`, so any wrong, missing or
+//! foreign KV slot changes the output; [`ScriptedModel::reference_next`] computes the same
+//! rule directly from a token sequence, independently of pools and batches.
+
+use super::{ForwardBatch, ForwardModel, ModelError};
+use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
+
+/// Outputs are `FIRST_TOKEN..FIRST_TOKEN + RANGE`, away from special ids.
+const FIRST_TOKEN: u32 = 100;
+const RANGE: u64 = 1000;
+
+pub struct ScriptedModel {
+    vocab_size: usize,
+    context_length: usize,
+    logits: Vec<f32>,
+}
+
+impl ScriptedModel {
+    pub fn new(vocab_size: usize, context_length: usize) -> Self {
+        Self {
+            vocab_size,
+            context_length,
+            logits: Vec::new(),
+        }
+    }
+
+    /// The token this model produces after `history` (prompt and output so far).
+    pub fn reference_next(history: &[u32]) -> u32 {
+        let h = history
+            .iter()
+            .enumerate()
+            .fold(SEED, |h, (pos, &tok)| mix(h, tok as u64, pos as u64));
+        FIRST_TOKEN + (h % RANGE) as u32
+    }
+}
+
+const SEED: u64 = 0x51_7cc1_b727_220a;
+
+fn mix(h: u64, token: u64, pos: u64) -> u64 {
+    let x = (h ^ token.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pos.rotate_left(32))
+        .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^ (x >> 29)
+}
+
+impl ForwardModel for ScriptedModel {
+    fn vocab_size(&self) -> usize {
+        self.vocab_size
+    }
+
+    fn context_length(&self) -> usize {
+        self.context_length
+    }
+
+    fn kv_layout(&self, _dtype: KvDtype) -> KvLayout {
+        // Exact small integers need f32.
+        KvLayout {
+            num_layers: 1,
+            num_kv_heads: 1,
+            head_dim: 2,
+            dtype: KvDtype::F32,
+        }
+    }
+
+    fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
+        let t = batch.num_tokens();
+        if batch.positions.len() != t || batch.out_cache_loc.len() != t {
+            return Err(ModelError::Batch("positions / out_cache_loc length".into()));
+        }
+        let keys: Vec<f32> = batch
+            .input_ids
+            .iter()
+            .zip(&batch.positions)
+            .flat_map(|(&id, &pos)| [id as f32, pos as f32])
+            .collect();
+        kv.set_kv(0, &batch.out_cache_loc, &keys, &vec![0.0; keys.len()])?;
+        let Some((LayerKv::F32(k_cache), _)) = kv.layer(0) else {
+            return Err(ModelError::Batch("scripted model needs an f32 pool".into()));
+        };
+        self.logits.clear();
+        self.logits
+            .resize(batch.logits_rows.len() * self.vocab_size, 0.0);
+        for (out_row, &row) in batch.logits_rows.iter().enumerate() {
+            let row = row as usize;
+            // The request this token belongs to, and its visible keys (causal, end-aligned).
+            let b = batch.q_indptr.partition_point(|&s| s as usize <= row) - 1;
+            let q1 = batch.q_indptr[b + 1] as usize;
+            let (k0, k1) = (batch.kv_indptr[b] as usize, batch.kv_indptr[b + 1] as usize);
+            let visible = (k1 - k0) - (q1 - 1 - row);
+            let h = batch.kv_indices[k0..k0 + visible]
+                .iter()
+                .fold(SEED, |h, &slot| {
+                    let at = slot as usize * 2;
+                    mix(h, k_cache[at] as u64, k_cache[at + 1] as u64)
+                });
+            let next = FIRST_TOKEN as usize + (h % RANGE) as usize;
+            if next < self.vocab_size {
+                self.logits[out_row * self.vocab_size + next] = 10.0;
+            }
+        }
+        Ok(&self.logits)
+    }
+}

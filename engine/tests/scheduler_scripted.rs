@@ -1,0 +1,274 @@
+//! The scheduler under randomized load with the scripted model: thousands of arrivals with
+//! shared prefixes, aborts by dropped streams, by id and by deadline, tiny pools that force
+//! eviction, chunking and retraction. Every completed request's tokens must equal what the
+//! scripted rule gives for its prompt computed directly (any wrong KV slot would change them),
+//! aborted ones must have produced a prefix of it, and the engine must end idle with no leak.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use engine::gguf::GgufFile;
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, ModelInfo};
+use engine::model::scripted::ScriptedModel;
+use engine::sampling::{FinishReason, SamplingParams};
+use engine::scheduler::Policy;
+use engine::tokenizer::{ChatTemplate, Tokenizer};
+use std::time::{Duration, Instant};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Bytes per token of the scripted model's KV: K and V of 2 f32 each.
+const SCRIPTED_BYTES_PER_TOKEN: usize = 16;
+
+fn start(
+    page_size: usize,
+    kv_tokens: usize,
+    max_running: usize,
+    chunk: usize,
+    policy: Policy,
+) -> EngineHandle {
+    let path = common::model_path();
+    let file = GgufFile::open(&path).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
+    let info = ModelInfo {
+        name: "scripted".into(),
+        path: String::new(),
+        architecture: "scripted".into(),
+        vocab_size: tok.vocab_size(),
+        context_length: 512,
+        num_layers: 1,
+        hidden_size: 2,
+        num_heads: 1,
+        num_kv_heads: 1,
+        eos_token_ids: tok.stop_token_ids().to_vec(),
+    };
+    let model = ScriptedModel::new(tok.vocab_size(), 512);
+    let mut config = EngineConfig::new(path);
+    config.kv_budget_bytes = kv_tokens * SCRIPTED_BYTES_PER_TOKEN;
+    config.page_size = page_size;
+    config.scheduler.max_running_requests = max_running;
+    config.scheduler.max_prefill_tokens = chunk * 2;
+    config.scheduler.chunked_prefill_size = chunk;
+    config.scheduler.policy = policy;
+    EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
+}
+
+fn reference(prompt: &[u32], n: usize) -> Vec<u32> {
+    let mut seq = prompt.to_vec();
+    for _ in 0..n {
+        let next = ScriptedModel::reference_next(&seq);
+        seq.push(next);
+    }
+    seq[prompt.len()..].to_vec()
+}
+
+/// Waits until the engine is idle, then checks `free + evictable == capacity`.
+fn assert_idle_without_leak(engine: &EngineHandle) {
+    let start = Instant::now();
+    loop {
+        let info = engine.server_info();
+        if info.running_requests == 0 && info.waiting_requests == 0 {
+            assert_eq!(info.kv_protected_tokens, 0, "{info:?}");
+            assert_eq!(
+                info.kv_free_tokens + info.kv_evictable_tokens,
+                info.kv_capacity_tokens,
+                "{info:?}"
+            );
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never went idle: {info:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+enum Plan {
+    Complete,
+    DropAfter(usize),
+    AbortById,
+    Deadline(u64),
+}
+
+struct Outcome {
+    retractions: u64,
+    completed: usize,
+    aborted: usize,
+}
+
+fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
+    let mut rng = Rng(seed);
+    let bases: Vec<Vec<u32>> = (0..4)
+        .map(|_| (0..48).map(|_| 100 + rng.below(900) as u32).collect())
+        .collect();
+    let (mut completed, mut aborted) = (0, 0);
+    let mut submitted = 0;
+    while submitted < requests {
+        // A wave of concurrent requests; their streams buffer while we read them in turn.
+        let wave = 1 + rng.below(12) as usize;
+        let mut streams = Vec::new();
+        for _ in 0..wave {
+            let base = &bases[rng.below(4) as usize];
+            let mut prompt = base[..rng.below(48) as usize].to_vec();
+            prompt.extend((0..1 + rng.below(16)).map(|_| 100 + rng.below(900) as u32));
+            let max_new = 1 + rng.below(24) as u32;
+            let plan = match rng.below(10) {
+                0 => Plan::DropAfter(rng.below(4) as usize),
+                1 => Plan::AbortById,
+                2 => Plan::Deadline(rng.below(3)),
+                _ => Plan::Complete,
+            };
+            let mut req = GenerateRequest::new(prompt.clone(), SamplingParams::greedy(max_new));
+            req.params.ignore_eos = true;
+            if let Plan::Deadline(ms) = plan {
+                req.deadline = Some(Instant::now() + Duration::from_millis(ms));
+            }
+            let stream = engine.submit(req).unwrap();
+            if let Plan::AbortById = plan {
+                engine.abort(&stream.rid);
+            }
+            streams.push((prompt, max_new, plan, stream));
+            submitted += 1;
+        }
+        for (prompt, max_new, plan, mut stream) in streams {
+            let mut tokens = Vec::new();
+            let mut events = 0;
+            let finish = loop {
+                if let Plan::DropAfter(n) = plan {
+                    if events >= n {
+                        break None;
+                    }
+                }
+                match stream.blocking_next() {
+                    Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
+                    Some(GenerateEvent::Finished(c)) => break Some(c),
+                    Some(GenerateEvent::Error(e)) => panic!("engine error: {e}"),
+                    None => panic!("stream ended without a final event"),
+                }
+                events += 1;
+            };
+            let want = reference(&prompt, max_new as usize);
+            assert_eq!(
+                tokens,
+                want[..tokens.len()],
+                "tokens must follow the reference"
+            );
+            match finish {
+                Some(c) if c.finish_reason == FinishReason::Length => {
+                    assert_eq!(tokens, want, "a completed request has all its tokens");
+                    assert_eq!(c.usage.completion_tokens, max_new);
+                    assert_eq!(c.usage.prompt_tokens as usize, prompt.len());
+                    assert!(c.usage.cached_tokens < c.usage.prompt_tokens);
+                    completed += 1;
+                }
+                Some(c) => {
+                    assert_eq!(c.finish_reason, FinishReason::Abort);
+                    assert!(
+                        !matches!(plan, Plan::Complete),
+                        "only planned aborts happen"
+                    );
+                    aborted += 1;
+                }
+                None => aborted += 1,
+            }
+        }
+    }
+    assert_idle_without_leak(engine);
+    Outcome {
+        retractions: engine.server_info().retractions,
+        completed,
+        aborted,
+    }
+}
+
+#[test]
+fn randomized_load_on_roomy_and_tiny_pools() {
+    for (page, kv_tokens, policy) in [
+        (1, 4096, Policy::Lpm),
+        (1, 160, Policy::Fcfs),
+        (4, 192, Policy::DfsWeight),
+        (16, 256, Policy::Lpm),
+    ] {
+        let engine = start(page, kv_tokens, 8, 16, policy);
+        let begun = Instant::now();
+        let outcome = run_workload(&engine, 7 + page as u64 + kv_tokens as u64, 600);
+        eprintln!(
+            "page {page}, {kv_tokens} slots, {policy:?}: {} completed, {} aborted, {} retractions in {:?}",
+            outcome.completed,
+            outcome.aborted,
+            outcome.retractions,
+            begun.elapsed()
+        );
+        assert!(
+            outcome.completed > 300,
+            "page {page}: {} completed",
+            outcome.completed
+        );
+        assert!(outcome.aborted > 0);
+        if kv_tokens < 1000 {
+            assert!(
+                outcome.retractions > 0,
+                "page {page}, {kv_tokens} slots: no retraction"
+            );
+        }
+        let info = engine.server_info();
+        assert!(
+            info.cache_hit_tokens > 0,
+            "shared prefixes must hit: {info:?}"
+        );
+        engine.shutdown(Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn refuses_what_can_never_fit_and_bad_parameters() {
+    let engine = start(1, 64, 4, 16, Policy::Fcfs);
+    let long = GenerateRequest::new(vec![100; 80], SamplingParams::greedy(4));
+    let err = engine.submit(long).err().unwrap();
+    assert!(err.to_string().contains("80 tokens"), "{err}");
+    let mut bad = GenerateRequest::new(vec![100; 4], SamplingParams::greedy(4));
+    bad.params.top_p = 2.0;
+    assert!(engine
+        .submit(bad)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("top_p"));
+    let oov = GenerateRequest::new(vec![10_000_000], SamplingParams::greedy(4));
+    assert!(engine
+        .submit(oov)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("vocabulary"));
+    assert!(engine
+        .submit(GenerateRequest::new(vec![], SamplingParams::greedy(4)))
+        .is_err());
+    engine.begin_drain();
+    let err = engine
+        .submit(GenerateRequest::new(
+            vec![100; 4],
+            SamplingParams::greedy(4),
+        ))
+        .err()
+        .unwrap();
+    assert!(matches!(err, engine::handle::SubmitError::Unavailable(_)));
+    engine.shutdown(Duration::from_secs(1));
+}
