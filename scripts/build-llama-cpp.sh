@@ -18,12 +18,13 @@ prefix="${LLAMA_CPP_PREFIX:-/opt/llama.cpp}"
 jobs="${LLAMA_CPP_JOBS:-2}"
 targets=(llama-server llama-bench llama-batched-bench llama-tokenize)
 
+# Skip when this exact version is already installed.
 have_all=1
 for t in "${targets[@]}"; do
   [ -x "$prefix/bin/$t" ] || have_all=0
 done
-if [ "$have_all" = 1 ]; then
-  echo "llama.cpp present: $prefix/bin ($(cat "$prefix/VERSION" 2>/dev/null || echo unknown))"
+if [ "$have_all" = 1 ] && grep -qF "(llama-cpp-python $version)" "$prefix/VERSION" 2>/dev/null; then
+  echo "llama.cpp present: $prefix/bin ($(cat "$prefix/VERSION"))"
   exit 0
 fi
 

@@ -32,6 +32,7 @@ PREFIX = Path(os.environ.get("LLAMA_CPP_PREFIX", "/opt/llama.cpp"))
 
 N_PREDICT = 32
 N_PROBS = 5
+NEWLINE_ID = 198  # "\n" in the SmolLM2 vocab; any complete-UTF-8 token works
 
 LONG_PARAGRAPH = (
     "The history of the lighthouse is, in many ways, the history of coastal trade itself. "
@@ -88,9 +89,11 @@ class Server:
         self.log = open(log_path, "wb")
         # One slot so the whole 4096-token context belongs to it and requests
         # never share a batch (batch composition can change logits slightly).
+        # Flash attention pinned (it is what "auto" picks on CPU) because it
+        # shifts probabilities by about 1e-2 on this model.
         self.proc = subprocess.Popen(
             [str(binary), "-m", str(model), "-t", "2", "-c", "4096", "-np", "1",
-             "--host", "127.0.0.1", "--port", str(self.port)],
+             "-fa", "on", "--host", "127.0.0.1", "--port", str(self.port)],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
 
@@ -134,6 +137,10 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def candidates(step: dict) -> list:
+    return [[c["id"], round(math.exp(c["logprob"]), 6)] for c in step["top_logprobs"]]
+
+
 def reference_for(server: Server, prompt: str) -> tuple[dict, list[str]]:
     notes = []
     ids = server.request("/tokenize", {
@@ -161,12 +168,34 @@ def reference_for(server: Server, prompt: str) -> tuple[dict, list[str]]:
     })
     greedy = out["tokens"]
     steps = out.get("completion_probabilities", [])
-    top = [[[c["id"], round(math.exp(c["logprob"]), 6)] for c in step["top_logprobs"]]
-           for step in steps]
-    if len(top) != len(greedy):
-        notes.append(f"{len(top)} probability steps for {len(greedy)} generated tokens")
+    top: list = [None] * len(greedy)
+    # The server drops the probabilities of a token that ends mid UTF-8
+    # character (e.g. the first half of a CJK char), so align by token id.
+    j = 0
+    for i, tok in enumerate(greedy):
+        if j < len(steps) and steps[j]["id"] == tok:
+            top[i] = candidates(steps[j])
+            j += 1
+    if j != len(steps):
+        notes.append(f"could not align {len(steps)} probability steps to {greedy}")
+    # Fill the gaps by re-running the prefix and forcing a harmless next token
+    # (logit_bias acts in the sampler chain, the reported probabilities come
+    # from the raw logits). This is a prefill rather than a decode step, so it
+    # can differ from the decode logits in the last few digits.
+    refilled = [i for i, t in enumerate(top) if t is None]
+    for i in refilled:
+        forced = server.request("/completion", {
+            "prompt": ids + greedy[:i],
+            "n_predict": 1,
+            "samplers": ["top_k"],
+            "top_k": 1,
+            "cache_prompt": False,
+            "n_probs": N_PROBS,
+            "logit_bias": [[NEWLINE_ID, 1000.0]],
+        })
+        top[i] = candidates(forced["completion_probabilities"][0])
     for i, (tok, cands) in enumerate(zip(greedy, top)):
-        if cands and cands[0][0] != tok:
+        if cands[0][0] != tok:
             notes.append(f"step {i}: greedy token {tok} is not the top candidate {cands[0][0]}")
 
     return {
@@ -176,6 +205,7 @@ def reference_for(server: Server, prompt: str) -> tuple[dict, list[str]]:
         "greedy_text": out["content"],
         "stop_type": out.get("stop_type"),
         "top_candidates": top,
+        "top_candidates_from_prefill": refilled,
     }, notes
 
 
@@ -239,7 +269,8 @@ def main() -> int:
         "settings": {
             "tokenize": {"add_special": False, "parse_special": True},
             "greedy": {"n_predict": N_PREDICT, "samplers": ["top_k"], "top_k": 1,
-                       "n_ctx": 4096, "top_candidates": f"top {N_PROBS} of softmax(raw logits)"},
+                       "n_ctx": 4096, "flash_attn": "on",
+                       "top_candidates": f"top {N_PROBS} of softmax(raw logits)"},
         },
         "notes": all_notes,
         "prompts": records,

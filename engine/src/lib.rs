@@ -6,4 +6,5 @@ pub mod handle;
 pub mod model;
 pub mod sampling;
 pub mod scheduler;
+pub mod server;
 pub mod tokenizer;

@@ -359,7 +359,7 @@ fn empirical_distribution_full_vocab_dense_path() {
         row[i] = k as f32 * 0.5;
     }
     let probs = softmax(&row, 1.0);
-    let chi = chi_square(&seeded(9), &row, &probs, 20_000);
+    let chi = chi_square(&seeded(9), &row, &probs, 10_000);
     // The tail holds ~1e-9 of the mass in total; only the five ids carry weight.
     assert!(chi < 18.5, "chi-square {chi}");
 }

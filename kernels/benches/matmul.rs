@@ -3,7 +3,10 @@
 //! - `matmul/<shape>/<m>`: one projection, `m` activation rows (throughput in FLOP = 2mnk);
 //! - `model/<m>`: every projection of the 30 layers plus the output head, each layer with its
 //!   own weights (so m = 1 streams ~96 MB from memory, as a real decode step does);
-//! - `paths/<path>/<m>`: the kernel paths side by side on the FFN up shape.
+//! - `paths/<path>/<m>`: the kernel paths side by side on the FFN up shape;
+//! - `cpu/...`: the model on a one-thread pool, timed in CPU time of the process (Linux) rather
+//!   than wall time: on a shared machine this is the kernels' own cost, unaffected by others
+//!   taking the cores (memory bandwidth is still shared).
 //!
 //! Quick run: `cargo bench -p kernels --bench matmul -- --quick` (or a filter, e.g. `model`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -11,6 +14,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use half::f16;
 use kernels::matmul::{KernelPath, QActs, QMatrix};
@@ -85,52 +89,127 @@ fn projections(c: &mut Criterion) {
 /// One decoder layer's projections: (q, k, v, o, gate, up, down).
 struct Layer([QMatrix; 7]);
 
-fn model(c: &mut Criterion) {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+struct Model {
+    layers: Vec<Layer>,
+    head: QMatrix,
+}
+
+const FLOPS_PER_TOKEN: usize =
+    2 * (LAYERS * (2 * HIDDEN * HIDDEN + 2 * KV * HIDDEN + 3 * FFN * HIDDEN) + VOCAB * HIDDEN);
+
+fn build_model(rng: &mut Rng) -> Model {
+    let q4 = |rng: &mut Rng, n, k| weights(rng, GgmlType::Q4_1, n, k);
     let layers: Vec<Layer> = (0..LAYERS)
         .map(|_| {
-            let q4 = |rng: &mut Rng, n, k| weights(rng, GgmlType::Q4_1, n, k);
             Layer([
-                q4(&mut rng, HIDDEN, HIDDEN),
-                q4(&mut rng, KV, HIDDEN),
-                q4(&mut rng, KV, HIDDEN),
-                q4(&mut rng, HIDDEN, HIDDEN),
-                q4(&mut rng, FFN, HIDDEN),
-                q4(&mut rng, FFN, HIDDEN),
-                q4(&mut rng, HIDDEN, FFN),
+                q4(rng, HIDDEN, HIDDEN),
+                q4(rng, KV, HIDDEN),
+                q4(rng, KV, HIDDEN),
+                q4(rng, HIDDEN, HIDDEN),
+                q4(rng, FFN, HIDDEN),
+                q4(rng, FFN, HIDDEN),
+                q4(rng, HIDDEN, FFN),
             ])
         })
         .collect();
-    let head = weights(&mut rng, GgmlType::Q8_0, VOCAB, HIDDEN);
-    let flops_per_token: usize =
-        2 * (LAYERS * (2 * HIDDEN * HIDDEN + 2 * KV * HIDDEN + 3 * FFN * HIDDEN) + VOCAB * HIDDEN);
+    let head = weights(rng, GgmlType::Q8_0, VOCAB, HIDDEN);
+    Model { layers, head }
+}
+
+/// Every matmul of one forward pass over `m` tokens (x stands in for every input).
+fn forward(model: &Model, acts: &mut QActs, x: &[f32], m: usize, out: &mut [f32]) {
+    for layer in &model.layers {
+        let [q, k, v, o, gate, up, down] = &layer.0;
+        // Q/K/V and gate/up share their input, as the engine can.
+        acts.quantize(&x[..m * HIDDEN], m, HIDDEN).unwrap();
+        for w in [q, k, v] {
+            w.matmul_quantized(acts, &mut out[..m * w.n_out()]).unwrap();
+        }
+        o.matmul(&x[..m * HIDDEN], m, &mut out[..m * HIDDEN])
+            .unwrap();
+        for w in [gate, up] {
+            w.matmul_quantized(acts, &mut out[..m * FFN]).unwrap();
+        }
+        down.matmul(&x[..m * FFN], m, &mut out[..m * HIDDEN])
+            .unwrap();
+    }
+    model.head.matmul(&x[..m * HIDDEN], m, out).unwrap();
+    black_box(&out);
+}
+
+fn model(c: &mut Criterion) {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let model = build_model(&mut rng);
     let mut group = c.benchmark_group("model");
-    for m in [1, 8, 32, 64, 512] {
+    for m in BATCHES {
         let x: Vec<f32> = (0..m * FFN).map(|_| rng.f32()).collect();
         let mut out = vec![0f32; m * VOCAB];
         let mut acts = QActs::new();
-        group.throughput(Throughput::Elements((m * flops_per_token) as u64));
+        group.throughput(Throughput::Elements((m * FLOPS_PER_TOKEN) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(m), &m, |b, &m| {
-            b.iter(|| {
-                for layer in &layers {
-                    let [q, k, v, o, gate, up, down] = &layer.0;
-                    // Q/K/V and gate/up share their input, as the engine can.
-                    acts.quantize(&x[..m * HIDDEN], m, HIDDEN).unwrap();
-                    for w in [q, k, v] {
-                        w.matmul_quantized(&acts, &mut out[..m * w.n_out()])
-                            .unwrap();
-                    }
-                    o.matmul(&x[..m * HIDDEN], m, &mut out[..m * HIDDEN])
-                        .unwrap();
-                    for w in [gate, up] {
-                        w.matmul_quantized(&acts, &mut out[..m * FFN]).unwrap();
-                    }
-                    down.matmul(&x[..m * FFN], m, &mut out[..m * HIDDEN])
-                        .unwrap();
-                }
-                head.matmul(&x[..m * HIDDEN], m, &mut out).unwrap();
-                black_box(&out);
-            })
+            b.iter(|| forward(&model, &mut acts, &x, m, &mut out))
+        });
+    }
+    group.finish();
+}
+
+/// CPU time consumed by every thread of this process, in nanoseconds.
+fn process_cpu_ns() -> u64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// Criterion measurement in process CPU time.
+struct CpuTime;
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        process_cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        process_cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Values are nanoseconds, as wall time's are.
+        WALL.formatter()
+    }
+}
+
+fn cpu(c: &mut Criterion<CpuTime>) {
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let model = build_model(&mut rng);
+    // One worker: no CPU time is spent spinning between tasks.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut group = c.benchmark_group("cpu/model");
+    for m in [1, 64, 512] {
+        let x: Vec<f32> = (0..m * FFN).map(|_| rng.f32()).collect();
+        let mut out = vec![0f32; m * VOCAB];
+        let mut acts = QActs::new();
+        group.throughput(Throughput::Elements((m * FLOPS_PER_TOKEN) as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(m), &m, |b, &m| {
+            b.iter(|| pool.install(|| forward(&model, &mut acts, &x, m, &mut out)))
         });
     }
     group.finish();
@@ -159,4 +238,9 @@ criterion_group! {
     config = config();
     targets = projections, model, paths
 }
-criterion_main!(benches);
+criterion_group! {
+    name = cpu_benches;
+    config = config().with_measurement(CpuTime);
+    targets = cpu
+}
+criterion_main!(benches, cpu_benches);

@@ -4,7 +4,7 @@ use crate::KernelError;
 
 /// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `silu(gate) * up` rows of `ffn`.
 pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {
-    if ffn == 0 || gate_up.len() % (2 * ffn) != 0 || out.len() * 2 != gate_up.len() {
+    if ffn == 0 || !gate_up.len().is_multiple_of(2 * ffn) || out.len() * 2 != gate_up.len() {
         return Err(KernelError::Shape(format!(
             "silu_mul: {} gate/up values, {} outputs, ffn {ffn}",
             gate_up.len(),

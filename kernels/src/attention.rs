@@ -99,7 +99,10 @@ fn validate(
     out: &[f32],
 ) -> Result<(), KernelError> {
     let bad = |m: String| Err(KernelError::Shape(format!("paged_attention: {m}")));
-    if shape.num_kv_heads == 0 || shape.head_dim == 0 || shape.num_heads % shape.num_kv_heads != 0 {
+    if shape.num_kv_heads == 0
+        || shape.head_dim == 0
+        || !shape.num_heads.is_multiple_of(shape.num_kv_heads)
+    {
         return bad(format!("{shape:?}"));
     }
     let n = batch.q_indptr.len();

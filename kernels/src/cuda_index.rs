@@ -99,13 +99,23 @@ pub struct RopePair {
 }
 
 /// `rope`: the pair handled at grid-stride index `idx` of `[tokens, n_heads, pairs]`.
-pub fn rope_pair(idx: usize, n_heads: usize, head_dim: usize, pairs: usize, neox: bool) -> RopePair {
+pub fn rope_pair(
+    idx: usize,
+    n_heads: usize,
+    head_dim: usize,
+    pairs: usize,
+    neox: bool,
+) -> RopePair {
     let per_token = n_heads * pairs;
     let token = idx / per_token;
     let rem = idx - token * per_token;
     let head = rem / pairs;
     let i = rem - head * pairs;
-    let (a, b) = if neox { (i, i + pairs) } else { (2 * i, 2 * i + 1) };
+    let (a, b) = if neox {
+        (i, i + pairs)
+    } else {
+        (2 * i, 2 * i + 1)
+    };
     let base = (token * n_heads + head) * head_dim;
     RopePair {
         token,
@@ -124,7 +134,13 @@ pub fn silu_mul_element(idx: usize, ffn: usize) -> (usize, usize) {
 
 /// `embedding_*`: the table index element `i` of token `t` reads (None: id past the table,
 /// written as zero).
-pub fn embedding_element(ids: &[u32], t: usize, i: usize, hidden: usize, vocab: usize) -> Option<usize> {
+pub fn embedding_element(
+    ids: &[u32],
+    t: usize,
+    i: usize,
+    hidden: usize,
+    vocab: usize,
+) -> Option<usize> {
     let id = ids[t] as usize;
     (id < vocab).then_some(id * hidden + i)
 }
@@ -210,7 +226,8 @@ impl SplitPlan {
         let splits = splits.clamp(1, MAX_SPLITS);
         let chunk = max_visible
             .div_ceil(splits)
-            .next_multiple_of(ATTN_THREADS)
+            .checked_next_multiple_of(ATTN_THREADS)
+            .unwrap_or(u32::MAX)
             .max(1);
         Self {
             num_splits: max_visible.div_ceil(chunk).max(1),
@@ -226,7 +243,10 @@ impl SplitPlan {
             return Self::single(max_visible);
         }
         let wanted = TARGET_BLOCKS.div_ceil(blocks.max(1)) as u32;
-        Self::with_splits(max_visible, wanted.min(max_visible.div_ceil(MIN_SPLIT_KEYS)))
+        Self::with_splits(
+            max_visible,
+            wanted.min(max_visible.div_ceil(MIN_SPLIT_KEYS)),
+        )
     }
 }
 
@@ -310,7 +330,9 @@ mod tests {
     fn kv_indices_blocks_copy_each_entry_once_and_match_the_cpu_gather() {
         let mut rng = Rng(7);
         let (rows, row_stride) = (6, 700);
-        let table: Vec<SlotId> = (0..rows * row_stride).map(|i| i as SlotId * 3 + 1).collect();
+        let table: Vec<SlotId> = (0..rows * row_stride)
+            .map(|i| i as SlotId * 3 + 1)
+            .collect();
         let req_pool_indices = [4u32, 0, 5, 2];
         let kv_lens = [513u32, 0, 1, 300];
         let kv_start = [10u32, 0, 699, 400];
@@ -366,8 +388,17 @@ mod tests {
         };
         let total = n * row_len;
         // The real launch, and a small grid that makes every thread loop.
-        for (grid, threads) in [(stride_blocks(total, ELEMENTWISE_THREADS), ELEMENTWISE_THREADS), (3, 32)] {
-            let (mut got_k, mut got_v) = (vec![0.0; num_slots * row_len], vec![0.0; num_slots * row_len]);
+        for (grid, threads) in [
+            (
+                stride_blocks(total, ELEMENTWISE_THREADS),
+                ELEMENTWISE_THREADS,
+            ),
+            (3, 32),
+        ] {
+            let (mut got_k, mut got_v) = (
+                vec![0.0; num_slots * row_len],
+                vec![0.0; num_slots * row_len],
+            );
             let mut seen = vec![false; total];
             for_each_thread(grid, threads, |block, tid| {
                 for idx in grid_stride(block, tid, threads, grid, total) {
@@ -451,7 +482,8 @@ mod tests {
         let mut emb = vec![f32::NAN; ids.len() * hidden];
         for_each_thread(ids.len() as u32, 4, |t, tid| {
             for i in block_stride(tid, 4, hidden) {
-                let v = embedding_element(&ids, t as usize, i, hidden, vocab).map_or(0.0, |s| table[s]);
+                let v =
+                    embedding_element(&ids, t as usize, i, hidden, vocab).map_or(0.0, |s| table[s]);
                 emb[t as usize * hidden + i] = v;
             }
         });
@@ -481,15 +513,22 @@ mod tests {
                 SplitPlan::for_batch(512, 9, max_vis),
             ] {
                 assert!(plan.num_splits >= 1 && plan.num_splits <= MAX_SPLITS);
-                assert!(plan.num_splits as u64 * plan.chunk as u64 >= max_vis as u64, "{plan:?}");
-                assert!(((plan.num_splits - 1) * plan.chunk) < max_vis.max(1), "{plan:?}");
+                assert!(
+                    plan.num_splits as u64 * plan.chunk as u64 >= max_vis as u64,
+                    "{plan:?}"
+                );
+                assert!(
+                    ((plan.num_splits - 1) * plan.chunk) < max_vis.max(1),
+                    "{plan:?}"
+                );
                 // A request whose last query sees `vis <= max_vis` keys.
                 for vis in [0, 1, max_vis / 2, max_vis] {
                     let q_indptr = [0u32, 1];
                     let kv_indptr = [0u32, vis.max(1)];
                     let mut next = 0;
                     for split in 0..plan.num_splits {
-                        let blk = attention_block(&q_indptr, &kv_indptr, 4, 2, plan.chunk, (0, 3, split));
+                        let blk =
+                            attention_block(&q_indptr, &kv_indptr, 4, 2, plan.chunk, (0, 3, split));
                         assert_eq!(blk.kv_head, 1);
                         if blk.key_lo < blk.key_hi {
                             assert_eq!(blk.key_lo, next);
@@ -504,6 +543,79 @@ mod tests {
         assert!(SplitPlan::for_batch(2, 9, 8192).num_splits > 1);
         assert_eq!(SplitPlan::for_batch(64, 9, 8192).num_splits, 1);
         assert_eq!(SplitPlan::for_batch(2, 9, 200).num_splits, 1);
+    }
+
+    /// The twins above restate these lines of the CUDA sources; a change to one of them must
+    /// come with the matching change here (and the tests then check it).
+    #[test]
+    fn cuda_sources_still_use_the_twinned_index_math() {
+        let acc = format!("#define ATTN_ACC_PER_THREAD {ATTN_ACC_PER_THREAD}");
+        let anchors: [(&str, &str, &[&str]); 6] = [
+            (
+                "common.cuh",
+                include_str!("../cuda/common.cuh"),
+                &[
+                    "return (size_t)blockIdx.x * blockDim.x + threadIdx.x;",
+                    "return (size_t)gridDim.x * blockDim.x;",
+                ],
+            ),
+            (
+                "kv_indices.cu",
+                include_str!("../cuda/kv_indices.cu"),
+                &[
+                    "const size_t src = (size_t)req_pool_indices[b] * row_stride + start;",
+                    "for (unsigned i = threadIdx.x; i < len; i += blockDim.x) {",
+                    "kv_indices[out_lo + i] = req_to_token[src + i];",
+                ],
+            ),
+            (
+                "store_kv.cu",
+                include_str!("../cuda/store_kv.cu"),
+                &[
+                    "const size_t token = idx / row_len;",
+                    "if (slot < 0 || (unsigned)slot >= num_slots) continue;",
+                    "const size_t dst = (size_t)slot * row_len + col;",
+                ],
+            ),
+            (
+                "rope.cu",
+                include_str!("../cuda/rope.cu"),
+                &[
+                    "const size_t per_token = (size_t)n_heads * pairs;",
+                    "const unsigned a = neox ? i : 2u * i;",
+                    "const unsigned b = neox ? i + pairs : 2u * i + 1u;",
+                    "float* h = x + (token * n_heads + head) * head_dim;",
+                    "((double)positions[token] / linear_factor) * inv_freq[i];",
+                ],
+            ),
+            (
+                "activation.cu",
+                include_str!("../cuda/activation.cu"),
+                &[
+                    "const float g = gate_up[row * 2 * ffn + col];",
+                    "const float u = gate_up[row * 2 * ffn + ffn + col];",
+                ],
+            ),
+            (
+                "attention.cu",
+                include_str!("../cuda/attention.cu"),
+                &[
+                    acc.as_str(),
+                    "if (q_indptr[mid] <= row) lo = mid; else hi = mid;",
+                    "const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));",
+                    "const unsigned key_lo = split_lo < visible ? split_lo : visible;",
+                    "const unsigned key_hi = key_lo + min(chunk, visible - key_lo);",
+                    "const unsigned kv_head = head / (num_heads / num_kv_heads);",
+                    "const size_t part = ((size_t)row * num_heads + head) * splits + split;",
+                    "const size_t first = ((size_t)row * num_heads + head) * splits;",
+                ],
+            ),
+        ];
+        for (file, src, lines) in anchors {
+            for line in lines {
+                assert!(src.contains(line), "{file} no longer contains `{line}`");
+            }
+        }
     }
 
     #[test]
@@ -544,7 +656,10 @@ mod tests {
                         plan.chunk,
                         (row as u32, head as u32, split as u32),
                     );
-                    let qv: Vec<f32> = q[(row * heads + head) * d..][..d].iter().map(|x| x * scale).collect();
+                    let qv: Vec<f32> = q[(row * heads + head) * d..][..d]
+                        .iter()
+                        .map(|x| x * scale)
+                        .collect();
                     let (mut m, mut l, mut acc) = (f32::NEG_INFINITY, 0.0f32, vec![0.0f32; d]);
                     let off = blk.kv_head * d;
                     let mut tile = blk.key_lo;
@@ -571,7 +686,13 @@ mod tests {
                         }
                         let p: Vec<f32> = scores
                             .iter()
-                            .map(|&s| if s == f32::NEG_INFINITY { 0.0 } else { (s - m_new).exp() })
+                            .map(|&s| {
+                                if s == f32::NEG_INFINITY {
+                                    0.0
+                                } else {
+                                    (s - m_new).exp()
+                                }
+                            })
                             .collect();
                         let corr = (m - m_new).exp();
                         l = l * corr + p.iter().sum::<f32>();

@@ -6,7 +6,7 @@ use crate::KernelError;
 /// Normalizes each row of `x` (`[rows, weight.len()]`) into `out`.
 pub fn rms_norm(x: &[f32], weight: &[f32], eps: f32, out: &mut [f32]) -> Result<(), KernelError> {
     let dim = weight.len();
-    if dim == 0 || x.len() % dim != 0 || out.len() != x.len() {
+    if dim == 0 || !x.len().is_multiple_of(dim) || out.len() != x.len() {
         return Err(KernelError::Shape(format!(
             "rms_norm: x {} and out {} values for rows of {dim}",
             x.len(),

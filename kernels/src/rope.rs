@@ -33,7 +33,7 @@ impl Rope {
         style: RopeStyle,
         linear_factor: f32,
     ) -> Result<Self, KernelError> {
-        if rot_dim == 0 || rot_dim > head_dim || rot_dim % 2 != 0 {
+        if rot_dim == 0 || rot_dim > head_dim || !rot_dim.is_multiple_of(2) {
             return Err(KernelError::Shape(format!(
                 "rope: rotary dim {rot_dim} for head dim {head_dim}"
             )));

@@ -185,7 +185,10 @@ impl Weights {
 }
 
 fn config_from(hp: &LlamaHparams, file: &GgufFile) -> Result<ModelConfig, ModelError> {
-    if hp.head_count == 0 || hp.head_count_kv == 0 || hp.head_count % hp.head_count_kv != 0 {
+    if hp.head_count == 0
+        || hp.head_count_kv == 0
+        || !hp.head_count.is_multiple_of(hp.head_count_kv)
+    {
         return Err(ModelError::Shape(format!(
             "{} heads cannot be grouped over {} KV heads",
             hp.head_count, hp.head_count_kv

@@ -16,17 +16,20 @@ pub(crate) fn exp_approx(x: f32) -> f32 {
     // Adding 1.5 * 2^23 rounds to the nearest integer without a `round` call.
     const ROUNDER: f32 = 12_582_912.0;
     let xc = x.clamp(-87.0, 88.0);
-    let n = (xc * LOG2E + ROUNDER) - ROUNDER;
+    let shifted = xc * LOG2E + ROUNDER;
+    let n = shifted - ROUNDER;
     let r = xc - n * LN2_HI - n * LN2_LO;
     let mut p = 1.987_569_1e-4_f32;
     p = p * r + 1.398_199_9e-3;
     p = p * r + 8.333_452e-3;
     p = p * r + 4.166_579_6e-2;
     p = p * r + 1.666_666_5e-1;
-    p = p * r + 5.000_000_1e-1;
+    p = p * r + 0.5;
     let e = p * r * r + r + 1.0;
-    // n is in [-126, 127] after the clamp, so the biased exponent is a normal one.
-    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // `shifted`'s bits are 0x4B40_0000 + n; rebias n into an exponent with wrapping integer
+    // ops only (a float-to-int cast or checked add would stop the loop from vectorizing).
+    // n is in [-126, 127] after the clamp, so the exponent is a normal one.
+    let two_n = f32::from_bits(shifted.to_bits().wrapping_sub(0x4B40_0000 - 127) << 23);
     if x < -87.0 {
         0.0
     } else {
@@ -137,28 +140,73 @@ pub(crate) fn refresh_chunk_sums(weights: &[f32], chunk_sums: &mut Vec<f64>) -> 
 
 /// Ids of the `n` largest values, largest first, ties broken by the lower id.
 pub(crate) fn top_n(row: &[f32], n: usize) -> Vec<u32> {
-    let mut best: Vec<(f32, u32)> = Vec::with_capacity(n + 1);
     if n == 0 {
         return Vec::new();
     }
-    for (i, &x) in row.iter().enumerate() {
-        // Strictly greater than the current n-th: an equal later id never displaces it.
-        if best.len() == n && best.last().is_some_and(|&(v, _)| x <= v) {
-            continue;
+    let mut best: Vec<(f32, u32)> = Vec::with_capacity(n + 1);
+    // Entries must beat the current n-th; an equal one has a higher id and ranks below it.
+    let mut bar = f32::NEG_INFINITY;
+    for (i, &x) in (0u32..).zip(row) {
+        if x > bar {
+            let at = best.partition_point(|&(v, _)| v >= x);
+            best.insert(at, (x, i));
+            best.truncate(n);
+            if best.len() == n {
+                bar = best.last().map_or(bar, |&(v, _)| v);
+            }
         }
-        let at = best.partition_point(|&(v, _)| v >= x);
-        best.insert(at, (x, i as u32));
-        best.truncate(n);
     }
     best.into_iter().map(|(_, i)| i).collect()
 }
 
-/// Orders ids by value descending, then id ascending: the order every cut works in.
-#[inline]
-pub(crate) fn by_value_desc(row: &[f32], a: u32, b: u32) -> std::cmp::Ordering {
-    let va = row.get(a as usize).copied().unwrap_or(f32::MIN);
-    let vb = row.get(b as usize).copied().unwrap_or(f32::MIN);
-    vb.total_cmp(&va).then(a.cmp(&b))
+/// Packs a (value, id) pair into one integer whose ascending order is value descending,
+/// then id ascending: the order every cut works in. Sorting and selecting plain u64s
+/// avoids an indirect comparator.
+#[inline(always)]
+pub(crate) fn order_key(x: f32, id: u32) -> u64 {
+    let bits = x.to_bits();
+    // Flip so that unsigned order matches float order (NaN was sanitized away).
+    let ascending = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    };
+    (u64::from(!ascending) << 32) | u64::from(id)
+}
+
+#[inline(always)]
+pub(crate) fn key_id(key: u64) -> u32 {
+    key as u32
+}
+
+/// Leaves in `keys` the order keys of the `k` best entries of `row`, unordered, in one
+/// pass: candidates above the current k-th best are buffered, and the buffer is cut back
+/// to k whenever it fills, raising the bar. Most entries cost one comparison.
+pub(crate) fn top_k_keys(row: &[f32], k: usize, keys: &mut Vec<u64>) {
+    keys.clear();
+    if k == 0 {
+        return;
+    }
+    let cap = (2 * k).max(256);
+    keys.reserve(cap);
+    // Sanitized values are finite, so everything passes until the first cut. An entry equal
+    // to the bar has a higher id than the k-th best and so ranks below it: `>` is exact.
+    let mut bar = f32::NEG_INFINITY;
+    for (i, &x) in (0u32..).zip(row) {
+        if x > bar {
+            keys.push(order_key(x, i));
+            if keys.len() >= cap {
+                keys.select_nth_unstable(k - 1);
+                keys.truncate(k);
+                let kth = keys.get(k - 1).map_or(0, |&key| key_id(key));
+                bar = row.get(kth as usize).copied().unwrap_or(bar);
+            }
+        }
+    }
+    if keys.len() > k {
+        keys.select_nth_unstable(k - 1);
+        keys.truncate(k);
+    }
 }
 
 #[cfg(test)]
@@ -212,6 +260,29 @@ mod tests {
         let total = exp_weights(&row, max, &mut w, &mut c);
         assert!((total - want).abs() / want < 1e-6);
         assert_eq!(c.len(), 5000usize.div_ceil(CHUNK));
+    }
+
+    #[test]
+    fn order_keys_sort_by_value_then_id() {
+        let vals = [0.5f32, -1.0, 3.0, -0.0, 0.0, 3.0, f32::MIN, f32::MAX, 1e-30];
+        let mut keys: Vec<u64> = (0u32..).zip(vals).map(|(i, x)| order_key(x, i)).collect();
+        keys.sort_unstable();
+        let ids: Vec<u32> = keys.into_iter().map(key_id).collect();
+        // -0.0 orders just below +0.0, which is fine for a tie-break.
+        assert_eq!(ids, vec![7, 2, 5, 0, 8, 4, 3, 1, 6]);
+    }
+
+    #[test]
+    fn top_k_keys_matches_full_sort() {
+        let row: Vec<f32> = (0..5000u32).map(|i| ((i * 7919) % 641) as f32).collect();
+        let mut all: Vec<u64> = (0u32..).zip(&row).map(|(i, &x)| order_key(x, i)).collect();
+        all.sort_unstable();
+        let mut keys = Vec::new();
+        for k in [1, 5, 64, 300, 4999, 5000] {
+            top_k_keys(&row, k, &mut keys);
+            keys.sort_unstable();
+            assert_eq!(keys, all[..k], "k = {k}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! top-p / min-p cuts (vLLM's "processed logprobs"). Greedy requests use temperature 1 for
 //! this unless `top_k == 1` comes with a positive temperature, which is then applied.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::math;
 use super::params::SamplingParams;
@@ -21,11 +21,8 @@ use super::rng::{random_seed, TokenRng};
 /// Temperatures below this sample greedily (as vLLM), which also keeps `logit / t` finite.
 pub const GREEDY_TEMPERATURE: f32 = 1e-5;
 
-/// The nucleus search without top-k starts from this many candidates and widens by
-/// `NUCLEUS_GROWTH` until their mass reaches `top_p`, so peaked distributions never sort
-/// the whole vocabulary.
+/// The nucleus search first checks whether this many best tokens already hold `top_p`.
 const NUCLEUS_FIRST: usize = 64;
-const NUCLEUS_GROWTH: usize = 8;
 
 /// One sampled token.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +38,7 @@ pub struct SampleOutput {
 /// Which tokens survive the cuts; weights live in `Sampler::weights`.
 enum Support {
     Greedy(usize),
-    /// `idx[..len]`, with the sum of their weights.
+    /// `keys[..len]` (see `math::order_key`), with the sum of their weights.
     List {
         len: usize,
         total: f64,
@@ -82,14 +79,15 @@ pub struct Sampler {
     seed: u64,
     rng: TokenRng,
     steps: u64,
-    /// Distinct prompt and output ids, for the repetition penalty (`seen_bits` dedups).
+    /// Distinct prompt and output ids, for the repetition penalty (`seen_set` dedups;
+    /// the list keeps the penalty loop a plain slice walk).
     seen: Vec<u32>,
-    seen_bits: Vec<u64>,
+    seen_set: HashSet<u32>,
     /// Occurrences of each output id, for the frequency and presence penalties.
     counts: HashMap<u32, u32>,
     weights: Vec<f32>,
     chunk_sums: Vec<f64>,
-    idx: Vec<u32>,
+    keys: Vec<u64>,
 }
 
 impl Sampler {
@@ -118,11 +116,11 @@ impl Sampler {
             rng: TokenRng::new(seed),
             steps: 0,
             seen: Vec::new(),
-            seen_bits: Vec::new(),
+            seen_set: HashSet::new(),
             counts: HashMap::new(),
             weights: Vec::new(),
             chunk_sums: Vec::new(),
-            idx: Vec::new(),
+            keys: Vec::new(),
         };
         if s.repetition_penalty != 1.0 {
             for &t in prompt {
@@ -161,10 +159,11 @@ impl Sampler {
             Support::Greedy(at) => at,
             Support::List { len, total } => {
                 let target = self.rng.uniform(self.steps) * total;
-                let ids = self.idx.get(..len).unwrap_or_default();
+                let keys = self.keys.get(..len).unwrap_or_default();
                 let w = &self.weights;
-                let pick = pick(ids.iter().map(|&i| f64::from(weight(w, i))), target);
-                ids.get(pick).map_or(0, |&i| i as usize)
+                let ws = keys.iter().map(|&k| f64::from(weight(w, math::key_id(k))));
+                keys.get(pick(ws, target))
+                    .map_or(0, |&k| math::key_id(k) as usize)
             }
             Support::Dense { total } => {
                 let target = self.rng.uniform(self.steps) * total;
@@ -200,11 +199,12 @@ impl Sampler {
         let mut out: Vec<(u32, f32)> = match self.process(logits).support {
             Support::Greedy(at) => vec![(at as u32, 1.0)],
             Support::List { len, total } => self
-                .idx
+                .keys
                 .get(..len)
                 .unwrap_or_default()
                 .iter()
-                .map(|&i| (i, (f64::from(weight(&self.weights, i)) / total) as f32))
+                .map(|&k| math::key_id(k))
+                .map(|i| (i, (f64::from(weight(&self.weights, i)) / total) as f32))
                 .collect(),
             Support::Dense { total } => (0u32..)
                 .zip(&self.weights)
@@ -243,25 +243,19 @@ impl Sampler {
             self.mark_seen(token);
         }
         if self.frequency_penalty != 0.0 || self.presence_penalty != 0.0 {
-            *self.counts.entry(token).or_insert(0) += 1;
+            let c = self.counts.entry(token).or_insert(0);
+            *c = c.saturating_add(1);
         }
         self.steps += 1;
     }
 
     fn mark_seen(&mut self, token: u32) {
-        let (word, bit) = ((token / 64) as usize, token % 64);
-        if word >= self.seen_bits.len() {
-            self.seen_bits.resize(word + 1, 0);
-        }
-        if let Some(w) = self.seen_bits.get_mut(word) {
-            if *w & (1 << bit) == 0 {
-                *w |= 1 << bit;
-                self.seen.push(token);
-            }
+        if self.seen_set.insert(token) {
+            self.seen.push(token);
         }
     }
 
-    /// Penalties, temperature and the cuts; leaves candidates in `idx` / `weights`.
+    /// Penalties, temperature and the cuts; leaves candidates in `keys` / `weights`.
     fn process(&mut self, logits: &mut [f32]) -> Processed {
         self.apply_penalties(logits);
         if self.greedy {
@@ -297,98 +291,55 @@ impl Sampler {
         }
     }
 
-    /// Top-k by selection (no full sort), then top-p and min-p on the k survivors.
+    /// Top-k by a one-pass selection, then top-p over the k survivors' renormalized mass,
+    /// then min-p.
     fn cut_top_k(&mut self, logits: &[f32]) -> Support {
-        let k = self.top_k;
-        self.idx.clear();
-        self.idx.extend(0..logits.len() as u32);
-        self.idx
-            .select_nth_unstable_by(k - 1, |&a, &b| math::by_value_desc(logits, a, b));
-        self.idx.truncate(k);
-        if self.top_p >= 1.0 && self.min_p <= 0.0 {
-            let total = self
-                .idx
-                .iter()
-                .map(|&i| f64::from(weight(&self.weights, i)))
-                .sum();
-            return Support::List { len: k, total };
+        math::top_k_keys(logits, self.top_k, &mut self.keys);
+        if self.top_p < 1.0 {
+            let target = f64::from(self.top_p) * mass(&self.keys, &self.weights);
+            let len = nucleus_len(&mut self.keys, &self.weights, target);
+            self.keys.truncate(len);
         }
-        self.idx
-            .sort_unstable_by(|&a, &b| math::by_value_desc(logits, a, b));
-        let total_k: f64 = self
-            .idx
-            .iter()
-            .map(|&i| f64::from(weight(&self.weights, i)))
-            .sum();
-        self.finish_sorted(self.idx.len(), f64::from(self.top_p) * total_k)
+        self.finish_list()
     }
 
-    /// Nucleus without top-k: only candidates passing min-p enter, and the candidate set
-    /// widens geometrically until it holds `top_p` of the mass; only that prefix is sorted.
+    /// Nucleus without top-k. Peaked distributions end within the best few dozen tokens,
+    /// found in one pass; otherwise every candidate passing min-p enters a weighted
+    /// quickselect. Neither path sorts more than a few dozen keys.
     fn cut_nucleus(&mut self, logits: &[f32], z: f64) -> Support {
-        let min_w = self.min_p;
-        self.idx.clear();
-        self.idx.extend(
-            (0u32..)
-                .zip(&self.weights)
-                .filter(|&(_, &w)| w > 0.0 && w >= min_w)
-                .map(|(i, _)| i),
-        );
-        let n = self.idx.len();
         let target = f64::from(self.top_p) * z;
-        let mut k = NUCLEUS_FIRST.min(n);
-        loop {
-            if k > 0 && k < n {
-                self.idx
-                    .select_nth_unstable_by(k - 1, |&a, &b| math::by_value_desc(logits, a, b));
+        math::top_k_keys(logits, NUCLEUS_FIRST, &mut self.keys);
+        if mass(&self.keys, &self.weights) < target {
+            let min_w = self.min_p;
+            // Branch-free compaction: write every key, advance only past the kept ones.
+            self.keys.clear();
+            self.keys.resize(logits.len(), 0);
+            let mut len = 0;
+            for (i, (&x, &w)) in (0u32..).zip(logits.iter().zip(&self.weights)) {
+                if let Some(slot) = self.keys.get_mut(len) {
+                    *slot = math::order_key(x, i);
+                }
+                len += usize::from(w > 0.0 && w >= min_w);
             }
-            let mass: f64 = self
-                .idx
-                .iter()
-                .take(k)
-                .map(|&i| f64::from(weight(&self.weights, i)))
-                .sum();
-            if mass >= target || k >= n {
-                break;
-            }
-            k = (k * NUCLEUS_GROWTH).min(n);
+            self.keys.truncate(len);
         }
-        if let Some(head) = self.idx.get_mut(..k) {
-            head.sort_unstable_by(|&a, &b| math::by_value_desc(logits, a, b));
-        }
-        self.finish_sorted(k, target)
+        let len = nucleus_len(&mut self.keys, &self.weights, target);
+        self.keys.truncate(len);
+        self.finish_list()
     }
 
-    /// On `idx[..len]` sorted by descending weight: keeps the shortest prefix whose mass
-    /// reaches `target` (at least one token), then drops tokens below `min_p * max`.
-    fn finish_sorted(&mut self, len: usize, target: f64) -> Support {
-        let head = self.idx.get(..len).unwrap_or_default();
-        let top_w = head.first().map_or(0.0, |&i| weight(&self.weights, i));
-        let min_w = self.min_p * top_w;
-        let mut total = 0.0f64;
-        let mut keep = 0;
-        for &i in head {
-            let w = weight(&self.weights, i);
-            if w <= 0.0 || w < min_w {
-                break;
-            }
-            total += f64::from(w);
-            keep += 1;
-            if total >= target {
-                break;
-            }
+    /// Applies min-p to the candidate list. Weights are relative to the most likely token,
+    /// which every list contains with weight exactly 1, so the threshold is `min_p` itself.
+    fn finish_list(&mut self) -> Support {
+        let min_w = self.min_p;
+        if min_w > 0.0 {
+            let w = &self.weights;
+            self.keys.retain(|&k| weight(w, math::key_id(k)) >= min_w);
         }
-        if keep == 0 {
-            // Every candidate had weight 0; fall back to the most likely one.
-            keep = len.min(1);
-            total = 1.0;
-            if let Some(&i) = head.first() {
-                if let Some(w) = self.weights.get_mut(i as usize) {
-                    *w = 1.0;
-                }
-            }
+        Support::List {
+            len: self.keys.len(),
+            total: mass(&self.keys, &self.weights),
         }
-        Support::List { len: keep, total }
     }
 
     /// No top-k and no top-p: min-p zeroes weights in place, no sorting at all.
@@ -397,10 +348,9 @@ impl Sampler {
             return Support::Dense { total: z };
         }
         let min_w = self.min_p;
+        // An unconditional store keeps this loop vectorized.
         for w in &mut self.weights {
-            if *w < min_w {
-                *w = 0.0;
-            }
+            *w = if *w < min_w { 0.0 } else { *w };
         }
         let total = math::refresh_chunk_sums(&self.weights, &mut self.chunk_sums);
         Support::Dense { total }
@@ -419,6 +369,68 @@ impl Sampler {
 
 fn weight(weights: &[f32], id: u32) -> f32 {
     weights.get(id as usize).copied().unwrap_or(0.0)
+}
+
+fn mass(keys: &[u64], weights: &[f32]) -> f64 {
+    // Four independent sums: the adds would otherwise serialize on their latency.
+    let mut acc = [0.0f64; 4];
+    let mut it = keys.chunks_exact(4);
+    for c in &mut it {
+        for (a, &k) in acc.iter_mut().zip(c) {
+            *a += f64::from(weight(weights, math::key_id(k)));
+        }
+    }
+    let rest: f64 = it
+        .remainder()
+        .iter()
+        .map(|&k| f64::from(weight(weights, math::key_id(k))))
+        .sum();
+    acc.iter().sum::<f64>() + rest
+}
+
+/// Reorders `keys` so that its first L entries are the L most likely tokens, for the
+/// smallest L whose weights sum to at least `target` (all of them if none does), and
+/// returns L. A quickselect on mass rather than rank: each round partitions the undecided
+/// range around a median-of-three pivot, summing the better side as it goes, and keeps only
+/// the side holding the boundary. Expected linear time; only the last few keys get sorted.
+fn nucleus_len(keys: &mut [u64], weights: &[f32], target: f64) -> usize {
+    const SORT_BELOW: usize = 32;
+    let w = |k: u64| f64::from(weight(weights, math::key_id(k)));
+    // keys[..lo] are certainly in, with mass `acc` < target; the boundary is in (lo, hi].
+    let (mut lo, mut hi) = (0usize, keys.len());
+    let mut acc = 0.0f64;
+    while let Some(range) = keys.get_mut(lo..hi) {
+        let n = range.len();
+        if n <= SORT_BELOW {
+            range.sort_unstable();
+            for (j, &k) in range.iter().enumerate() {
+                acc += w(k);
+                if acc >= target {
+                    return lo + j + 1;
+                }
+            }
+            return hi;
+        }
+        let (a, b, c) = (range[0], range[n / 2], range[n - 1]);
+        // Keys are distinct, so one of the three is below the median: progress is certain.
+        let pivot = a.max(b).min(a.min(b).max(c));
+        // Branch-free Lomuto partition (the comparison is a coin flip for the predictor):
+        // always swap, advance only past keys better than the pivot.
+        let mut better = 0;
+        for j in 0..n {
+            let k = range[j];
+            range.swap(better, j);
+            better += usize::from(k < pivot);
+        }
+        let better_mass = mass(range.get(..better).unwrap_or_default(), weights);
+        if acc + better_mass >= target {
+            hi = lo + better;
+        } else {
+            acc += better_mass;
+            lo += better;
+        }
+    }
+    hi
 }
 
 /// Index of the first weight whose running sum exceeds `target`; if rounding leaves the

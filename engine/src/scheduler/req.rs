@@ -13,6 +13,8 @@ pub struct Req {
     /// Scheduler-unique, increasing with arrival (FCFS order).
     pub seq: u64,
     pub rid: String,
+    /// Tenant index, for per-tenant fairness and quotas.
+    #[allow(dead_code)]
     pub tenant: u32,
     pub input_ids: Vec<u32>,
     pub output_ids: Vec<u32>,

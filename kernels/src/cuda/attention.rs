@@ -62,7 +62,9 @@ impl DeviceAttentionBatch {
             .iter()
             .find(|&&s| s < 0 || s as usize >= num_slots)
         {
-            return bad_shape(format!("kv index {s} outside the pool of {num_slots} slots"));
+            return bad_shape(format!(
+                "kv index {s} outside the pool of {num_slots} slots"
+            ));
         }
         Ok(Self {
             q_indptr_host: batch.q_indptr.to_vec(),
@@ -140,7 +142,12 @@ impl GpuContext {
         }
         let max_vis = max_visible(&batch.q_indptr_host, &batch.kv_indptr_host);
         let covered = plan.num_splits as u64 * plan.chunk as u64;
-        if plan.num_splits == 0 || plan.num_splits > u16::MAX as u32 || covered < max_vis as u64 {
+        // The kernel forms split * chunk in 32 bits: the whole plan must fit.
+        if plan.num_splits == 0
+            || plan.num_splits > u16::MAX as u32
+            || covered < max_vis as u64
+            || covered > u32::MAX as u64
+        {
             return bad_shape(format!("attention: {plan:?} does not cover {max_vis} keys"));
         }
         let rows = batch.rows();

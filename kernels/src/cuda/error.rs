@@ -5,7 +5,7 @@ use crate::KernelError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CudaError {
-    #[error("the {0} library could not be loaded (not installed, or not on LD_LIBRARY_PATH)")]
+    #[error("{0} could not be loaded: not installed, or not on LD_LIBRARY_PATH")]
     LibraryMissing(&'static str),
     #[error("CUDA driver: {0}")]
     Driver(#[from] cudarc::driver::DriverError),

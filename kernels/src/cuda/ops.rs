@@ -24,7 +24,11 @@ pub(crate) fn row_launch(rows: u32, threads: u32, shared_mem_bytes: u32) -> Laun
 }
 
 pub(crate) fn stride_launch(total: usize) -> LaunchConfig {
-    row_launch(stride_blocks(total, ELEMENTWISE_THREADS), ELEMENTWISE_THREADS, 0)
+    row_launch(
+        stride_blocks(total, ELEMENTWISE_THREADS),
+        ELEMENTWISE_THREADS,
+        0,
+    )
 }
 
 pub(crate) fn need(what: &str, have: usize, want: usize) -> Result<(), CudaError> {
@@ -255,7 +259,7 @@ impl GpuContext {
         hidden: usize,
         out: &mut CudaSlice<f32>,
     ) -> Result<(), CudaError> {
-        if hidden == 0 || table.len() % hidden != 0 {
+        if hidden == 0 || !table.len().is_multiple_of(hidden) {
             return bad_shape(format!(
                 "embedding: table of {} values, rows of {hidden}",
                 table.len()
@@ -281,5 +285,4 @@ impl GpuContext {
         unsafe { launch.launch(row_launch(to_u32(n_tokens, "tokens")?, ROW_THREADS, 0)) }?;
         Ok(())
     }
-
 }

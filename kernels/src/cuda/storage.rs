@@ -201,7 +201,11 @@ impl DeviceKvStorage {
         budget_bytes: usize,
         page_size: usize,
     ) -> Result<Self, CudaError> {
-        Self::new(gpu, layout, layout.slots_for_budget(budget_bytes, page_size))
+        Self::new(
+            gpu,
+            layout,
+            layout.slots_for_budget(budget_bytes, page_size),
+        )
     }
 
     /// A device copy of a host storage (same layout and contents).

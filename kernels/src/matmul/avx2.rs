@@ -15,13 +15,15 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::acts::{block_scale, column_fits, Column, QActs};
-use super::dispatch::{check_float_stripe, check_int_stripe};
+use super::dispatch::{cache_blocks, check_float_stripe, check_int_stripe};
 use super::pack::{Codes, FloatWeights, IntWeights, ScaleFmt, BLOCK, TILE_ROWS};
 use super::scalar;
 use crate::KernelError;
 
 /// Activation rows per micro-tile (16 ymm registers in all).
 const R_MAX: usize = 2;
+/// How far ahead (in blocks) weights are prefetched while they stream from memory.
+const PREFETCH_BLOCKS: usize = 8;
 
 /// Proof that the CPU has AVX2, FMA and F16C; only `new` can make one.
 #[derive(Clone, Copy, Debug)]
@@ -92,22 +94,23 @@ unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool>(
     tiles: Range<usize>,
     out: &mut [&mut [f32]],
 ) {
-    let m = out.len();
-    for t in tiles.clone() {
-        let col = (t - tiles.start) * TILE_ROWS;
-        let mut r = 0;
-        while r < m {
-            let rows = (m - r).min(R_MAX);
-            let o = &mut out[r..r + rows];
-            // SAFETY: tile t and rows r..r+rows are in range, as checked by the caller.
-            unsafe {
-                if rows == 1 {
-                    micro::<1, NIB, F32S, MIN>(geo, acts, t, r, o, col);
-                } else {
-                    micro::<2, NIB, F32S, MIN>(geo, acts, t, r, o, col);
+    for (group, rows) in cache_blocks(tiles.clone(), geo.tile_bytes, out.len()) {
+        for t in group {
+            let col = (t - tiles.start) * TILE_ROWS;
+            let mut r = rows.start;
+            while r < rows.end {
+                let n = (rows.end - r).min(R_MAX);
+                let o = &mut out[r..r + n];
+                // SAFETY: tile t and rows r..r+n are in range, as checked by the caller.
+                unsafe {
+                    if n == 1 {
+                        micro::<1, NIB, F32S, MIN>(geo, acts, t, r, o, col, r == 0);
+                    } else {
+                        micro::<2, NIB, F32S, MIN>(geo, acts, t, r, o, col, r == 0);
+                    }
                 }
+                r += n;
             }
-            r += rows;
         }
     }
 }
@@ -135,6 +138,7 @@ unsafe fn micro<const R: usize, const NIB: bool, const F32S: bool, const MIN: bo
     r0: usize,
     out: &mut [&mut [f32]],
     col: usize,
+    first_rows: bool,
 ) {
     // SAFETY (whole body): pointers stay inside tile t of the packed data and activation rows
     // r0..r0+R, whose extents the caller validated; stores are clipped to the row length.
@@ -152,6 +156,14 @@ unsafe fn micro<const R: usize, const NIB: bool, const F32S: bool, const MIN: bo
         let mut facc = [[_mm256_setzero_ps(); R]; 2];
         for b in 0..geo.nb {
             let wb = wt.add(b * geo.block_bytes);
+            if first_rows {
+                // The first rows stream the weights from memory: ask for them early (a
+                // prefetch past the end of the data is harmless).
+                let ahead = wb.wrapping_add(PREFETCH_BLOCKS * geo.block_bytes);
+                for line in (0..geo.block_bytes).step_by(64) {
+                    _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line).cast());
+                }
+            }
             let mut isum = [[_mm256_setzero_si256(); R]; 2];
             if NIB {
                 let mut acc16 = [[_mm256_setzero_si256(); R]; 2];

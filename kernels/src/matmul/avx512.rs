@@ -15,13 +15,15 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::acts::{block_scale, column_fits, Column, QActs};
-use super::dispatch::{check_float_stripe, check_int_stripe};
+use super::dispatch::{cache_blocks, check_float_stripe, check_int_stripe};
 use super::pack::{Codes, FloatWeights, IntWeights, ScaleFmt, BLOCK, TILE_ROWS};
 use super::scalar;
 use crate::KernelError;
 
 /// Activation rows per micro-tile.
 const R_MAX: usize = 4;
+/// How far ahead (in blocks) weights are prefetched while they stream from memory.
+const PREFETCH_BLOCKS: usize = 8;
 
 /// Proof that the CPU has AVX-512 F/BW and VNNI; only `new` can make one.
 #[derive(Clone, Copy, Debug)]
@@ -92,32 +94,32 @@ unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool>(
     tiles: Range<usize>,
     out: &mut [&mut [f32]],
 ) {
-    let m = out.len();
-    let mut t = tiles.start;
-    while t < tiles.end {
-        let pair = tiles.end - t >= 2;
-        let col = (t - tiles.start) * TILE_ROWS;
-        let mut r = 0;
-        while r < m {
-            let rows = (m - r).min(R_MAX);
-            let o = &mut out[r..r + rows];
-            // SAFETY: tiles t (and t + 1 for a pair) and rows r..r+rows are in range, as
-            // checked by the caller; the features are enabled on this function.
-            unsafe {
-                match (pair, rows) {
-                    (true, 1) => micro::<2, 1, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (true, 2) => micro::<2, 2, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (true, 3) => micro::<2, 3, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (true, _) => micro::<2, 4, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (false, 1) => micro::<1, 1, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (false, 2) => micro::<1, 2, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (false, 3) => micro::<1, 3, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                    (false, _) => micro::<1, 4, NIB, F32S, MIN>(geo, acts, t, r, o, col),
-                }
+    for (group, rows) in cache_blocks(tiles.clone(), geo.tile_bytes, out.len()) {
+        let mut t = group.start;
+        while t < group.end {
+            let pair = group.end - t >= 2;
+            let col = (t - tiles.start) * TILE_ROWS;
+            let mut r = rows.start;
+            while r < rows.end {
+                let n = (rows.end - r).min(R_MAX);
+                let o = &mut out[r..r + n];
+                let kernel = match (pair, n) {
+                    (true, 1) => micro::<2, 1, NIB, F32S, MIN>,
+                    (true, 2) => micro::<2, 2, NIB, F32S, MIN>,
+                    (true, 3) => micro::<2, 3, NIB, F32S, MIN>,
+                    (true, _) => micro::<2, 4, NIB, F32S, MIN>,
+                    (false, 1) => micro::<1, 1, NIB, F32S, MIN>,
+                    (false, 2) => micro::<1, 2, NIB, F32S, MIN>,
+                    (false, 3) => micro::<1, 3, NIB, F32S, MIN>,
+                    (false, _) => micro::<1, 4, NIB, F32S, MIN>,
+                };
+                // SAFETY: tiles t (and t + 1 for a pair) and rows r..r+n are in range, as
+                // checked by the caller; the CPU has the features (caller's token).
+                unsafe { kernel(geo, acts, t, r, o, col, r == 0) };
+                r += n;
             }
-            r += rows;
+            t += if pair { 2 } else { 1 };
         }
-        t += if pair { 2 } else { 1 };
     }
 }
 
@@ -151,6 +153,7 @@ unsafe fn micro<
     r0: usize,
     out: &mut [&mut [f32]],
     col: usize,
+    first_rows: bool,
 ) {
     // SAFETY (whole body): pointers stay inside the tiles t..t+G of the packed data and the
     // activation rows r0..r0+R, whose extents the caller validated; stores are masked to the
@@ -167,6 +170,17 @@ unsafe fn micro<
         let mut facc = [[_mm512_setzero_ps(); R]; G];
         for b in 0..geo.nb {
             let wb = wt.add(b * geo.block_bytes);
+            if first_rows {
+                // The first rows stream the weights from memory: ask for them early (a
+                // prefetch past the end of the data is harmless).
+                let ahead = wb.wrapping_add(PREFETCH_BLOCKS * geo.block_bytes);
+                for g in 0..G {
+                    for line in (0..geo.block_bytes).step_by(64) {
+                        let p = ahead.wrapping_add(g * geo.tile_bytes + line);
+                        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+                    }
+                }
+            }
             let mut iacc = [[_mm512_setzero_si512(); R]; G];
             if NIB {
                 for c in 0..4 {

@@ -90,6 +90,28 @@ pub(crate) enum Isa {
     Scalar,
 }
 
+/// Weight bytes of a tile group: read from memory once, then reused from L2 for every chunk
+/// of activation rows.
+const GROUP_BYTES: usize = 512 * 1024;
+/// Activation rows per chunk: bounds the output pages a tile group writes between reuses.
+const ROW_CHUNK: usize = 64;
+
+/// The cache blocking of one stripe: `(tiles, rows)` pairs in execution order, tiles in
+/// groups of an even count (so pairs stay aligned) whose weights fit `GROUP_BYTES`.
+pub(crate) fn cache_blocks(
+    tiles: Range<usize>,
+    tile_bytes: usize,
+    m: usize,
+) -> impl Iterator<Item = (Range<usize>, Range<usize>)> {
+    let per = (GROUP_BYTES / tile_bytes.max(1)).max(2) & !1;
+    let end = tiles.end;
+    tiles.step_by(per).flat_map(move |g| {
+        (0..m)
+            .step_by(ROW_CHUNK)
+            .map(move |r| (g..(g + per).min(end), r..(r + ROW_CHUNK).min(m)))
+    })
+}
+
 /// First output column of tile `t`.
 fn col(t: usize, n_out: usize) -> usize {
     (t * TILE_ROWS).min(n_out)
@@ -111,8 +133,7 @@ where
         return Ok(());
     }
     let threads = rayon::current_num_threads();
-    let thr = std::env::var("PMW").ok().and_then(|v| v.parse().ok()).unwrap_or(PAR_MIN_WORK);
-    let parts = if work < thr || threads < 2 {
+    let parts = if work < PAR_MIN_WORK || threads < 2 {
         1
     } else {
         (threads * STRIPES_PER_THREAD).min(n_tiles.div_ceil(2))
@@ -121,8 +142,8 @@ where
         let mut rows: Vec<&mut [f32]> = out.chunks_mut(n_out).collect();
         return f(0..n_tiles, &mut rows);
     }
-    // Even tile counts keep the kernels on their two-tile fast path.
-    let per = n_tiles.div_ceil(parts).next_multiple_of(2);
+    // Equal stripes balance the threads; an odd count only costs one single-tile pass.
+    let per = n_tiles.div_ceil(parts);
     let ranges: Vec<Range<usize>> = (0..n_tiles)
         .step_by(per)
         .map(|s| s..(s + per).min(n_tiles))

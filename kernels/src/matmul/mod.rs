@@ -9,9 +9,12 @@
 //! `pmaddubsw`) scaled into an f32 accumulator. Float types (and Q6_K, which has no integer
 //! layout here) are kept as f32 rows and multiplied with unquantized activations.
 //!
-//! One kernel serves every batch size: work is split over output tiles (each thread reads
-//! its own weights once), and within a tile the weights of a block are applied to all rows
-//! of the batch while they are in registers/L1.
+//! One kernel serves every batch size. Work is split over output tiles, so each thread reads
+//! its own weights, once from memory: a micro-tile (2 weight tiles x 4 activation rows)
+//! unpacks each weight load once for all its rows, the tile stays in L1 while every row of
+//! the batch passes, and for large batches tiles are grouped (512 KiB, kept in L2) while rows
+//! go by in chunks of 64. Decode (m = 1) is memory-bound: weights keep their GGUF size
+//! (Q4_1: 20 bytes per 32) and are prefetched ahead of use.
 //!
 //! # Numerics: batch invariance
 //!

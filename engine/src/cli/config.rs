@@ -1,0 +1,240 @@
+//! `serve`'s settings: command-line flags over an optional TOML file (`--config`) over the
+//! defaults. The file takes the flags' names as keys (`http-port = 8000`; `http_port` works
+//! too).
+
+use super::DEFAULT_MODEL;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use engine::handle::EngineConfig;
+use engine::scheduler::{Policy, SchedulerConfig};
+use pools::KvDtype;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Flags of `radixserve serve`; every one may also be set in the `--config` file.
+#[derive(Args, Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct ServeArgs {
+    /// GGUF model file [default: models/SmolLM2-135M-Instruct.Q4_1.gguf]
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1]
+    #[arg(long)]
+    pub host: Option<String>,
+    /// Port of the OpenAI-compatible HTTP API and /metrics (0: any free port) [default: 8000]
+    #[arg(long)]
+    pub http_port: Option<u16>,
+    /// Port of the gRPC API (0: any free port) [default: 50051]
+    #[arg(long)]
+    pub grpc_port: Option<u16>,
+    /// Tokens per KV page; the prefix cache matches whole pages [default: 1]
+    #[arg(long)]
+    pub page_size: Option<usize>,
+    /// KV cache memory, all layers, K and V, in MiB [default: 1024]
+    #[arg(long)]
+    pub kv_budget_mb: Option<usize>,
+    /// KV cache element type [default: f32]
+    #[arg(long)]
+    pub kv_dtype: Option<KvDtypeArg>,
+    /// Requests decoding at once [default: 64]
+    #[arg(long)]
+    pub max_running_requests: Option<usize>,
+    /// Requests allowed to wait; more get 429 [default: 4096]
+    #[arg(long)]
+    pub max_queued_requests: Option<usize>,
+    /// Prefill tokens per scheduler step, over all requests [default: 1024]
+    #[arg(long)]
+    pub max_prefill_tokens: Option<usize>,
+    /// Longest piece of one prompt computed in a step [default: 512]
+    #[arg(long)]
+    pub chunked_prefill_size: Option<usize>,
+    /// Order of admission from the waiting queue [default: lpm]
+    #[arg(long)]
+    pub policy: Option<PolicyArg>,
+    /// Longest prompt + output per request, in tokens [default: the model's context]
+    #[arg(long)]
+    pub max_context_len: Option<usize>,
+    /// Tenants, their API keys and quotas (not supported yet)
+    #[arg(long)]
+    pub tenants_config: Option<PathBuf>,
+    /// TOML file with any of these settings; flags given on the command line win
+    #[arg(long)]
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+    /// Seconds in-flight requests may take to finish after SIGINT/SIGTERM [default: 30]
+    #[arg(long)]
+    pub shutdown_grace_secs: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KvDtypeArg {
+    F32,
+    F16,
+    Bf16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyArg {
+    Fcfs,
+    Lpm,
+    DfsWeight,
+}
+
+/// `serve`'s settings with every default applied.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub engine: EngineConfig,
+    pub host: String,
+    pub http_port: u16,
+    pub grpc_port: u16,
+    pub tenants_config: Option<PathBuf>,
+    pub shutdown_grace: Duration,
+}
+
+impl ServeArgs {
+    /// Reads the `--config` file if given and applies flags over it, then the defaults.
+    pub fn resolve(self) -> anyhow::Result<ServeConfig> {
+        let file = match &self.config {
+            Some(path) => read_config_file(path)?,
+            None => ServeArgs::default(),
+        };
+        self.over(file).with_defaults()
+    }
+
+    /// `self`'s values where set, else `file`'s.
+    fn over(self, file: ServeArgs) -> ServeArgs {
+        ServeArgs {
+            model: self.model.or(file.model),
+            host: self.host.or(file.host),
+            http_port: self.http_port.or(file.http_port),
+            grpc_port: self.grpc_port.or(file.grpc_port),
+            page_size: self.page_size.or(file.page_size),
+            kv_budget_mb: self.kv_budget_mb.or(file.kv_budget_mb),
+            kv_dtype: self.kv_dtype.or(file.kv_dtype),
+            max_running_requests: self.max_running_requests.or(file.max_running_requests),
+            max_queued_requests: self.max_queued_requests.or(file.max_queued_requests),
+            max_prefill_tokens: self.max_prefill_tokens.or(file.max_prefill_tokens),
+            chunked_prefill_size: self.chunked_prefill_size.or(file.chunked_prefill_size),
+            policy: self.policy.or(file.policy),
+            max_context_len: self.max_context_len.or(file.max_context_len),
+            tenants_config: self.tenants_config.or(file.tenants_config),
+            config: self.config,
+            shutdown_grace_secs: self.shutdown_grace_secs.or(file.shutdown_grace_secs),
+        }
+    }
+
+    fn with_defaults(self) -> anyhow::Result<ServeConfig> {
+        let mut engine = EngineConfig::new(self.model.unwrap_or_else(|| DEFAULT_MODEL.into()));
+        if let Some(mb) = self.kv_budget_mb {
+            engine.kv_budget_bytes = mb
+                .checked_mul(1 << 20)
+                .context("--kv-budget-mb is too large")?;
+        }
+        engine.kv_dtype = match self.kv_dtype.unwrap_or(KvDtypeArg::F32) {
+            KvDtypeArg::F32 => KvDtype::F32,
+            KvDtypeArg::F16 => KvDtype::F16,
+            KvDtypeArg::Bf16 => KvDtype::Bf16,
+        };
+        if let Some(page) = self.page_size {
+            anyhow::ensure!(page > 0, "--page-size must be at least 1");
+            engine.page_size = page;
+        }
+        engine.max_context_len = self.max_context_len.unwrap_or(0);
+        let defaults = SchedulerConfig::default();
+        engine.scheduler = SchedulerConfig {
+            max_running_requests: self
+                .max_running_requests
+                .unwrap_or(defaults.max_running_requests),
+            max_queued_requests: self
+                .max_queued_requests
+                .unwrap_or(defaults.max_queued_requests),
+            max_prefill_tokens: self
+                .max_prefill_tokens
+                .unwrap_or(defaults.max_prefill_tokens),
+            chunked_prefill_size: self
+                .chunked_prefill_size
+                .unwrap_or(defaults.chunked_prefill_size),
+            policy: match self.policy {
+                None => defaults.policy,
+                Some(PolicyArg::Fcfs) => Policy::Fcfs,
+                Some(PolicyArg::Lpm) => Policy::Lpm,
+                Some(PolicyArg::DfsWeight) => Policy::DfsWeight,
+            },
+            ..defaults
+        };
+        let grace = self.shutdown_grace_secs.unwrap_or(30.0);
+        let shutdown_grace = Duration::try_from_secs_f64(grace)
+            .map_err(|_| anyhow::anyhow!("--shutdown-grace-secs must be >= 0, got {grace}"))?;
+        Ok(ServeConfig {
+            engine,
+            host: self.host.unwrap_or_else(|| "127.0.0.1".into()),
+            http_port: self.http_port.unwrap_or(8000),
+            grpc_port: self.grpc_port.unwrap_or(50051),
+            tenants_config: self.tenants_config,
+            shutdown_grace,
+        })
+    }
+}
+
+/// Parses a TOML settings file; keys may use `-` or `_`, unknown keys are errors.
+fn read_config_file(path: &Path) -> anyhow::Result<ServeArgs> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the config file {}", path.display()))?;
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("{} is not valid TOML", path.display()))?;
+    let normalized: toml::Table = table
+        .into_iter()
+        .map(|(key, value)| (key.replace('_', "-"), value))
+        .collect();
+    toml::Value::Table(normalized)
+        .try_into()
+        .with_context(|| format!("invalid settings in {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    fn parse(flags: &[&str]) -> ServeArgs {
+        let argv = std::iter::once("serve").chain(flags.iter().copied());
+        match Wrapper::try_parse_from(argv) {
+            Ok(w) => w.args,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn flags_override_the_file_and_defaults_fill_the_rest() -> anyhow::Result<()> {
+        let dir = std::env::temp_dir().join(format!("radixserve-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        let file = dir.join("serve.toml");
+        std::fs::write(
+            &file,
+            "http-port = 9000\nkv_budget_mb = 64\npolicy = \"dfs-weight\"\nkv-dtype = \"bf16\"\n",
+        )?;
+        let config_flag = file.display().to_string();
+        let config = parse(&["--config", &config_flag, "--http-port", "9100"]).resolve()?;
+        assert_eq!(config.http_port, 9100);
+        assert_eq!(config.engine.kv_budget_bytes, 64 << 20);
+        assert_eq!(config.engine.scheduler.policy, Policy::DfsWeight);
+        assert_eq!(config.engine.kv_dtype, KvDtype::Bf16);
+        assert_eq!(config.grpc_port, 50051);
+        assert_eq!(config.host, "127.0.0.1");
+        assert_eq!(config.shutdown_grace, Duration::from_secs(30));
+        assert_eq!(config.engine.model_path, PathBuf::from(DEFAULT_MODEL));
+        std::fs::write(&file, "no-such-key = 1\n")?;
+        assert!(parse(&["--config", &config_flag]).resolve().is_err());
+        std::fs::remove_dir_all(&dir)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,148 @@
+//! `radixserve serve`: the HTTP and gRPC servers come up first (503 on `/health`, NOT_SERVING
+//! on gRPC health while the model loads), then the engine. On SIGINT/SIGTERM: drain (new requests and `/health` get 503),
+//! let in-flight requests finish within the grace period, abort the rest, exit 0. A second
+//! signal aborts at once.
+
+use super::check_model;
+use super::config::{ServeArgs, ServeConfig};
+use anyhow::Context;
+use engine::handle::EngineHandle;
+use engine::server::grpc::GrpcServer;
+use engine::server::http::{self, HttpState};
+use engine::server::metrics;
+use std::time::Duration;
+use tokio::signal::unix::{signal, Signal, SignalKind};
+use tokio::sync::watch;
+
+/// How often histogram samples are folded in between scrapes.
+const METRICS_UPKEEP: Duration = Duration::from_secs(5);
+/// How long open connections get to close after the engine stopped.
+const CONNECTIONS_GRACE: Duration = Duration::from_secs(5);
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let config = args.resolve()?;
+    if let Some(path) = &config.tenants_config {
+        anyhow::bail!(
+            "--tenants-config {}: multi-tenant serving is not supported yet",
+            path.display()
+        );
+    }
+    check_model(&config.engine.model_path)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("radixserve-io")
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(config))
+}
+
+async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    let prometheus = metrics::install().context("cannot install the metrics recorder")?;
+    metrics::spawn_upkeep(prometheus.clone(), METRICS_UPKEEP);
+    let mut signals = Signals::new()?;
+
+    let state = HttpState::loading(Some(prometheus));
+    let listener = bind(&config.host, config.http_port).await?;
+    tracing::info!(addr = %listener.local_addr()?, "HTTP API listening (loading the model)");
+    let grpc_listener = bind(&config.host, config.grpc_port).await?;
+    tracing::info!(addr = %grpc_listener.local_addr()?, "gRPC API listening (loading the model)");
+    // Both servers stop accepting when this turns true, after the engine has stopped.
+    let (stop_servers, stopped) = watch::channel(false);
+    let http_server = tokio::spawn(http::serve(listener, state.clone(), stopping(&stopped)));
+    let grpc = GrpcServer::loading().await;
+    let grpc_server = tokio::spawn(grpc.clone().serve(grpc_listener, stopping(&stopped)));
+
+    let model_path = config.engine.model_path.clone();
+    let engine_config = config.engine.clone();
+    let loading = tokio::task::spawn_blocking(move || EngineHandle::start(engine_config));
+    let engine = tokio::select! {
+        loaded = loading => loaded
+            .context("the model loader failed")?
+            .with_context(|| format!("cannot load {}", model_path.display()))?,
+        name = signals.recv() => {
+            tracing::info!("{name} while loading the model: exiting");
+            let _ = stop_servers.send(true);
+            return Ok(());
+        }
+    };
+    state.set_engine(engine.clone());
+    grpc.set_engine(engine.clone()).await;
+    let info = engine.model_info();
+    tracing::info!(
+        model = %info.name,
+        context = engine.max_context_len(),
+        kv_tokens = engine.server_info().kv_capacity_tokens,
+        "serving"
+    );
+
+    let name = signals.recv().await;
+    tracing::info!(
+        grace_s = config.shutdown_grace.as_secs_f64(),
+        "{name}: draining, in-flight requests may finish"
+    );
+    engine.begin_drain();
+    grpc.set_serving(false).await;
+    let draining = engine.clone();
+    let grace = config.shutdown_grace;
+    let mut shutdown = tokio::task::spawn_blocking(move || draining.shutdown(grace));
+    tokio::select! {
+        done = &mut shutdown => done.context("engine shutdown failed")?,
+        name = signals.recv() => {
+            tracing::warn!("{name} again: aborting in-flight requests");
+            let now = engine.clone();
+            tokio::task::spawn_blocking(move || now.shutdown(Duration::ZERO))
+                .await
+                .context("engine shutdown failed")?;
+            shutdown.await.context("engine shutdown failed")?;
+        }
+    }
+    let _ = stop_servers.send(true);
+    let servers = async {
+        let http = http_server.await.context("HTTP server task")?;
+        http.context("HTTP server")?;
+        let grpc = grpc_server.await.context("gRPC server task")?;
+        grpc.context("gRPC server")
+    };
+    match tokio::time::timeout(CONNECTIONS_GRACE, servers).await {
+        Ok(result) => result?,
+        Err(_) => tracing::warn!("connections still open after shutdown: closing them"),
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn bind(host: &str, port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind((host, port))
+        .await
+        .with_context(|| format!("cannot listen on {host}:{port}"))
+}
+
+/// Completes when `stopped` turns true (or its sender is gone).
+fn stopping(stopped: &watch::Receiver<bool>) -> impl std::future::Future<Output = ()> + Send {
+    let mut stopped = stopped.clone();
+    async move {
+        let _ = stopped.wait_for(|&stop| stop).await;
+    }
+}
+
+/// SIGINT and SIGTERM, whichever comes.
+struct Signals {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl Signals {
+    fn new() -> anyhow::Result<Self> {
+        Ok(Self {
+            interrupt: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+            terminate: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+        })
+    }
+
+    async fn recv(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.interrupt.recv() => "SIGINT",
+            _ = self.terminate.recv() => "SIGTERM",
+        }
+    }
+}

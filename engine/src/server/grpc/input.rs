@@ -1,0 +1,194 @@
+//! From a `radixserve.v1.GenerateRequest` to the engine's request: tokenize the input (text,
+//! or chat turns through the model's chat template), fill unset sampling parameters with the
+//! engine's defaults, and place the request in the caller's namespace.
+
+use super::auth::Caller;
+use crate::handle::{EngineHandle, GenerateRequest};
+use crate::sampling::SamplingParams;
+use crate::tokenizer::ChatMessage;
+use proto::v1 as pb;
+use proto::v1::generate_request::Input;
+use std::time::Instant;
+use tonic::Status;
+
+/// Request ids are echoed in every response and logged: keep them short.
+const MAX_REQUEST_ID_BYTES: usize = 256;
+/// Inputs longer than this are tokenized on a blocking thread, off the I/O workers.
+const INLINE_TOKENIZE_BYTES: usize = 16 << 10;
+
+/// A request ready for [`EngineHandle::submit`], and how to render its output.
+pub(super) struct Prepared {
+    pub request: GenerateRequest,
+    pub skip_special_tokens: bool,
+}
+
+/// Input that still needs the tokenizer.
+enum TextInput {
+    Text(String),
+    Chat(Vec<ChatMessage>),
+}
+
+impl TextInput {
+    fn len(&self) -> usize {
+        match self {
+            Self::Text(text) => text.len(),
+            Self::Chat(messages) => messages
+                .iter()
+                .map(|m| m.role.len() + m.content.len())
+                .sum(),
+        }
+    }
+}
+
+/// Validates and converts `request`. Range checks of the sampling parameters are left to
+/// `submit`, which knows the vocabulary and the context.
+pub(super) async fn prepare(
+    engine: &EngineHandle,
+    caller: &Caller,
+    request: pb::GenerateRequest,
+    deadline: Option<Instant>,
+) -> Result<Prepared, Status> {
+    let rid = request_id(request.request_id)?;
+    let input_ids = match request.input {
+        None => {
+            return Err(Status::invalid_argument(
+                "the request has no input: set one of text, chat or token_ids",
+            ))
+        }
+        Some(Input::TokenIds(ids)) => ids.ids,
+        Some(Input::Text(text)) => tokenize(engine, TextInput::Text(text)).await?,
+        Some(Input::Chat(chat)) => {
+            if chat.messages.is_empty() {
+                return Err(Status::invalid_argument("chat.messages is empty"));
+            }
+            let messages = chat
+                .messages
+                .into_iter()
+                .map(|m| ChatMessage::new(m.role, m.content))
+                .collect();
+            tokenize(engine, TextInput::Chat(messages)).await?
+        }
+    };
+    let mut generate = GenerateRequest::new(input_ids, sampling_params(request.sampling_params));
+    generate.rid = rid;
+    generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
+    generate.tenant = caller.tenant;
+    generate.deadline = deadline;
+    Ok(Prepared {
+        request: generate,
+        skip_special_tokens: request.skip_special_tokens.unwrap_or(true),
+    })
+}
+
+/// An empty id counts as unset (some clients cannot leave a field out).
+fn request_id(id: Option<String>) -> Result<Option<String>, Status> {
+    match id {
+        Some(id) if id.len() > MAX_REQUEST_ID_BYTES => Err(Status::invalid_argument(format!(
+            "request_id has {} bytes; at most {MAX_REQUEST_ID_BYTES} are allowed",
+            id.len()
+        ))),
+        Some(id) if id.is_empty() => Ok(None),
+        id => Ok(id),
+    }
+}
+
+/// The engine's parameters, each unset field taking [`SamplingParams::default`]'s value.
+pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingParams {
+    let defaults = SamplingParams::default();
+    let Some(p) = params else {
+        return defaults;
+    };
+    SamplingParams {
+        temperature: p.temperature.unwrap_or(defaults.temperature),
+        top_k: p.top_k.unwrap_or(defaults.top_k),
+        top_p: p.top_p.unwrap_or(defaults.top_p),
+        min_p: p.min_p.unwrap_or(defaults.min_p),
+        repetition_penalty: p.repetition_penalty.unwrap_or(defaults.repetition_penalty),
+        frequency_penalty: p.frequency_penalty.unwrap_or(defaults.frequency_penalty),
+        presence_penalty: p.presence_penalty.unwrap_or(defaults.presence_penalty),
+        seed: p.seed.or(defaults.seed),
+        max_new_tokens: p.max_new_tokens.unwrap_or(defaults.max_new_tokens),
+        stop_token_ids: p.stop_token_ids,
+        stop: p.stop,
+        ignore_eos: p.ignore_eos.unwrap_or(defaults.ignore_eos),
+        logprobs: p.logprobs.or(defaults.logprobs),
+    }
+}
+
+async fn tokenize(engine: &EngineHandle, input: TextInput) -> Result<Vec<u32>, Status> {
+    if input.len() <= INLINE_TOKENIZE_BYTES {
+        return tokenize_now(engine, input);
+    }
+    let engine = engine.clone();
+    tokio::task::spawn_blocking(move || tokenize_now(&engine, input))
+        .await
+        .map_err(|e| Status::internal(format!("tokenizer task failed: {e}")))?
+}
+
+/// Text: special tokens written in it are parsed. Chat: the template (with the assistant
+/// prompt) holds any BOS itself, so none is added.
+fn tokenize_now(engine: &EngineHandle, input: TextInput) -> Result<Vec<u32>, Status> {
+    let tokenizer = engine.tokenizer();
+    let encoded = match input {
+        TextInput::Text(text) => tokenizer.encode(&text, true),
+        TextInput::Chat(messages) => {
+            let text = engine
+                .chat_template()
+                .render(&messages, true)
+                .map_err(|e| Status::invalid_argument(format!("cannot render the chat: {e}")))?;
+            tokenizer.encode_without_bos_eos(&text, true)
+        }
+    };
+    encoded.map_err(|e| Status::invalid_argument(format!("cannot tokenize the input: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unset_params_take_the_engine_defaults() {
+        assert_eq!(sampling_params(None), SamplingParams::default());
+        assert_eq!(
+            sampling_params(Some(pb::SamplingParams::default())),
+            SamplingParams::default()
+        );
+    }
+
+    #[test]
+    fn zeros_are_values_when_set() {
+        let params = sampling_params(Some(pb::SamplingParams {
+            temperature: Some(0.0),
+            top_p: Some(0.5),
+            top_k: Some(0),
+            max_new_tokens: Some(7),
+            seed: Some(0),
+            logprobs: Some(0),
+            ignore_eos: Some(true),
+            stop: vec!["\n".into()],
+            stop_token_ids: vec![2],
+            ..Default::default()
+        }));
+        assert_eq!(params.temperature, 0.0);
+        assert_eq!(params.top_p, 0.5);
+        assert_eq!(params.max_new_tokens, 7);
+        assert_eq!(params.seed, Some(0));
+        assert_eq!(params.logprobs, Some(0));
+        assert!(params.ignore_eos);
+        assert_eq!(params.stop, vec!["\n".to_string()]);
+        assert_eq!(params.stop_token_ids, vec![2]);
+        assert_eq!(params.repetition_penalty, 1.0);
+    }
+
+    #[test]
+    fn request_ids() {
+        assert_eq!(request_id(None).ok(), Some(None));
+        assert_eq!(request_id(Some(String::new())).ok(), Some(None));
+        assert_eq!(request_id(Some("a".into())).ok(), Some(Some("a".into())));
+        let err = request_id(Some("x".repeat(MAX_REQUEST_ID_BYTES + 1)));
+        assert_eq!(
+            err.err().map(|s| s.code()),
+            Some(tonic::Code::InvalidArgument)
+        );
+    }
+}

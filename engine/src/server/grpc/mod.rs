@@ -1,0 +1,137 @@
+//! The gRPC API: `radixserve.v1.RadixServe` (tonic) over [`EngineHandle`], the standard
+//! `grpc.health.v1.Health` service and server reflection (v1 and v1alpha), so `grpcurl`
+//! works without the `.proto`.
+//!
+//! The server may start before the model is loaded: [`GrpcServer::loading`] answers
+//! UNAVAILABLE and reports NOT_SERVING until [`GrpcServer::set_engine`]. While the engine
+//! drains, `Generate` answers UNAVAILABLE; the owner reports it with
+//! [`GrpcServer::set_serving`]`(false)`.
+
+pub mod auth;
+mod deadline;
+mod info;
+mod input;
+mod service;
+mod status;
+mod stream;
+mod text;
+
+use crate::handle::EngineHandle;
+use proto::v1::radix_serve_server::{RadixServeServer, SERVICE_NAME};
+use service::{EngineSlot, RadixServeService};
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use tonic::transport::server::{Router, TcpIncoming};
+use tonic::transport::Server;
+use tonic_health::server::{HealthReporter, HealthService};
+use tonic_health::ServingStatus;
+
+/// HTTP/2 pings find clients that vanished without closing the connection, so that their
+/// streams are dropped and their requests aborted.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum GrpcError {
+    #[error("server reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    #[error("gRPC transport: {0}")]
+    Transport(#[from] tonic::transport::Error),
+}
+
+/// The gRPC server's state: the engine (once loaded) and the health statuses. Cheap to
+/// clone; clones share both.
+#[derive(Clone)]
+pub struct GrpcServer {
+    engine: EngineSlot,
+    health: HealthReporter,
+}
+
+impl GrpcServer {
+    /// A server whose engine is still loading: NOT_SERVING, RPCs answer UNAVAILABLE.
+    pub async fn loading() -> Self {
+        let server = Self {
+            engine: Arc::new(OnceLock::new()),
+            health: HealthReporter::new(),
+        };
+        server.set_serving(false).await;
+        server
+    }
+
+    /// A server with its engine ready: SERVING.
+    pub async fn ready(engine: EngineHandle) -> Self {
+        let server = Self::loading().await;
+        server.set_engine(engine).await;
+        server
+    }
+
+    /// Starts serving with `engine` and reports SERVING; false (and no change) if an engine
+    /// was already set.
+    pub async fn set_engine(&self, engine: EngineHandle) -> bool {
+        if self.engine.set(engine).is_err() {
+            return false;
+        }
+        self.set_serving(true).await;
+        true
+    }
+
+    pub fn engine(&self) -> Option<&EngineHandle> {
+        self.engine.get()
+    }
+
+    /// Reports SERVING or NOT_SERVING, for the whole server ("") and for
+    /// `radixserve.v1.RadixServe`. Call with false when draining begins.
+    pub async fn set_serving(&self, serving: bool) {
+        let status = if serving {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
+        for name in ["", SERVICE_NAME] {
+            self.health.set_service_status(name, status).await;
+        }
+    }
+
+    /// The health reporter, to set statuses of other services if needed.
+    pub fn health_reporter(&self) -> HealthReporter {
+        self.health.clone()
+    }
+
+    /// All services on one tonic router: `radixserve.v1.RadixServe`, health and reflection.
+    pub fn router(&self) -> Result<Router, GrpcError> {
+        let reflection = || {
+            tonic_reflection::server::Builder::configure()
+                .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        };
+        let reflection_v1 = reflection().build_v1()?;
+        let reflection_v1alpha = reflection().build_v1alpha()?;
+        let health = tonic_health::pb::health_server::HealthServer::new(
+            HealthService::from_health_reporter(self.health.clone()),
+        );
+        let radixserve = RadixServeServer::new(RadixServeService::new(self.engine.clone()));
+        Ok(Server::builder()
+            .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+            .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+            .add_service(health)
+            .add_service(reflection_v1)
+            .add_service(reflection_v1alpha)
+            .add_service(radixserve))
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then waits for open calls to end
+    /// (streams end when the engine finishes or aborts their requests).
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), GrpcError> {
+        // Token chunks are small writes: do not let Nagle hold them back.
+        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+        self.router()?
+            .serve_with_incoming_shutdown(incoming, shutdown)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,126 @@
+//! `radixserve.v1.RadixServe` over [`EngineHandle`]. Every RPC authenticates its caller
+//! first; `Generate` then tokenizes, submits and streams.
+
+use super::auth::authenticate;
+use super::stream::{response_stream, ResponseStream};
+use super::text::ChunkText;
+use super::{deadline, info, input, status};
+use crate::handle::EngineHandle;
+use proto::v1 as pb;
+use proto::v1::radix_serve_server::RadixServe;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+use tonic::{Request, Response, Status};
+
+/// The engine once it is loaded; shared by the service and [`super::GrpcServer`].
+pub(super) type EngineSlot = Arc<OnceLock<EngineHandle>>;
+
+pub(super) struct RadixServeService {
+    engine: EngineSlot,
+}
+
+impl RadixServeService {
+    pub(super) fn new(engine: EngineSlot) -> Self {
+        Self { engine }
+    }
+
+    /// The engine, once loaded (info and cache RPCs still answer while it drains).
+    fn engine(&self) -> Result<&EngineHandle, Status> {
+        self.engine
+            .get()
+            .ok_or_else(|| Status::unavailable("the model is loading"))
+    }
+
+    /// The engine, if it takes new requests now.
+    fn serving_engine(&self) -> Result<&EngineHandle, Status> {
+        let engine = self.engine()?;
+        if engine.is_draining() {
+            return Err(Status::unavailable("the server is shutting down"));
+        }
+        Ok(engine)
+    }
+}
+
+#[tonic::async_trait]
+impl RadixServe for RadixServeService {
+    type GenerateStream = ResponseStream;
+
+    async fn generate(
+        &self,
+        request: Request<pb::GenerateRequest>,
+    ) -> Result<Response<Self::GenerateStream>, Status> {
+        let caller = authenticate(request.metadata())?;
+        let engine = self.serving_engine()?;
+        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
+        let prepared = input::prepare(engine, &caller, request.into_inner(), deadline).await?;
+        let text = ChunkText::new(
+            engine,
+            &prepared.request.params,
+            prepared.skip_special_tokens,
+        );
+        let events = engine
+            .submit(prepared.request)
+            .map_err(status::from_submit)?;
+        Ok(Response::new(response_stream(events, deadline, text)))
+    }
+
+    async fn abort(
+        &self,
+        request: Request<pb::AbortRequest>,
+    ) -> Result<Response<pb::AbortResponse>, Status> {
+        // Single-tenant: any caller may abort any request. Multi-tenant serving must check
+        // that the request belongs to the caller's tenant.
+        let _caller = authenticate(request.metadata())?;
+        let engine = self.engine()?;
+        let rid = request.into_inner().request_id;
+        if rid.is_empty() {
+            return Err(Status::invalid_argument("request_id is empty"));
+        }
+        engine.abort(&rid);
+        Ok(Response::new(pb::AbortResponse {}))
+    }
+
+    async fn get_model_info(
+        &self,
+        request: Request<pb::GetModelInfoRequest>,
+    ) -> Result<Response<pb::GetModelInfoResponse>, Status> {
+        authenticate(request.metadata())?;
+        Ok(Response::new(info::model_info(self.engine()?)))
+    }
+
+    async fn get_server_info(
+        &self,
+        request: Request<pb::GetServerInfoRequest>,
+    ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
+        authenticate(request.metadata())?;
+        Ok(Response::new(info::server_info(
+            &self.engine()?.server_info(),
+        )))
+    }
+
+    async fn flush_cache(
+        &self,
+        request: Request<pb::FlushCacheRequest>,
+    ) -> Result<Response<pb::FlushCacheResponse>, Status> {
+        let caller = authenticate(request.metadata())?;
+        let engine = self.engine()?;
+        let request = request.into_inner();
+        let namespace = if request.all_namespaces {
+            if !caller.is_admin {
+                return Err(Status::permission_denied(
+                    "only administrators may flush every namespace",
+                ));
+            }
+            None
+        } else {
+            Some(caller.namespace_for(request.cache_salt.as_deref()))
+        };
+        let flushed = engine
+            .flush_cache(namespace)
+            .await
+            .map_err(status::from_engine)?;
+        Ok(Response::new(pb::FlushCacheResponse {
+            flushed_tokens: flushed as u64,
+        }))
+    }
+}

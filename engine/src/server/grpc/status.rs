@@ -1,0 +1,19 @@
+//! gRPC status codes for the engine's errors.
+
+use crate::handle::{EngineError, SubmitError};
+use tonic::Status;
+
+pub(super) fn from_submit(error: SubmitError) -> Status {
+    match error {
+        SubmitError::InvalidArgument(message) => Status::invalid_argument(message),
+        SubmitError::ResourceExhausted(message) => Status::resource_exhausted(message),
+        SubmitError::Unavailable(message) => Status::unavailable(message),
+    }
+}
+
+pub(super) fn from_engine(error: EngineError) -> Status {
+    match error {
+        EngineError::Stopped => Status::unavailable("the engine has stopped"),
+        other => Status::internal(other.to_string()),
+    }
+}

@@ -1,0 +1,171 @@
+//! The response stream of `Generate`: engine events become `GenerateResponse`s.
+//!
+//! The stream owns the engine's [`RequestStream`]. When the client cancels the call or goes
+//! away, tonic drops the response stream, which drops the `RequestStream`, and the engine
+//! aborts the request within a step. When the call's deadline passes first, the stream ends
+//! with DEADLINE_EXCEEDED and the same drop aborts the request (the engine also knows the
+//! deadline, for requests still waiting in its queue).
+
+use super::text::ChunkText;
+use crate::handle::{Completion, GenerateEvent, RequestStream, TokenLogprob};
+use crate::sampling::{FinishReason, StopMatch};
+use futures_util::Stream;
+use proto::v1 as pb;
+use proto::v1::generate_finished::MatchedStop;
+use proto::v1::generate_response::Response;
+use std::pin::Pin;
+use std::time::Instant;
+use tonic::Status;
+
+pub(super) type ResponseStream =
+    Pin<Box<dyn Stream<Item = Result<pb::GenerateResponse, Status>> + Send>>;
+
+/// One generation in flight.
+struct Generation {
+    events: RequestStream,
+    deadline: Option<Instant>,
+    text: ChunkText,
+    /// A message to send before reading the next event (the finish after a last chunk).
+    queued: Option<Result<pb::GenerateResponse, Status>>,
+    done: bool,
+}
+
+/// Streams `events` until the request finishes, fails or the deadline passes.
+pub(super) fn response_stream(
+    events: RequestStream,
+    deadline: Option<Instant>,
+    text: ChunkText,
+) -> ResponseStream {
+    let generation = Generation {
+        events,
+        deadline,
+        text,
+        queued: None,
+        done: false,
+    };
+    Box::pin(futures_util::stream::unfold(
+        generation,
+        |mut generation| async move {
+            let item = generation.next_message().await?;
+            Some((item, generation))
+        },
+    ))
+}
+
+impl Generation {
+    /// The next message; `None` once the final one was sent.
+    async fn next_message(&mut self) -> Option<Result<pb::GenerateResponse, Status>> {
+        if let Some(queued) = self.queued.take() {
+            return Some(queued);
+        }
+        if self.done {
+            return None;
+        }
+        let event = match self.deadline {
+            None => self.events.next().await,
+            Some(deadline) => tokio::select! {
+                event = self.events.next() => event,
+                () = tokio::time::sleep_until(deadline.into()) => {
+                    self.done = true;
+                    return Some(Err(deadline_exceeded()));
+                }
+            },
+        };
+        let Some(event) = event else {
+            self.done = true;
+            return Some(Err(Status::unavailable(
+                "the engine stopped before the request finished",
+            )));
+        };
+        Some(self.message_for(event))
+    }
+
+    fn message_for(&mut self, event: GenerateEvent) -> Result<pb::GenerateResponse, Status> {
+        match event {
+            GenerateEvent::Chunk {
+                token_ids,
+                text,
+                logprobs,
+            } => {
+                let text = self.text.chunk(&token_ids, text);
+                Ok(self.response(Response::Chunk(pb::GenerateChunk {
+                    token_ids,
+                    text,
+                    logprobs: logprobs.into_iter().map(token_logprob).collect(),
+                })))
+            }
+            GenerateEvent::Finished(completion) => {
+                self.done = true;
+                let past_deadline = self.deadline.is_some_and(|d| Instant::now() >= d);
+                if completion.finish_reason == FinishReason::Abort && past_deadline {
+                    return Err(deadline_exceeded());
+                }
+                let rest = self.text.finish(&completion.finish_reason);
+                let finished = self.response(Response::Finished(finished(&completion)));
+                if rest.is_empty() {
+                    return Ok(finished);
+                }
+                self.queued = Some(Ok(finished));
+                Ok(self.response(Response::Chunk(pb::GenerateChunk {
+                    token_ids: Vec::new(),
+                    text: rest,
+                    logprobs: Vec::new(),
+                })))
+            }
+            GenerateEvent::Error(message) => {
+                self.done = true;
+                Err(Status::internal(message))
+            }
+        }
+    }
+
+    fn response(&self, response: Response) -> pb::GenerateResponse {
+        pb::GenerateResponse {
+            request_id: self.events.rid.clone(),
+            response: Some(response),
+        }
+    }
+}
+
+fn deadline_exceeded() -> Status {
+    Status::deadline_exceeded("the call's deadline passed: the request was aborted")
+}
+
+fn token_logprob(lp: TokenLogprob) -> pb::TokenLogprob {
+    pb::TokenLogprob {
+        token_id: lp.token_id,
+        logprob: lp.logprob,
+        top: lp
+            .top
+            .into_iter()
+            .map(|(token_id, logprob)| pb::TopLogprob { token_id, logprob })
+            .collect(),
+    }
+}
+
+fn finished(completion: &Completion) -> pb::GenerateFinished {
+    let (reason, matched) = match &completion.finish_reason {
+        FinishReason::Stop(StopMatch::Eos(id) | StopMatch::TokenId(id)) => (
+            pb::FinishReason::Stop,
+            Some(MatchedStop::MatchedTokenId(*id)),
+        ),
+        FinishReason::Stop(StopMatch::String(s)) => (
+            pb::FinishReason::Stop,
+            Some(MatchedStop::MatchedString(s.clone())),
+        ),
+        FinishReason::Length => (pb::FinishReason::Length, None),
+        FinishReason::Abort => (pb::FinishReason::Abort, None),
+    };
+    let usage = completion.usage;
+    pb::GenerateFinished {
+        finish_reason: reason.into(),
+        matched_stop: matched,
+        usage: Some(pb::Usage {
+            prompt_tokens: usage.prompt_tokens,
+            cached_tokens: usage.cached_tokens,
+            completion_tokens: usage.completion_tokens,
+        }),
+        ttft_s: completion.ttft_s,
+        e2e_s: completion.e2e_s,
+    }
+}

@@ -1,0 +1,164 @@
+//! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` (JSON or
+//! SSE), `/v1/models`, `/health` and `/metrics`.
+//!
+//! The server may start before the model is loaded: [`HttpState`] then has no engine,
+//! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
+//! While the engine drains, `/health` and new generation requests answer 503 too.
+
+pub mod auth;
+mod chat;
+mod completions;
+pub mod error;
+mod generate;
+mod info;
+mod logprobs;
+pub mod params;
+pub mod protocol;
+pub mod response;
+mod sse;
+
+use crate::handle::EngineHandle;
+use auth::authenticate;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::serve::ListenerExt;
+use axum::Router;
+use error::ApiError;
+use metrics_exporter_prometheus::PrometheusHandle;
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+
+/// Largest request body accepted (long prompts as text or token ids).
+const MAX_BODY_BYTES: usize = 32 << 20;
+
+/// What the handlers share: the engine once it is loaded, and the metrics to render.
+pub struct HttpState {
+    engine: OnceLock<EngineHandle>,
+    metrics: Option<PrometheusHandle>,
+    /// Unix time the server started, reported as the model's `created`.
+    started: u64,
+}
+
+impl HttpState {
+    /// A server whose engine is still loading.
+    pub fn loading(metrics: Option<PrometheusHandle>) -> Arc<Self> {
+        Arc::new(Self {
+            engine: OnceLock::new(),
+            metrics,
+            started: response::unix_now(),
+        })
+    }
+
+    /// A server with its engine ready.
+    pub fn ready(engine: EngineHandle, metrics: Option<PrometheusHandle>) -> Arc<Self> {
+        let state = Self::loading(metrics);
+        // A fresh OnceLock is empty: this cannot fail.
+        let _ = state.engine.set(engine);
+        state
+    }
+
+    /// Starts serving with `engine`; false if an engine was already set.
+    pub fn set_engine(&self, engine: EngineHandle) -> bool {
+        self.engine.set(engine).is_ok()
+    }
+
+    pub fn engine(&self) -> Option<&EngineHandle> {
+        self.engine.get()
+    }
+
+    /// The engine, if it takes requests now.
+    fn serving_engine(&self) -> Result<&EngineHandle, ApiError> {
+        match self.engine.get() {
+            None => Err(ApiError::unavailable("the model is loading")),
+            Some(engine) if engine.is_draining() => {
+                Err(ApiError::unavailable("the server is shutting down"))
+            }
+            Some(engine) => Ok(engine),
+        }
+    }
+}
+
+/// All routes. `/health` needs no credentials (probes); everything else authenticates.
+pub fn router(state: Arc<HttpState>) -> Router {
+    let authenticated = Router::new()
+        .route("/v1/completions", post(completions::completions))
+        .route("/v1/chat/completions", post(chat::chat_completions))
+        .route("/v1/models", get(info::models))
+        .route("/metrics", get(info::metrics))
+        .route_layer(middleware::from_fn(require_caller));
+    Router::new()
+        .route("/health", get(info::health))
+        .merge(authenticated)
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(count_responses))
+        .with_state(state)
+}
+
+/// Serves `state` on `listener` until `shutdown` completes, then lets open connections
+/// finish (streams end when the engine finishes or aborts their requests).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Arc<HttpState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    // Token chunks are small writes: do not let Nagle hold them back.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Runs [`authenticate`] before the handler and hands it the [`auth::Caller`].
+async fn require_caller(mut request: Request, next: Next) -> Response {
+    match authenticate(request.headers()) {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller);
+            next.run(request).await
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Counts responses by route template (not raw path, to bound the label set) and status.
+async fn count_responses(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+    let response = next.run(request).await;
+    metrics::counter!(
+        crate::server::metrics::HTTP_REQUESTS,
+        "route" => route,
+        "status" => response.status().as_u16().to_string()
+    )
+    .increment(1);
+    response
+}
+
+async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} is not allowed on {}",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::not_found(format!(
+        "no route for {} {}",
+        request.method(),
+        request.uri().path()
+    ))
+}

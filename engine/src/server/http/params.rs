@@ -1,0 +1,78 @@
+//! OpenAI request fields to the engine's [`SamplingParams`]. Ranges the engine checks itself
+//! (temperature, top_p, penalties, ...) are left to `SamplingParams::validate` at submission;
+//! here only what the OpenAI API adds: `n`, logprob counts, vLLM's `top_k = -1`.
+
+use super::error::ApiError;
+use super::protocol::SamplingFields;
+use crate::sampling::SamplingParams;
+
+/// The most logprob candidates per token the engine returns.
+pub const MAX_TOP_LOGPROBS: u32 = 20;
+
+/// Builds sampling parameters; `default_max_tokens` applies when the request gives none
+/// (the engine then caps it at what fits in the context).
+pub fn sampling_params(
+    fields: &SamplingFields,
+    max_tokens: Option<u32>,
+    default_max_tokens: u32,
+    logprobs: Option<u32>,
+) -> Result<SamplingParams, ApiError> {
+    if let Some(n) = fields.n {
+        if n != 1 {
+            return Err(ApiError::invalid_param(
+                "n",
+                format!("n must be 1, got {n}: only one choice per request is supported"),
+            ));
+        }
+    }
+    if let Some(n) = logprobs {
+        if n > MAX_TOP_LOGPROBS {
+            return Err(ApiError::invalid_param(
+                "logprobs",
+                format!("at most {MAX_TOP_LOGPROBS} top logprobs per token, got {n}"),
+            ));
+        }
+    }
+    let top_k = match fields.top_k {
+        None | Some(-1) | Some(0) => 0,
+        Some(k) if k > 0 => k as u32,
+        Some(k) => {
+            return Err(ApiError::invalid_param(
+                "top_k",
+                format!("top_k must be -1 (disabled) or positive, got {k}"),
+            ))
+        }
+    };
+    let defaults = SamplingParams::default();
+    Ok(SamplingParams {
+        temperature: fields.temperature.unwrap_or(defaults.temperature),
+        top_k,
+        top_p: fields.top_p.unwrap_or(defaults.top_p),
+        min_p: fields.min_p.unwrap_or(defaults.min_p),
+        repetition_penalty: fields
+            .repetition_penalty
+            .unwrap_or(defaults.repetition_penalty),
+        frequency_penalty: fields
+            .frequency_penalty
+            .unwrap_or(defaults.frequency_penalty),
+        presence_penalty: fields.presence_penalty.unwrap_or(defaults.presence_penalty),
+        // Negative seeds are valid in the OpenAI API; any 64 bits do as a seed.
+        seed: fields.seed.map(|s| s as u64),
+        max_new_tokens: max_tokens.unwrap_or(default_max_tokens),
+        stop_token_ids: fields.stop_token_ids.clone().unwrap_or_default(),
+        stop: fields
+            .stop
+            .clone()
+            .map(super::protocol::Stop::into_vec)
+            .unwrap_or_default(),
+        ignore_eos: fields.ignore_eos.unwrap_or(false),
+        logprobs,
+    })
+}
+
+/// Whether the client asked for a stream, and for a usage chunk at its end.
+pub fn stream_flags(fields: &SamplingFields) -> (bool, bool) {
+    let stream = fields.stream.unwrap_or(false);
+    let include_usage = stream && fields.stream_options.is_some_and(|o| o.include_usage);
+    (stream, include_usage)
+}

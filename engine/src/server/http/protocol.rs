@@ -1,0 +1,121 @@
+//! Request bodies of the OpenAI API as clients send them. Unknown fields are ignored, so
+//! clients written for other servers work unmodified; fields whose meaning we cannot honour
+//! are rejected in `params`.
+
+use super::error::ApiError;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+/// Parses a JSON body; malformed JSON and wrong types are 400s in OpenAI's shape (the content
+/// type is not checked: `curl -d` sends form encoding by default).
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::invalid(format!("invalid JSON body: {e}")))
+}
+
+/// Sampling fields shared by `/v1/completions` and `/v1/chat/completions` (OpenAI's, plus the
+/// common vLLM / SGLang extensions).
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct SamplingFields {
+    pub max_tokens: Option<u32>,
+    pub temperature: Option<f32>,
+    pub top_p: Option<f32>,
+    /// -1 or 0 disable it.
+    pub top_k: Option<i32>,
+    pub min_p: Option<f32>,
+    pub frequency_penalty: Option<f32>,
+    pub presence_penalty: Option<f32>,
+    pub repetition_penalty: Option<f32>,
+    pub seed: Option<i64>,
+    pub stop: Option<Stop>,
+    pub stop_token_ids: Option<Vec<u32>>,
+    pub ignore_eos: Option<bool>,
+    pub n: Option<u32>,
+    pub stream: Option<bool>,
+    pub stream_options: Option<StreamOptions>,
+    /// Narrows the caller's cache namespace: requests with different salts never share KV.
+    pub cache_salt: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Stop {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Stop {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            Stop::One(s) => vec![s],
+            Stop::Many(v) => v,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+pub struct StreamOptions {
+    #[serde(default)]
+    pub include_usage: bool,
+}
+
+/// `POST /v1/completions`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CompletionRequest {
+    #[serde(default)]
+    pub model: Option<String>,
+    pub prompt: Prompt,
+    /// Number of top candidates per token (0 still returns the chosen token's logprob).
+    pub logprobs: Option<u32>,
+    pub echo: Option<bool>,
+    pub suffix: Option<String>,
+    pub best_of: Option<u32>,
+    #[serde(flatten)]
+    pub sampling: SamplingFields,
+}
+
+/// A completion prompt: text or token ids; a batch of one is accepted as well.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Prompt {
+    Text(String),
+    Tokens(Vec<u32>),
+    TextBatch(Vec<String>),
+    TokenBatch(Vec<Vec<u32>>),
+}
+
+/// `POST /v1/chat/completions`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ChatCompletionRequest {
+    #[serde(default)]
+    pub model: Option<String>,
+    pub messages: Vec<ChatMessageIn>,
+    /// OpenAI's newer name for `max_tokens`; wins when both are given.
+    pub max_completion_tokens: Option<u32>,
+    pub logprobs: Option<bool>,
+    pub top_logprobs: Option<u32>,
+    #[serde(flatten)]
+    pub sampling: SamplingFields,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct ChatMessageIn {
+    pub role: String,
+    /// `null` for assistant turns that only carried tool calls.
+    #[serde(default)]
+    pub content: Option<Content>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Parts(Vec<ContentPart>),
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct ContentPart {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub text: Option<String>,
+}

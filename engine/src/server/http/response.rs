@@ -1,0 +1,166 @@
+//! Response bodies and stream chunks of the OpenAI API, as its clients parse them.
+
+use super::logprobs::{ChatLogprobs, CompletionLogprobs};
+use crate::handle::Usage;
+use serde::Serialize;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct UsageOut {
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+    pub total_tokens: u32,
+    pub prompt_tokens_details: PromptTokensDetails,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct PromptTokensDetails {
+    /// Prompt tokens whose K/V came from the prefix cache.
+    pub cached_tokens: u32,
+}
+
+impl From<Usage> for UsageOut {
+    fn from(u: Usage) -> Self {
+        Self {
+            prompt_tokens: u.prompt_tokens,
+            completion_tokens: u.completion_tokens,
+            total_tokens: u.prompt_tokens + u.completion_tokens,
+            prompt_tokens_details: PromptTokensDetails {
+                cached_tokens: u.cached_tokens,
+            },
+        }
+    }
+}
+
+/// What every response and chunk of one request shares.
+#[derive(Clone, Debug)]
+pub struct ResponseMeta {
+    pub id: String,
+    pub created: u64,
+    pub model: String,
+}
+
+impl ResponseMeta {
+    pub fn new(prefix: &str, rid: &str, model: &str) -> Self {
+        Self {
+            id: format!("{prefix}-{rid}"),
+            created: unix_now(),
+            model: model.to_string(),
+        }
+    }
+}
+
+pub fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A `text_completion`: the whole response, or one stream chunk.
+#[derive(Debug, Serialize)]
+pub struct CompletionBody {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub model: String,
+    pub choices: Vec<CompletionChoice>,
+    /// Absent in stream chunks unless the client asked for usage; `null` in chunks then,
+    /// except the last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Option<UsageOut>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CompletionChoice {
+    pub index: u32,
+    pub text: String,
+    pub logprobs: Option<CompletionLogprobs>,
+    pub finish_reason: Option<&'static str>,
+}
+
+impl CompletionBody {
+    pub fn new(
+        meta: &ResponseMeta,
+        choices: Vec<CompletionChoice>,
+        usage: Option<Option<UsageOut>>,
+    ) -> Self {
+        Self {
+            id: meta.id.clone(),
+            object: "text_completion",
+            created: meta.created,
+            model: meta.model.clone(),
+            choices,
+            usage,
+        }
+    }
+}
+
+/// A `chat.completion` (whole response).
+#[derive(Debug, Serialize)]
+pub struct ChatBody {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub model: String,
+    pub choices: Vec<ChatChoice>,
+    pub usage: UsageOut,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ChatChoice {
+    pub index: u32,
+    pub message: ChatMessageOut,
+    pub logprobs: Option<ChatLogprobs>,
+    pub finish_reason: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ChatMessageOut {
+    pub role: &'static str,
+    pub content: String,
+}
+
+/// A `chat.completion.chunk` (one stream event).
+#[derive(Debug, Serialize)]
+pub struct ChatChunk {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub model: String,
+    pub choices: Vec<ChatChunkChoice>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Option<UsageOut>>,
+}
+
+impl ChatChunk {
+    pub fn new(
+        meta: &ResponseMeta,
+        choices: Vec<ChatChunkChoice>,
+        usage: Option<Option<UsageOut>>,
+    ) -> Self {
+        Self {
+            id: meta.id.clone(),
+            object: "chat.completion.chunk",
+            created: meta.created,
+            model: meta.model.clone(),
+            choices,
+            usage,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct ChatChunkChoice {
+    pub index: u32,
+    pub delta: Delta,
+    pub logprobs: Option<ChatLogprobs>,
+    pub finish_reason: Option<&'static str>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Delta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}

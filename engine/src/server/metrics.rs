@@ -1,0 +1,151 @@
+//! Prometheus metrics: one recorder for the process, real histograms with per-metric buckets,
+//! descriptions for every series, and the gauges refreshed at scrape time from the engine's
+//! snapshot. The scheduler and the servers emit through the `metrics` facade; `/metrics`
+//! renders the handle built here. The list of series is documented in `docs/metrics.md`.
+
+use crate::handle::ServerInfo;
+use metrics::Unit;
+use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
+use parking_lot::Mutex;
+use std::time::Duration;
+
+/// Requests by outcome (`stop`, `length`, `abort`), counted when they end.
+pub const REQUESTS: &str = "radixserve_requests_total";
+pub const PROMPT_TOKENS: &str = "radixserve_prompt_tokens_total";
+pub const CACHED_TOKENS: &str = "radixserve_cached_tokens_total";
+pub const GENERATED_TOKENS: &str = "radixserve_generated_tokens_total";
+pub const QUEUE_LENGTH: &str = "radixserve_queue_length";
+pub const RUNNING_REQUESTS: &str = "radixserve_running_requests";
+/// KV slots by `state`: `used`, `evictable`, `free`, `protected`.
+pub const KV_SLOTS: &str = "radixserve_kv_slots";
+pub const KV_CAPACITY: &str = "radixserve_kv_capacity_tokens";
+pub const RETRACTIONS: &str = "radixserve_retractions_total";
+pub const EVICTED_TOKENS: &str = "radixserve_evicted_tokens_total";
+pub const CACHE_QUERIED_TOKENS: &str = "radixserve_cache_queried_tokens_total";
+pub const CACHE_HIT_TOKENS: &str = "radixserve_cache_hit_tokens_total";
+pub const TTFT: &str = "radixserve_time_to_first_token_seconds";
+pub const INTER_TOKEN: &str = "radixserve_inter_token_latency_seconds";
+pub const E2E: &str = "radixserve_e2e_latency_seconds";
+pub const BATCH_TOKENS: &str = "radixserve_batch_tokens";
+pub const BATCH_REQUESTS: &str = "radixserve_batch_requests";
+pub const DRAINING: &str = "radixserve_draining";
+pub const UPTIME: &str = "radixserve_uptime_seconds";
+/// HTTP responses by `route` (the matched route template) and `status`.
+pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
+
+const TTFT_BUCKETS: &[f64] = &[
+    0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+];
+const INTER_TOKEN_BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 1.0,
+];
+const E2E_BUCKETS: &[f64] = &[
+    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0,
+];
+const BATCH_TOKEN_BUCKETS: &[f64] = &[
+    1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0,
+];
+const BATCH_REQUEST_BUCKETS: &[f64] = &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
+
+/// Builds the exporter with each histogram's buckets (so they render as true Prometheus
+/// histograms, not summaries).
+pub fn builder() -> Result<PrometheusBuilder, BuildError> {
+    let mut builder = PrometheusBuilder::new();
+    for (name, buckets) in [
+        (TTFT, TTFT_BUCKETS),
+        (INTER_TOKEN, INTER_TOKEN_BUCKETS),
+        (E2E, E2E_BUCKETS),
+        (BATCH_TOKENS, BATCH_TOKEN_BUCKETS),
+        (BATCH_REQUESTS, BATCH_REQUEST_BUCKETS),
+    ] {
+        builder = builder.set_buckets_for_metric(Matcher::Full(name.to_string()), buckets)?;
+    }
+    Ok(builder)
+}
+
+/// Installs the process-wide recorder once and returns its handle; later calls (tests that
+/// start several servers in one process) get the same handle.
+pub fn install() -> Result<PrometheusHandle, BuildError> {
+    static HANDLE: Mutex<Option<PrometheusHandle>> = parking_lot::const_mutex(None);
+    let mut slot = HANDLE.lock();
+    if let Some(handle) = slot.as_ref() {
+        return Ok(handle.clone());
+    }
+    let handle = builder()?.install_recorder()?;
+    describe();
+    *slot = Some(handle.clone());
+    Ok(handle)
+}
+
+/// Drains histogram samples periodically so memory stays bounded between scrapes.
+pub fn spawn_upkeep(handle: PrometheusHandle, every: Duration) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            handle.run_upkeep();
+        }
+    })
+}
+
+/// Refreshes the series read from the engine's snapshot rather than emitted as events.
+pub fn record_server_info(info: &ServerInfo) {
+    metrics::gauge!(KV_CAPACITY).set(info.kv_capacity_tokens as f64);
+    metrics::counter!(CACHE_QUERIED_TOKENS).absolute(info.cache_queried_tokens);
+    metrics::counter!(CACHE_HIT_TOKENS).absolute(info.cache_hit_tokens);
+    metrics::gauge!(DRAINING).set(if info.draining { 1.0 } else { 0.0 });
+    metrics::gauge!(UPTIME).set(info.uptime_s);
+}
+
+/// HELP lines for every series, so a scrape documents itself.
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        REQUESTS,
+        "Requests that ended, by outcome (stop, length, abort)"
+    );
+    describe_counter!(
+        PROMPT_TOKENS,
+        Unit::Count,
+        "Prompt tokens of ended requests"
+    );
+    describe_counter!(
+        CACHED_TOKENS,
+        Unit::Count,
+        "Prompt tokens served from the prefix cache"
+    );
+    describe_counter!(GENERATED_TOKENS, Unit::Count, "Tokens generated");
+    describe_gauge!(QUEUE_LENGTH, "Requests waiting for admission");
+    describe_gauge!(RUNNING_REQUESTS, "Requests admitted and running");
+    describe_gauge!(
+        KV_SLOTS,
+        "KV slots by state: used (evictable + protected), evictable, free, protected"
+    );
+    describe_gauge!(KV_CAPACITY, "KV slots in the pool");
+    describe_counter!(
+        RETRACTIONS,
+        "Running requests sent back to the queue for lack of KV memory"
+    );
+    describe_counter!(EVICTED_TOKENS, "Tokens evicted from the prefix cache");
+    describe_counter!(CACHE_QUERIED_TOKENS, "Tokens looked up in the prefix cache");
+    describe_counter!(
+        CACHE_HIT_TOKENS,
+        "Looked-up tokens found in the prefix cache"
+    );
+    describe_histogram!(
+        TTFT,
+        Unit::Seconds,
+        "Time from submission to the first token"
+    );
+    describe_histogram!(
+        INTER_TOKEN,
+        Unit::Seconds,
+        "Time between consecutive tokens of a request"
+    );
+    describe_histogram!(E2E, Unit::Seconds, "Time from submission to the end");
+    describe_histogram!(BATCH_TOKENS, "Tokens computed per forward batch");
+    describe_histogram!(BATCH_REQUESTS, "Requests per forward batch");
+    describe_gauge!(DRAINING, "1 while the server drains before shutdown");
+    describe_gauge!(UPTIME, Unit::Seconds, "Seconds since the engine started");
+    describe_counter!(HTTP_REQUESTS, "HTTP responses by route and status");
+}

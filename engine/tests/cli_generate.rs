@@ -1,0 +1,197 @@
+//! The `radixserve` binary: `generate` prints only the completion; `serve` drains on SIGTERM
+//! (in-flight requests finish, `/health` stops answering 200) and exits 0.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::sampling::SamplingParams;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_radixserve");
+
+/// The engine's own greedy completion, for comparison with the binary's stdout.
+fn engine_text(prompt: &str, max_tokens: u32) -> String {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 64 << 20;
+    let engine = EngineHandle::start(config).unwrap();
+    let ids = engine.tokenizer().encode(prompt, true).unwrap();
+    let mut stream = engine
+        .submit(GenerateRequest::new(
+            ids,
+            SamplingParams::greedy(max_tokens),
+        ))
+        .unwrap();
+    let mut text = String::new();
+    loop {
+        match stream.blocking_next().unwrap() {
+            GenerateEvent::Chunk { text: t, .. } => text.push_str(&t),
+            GenerateEvent::Finished(_) => break,
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+    engine.shutdown(Duration::ZERO);
+    text
+}
+
+#[test]
+fn generate_prints_only_the_generated_text() {
+    let model = common::model_path();
+    let prompt = "The capital of France is";
+    let output = Command::new(BIN)
+        .args(["generate", "--model"])
+        .arg(&model)
+        .args([
+            "--prompt",
+            prompt,
+            "--max-tokens",
+            "4",
+            "--temperature",
+            "0",
+        ])
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("Paris"), "{stdout:?}");
+    assert_eq!(stdout, format!("{}\n", engine_text(prompt, 4)));
+    // The logs went to stderr.
+    assert!(stderr.contains("done"), "{stderr}");
+}
+
+#[test]
+fn serve_refuses_what_it_does_not_support_yet() {
+    let output = Command::new(BIN)
+        .args(["serve", "--tenants-config", "tenants.toml"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not supported yet"), "{stderr}");
+
+    let output = Command::new(BIN)
+        .args(["serve", "--model", "no/such/model.gguf"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not found"));
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One HTTP/1.0 exchange; `None` if nothing listens.
+fn http(port: u16, method: &str, path: &str, body: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let request = format!(
+        "{method} {path} HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split_whitespace().nth(1)?.parse().ok()?;
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())?;
+    Some((status, body))
+}
+
+fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("radixserve did not exit within {within:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn serve_drains_and_exits_zero_on_sigterm() {
+    let model = common::model_path();
+    let port = free_port();
+    let grace_secs = 20;
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .arg("--model")
+        .arg(&model)
+        .args(["--http-port", &port.to_string()])
+        .args(["--grpc-port", &free_port().to_string()])
+        .args(["--kv-budget-mb", "64", "--max-context-len", "1024"])
+        .args(["--shutdown-grace-secs", &grace_secs.to_string()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while http(port, "GET", "/health", "").map(|r| r.0) != Some(200) {
+        assert!(Instant::now() < deadline, "/health never answered 200");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "radixserve exited early"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // A request in flight when the signal comes finishes within the grace period.
+    let in_flight = std::thread::spawn(move || {
+        let body = r#"{"prompt": "Once upon a time", "max_tokens": 48, "ignore_eos": true,
+                       "temperature": 0}"#;
+        http(port, "POST", "/v1/completions", body)
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !metrics_show_running(port) {
+        assert!(Instant::now() < deadline, "the request never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = Instant::now();
+    // SAFETY: kill(2) on our own child's pid; no memory is involved.
+    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(rc, 0);
+    std::thread::sleep(Duration::from_millis(100));
+    if let Some((status, _)) = http(port, "GET", "/health", "") {
+        assert_eq!(status, 503, "/health while draining");
+    }
+
+    let status = wait_exit(&mut child, Duration::from_secs(grace_secs + 10));
+    assert!(status.success(), "{status:?}");
+    assert!(signalled.elapsed() < Duration::from_secs(grace_secs));
+    let (status, body) = in_flight.join().unwrap().expect("in-flight response");
+    assert_eq!(status, 200, "{body}");
+    let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["usage"]["completion_tokens"], 48, "{body}");
+    assert_eq!(body["choices"][0]["finish_reason"], "length");
+}
+
+/// Whether `/metrics` shows a running request.
+fn metrics_show_running(port: u16) -> bool {
+    http(port, "GET", "/metrics", "").is_some_and(|(_, text)| {
+        text.lines().any(|l| {
+            l.strip_prefix("radixserve_running_requests ")
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .is_some_and(|v| v >= 1.0)
+        })
+    })
+}

@@ -1,0 +1,547 @@
+//! The OpenAI-compatible HTTP API over the real model, through a plain HTTP client: greedy
+//! output equal to the engine's, SSE framing, usage with cached tokens, `/metrics`, errors in
+//! OpenAI's shape, and abort on client disconnect.
+//!
+//! One server serves every test (one model load, one metrics recorder per process); the tests
+//! take turns so that counters and the idle check see only their own requests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::sampling::SamplingParams;
+use engine::server::http::{self, HttpState};
+use engine::server::metrics;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+struct TestServer {
+    base: String,
+    engine: EngineHandle,
+}
+
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Starts `state`'s server on an OS-assigned port, on a runtime of its own that outlives
+/// each test's runtime.
+fn spawn_server(state: Arc<HttpState>) -> String {
+    let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            http::serve(listener, state, std::future::pending())
+                .await
+                .unwrap();
+        });
+    });
+    format!("http://{}", rx.recv().unwrap())
+}
+
+fn server() -> &'static TestServer {
+    static SERVER: OnceLock<TestServer> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let prometheus = metrics::install().unwrap();
+        let mut config = EngineConfig::new(common::model_path());
+        // Small pool and context: quick to allocate, and a too-long prompt is cheap to build.
+        config.kv_budget_bytes = 64 << 20;
+        config.max_context_len = 1024;
+        let engine = EngineHandle::start(config).unwrap();
+        let base = spawn_server(HttpState::ready(engine.clone(), Some(prometheus)));
+        TestServer { base, engine }
+    })
+}
+
+async fn post(path: &str, body: &str) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .post(format!("{}{path}", server().base))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+async fn post_json(path: &str, body: Value) -> (u16, Value) {
+    let (status, text) = post(path, &body.to_string()).await;
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (status, value)
+}
+
+async fn get(base: &str, path: &str) -> (u16, String) {
+    let response = reqwest::get(format!("{base}{path}")).await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+/// The `data:` payloads of an SSE body, in order (keep-alive comments skipped).
+fn sse_data(body: &str) -> Vec<String> {
+    body.split("\n\n")
+        .filter_map(|event| {
+            event
+                .lines()
+                .find_map(|line| line.strip_prefix("data: ").or(line.strip_prefix("data:")))
+                .map(|d| d.trim().to_string())
+        })
+        .collect()
+}
+
+/// The engine's own greedy completion of `prompt`.
+async fn engine_text(prompt: &str, max_tokens: u32) -> String {
+    let engine = &server().engine;
+    let ids = engine.tokenizer().encode(prompt, true).unwrap();
+    let mut stream = engine
+        .submit(GenerateRequest::new(
+            ids,
+            SamplingParams::greedy(max_tokens),
+        ))
+        .unwrap();
+    let mut text = String::new();
+    while let Some(event) = stream.next().await {
+        match event {
+            GenerateEvent::Chunk { text: t, .. } => text.push_str(&t),
+            GenerateEvent::Finished(_) => return text,
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+    panic!("stream ended without Finished")
+}
+
+fn assert_openai_error(status: u16, body: &Value, want_status: u16, param: Option<&str>) {
+    assert_eq!(status, want_status, "{body}");
+    let error = &body["error"];
+    assert!(
+        error["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert!(error["type"].is_string(), "{body}");
+    assert!(
+        error.get("code").is_some() && error.get("param").is_some(),
+        "{body}"
+    );
+    if let Some(param) = param {
+        assert_eq!(error["param"], param, "{body}");
+    }
+}
+
+#[tokio::test]
+async fn completions_match_the_engine_with_and_without_streaming() {
+    let _turn = SERIAL.lock().await;
+    let prompt = "The capital of France is";
+    let expected = engine_text(prompt, 8).await;
+    assert!(!expected.is_empty());
+
+    let request = json!({
+        "model": "anything", "prompt": prompt, "max_tokens": 8, "temperature": 0,
+        "some_unknown_field": {"ignored": true},
+    });
+    let (status, body) = post_json("/v1/completions", request.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["object"], "text_completion");
+    assert_eq!(body["choices"][0]["text"], expected.as_str());
+    assert_eq!(body["choices"][0]["finish_reason"], "length");
+    let usage = &body["usage"];
+    assert_eq!(usage["completion_tokens"], 8);
+    let prompt_tokens = server()
+        .engine
+        .tokenizer()
+        .encode(prompt, true)
+        .unwrap()
+        .len();
+    assert_eq!(usage["prompt_tokens"], prompt_tokens);
+    assert_eq!(usage["total_tokens"], prompt_tokens + 8);
+    assert!(usage["prompt_tokens_details"]["cached_tokens"].is_u64());
+
+    // The same prompt as token ids, streamed.
+    let ids = server().engine.tokenizer().encode(prompt, true).unwrap();
+    let mut streamed = request;
+    streamed["prompt"] = json!(ids);
+    streamed["stream"] = json!(true);
+    let (status, body) = post("/v1/completions", &streamed.to_string()).await;
+    assert_eq!(status, 200, "{body}");
+    let data = sse_data(&body);
+    assert_eq!(data.last().map(String::as_str), Some("[DONE]"));
+    let chunks: Vec<Value> = data[..data.len() - 1]
+        .iter()
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let text: String = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["text"].as_str())
+        .collect();
+    assert_eq!(text, expected);
+    let last = chunks.last().unwrap();
+    assert_eq!(last["choices"][0]["finish_reason"], "length");
+    assert!(chunks.iter().all(|c| c.get("usage").is_none()));
+}
+
+#[tokio::test]
+async fn chat_completions_stream_ends_with_usage_and_done() {
+    let _turn = SERIAL.lock().await;
+    let messages = json!([
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": [{"type": "text", "text": "What is the capital of France?"}]},
+    ]);
+    let request = json!({"messages": messages, "max_completion_tokens": 10, "temperature": 0});
+    let (status, body) = post_json("/v1/chat/completions", request.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["object"], "chat.completion");
+    let content = body["choices"][0]["message"]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(body["choices"][0]["message"]["role"], "assistant");
+    assert!(!content.is_empty());
+    let usage = body["usage"].clone();
+
+    let mut streamed = request;
+    streamed["stream"] = json!(true);
+    streamed["stream_options"] = json!({"include_usage": true});
+    streamed["logprobs"] = json!(true);
+    streamed["top_logprobs"] = json!(2);
+    let (status, text) = post("/v1/chat/completions", &streamed.to_string()).await;
+    assert_eq!(status, 200, "{text}");
+    let data = sse_data(&text);
+    assert_eq!(data.last().map(String::as_str), Some("[DONE]"));
+    let chunks: Vec<Value> = data[..data.len() - 1]
+        .iter()
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert!(chunks
+        .iter()
+        .all(|c| c["object"] == "chat.completion.chunk"));
+    assert_eq!(chunks[0]["choices"][0]["delta"]["role"], "assistant");
+    let streamed_content: String = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert_eq!(streamed_content, content);
+    // Logprobs: one entry per generated token, each with two candidates.
+    let entries: Vec<&Value> = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["logprobs"]["content"].as_array())
+        .flatten()
+        .collect();
+    assert_eq!(
+        entries.len() as u64,
+        usage["completion_tokens"].as_u64().unwrap()
+    );
+    assert!(entries
+        .iter()
+        .all(|e| e["top_logprobs"].as_array().unwrap().len() == 2
+            && e["logprob"].as_f64().unwrap() <= 0.0
+            && e["bytes"].is_array()));
+    // The usage chunk comes last, with no choices; every other chunk has `usage: null`.
+    let (usage_chunk, rest) = chunks.split_last().unwrap();
+    assert_eq!(usage_chunk["choices"], json!([]));
+    assert_eq!(
+        usage_chunk["usage"]["completion_tokens"],
+        usage["completion_tokens"]
+    );
+    assert_eq!(
+        usage_chunk["usage"]["prompt_tokens"],
+        usage["prompt_tokens"]
+    );
+    assert!(rest.iter().all(|c| c["usage"].is_null()));
+    assert!(rest.last().unwrap()["choices"][0]["finish_reason"].is_string());
+}
+
+#[tokio::test]
+async fn a_shared_long_prefix_is_reported_as_cached() {
+    let _turn = SERIAL.lock().await;
+    let prefix = "Radix caches keep the keys and values of shared prompt prefixes. ".repeat(16);
+    let prefix_tokens = server()
+        .engine
+        .tokenizer()
+        .encode(&prefix, true)
+        .unwrap()
+        .len();
+    assert!(prefix_tokens >= 180, "{prefix_tokens}");
+    let ask = |question: &str| json!({"prompt": format!("{prefix}{question}"), "max_tokens": 2, "temperature": 0});
+    let (status, first) = post_json("/v1/completions", ask("First question:")).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, second) = post_json("/v1/completions", ask("Second question:")).await;
+    assert_eq!(status, 200, "{second}");
+    let cached = second["usage"]["prompt_tokens_details"]["cached_tokens"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        cached as usize >= prefix_tokens - 2,
+        "cached {cached} of {prefix_tokens}"
+    );
+
+    // Another salt is another namespace: nothing shared.
+    let mut salted = ask("Second question:");
+    salted["cache_salt"] = json!("tenant-secret");
+    let (status, body) = post_json("/v1/completions", salted).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["usage"]["prompt_tokens_details"]["cached_tokens"], 0);
+}
+
+/// `name{labels} value` samples of a Prometheus text exposition; panics on a malformed line.
+fn parse_prometheus(text: &str) -> Vec<(String, HashMap<String, String>, f64)> {
+    let mut samples = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        if let Some(comment) = line.strip_prefix('#') {
+            let words: Vec<&str> = comment.split_whitespace().collect();
+            if words.first() == Some(&"TYPE") {
+                assert!(
+                    ["counter", "gauge", "histogram", "summary", "untyped"].contains(&words[2]),
+                    "{line}"
+                );
+            }
+            continue;
+        }
+        let (series, value) = line.rsplit_once(' ').unwrap_or_else(|| panic!("{line}"));
+        let value: f64 = match value {
+            "+Inf" => f64::INFINITY,
+            "-Inf" => f64::NEG_INFINITY,
+            v => v.parse().unwrap_or_else(|_| panic!("bad value in {line}")),
+        };
+        let (name, labels) = match series.split_once('{') {
+            None => (series, HashMap::new()),
+            Some((name, rest)) => {
+                let body = rest.strip_suffix('}').unwrap_or_else(|| panic!("{line}"));
+                let labels = body
+                    .split(',')
+                    .filter(|kv| !kv.is_empty())
+                    .map(|kv| {
+                        let (k, v) = kv.split_once('=').unwrap_or_else(|| panic!("{line}"));
+                        let v = v.strip_prefix('"').and_then(|v| v.strip_suffix('"'));
+                        (
+                            k.to_string(),
+                            v.unwrap_or_else(|| panic!("{line}")).to_string(),
+                        )
+                    })
+                    .collect();
+                (name, labels)
+            }
+        };
+        assert!(
+            name.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':'),
+            "{line}"
+        );
+        samples.push((name.to_string(), labels, value));
+    }
+    samples
+}
+
+fn sum_of(
+    samples: &[(String, HashMap<String, String>, f64)],
+    name: &str,
+    labels: &[(&str, &str)],
+) -> f64 {
+    samples
+        .iter()
+        .filter(|(n, l, _)| {
+            n == name
+                && labels
+                    .iter()
+                    .all(|(k, v)| l.get(*k).map(String::as_str) == Some(*v))
+        })
+        .map(|(_, _, v)| v)
+        .sum()
+}
+
+async fn scrape() -> (String, Vec<(String, HashMap<String, String>, f64)>) {
+    let (status, text) = get(&server().base, "/metrics").await;
+    assert_eq!(status, 200, "{text}");
+    let samples = parse_prometheus(&text);
+    (text, samples)
+}
+
+#[tokio::test]
+async fn metrics_count_requests_and_expose_histograms() {
+    let _turn = SERIAL.lock().await;
+    let (_, before) = scrape().await;
+    let requests = 3;
+    for i in 0..requests {
+        let body = json!({"prompt": format!("Count {i}:"), "max_tokens": 2, "temperature": 0});
+        let (status, body) = post_json("/v1/completions", body).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (text, after) = scrape().await;
+    let delta = |name: &str, labels: &[(&str, &str)]| {
+        sum_of(&after, name, labels) - sum_of(&before, name, labels)
+    };
+    assert_eq!(delta(metrics::REQUESTS, &[]), f64::from(requests));
+    assert_eq!(
+        delta(metrics::REQUESTS, &[("outcome", "length")]),
+        f64::from(requests)
+    );
+    let http_ok = [("route", "/v1/completions"), ("status", "200")];
+    assert_eq!(delta(metrics::HTTP_REQUESTS, &http_ok), f64::from(requests));
+    assert_eq!(
+        delta(metrics::GENERATED_TOKENS, &[]),
+        f64::from(2 * requests)
+    );
+    assert!(delta(metrics::PROMPT_TOKENS, &[]) > 0.0);
+    // Real histograms: TYPE histogram, cumulative buckets ending in +Inf, a count.
+    for name in [metrics::TTFT, metrics::E2E, metrics::BATCH_TOKENS] {
+        assert!(text.contains(&format!("# TYPE {name} histogram")), "{name}");
+        let inf = sum_of(&after, &format!("{name}_bucket"), &[("le", "+Inf")]);
+        assert_eq!(inf, sum_of(&after, &format!("{name}_count"), &[]), "{name}");
+        assert!(inf > 0.0, "{name}");
+    }
+    for state in ["used", "evictable", "free", "protected"] {
+        assert!(
+            after.iter().any(|(n, l, _)| n == metrics::KV_SLOTS
+                && l.get("state").map(String::as_str) == Some(state)),
+            "kv slots {state}"
+        );
+    }
+    for name in [
+        metrics::QUEUE_LENGTH,
+        metrics::RUNNING_REQUESTS,
+        metrics::KV_CAPACITY,
+        metrics::CACHE_HIT_TOKENS,
+    ] {
+        assert!(after.iter().any(|(n, _, _)| n == name), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn models_and_health() {
+    let _turn = SERIAL.lock().await;
+    let (status, text) = get(&server().base, "/v1/models").await;
+    assert_eq!(status, 200, "{text}");
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(body["object"], "list");
+    assert_eq!(
+        body["data"][0]["id"],
+        server().engine.model_info().name.as_str()
+    );
+    assert_eq!(body["data"][0]["object"], "model");
+    assert_eq!(get(&server().base, "/health").await.0, 200);
+
+    // A server whose model is still loading: 503 until the engine is set.
+    let state = HttpState::loading(None);
+    let loading = spawn_server(state.clone());
+    assert_eq!(get(&loading, "/health").await.0, 503);
+    let (status, text) = get(&loading, "/v1/models").await;
+    assert_eq!(status, 503, "{text}");
+    assert!(state.set_engine(server().engine.clone()));
+    assert_eq!(get(&loading, "/health").await.0, 200);
+    assert_eq!(get(&loading, "/metrics").await.0, 404);
+}
+
+#[tokio::test]
+async fn bad_requests_get_openai_errors() {
+    let _turn = SERIAL.lock().await;
+    let (status, text) = post("/v1/completions", "{\"prompt\": \"hi\",").await;
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_openai_error(status, &body, 400, None);
+    assert_eq!(body["error"]["type"], "invalid_request_error");
+
+    let (status, text) = post("/v1/chat/completions", "{\"messages\": 3}").await;
+    assert_openai_error(status, &serde_json::from_str(&text).unwrap(), 400, None);
+
+    let cases = [
+        (json!({"prompt": "hi", "temperature": -1}), "temperature"),
+        (json!({"prompt": "hi", "n": 2}), "n"),
+        (json!({"prompt": "", "max_tokens": 2}), "prompt"),
+        (json!({"prompt": "hi", "top_p": 0}), "top_p"),
+        (json!({"prompt": "hi", "max_tokens": 0}), "max_tokens"),
+        (json!({"prompt": "hi", "logprobs": 21}), "logprobs"),
+        (json!({"prompt": ["a", "b"]}), "prompt"),
+        (json!({"prompt": [999_999]}), "prompt"),
+        (json!({"prompt": "hello ".repeat(1500)}), "prompt"),
+    ];
+    for (request, param) in cases {
+        let (status, body) = post_json("/v1/completions", request).await;
+        assert_openai_error(status, &body, 400, Some(param));
+    }
+    let chat_cases = [
+        (json!({"messages": []}), "messages"),
+        (
+            json!({"messages": [{"role": "user", "content": "hi"}], "n": 3}),
+            "n",
+        ),
+        (
+            json!({"messages": [{"role": "user", "content": "hi"}], "top_logprobs": 2}),
+            "top_logprobs",
+        ),
+    ];
+    for (request, param) in chat_cases {
+        let (status, body) = post_json("/v1/chat/completions", request).await;
+        assert_openai_error(status, &body, 400, Some(param));
+    }
+    let (status, text) = get(&server().base, "/v1/nothing-here").await;
+    assert_openai_error(status, &serde_json::from_str(&text).unwrap(), 404, None);
+    let (status, text) = get(&server().base, "/v1/completions").await;
+    assert_openai_error(status, &serde_json::from_str(&text).unwrap(), 405, None);
+}
+
+#[tokio::test]
+async fn a_full_queue_answers_429() {
+    let _turn = SERIAL.lock().await;
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 8 << 20;
+    config.scheduler.max_queued_requests = 0;
+    let engine = EngineHandle::start(config).unwrap();
+    let base = spawn_server(HttpState::ready(engine.clone(), None));
+    let response = reqwest::Client::new()
+        .post(format!("{base}/v1/completions"))
+        .body(json!({"prompt": "hi", "max_tokens": 1}).to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
+    assert_openai_error(status, &body, 429, None);
+    assert_eq!(body["error"]["code"], "rate_limit_exceeded");
+    engine.shutdown(Duration::ZERO);
+}
+
+#[tokio::test]
+async fn a_client_that_disconnects_mid_stream_aborts_its_request() {
+    let _turn = SERIAL.lock().await;
+    let engine = &server().engine;
+    let aborted_before = engine.server_info().aborted_requests;
+    let request = json!({
+        "prompt": "Tell me a very long story.", "max_tokens": 600, "ignore_eos": true,
+        "temperature": 0, "stream": true,
+    });
+    let client = reqwest::Client::new();
+    let mut response = client
+        .post(format!("{}/v1/completions", server().base))
+        .body(request.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let first = response.chunk().await.unwrap().unwrap();
+    assert!(first.starts_with(b"data: "), "{first:?}");
+    drop(response);
+    drop(client);
+
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let info = engine.server_info();
+        if info.running_requests == 0
+            && info.waiting_requests == 0
+            && info.kv_protected_tokens == 0
+            && info.aborted_requests > aborted_before
+        {
+            assert_eq!(
+                info.kv_free_tokens + info.kv_evictable_tokens,
+                info.kv_capacity_tokens
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "engine not idle: {info:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

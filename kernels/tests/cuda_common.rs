@@ -1,0 +1,77 @@
+//! Helpers shared by the CUDA tests (included with `#[path]`): where NVRTC finds
+//! `cuda_fp16.h`, the device (or the reason there is none), deterministic random inputs.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![cfg(feature = "cuda")]
+
+use kernels::cuda::{default_include_paths, GpuContext, GpuOptions};
+use std::path::PathBuf;
+
+/// `default_include_paths()`, else the headers of the `nvidia-cuda-runtime-cu12` wheel that
+/// scripts/check-cuda.sh installs under the workspace's `.cache/`.
+pub fn include_paths() -> Vec<PathBuf> {
+    let mut paths = default_include_paths();
+    let cached = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../.cache/cuda-pip/nvidia/cuda_runtime/include");
+    if paths.is_empty() && cached.join("cuda_fp16.h").is_file() {
+        paths.push(cached);
+    }
+    paths
+}
+
+/// Device 0, or None after printing why the calling test is skipped.
+pub fn gpu(test: &str) -> Option<GpuContext> {
+    let options = GpuOptions {
+        include_paths: include_paths(),
+        ..GpuOptions::default()
+    };
+    match GpuContext::with_options(0, options) {
+        Ok(gpu) => Some(gpu),
+        Err(err) => {
+            eprintln!("SKIPPED cuda test {test}: no usable CUDA device: {err}");
+            None
+        }
+    }
+}
+
+/// xorshift64*: deterministic inputs without a dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Uniform in [-1, 1).
+    pub fn f32s(&mut self, n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|_| (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
+            .collect()
+    }
+
+    /// `n` distinct values below `bound`.
+    pub fn distinct(&mut self, n: usize, bound: usize) -> Vec<i32> {
+        let mut all: Vec<i32> = (0..bound as i32).collect();
+        for i in 0..n {
+            let j = i + self.below(bound - i);
+            all.swap(i, j);
+        }
+        all.truncate(n);
+        all
+    }
+}
+
+/// Largest |a - b| / (1 + |b|) over two equally long slices.
+pub fn max_rel_err(got: &[f32], want: &[f32]) -> f32 {
+    assert_eq!(got.len(), want.len());
+    got.iter()
+        .zip(want)
+        .map(|(g, w)| (g - w).abs() / (1.0 + w.abs()))
+        .fold(0.0, f32::max)
+}

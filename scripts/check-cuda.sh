@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Checks the CUDA side of `kernels` (feature `cuda`), with or without a GPU:
+#  1. every kernels/cuda/*.cu compiles with NVRTC to PTX for compute_80/compute_90 and to a
+#     CUBIN for sm_80/sm_90 (one line per source and target; any error fails the script);
+#  2. the GPU kernel tests run: against the CPU kernels on a GPU, "SKIPPED ..." without one;
+#  3. clippy on `kernels` with the feature, warnings denied.
+# NVRTC and the CUDA headers come from the nvidia-cuda-nvrtc-cu12 / nvidia-cuda-runtime-cu12
+# wheels, installed once into .cache/cuda-pip (git-ignored); no CUDA toolkit is needed.
+# `--cublas` also installs nvidia-cublas-cu12 there, for the GEMM test on a GPU machine
+# that has no cuBLAS of its own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_cublas=0
+for arg in "$@"; do
+    case $arg in
+    --cublas) with_cublas=1 ;;
+    *) echo "usage: $0 [--cublas]" >&2; exit 2 ;;
+    esac
+done
+
+cache=.cache/cuda-pip
+wheels=(nvidia-cuda-nvrtc-cu12==12.9.86 nvidia-cuda-runtime-cu12==12.9.79)
+((with_cublas)) && wheels+=(nvidia-cublas-cu12==12.9.1.4)
+# One stamp per wheel set: pip runs only when the set changes.
+stamp="$cache/.installed-$(echo "${wheels[*]}" | cksum | cut -d' ' -f1)"
+if [[ ! -f $stamp ]]; then
+    python3 -m pip install --quiet --disable-pip-version-check --no-deps --upgrade \
+        --target "$cache" "${wheels[@]}"
+    touch "$stamp"
+fi
+
+root=$PWD/$cache/nvidia
+lib_path=$root/cuda_nvrtc/lib
+((with_cublas)) && lib_path=$lib_path:$root/cublas/lib
+export LD_LIBRARY_PATH=$lib_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export RADIXSERVE_CUDA_INCLUDE=$root/cuda_runtime/include
+# A missing NVRTC fails the PTX check instead of skipping it.
+export RADIXSERVE_REQUIRE_NVRTC=1
+
+cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels \
+    -- --nocapture --test-threads 2
+cargo clippy -p kernels --profile ci --features cuda --all-targets -- -D warnings
