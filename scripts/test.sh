@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-model.sh
-cargo test --workspace --profile ci "$@"
+cargo test --workspace --profile ci --no-fail-fast "$@"

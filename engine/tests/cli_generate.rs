@@ -157,7 +157,7 @@ fn serve_drains_and_exits_zero_on_sigterm() {
 
     // A request in flight when the signal comes finishes within the grace period.
     let in_flight = std::thread::spawn(move || {
-        let body = r#"{"prompt": "Once upon a time", "max_tokens": 48, "ignore_eos": true,
+        let body = r#"{"prompt": "Once upon a time", "max_tokens": 96, "ignore_eos": true,
                        "temperature": 0}"#;
         http(port, "POST", "/v1/completions", body)
     });
@@ -171,9 +171,11 @@ fn serve_drains_and_exits_zero_on_sigterm() {
     let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     assert_eq!(rc, 0);
     std::thread::sleep(Duration::from_millis(100));
-    if let Some((status, _)) = http(port, "GET", "/health", "") {
-        assert_eq!(status, 503, "/health while draining");
-    }
+    // Still listening while the request finishes, but no longer healthy nor taking requests.
+    let (status, _) = http(port, "GET", "/health", "").expect("listening while draining");
+    assert_eq!(status, 503, "/health while draining");
+    let (status, body) = http(port, "POST", "/v1/completions", r#"{"prompt": "hi"}"#).unwrap();
+    assert_eq!(status, 503, "{body}");
 
     let status = wait_exit(&mut child, Duration::from_secs(grace_secs + 10));
     assert!(status.success(), "{status:?}");
@@ -181,7 +183,7 @@ fn serve_drains_and_exits_zero_on_sigterm() {
     let (status, body) = in_flight.join().unwrap().expect("in-flight response");
     assert_eq!(status, 200, "{body}");
     let body: serde_json::Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(body["usage"]["completion_tokens"], 48, "{body}");
+    assert_eq!(body["usage"]["completion_tokens"], 96, "{body}");
     assert_eq!(body["choices"][0]["finish_reason"], "length");
 }
 

@@ -144,8 +144,15 @@ impl<M: ForwardModel> Scheduler<M> {
                     Err(RecvTimeoutError::Disconnected) => break,
                 }
             }
+            let mut handled = false;
             while let Ok(cmd) = self.rx.try_recv() {
                 self.handle(cmd);
+                handled = true;
+            }
+            if handled || idle {
+                // New arrivals show in the snapshot before their first token is streamed, so
+                // a client never sees "idle" while its request is in flight.
+                self.publish();
             }
             if self.shutdown_at.is_some_and(|at| Instant::now() >= at) {
                 self.abort_all("the server is shutting down");
