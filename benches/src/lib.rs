@@ -1,3 +1,4 @@
-//! Workload generators shared by radixserve's benchmarks.
+//! Workload generators shared by radixserve's benchmarks, and the `loadgen` load generator.
 
+pub mod loadgen;
 pub mod traces;

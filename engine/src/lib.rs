@@ -7,4 +7,5 @@ pub mod model;
 pub mod sampling;
 pub mod scheduler;
 pub mod server;
+pub mod tenants;
 pub mod tokenizer;

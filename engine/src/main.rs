@@ -13,7 +13,7 @@ fn main() -> anyhow::Result<()> {
     // Logs go to stderr so that `generate` keeps stdout for the generated text alone.
     let default_filter = match cli.command {
         Command::Serve(_) => "info",
-        Command::Generate(_) => "warn",
+        Command::Generate(_) | Command::HashKey { .. } => "warn",
     };
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
@@ -25,5 +25,6 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => cli::serve::run(*args),
         Command::Generate(args) => cli::generate::run(args),
+        Command::HashKey { key } => cli::hash_key(key),
     }
 }

@@ -66,14 +66,39 @@ fn generate_prints_only_the_generated_text() {
 }
 
 #[test]
-fn serve_refuses_what_it_does_not_support_yet() {
+fn serve_refuses_bad_tenants_files_and_missing_models() {
     let output = Command::new(BIN)
-        .args(["serve", "--tenants-config", "tenants.toml"])
+        .args(["serve", "--tenants-config", "no/such/tenants.toml"])
         .output()
         .unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("not supported yet"), "{stderr}");
+    assert!(
+        stderr.contains("tenants file") && stderr.contains("cannot read"),
+        "{stderr}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("radixserve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tenants.toml");
+    let key = engine::tenants::hash_api_key("k");
+    std::fs::write(
+        &file,
+        format!("[[tenant]]\nname = \"a\"\napi_keys = [\"{key}\"]\nweight = -1\n"),
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args(["serve", "--tenants-config"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("weight must be a positive number"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 
     let output = Command::new(BIN)
         .args(["serve", "--model", "no/such/model.gguf"])
@@ -81,6 +106,28 @@ fn serve_refuses_what_it_does_not_support_yet() {
         .unwrap();
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("not found"));
+}
+
+#[test]
+fn hash_key_prints_the_stored_form_of_a_key() {
+    // SHA-256("abc"), FIPS 180-2 appendix B.1.
+    let want = "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n";
+    let output = Command::new(BIN)
+        .args(["hash-key", "abc"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), want);
+    // From standard input, so the key stays out of the shell history.
+    let mut child = Command::new(BIN)
+        .arg("hash-key")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"abc\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), want);
 }
 
 fn free_port() -> u16 {

@@ -652,5 +652,8 @@ async fn model_and_server_info() {
     assert!(info.kv_capacity_tokens > 0);
     assert!(!info.draining);
     assert!(info.uptime_s > 0.0);
-    assert!(info.tenants.is_empty());
+    // Open serving: one tenant, everyone, with the engine-wide figures.
+    assert_eq!(info.tenants.len(), 1);
+    assert_eq!(info.tenants[0].tenant, "default");
+    assert_eq!(info.tenants[0].weight, 1.0);
 }

@@ -9,7 +9,7 @@
 mod common;
 
 use engine::gguf::GgufFile;
-use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, ModelInfo};
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::model::scripted::ScriptedModel;
 use engine::sampling::{FinishReason, SamplingParams};
 use engine::scheduler::Policy;
@@ -46,19 +46,8 @@ fn start(
     let file = GgufFile::open(&path).unwrap();
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
-    let info = ModelInfo {
-        name: "scripted".into(),
-        path: String::new(),
-        architecture: "scripted".into(),
-        vocab_size: tok.vocab_size(),
-        context_length: 512,
-        num_layers: 1,
-        hidden_size: 2,
-        num_heads: 1,
-        num_kv_heads: 1,
-        eos_token_ids: tok.stop_token_ids().to_vec(),
-    };
     let model = ScriptedModel::new(tok.vocab_size(), 512);
+    let info = model.model_info(tok.stop_token_ids());
     let mut config = EngineConfig::new(path);
     config.kv_budget_bytes = kv_tokens * SCRIPTED_BYTES_PER_TOKEN;
     config.page_size = page_size;

@@ -191,6 +191,23 @@ impl KvCache {
         result.map(|()| evicted)
     }
 
+    /// Evicts at least `tokens` tokens, only from namespaces `allowed` accepts (tenant-aware
+    /// eviction: a tenant's traffic must not take another's cache below its fair share).
+    pub fn evict_where(
+        &mut self,
+        tokens: usize,
+        allowed: impl FnMut(NsId) -> bool,
+    ) -> Result<usize, PoolError> {
+        let allocator = &mut self.allocator;
+        let mut result = Ok(());
+        let evicted = self.tree.evict_where(tokens, allowed, |slots| {
+            if result.is_ok() {
+                result = allocator.free_now(slots);
+            }
+        });
+        result.map(|()| evicted)
+    }
+
     /// SGLang's `cache_unfinished_req`: after a prefill chunk (or any step), inserts the
     /// request's computed tokens into the tree, frees the request's duplicates of tokens the tree
     /// already had, re-points the row at the tree's slots and moves the lock to the new end.

@@ -39,6 +39,11 @@ enum Op {
     Evict {
         tokens: u8,
     },
+    /// Tenant-aware eviction: only from the namespaces in the bit mask.
+    EvictWhere {
+        tokens: u8,
+        mask: u8,
+    },
     Match {
         ns: u8,
         base: u8,
@@ -59,6 +64,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => any::<u8>().prop_map(|req| Op::Finish { req }),
         1 => any::<u8>().prop_map(|req| Op::Abort { req }),
         1 => (0..40u8).prop_map(|tokens| Op::Evict { tokens }),
+        1 => (0..40u8, 0..8u8).prop_map(|(tokens, mask)| Op::EvictWhere { tokens, mask }),
         1 => (0..3u8, 0..3u8, 0..48u8).prop_map(|(ns, base, len)| Op::Match { ns, base, len }),
         1 => (0..3u8).prop_map(|ns| Op::Flush { ns }),
         1 => Just(Op::ToggleFreeGroup),
@@ -215,6 +221,28 @@ impl Model {
                 let evicted = self.cache.evict(*tokens as usize).unwrap();
                 assert!(evicted >= (*tokens as usize).min(before));
                 assert_eq!(self.cache.tree().evictable_size(), before - evicted);
+            }
+            Op::EvictWhere { tokens, mask } => {
+                let tree = self.cache.tree();
+                let chosen: Vec<_> = (0..self.namespaces.len())
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| self.namespaces[i])
+                    .collect();
+                let allowed = |ns| chosen.contains(&ns);
+                let others = |t: &radix::RadixCache| {
+                    self.namespaces
+                        .iter()
+                        .filter(|ns| !chosen.contains(ns))
+                        .map(|&ns| t.namespace_stats(ns).unwrap().cached_tokens)
+                        .collect::<Vec<_>>()
+                };
+                let before = tree.evictable_where(allowed);
+                let others_before = others(tree);
+                let evicted = self.cache.evict_where(*tokens as usize, allowed).unwrap();
+                assert!(evicted >= (*tokens as usize).min(before));
+                let tree = self.cache.tree();
+                assert_eq!(tree.evictable_where(allowed), before - evicted);
+                assert_eq!(others(tree), others_before, "other namespaces untouched");
             }
             Op::Match { ns, base: b, len } => {
                 let ns = self.namespaces[*ns as usize];

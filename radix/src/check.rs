@@ -26,6 +26,7 @@ impl RadixCache {
             ensure!(root.parent.is_none(), "root of ns {ns_index} has a parent");
             ensure!(root.key.is_empty(), "root of ns {ns_index} has a key");
             let mut ns_tokens = 0usize;
+            let mut ns_evictable = 0usize;
             let mut stack: Vec<NodeId> = vec![entry.root];
             while let Some(id) = stack.pop() {
                 reachable += 1;
@@ -52,6 +53,7 @@ impl RadixCache {
                         protected += node.key.len();
                     } else {
                         evictable += node.key.len();
+                        ns_evictable += node.key.len();
                     }
                 }
                 for &slot in &node.slots {
@@ -102,6 +104,11 @@ impl RadixCache {
                 ns_tokens == entry.stats.cached_tokens,
                 "ns {ns_index}: counted {ns_tokens} tokens, recorded {}",
                 entry.stats.cached_tokens
+            );
+            ensure!(
+                ns_evictable == entry.stats.evictable_tokens,
+                "ns {ns_index}: counted {ns_evictable} evictable tokens, recorded {}",
+                entry.stats.evictable_tokens
             );
         }
         ensure!(

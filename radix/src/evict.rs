@@ -60,6 +60,11 @@ impl LeafSet {
         self.set.len()
     }
 
+    /// The leaves in eviction order.
+    pub fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.set.iter().map(|&(_, _, id)| NodeId(id))
+    }
+
     pub fn contains(&self, key: (u64, u64), node: NodeId) -> bool {
         self.set.contains(&(key.0, key.1, node.0))
     }

@@ -30,6 +30,8 @@ pub struct CacheStats {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NamespaceStats {
     pub cached_tokens: usize,
+    /// Of `cached_tokens`, those no request locks (what eviction could take).
+    pub evictable_tokens: usize,
     pub queried_tokens: u64,
     pub hit_tokens: u64,
 }
@@ -310,7 +312,9 @@ impl RadixCache {
         );
         self.nodes[parent.0].children.insert(first_page, leaf);
         self.evictable += len;
-        self.namespaces[ns.index()].stats.cached_tokens += len;
+        let stats = &mut self.namespaces[ns.index()].stats;
+        stats.cached_tokens += len;
+        stats.evictable_tokens += len;
         self.leaf_set_refresh(leaf);
     }
 
@@ -385,6 +389,9 @@ impl RadixCache {
                 let len = self.nodes[cur.0].key.len();
                 self.evictable -= len;
                 self.protected += len;
+                self.namespaces[self.nodes[cur.0].ns.index()]
+                    .stats
+                    .evictable_tokens -= len;
                 self.leaf_set_remove(cur);
             }
             self.nodes[cur.0].lock_ref += 1;
@@ -402,8 +409,10 @@ impl RadixCache {
             node.lock_ref = node.lock_ref.saturating_sub(1);
             if node.lock_ref == 0 {
                 let len = node.key.len();
+                let ns = node.ns;
                 self.protected -= len;
                 self.evictable += len;
+                self.namespaces[ns.index()].stats.evictable_tokens += len;
                 self.leaf_set_refresh(cur);
             }
             cur = parent;
@@ -425,6 +434,37 @@ impl RadixCache {
         evicted
     }
 
+    /// Like [`RadixCache::evict`], but only leaves of namespaces `allowed` accepts are
+    /// taken (in policy order among them): lets a caller keep some namespaces' caches, e.g.
+    /// those of tenants within their fair share. Returns the tokens evicted.
+    pub fn evict_where(
+        &mut self,
+        tokens: usize,
+        mut allowed: impl FnMut(NsId) -> bool,
+        mut free: impl FnMut(&[SlotId]),
+    ) -> usize {
+        let mut evicted = 0;
+        while evicted < tokens {
+            // Rescans from the front: a removal may make its parent a leaf anywhere in order.
+            let nodes = &self.nodes;
+            let Some(id) = self.leaves.iter().find(|id| allowed(nodes[id.0].ns)) else {
+                break;
+            };
+            self.leaf_set_remove(id);
+            evicted += self.remove_leaf(id, &mut free);
+        }
+        evicted
+    }
+
+    /// Evictable tokens summed over the namespaces `include` accepts.
+    pub fn evictable_where(&self, mut include: impl FnMut(NsId) -> bool) -> usize {
+        self.namespace_ids()
+            .filter(|&ns| include(ns))
+            .filter_map(|ns| self.namespace_stats(ns))
+            .map(|s| s.evictable_tokens)
+            .sum()
+    }
+
     /// Removes an unlocked leaf, hands its slots to `free`, and lets its parent become a
     /// leaf candidate. The node must already be out of the eviction set.
     fn remove_leaf(&mut self, id: NodeId, free: &mut impl FnMut(&[SlotId])) -> usize {
@@ -433,7 +473,9 @@ impl RadixCache {
         let len = node.key.len();
         self.evictable -= len;
         self.stats.evicted_tokens += len as u64;
-        self.namespaces[node.ns.index()].stats.cached_tokens -= len;
+        let stats = &mut self.namespaces[node.ns.index()].stats;
+        stats.cached_tokens -= len;
+        stats.evictable_tokens -= len;
         if let Some(parent) = node.parent {
             self.nodes[parent.0]
                 .children

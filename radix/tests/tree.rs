@@ -274,6 +274,41 @@ fn namespaces_are_isolated() {
 }
 
 #[test]
+fn filtered_eviction_spares_other_namespaces_and_tracks_evictable_per_namespace() {
+    let mut t = RadixCache::new(1).unwrap();
+    let a = t.namespace_id(&Namespace::scoped(CacheScope::Tenant(1)));
+    let b = t.namespace_id(&Namespace::scoped(CacheScope::Tenant(2)));
+    // b's entry is the least recently used, so plain LRU would take it first.
+    t.insert(b, &[7, 8], &[10, 11]).unwrap();
+    t.insert(a, &[1, 2, 3], &[1, 2, 3]).unwrap();
+    t.insert(a, &[1, 2, 5], &[1, 2, 4]).unwrap();
+    let mut out = Vec::new();
+    let m = t.match_prefix(a, &[1, 2, 3], &mut out).unwrap();
+    let lock = t.lock(m.last_node);
+    let ev = |t: &RadixCache, ns| t.namespace_stats(ns).unwrap().evictable_tokens;
+    // [1,2,3] is locked; only the [5] leaf of `a` is evictable there.
+    assert_eq!((ev(&t, a), ev(&t, b)), (1, 2));
+    assert_eq!(t.evictable_where(|ns| ns == a), 1);
+    assert_eq!(t.evictable_where(|_| true), t.evictable_size());
+    let mut freed = Vec::new();
+    let n = t.evict_where(10, |ns| ns == a, |s| freed.extend_from_slice(s));
+    assert_eq!((n, freed), (1, vec![4]));
+    assert_eq!(matched(&mut t, b, &[7, 8]).0, 2, "b kept its cache");
+    t.sanity_check().unwrap();
+    t.unlock(lock);
+    assert_eq!(ev(&t, a), 3);
+    t.sanity_check().unwrap();
+    let n = t.evict_where(2, |ns| ns == a, |_| {});
+    assert_eq!(
+        n, 3,
+        "whole leaves go, the parent becomes a leaf and follows"
+    );
+    assert_eq!(t.namespace_stats(a).unwrap().cached_tokens, 0);
+    assert_eq!(t.namespace_stats(b).unwrap().cached_tokens, 2);
+    t.sanity_check().unwrap();
+}
+
+#[test]
 fn salts_never_collide_by_concatenation() {
     // SGLang joined keys as strings, so ("ab", "c") and ("a", "bc") could collide; typed
     // namespaces compare fields.

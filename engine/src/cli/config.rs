@@ -55,7 +55,8 @@ pub struct ServeArgs {
     /// Longest prompt + output per request, in tokens [default: the model's context]
     #[arg(long)]
     pub max_context_len: Option<usize>,
-    /// Tenants, their API keys and quotas (not supported yet)
+    /// Tenants file (TOML): API keys, cache scopes, weights and quotas; reloaded on SIGHUP.
+    /// Without it the server is open to everyone as one tenant
     #[arg(long)]
     pub tenants_config: Option<PathBuf>,
     /// TOML file with any of these settings; flags given on the command line win

@@ -1,4 +1,4 @@
-//! The `radixserve` command line: `serve` and `generate`.
+//! The `radixserve` command line: `serve`, `generate` and `hash-key`.
 
 pub mod config;
 pub mod generate;
@@ -27,6 +27,29 @@ pub enum Command {
     Serve(Box<config::ServeArgs>),
     /// Generate a completion of one prompt and print it to stdout.
     Generate(generate::GenerateArgs),
+    /// Print the stored form of an API key for a tenants file (`sha256:<hex>`). Reads the
+    /// key from standard input when none is given, so it stays out of the shell history.
+    HashKey {
+        /// The API key (default: read one line from standard input)
+        key: Option<String>,
+    },
+}
+
+/// `radixserve hash-key`.
+pub fn hash_key(key: Option<String>) -> anyhow::Result<()> {
+    let key = match key {
+        Some(k) => k,
+        None => {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line)?;
+            line.trim_end_matches(['\r', '\n']).to_string()
+        }
+    };
+    if key.is_empty() {
+        anyhow::bail!("the API key is empty");
+    }
+    println!("{}", engine::tenants::hash_api_key(&key));
+    Ok(())
 }
 
 /// Fails with a helpful message when the model file is missing.

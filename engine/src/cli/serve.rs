@@ -10,6 +10,9 @@ use engine::handle::EngineHandle;
 use engine::server::grpc::GrpcServer;
 use engine::server::http::{self, HttpState};
 use engine::server::metrics;
+use engine::tenants::{TenantRegistry, TenantsFile};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::sync::watch;
@@ -21,27 +24,34 @@ const CONNECTIONS_GRACE: Duration = Duration::from_secs(5);
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let config = args.resolve()?;
-    if let Some(path) = &config.tenants_config {
-        anyhow::bail!(
-            "--tenants-config {}: multi-tenant serving is not supported yet",
-            path.display()
-        );
-    }
+    // The tenants file is checked before the model is: a typo fails fast.
+    let tenants = Arc::new(match &config.tenants_config {
+        Some(path) => TenantRegistry::from_path(path)
+            .with_context(|| format!("tenants file {}", path.display()))?,
+        None => TenantRegistry::open(),
+    });
     check_model(&config.engine.model_path)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("radixserve-io")
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(serve(config))
+    runtime.block_on(serve(config, tenants))
 }
 
-async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Result<()> {
     let prometheus = metrics::install().context("cannot install the metrics recorder")?;
     metrics::spawn_upkeep(prometheus.clone(), METRICS_UPKEEP);
     let mut signals = Signals::new()?;
+    if let Some(path) = &config.tenants_config {
+        tracing::info!(
+            tenants = tenants.limits().len(),
+            "multi-tenant: API keys required (tenants from {})",
+            path.display()
+        );
+    }
 
-    let state = HttpState::loading(Some(prometheus));
+    let state = HttpState::loading_with_tenants(Some(prometheus), tenants.clone());
     let listener = bind(&config.host, config.http_port).await?;
     tracing::info!(addr = %listener.local_addr()?, "HTTP API listening (loading the model)");
     let grpc_listener = bind(&config.host, config.grpc_port).await?;
@@ -49,7 +59,7 @@ async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     // Both servers stop accepting when this turns true, after the engine has stopped.
     let (stop_servers, stopped) = watch::channel(false);
     let http_server = tokio::spawn(http::serve(listener, state.clone(), stopping(&stopped)));
-    let grpc = GrpcServer::loading().await;
+    let grpc = GrpcServer::loading_with_tenants(tenants.clone()).await;
     let grpc_server = tokio::spawn(grpc.clone().serve(grpc_listener, stopping(&stopped)));
 
     let model_path = config.engine.model_path.clone();
@@ -65,8 +75,12 @@ async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             return Ok(());
         }
     };
+    engine.set_tenant_limits(tenants.limits());
     state.set_engine(engine.clone());
     grpc.set_engine(engine.clone()).await;
+    if let Some(path) = config.tenants_config.clone() {
+        tokio::spawn(reload_on_hangup(path, tenants.clone(), engine.clone()));
+    }
     let info = engine.model_info();
     tracing::info!(
         model = %info.name,
@@ -109,6 +123,27 @@ async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Reloads the tenants file on every SIGHUP: changed keys, limits and weights apply from the
+/// next request on. A bad file is reported and the old table kept.
+async fn reload_on_hangup(path: PathBuf, tenants: Arc<TenantRegistry>, engine: EngineHandle) {
+    let mut hangup = match signal(SignalKind::hangup()) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("cannot handle SIGHUP, the tenants file will not be reloaded: {e}");
+            return;
+        }
+    };
+    while hangup.recv().await.is_some() {
+        match TenantsFile::read(&path).and_then(|file| tenants.reload(&file)) {
+            Ok(()) => {
+                engine.set_tenant_limits(tenants.limits());
+                tracing::info!("SIGHUP: reloaded tenants from {}", path.display());
+            }
+            Err(e) => tracing::error!("SIGHUP: keeping the old tenants: {e}"),
+        }
+    }
 }
 
 async fn bind(host: &str, port: u16) -> anyhow::Result<tokio::net::TcpListener> {

@@ -2,18 +2,21 @@
 //! output streams, abort, flush, and read the engine's state. Cheap to clone; every server
 //! and the CLI go through it.
 
+mod gate;
 pub(crate) mod shared;
 mod types;
 
 pub use types::{
-    Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TokenLogprob,
-    Usage,
+    Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TenantInfo,
+    TokenLogprob, Usage,
 };
 
 use crate::gguf::GgufFile;
 use crate::model::{ForwardModel, Model, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
+use crate::tenants::{TenantId, TenantLimits};
 use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
+use gate::TenantGate;
 use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, PoolError};
 use shared::{Command, NewRequest, Shared};
 use std::path::PathBuf;
@@ -93,6 +96,7 @@ struct Inner {
     max_context_len: usize,
     max_queued: usize,
     kv_capacity: usize,
+    gate: parking_lot::Mutex<TenantGate>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -174,6 +178,8 @@ impl EngineHandle {
             rx,
             shared.clone(),
         );
+        // The first snapshot exists before anyone can read one.
+        scheduler.publish();
         let thread = std::thread::Builder::new()
             .name("scheduler".into())
             .spawn(move || scheduler.run())
@@ -188,6 +194,7 @@ impl EngineHandle {
                 max_context_len,
                 max_queued: sched.max_queued_requests,
                 kv_capacity,
+                gate: parking_lot::Mutex::new(TenantGate::default()),
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),
         })
@@ -242,6 +249,29 @@ impl EngineHandle {
         }
         let room = (limit - prompt_len) as u32;
         request.params.max_new_tokens = request.params.max_new_tokens.min(room);
+        {
+            // Counted up here, set exactly by the scheduler at every step.
+            let mut gate = inner.gate.lock();
+            let mut tenant_queued = inner.shared.tenant_queued.lock();
+            let t = request.tenant as usize;
+            if tenant_queued.len() <= t {
+                tenant_queued.resize(t + 1, 0);
+            }
+            if let Some(quota) = gate.kv_quota(request.tenant) {
+                // Prompt and output must fit the tenant's quota, or it would wait forever.
+                if prompt_len >= quota {
+                    return Err(SubmitError::InvalidArgument(format!(
+                        "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is \
+                         {quota}"
+                    )));
+                }
+                let room = (quota - prompt_len) as u32;
+                request.params.max_new_tokens = request.params.max_new_tokens.min(room);
+            }
+            let cost = prompt_len + request.params.max_new_tokens as usize;
+            gate.admit(request.tenant, tenant_queued[t], cost, Instant::now())?;
+            tenant_queued[t] += 1;
+        }
         let queued = inner.shared.queued.fetch_add(1, Ordering::AcqRel);
         if queued >= inner.max_queued {
             inner.shared.queued.fetch_sub(1, Ordering::AcqRel);
@@ -272,7 +302,25 @@ impl EngineHandle {
 
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.
     pub fn abort(&self, rid: &str) {
-        let _ = self.inner.tx.send(Command::Abort(rid.to_string()));
+        self.abort_owned(rid, None);
+    }
+
+    /// Aborts request `rid` only if it belongs to `tenant` (any tenant's when `None`).
+    pub fn abort_owned(&self, rid: &str, tenant: Option<TenantId>) {
+        let _ = self.inner.tx.send(Command::Abort {
+            rid: rid.to_string(),
+            tenant,
+        });
+    }
+
+    /// Every tenant's weight and limits, indexed by tenant id (from
+    /// [`crate::tenants::TenantRegistry::limits`]); applies to requests already waiting too.
+    pub fn set_tenant_limits(&self, limits: Vec<TenantLimits>) {
+        self.inner
+            .gate
+            .lock()
+            .set_limits(limits.clone(), Instant::now());
+        let _ = self.inner.tx.send(Command::SetTenants(limits));
     }
 
     /// Drops the unlocked cache of one namespace (or of all); returns the tokens freed.

@@ -2,6 +2,7 @@
 //! snapshot of the engine's state.
 
 use super::{GenerateEvent, GenerateRequest, ServerInfo};
+use crate::tenants::{TenantId, TenantLimits};
 use parking_lot::Mutex;
 use radix::Namespace;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
@@ -18,7 +19,12 @@ pub(crate) struct NewRequest {
 
 pub(crate) enum Command {
     Submit(Box<NewRequest>),
-    Abort(String),
+    Abort {
+        rid: String,
+        /// Only a request of this tenant is aborted (`None`: any).
+        tenant: Option<TenantId>,
+    },
+    SetTenants(Vec<TenantLimits>),
     Flush {
         namespace: Option<Namespace>,
         reply: oneshot::Sender<Result<usize, String>>,
@@ -33,6 +39,8 @@ pub(crate) struct Shared {
     pub info: Mutex<ServerInfo>,
     /// Requests waiting: counted up at submission, set exactly at each scheduler step.
     pub queued: AtomicUsize,
+    /// The same per tenant id.
+    pub tenant_queued: Mutex<Vec<usize>>,
     pub draining: AtomicBool,
     pub next_rid: AtomicU64,
 }

@@ -123,4 +123,27 @@ pub struct ServerInfo {
     pub retractions: u64,
     pub draining: bool,
     pub uptime_s: f64,
+    /// One entry per tenant id that has been configured or seen.
+    pub tenants: Vec<TenantInfo>,
+}
+
+/// One tenant's load, cache and service, for `GetServerInfo` and per-tenant metrics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TenantInfo {
+    pub name: String,
+    pub waiting_requests: usize,
+    pub running_requests: usize,
+    /// Tokens held in the tenant's private namespaces of the prefix cache.
+    pub cached_tokens: usize,
+    /// KV slots its running requests own outside the tree.
+    pub running_kv_tokens: usize,
+    /// Prompt tokens looked up in / served from its namespaces' cache.
+    pub cache_queried_tokens: u64,
+    pub cache_hit_tokens: u64,
+    /// Tokens computed for it: prefill (cache misses) and decode.
+    pub prefill_tokens: u64,
+    pub decode_tokens: u64,
+    /// Its fair-share counter: weighted service received, in token units.
+    pub virtual_tokens: f64,
+    pub weight: f64,
 }

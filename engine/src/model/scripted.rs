@@ -29,6 +29,22 @@ impl ScriptedModel {
         }
     }
 
+    /// What `GetModelInfo` reports for this model (tokenizer's vocabulary and stop ids).
+    pub fn model_info(&self, eos_token_ids: &[u32]) -> crate::handle::ModelInfo {
+        crate::handle::ModelInfo {
+            name: "scripted".into(),
+            path: String::new(),
+            architecture: "scripted".into(),
+            vocab_size: self.vocab_size,
+            context_length: self.context_length,
+            num_layers: 1,
+            hidden_size: 2,
+            num_heads: 1,
+            num_kv_heads: 1,
+            eos_token_ids: eos_token_ids.to_vec(),
+        }
+    }
+
     /// The token this model produces after `history` (prompt and output so far).
     pub fn reference_next(history: &[u32]) -> u32 {
         let h = history

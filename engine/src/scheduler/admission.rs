@@ -10,7 +10,20 @@ use super::{Req, Scheduler};
 use crate::handle::shared::NewRequest;
 use crate::model::ForwardModel;
 use crate::sampling::{Sampler, StopChecker};
+use crate::tenants::TenantId;
 use crate::tokenizer::DecodeStream;
+use std::collections::{BTreeMap, VecDeque};
+
+/// What became of one waiting request this step.
+enum Admission {
+    Admitted {
+        extend: usize,
+    },
+    /// Stays waiting; the tenant's next request may go.
+    Later(Req),
+    /// Stays waiting, and so does the rest of its tenant's queue this step.
+    TenantBlocked(Req),
+}
 
 impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn enqueue(&mut self, new: NewRequest) {
@@ -21,6 +34,26 @@ impl<M: ForwardModel> Scheduler<M> {
             submitted_at,
         } = new;
         let ns = self.cache.namespace_id(&request.namespace);
+        let tenant = request.tenant;
+        let active = |r: &Req| r.tenant == tenant;
+        if !self.waiting.iter().chain(&self.running).any(active) {
+            // Becoming active: no credit for the time it was idle.
+            let others: Vec<TenantId> = self
+                .waiting
+                .iter()
+                .chain(&self.running)
+                .map(|r| r.tenant)
+                .collect();
+            // Its first prompt (up to two chunks) may run ahead of the others' backlog: a
+            // tenant with sparse requests gets them answered promptly, and the advantage is
+            // bounded per return from idle.
+            let first_prompt = request
+                .input_ids
+                .len()
+                .min(2 * self.config.chunked_prefill_size);
+            let head_start = self.tenants.prefill_cost(tenant, first_prompt);
+            self.tenants.lift(tenant, others, head_start);
+        }
         let sampler = Sampler::new(&request.params, &request.input_ids);
         let stop = StopChecker::new(&request.params, &self.eos_ids);
         self.next_seq += 1;
@@ -64,7 +97,9 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Moves waiting requests into the running batch while memory, rows and the per-step
-    /// prefill budget allow. Returns how many were admitted.
+    /// prefill budget allow. Across tenants the one with the smallest virtual token counter
+    /// goes next; within a tenant, the scheduling policy's order. Returns how many were
+    /// admitted.
     pub(super) fn get_new_batch_prefill(&mut self) -> usize {
         if self.waiting.is_empty() {
             return 0;
@@ -72,68 +107,161 @@ impl<M: ForwardModel> Scheduler<M> {
         order_waiting(self.config.policy, &mut self.waiting, self.cache.tree());
         // Claimed by running requests and by those admitted in this call (not yet allocated).
         let mut reserved = self.reserved_tokens();
-        // Prefill tokens already promised to running requests this step.
-        let mut prefill_tokens: usize = self
-            .running
-            .iter()
-            .map(|r| r.pending_tokens())
-            .filter(|&p| p > 1)
-            .sum();
+        // Prefill tokens promised by this call.
+        let mut prefill_tokens = 0;
+        let mut queues: BTreeMap<TenantId, VecDeque<usize>> = BTreeMap::new();
+        for (i, r) in self.waiting.iter().enumerate() {
+            queues.entry(r.tenant).or_default().push_back(i);
+        }
+        let mut slots: Vec<Option<Req>> = std::mem::take(&mut self.waiting)
+            .into_iter()
+            .map(Some)
+            .collect();
         let mut admitted = 0;
-        let mut i = 0;
-        while i < self.waiting.len() {
+        let mut promised: BTreeMap<TenantId, f64> = BTreeMap::new();
+        let counter = |s: &Self, promised: &BTreeMap<TenantId, f64>, t: TenantId| {
+            s.tenants.virtual_tokens(t) + promised.get(&t).copied().unwrap_or(0.0)
+        };
+        loop {
             if self.running.len() >= self.config.max_running_requests
                 || self.cache.req_to_token().available_rows() == 0
-                || prefill_tokens >= self.config.max_prefill_tokens
             {
                 break;
             }
-            let req = &self.waiting[i];
-            let ids = req.fill_ids();
-            let key = &ids[..ids.len() - 1];
-            let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
-            if self.shares_uncached_prefix(req, &ids, cached) {
-                i += 1;
+            let Some(tenant) = queues
+                .iter()
+                .filter(|(_, q)| !q.is_empty())
+                .map(|(&t, _)| t)
+                .min_by(|&a, &b| {
+                    let (va, vb) = (counter(self, &promised, a), counter(self, &promised, b));
+                    va.total_cmp(&vb).then(a.cmp(&b))
+                })
+            else {
+                break;
+            };
+            // Prefill ahead of this tenant's next chunk: the pending prompts of running
+            // requests served before it (see `prepare_for_extend`), and this call's.
+            if prefill_tokens + self.prefill_ahead_of(tenant) >= self.config.max_prefill_tokens {
+                queues.remove(&tenant);
                 continue;
             }
-            let mut req = self.waiting.remove(i);
-            let kv = match self.cache.admit(req.ns, key) {
-                Ok(kv) => kv,
-                Err(e) => {
-                    tracing::error!(rid = %req.rid, "admission failed: {e}");
-                    self.waiting.insert(i, req);
-                    break;
-                }
-            };
-            // The budget is read after locking the prefix: locked tokens are no longer
-            // evictable, so they cannot be promised to anyone else.
-            let extend = ids.len() - kv.cached_len();
-            let output = (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
-            let need = extend + output.max(1);
-            let budget = self
-                .cache
-                .available_with_eviction()
-                .saturating_sub(reserved);
-            let alone = self.running.is_empty() && admitted == 0;
-            // Alone, a request that fits the pool is admitted even if its output reservation
-            // is pessimistic; otherwise it would wait forever.
-            if need > budget && !(alone && extend < budget) {
-                if let Err(e) = self.cache.release_req(kv) {
-                    tracing::error!(rid = %req.rid, "undoing admission: {e}");
-                }
-                self.waiting.insert(i, req);
+            let Some(queue) = queues.get_mut(&tenant) else {
                 break;
+            };
+            let Some(index) = queue.pop_front() else {
+                continue;
+            };
+            let Some(req) = slots[index].take() else {
+                continue;
+            };
+            match self.try_admit(req, &mut reserved, admitted == 0) {
+                Admission::Admitted { extend } => {
+                    prefill_tokens += extend;
+                    admitted += 1;
+                    // Counters are charged as tokens are computed; until then the admitted
+                    // prompt counts here, so one call does not admit a single tenant's queue.
+                    *promised.entry(tenant).or_default() +=
+                        self.tenants.prefill_cost(tenant, extend);
+                }
+                Admission::Later(req) => slots[index] = Some(req),
+                Admission::TenantBlocked(req) => {
+                    // Nothing more of this tenant this step; others may still fit.
+                    slots[index] = Some(req);
+                    queues.remove(&tenant);
+                }
             }
-            if req.cached_tokens.is_none() {
-                req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
-            }
-            req.kv = Some(kv);
-            reserved += need;
-            prefill_tokens += extend;
-            admitted += 1;
-            self.running.push(req);
         }
+        self.waiting = slots.into_iter().flatten().collect();
         admitted
+    }
+
+    /// Pending prefill tokens of running requests whose chunks go before `tenant`'s: those of
+    /// tenants with a counter no larger than its own.
+    fn prefill_ahead_of(&self, tenant: TenantId) -> usize {
+        let own = self.tenants.virtual_tokens(tenant);
+        self.running
+            .iter()
+            .filter(|r| self.tenants.virtual_tokens(r.tenant) <= own)
+            .map(|r| r.pending_tokens())
+            .filter(|&p| p > 1)
+            .sum()
+    }
+
+    /// Admits `req` if its tenant's limits and the memory budget allow.
+    fn try_admit(&mut self, mut req: Req, reserved: &mut usize, first: bool) -> Admission {
+        let tenant = req.tenant;
+        let limits = self.tenants.limits(tenant).cloned();
+        let max_running = limits.as_ref().and_then(|l| l.max_running_requests);
+        if let Some(max) = max_running {
+            if self.running.iter().filter(|r| r.tenant == tenant).count() >= max {
+                return Admission::TenantBlocked(req);
+            }
+        }
+        let ids = req.fill_ids();
+        let key = &ids[..ids.len() - 1];
+        let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
+        if self.shares_uncached_prefix(&req, &ids, cached) {
+            return Admission::Later(req);
+        }
+        let kv = match self.cache.admit(req.ns, key) {
+            Ok(kv) => kv,
+            Err(e) => {
+                tracing::error!(rid = %req.rid, "admission failed: {e}");
+                return Admission::TenantBlocked(req);
+            }
+        };
+        // The budget is read after locking the prefix: locked tokens are no longer
+        // evictable, so they cannot be promised to anyone else.
+        let extend = ids.len() - kv.cached_len();
+        let output = (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+        let need = extend + output.max(1);
+        if let Some(quota) = limits.as_ref().and_then(|l| l.kv_quota_tokens) {
+            // A quota is a hard limit: the whole output budget counts, not an estimate.
+            let quota_need = extend + req.remaining_new_tokens().max(1);
+            if !self.fits_quota(tenant, quota, quota_need) {
+                self.undo_admit(&req, kv);
+                return Admission::TenantBlocked(req);
+            }
+        }
+        let budget = (self.cache.allocator().available() + self.evictable_for(tenant))
+            .saturating_sub(*reserved);
+        let alone = self.running.is_empty() && first;
+        // Alone, a request that fits the pool is admitted even if its output reservation
+        // is pessimistic; otherwise it would wait forever.
+        if need > budget && !(alone && extend < budget) {
+            self.undo_admit(&req, kv);
+            return Admission::TenantBlocked(req);
+        }
+        if req.cached_tokens.is_none() {
+            req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
+        }
+        req.kv = Some(kv);
+        *reserved += need;
+        self.running.push(req);
+        Admission::Admitted { extend }
+    }
+
+    /// Whether `tenant` can take `need` more tokens within `quota`, after evicting its own
+    /// cached prefixes if that is what stands in the way.
+    fn fits_quota(&mut self, tenant: TenantId, quota: usize, need: usize) -> bool {
+        let held = |s: &Self| {
+            s.cached_by_tenant()
+                .get(tenant as usize)
+                .copied()
+                .unwrap_or(0)
+                + s.running_footprint_of(tenant)
+        };
+        let over = (held(self) + need).saturating_sub(quota);
+        if over > 0 {
+            self.evict_own(tenant, over);
+        }
+        held(self) + need <= quota
+    }
+
+    fn undo_admit(&mut self, req: &Req, kv: pools::ReqKv) {
+        if let Err(e) = self.cache.release_req(kv) {
+            tracing::error!(rid = %req.rid, "undoing admission: {e}");
+        }
     }
 
     /// In-batch prefix dedup: does `req` share at least `dedup_min_tokens` not-yet-cached

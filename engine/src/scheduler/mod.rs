@@ -5,10 +5,12 @@
 //! and prefill chunks, then sample, stream and cache.
 
 mod admission;
+mod fair;
 mod output;
 mod policy;
 mod req;
 mod step;
+mod tenant_kv;
 
 pub use policy::Policy;
 pub(crate) use req::Req;
@@ -16,6 +18,7 @@ pub(crate) use req::Req;
 use crate::handle::shared::{Command, Shared};
 use crate::model::{ForwardBatch, ForwardModel};
 use crate::tokenizer::Tokenizer;
+use fair::TenantBook;
 use pools::{KvCache, KvStorage};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -77,6 +80,7 @@ pub struct Scheduler<M: ForwardModel> {
     tokenizer: Arc<Tokenizer>,
     eos_ids: Vec<u32>,
     config: SchedulerConfig,
+    tenants: TenantBook,
     waiting: Vec<Req>,
     running: Vec<Req>,
     /// Finished this step, to be streamed and released.
@@ -112,6 +116,7 @@ impl<M: ForwardModel> Scheduler<M> {
             tokenizer,
             eos_ids,
             config,
+            tenants: TenantBook::default(),
             waiting: Vec::new(),
             running: Vec::new(),
             batch: ForwardBatch::default(),
@@ -168,13 +173,14 @@ impl<M: ForwardModel> Scheduler<M> {
     fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Submit(new) => self.enqueue(*new),
-            Command::Abort(rid) => {
+            Command::Abort { rid, tenant } => {
                 for req in self.waiting.iter_mut().chain(self.running.iter_mut()) {
-                    if req.rid == rid {
+                    if req.rid == rid && tenant.is_none_or(|t| t == req.tenant) {
                         req.deadline = Some(Instant::now());
                     }
                 }
             }
+            Command::SetTenants(limits) => self.tenants.set_limits(limits),
             Command::Flush { namespace, reply } => {
                 let result = match namespace {
                     Some(ns) => {

@@ -1,9 +1,10 @@
 //! Sampling, streaming and the end of requests (`process_batch_result_*`, `cache_finished_req`).
 
 use super::{Req, Scheduler};
-use crate::handle::{Completion, GenerateEvent, TokenLogprob, Usage};
+use crate::handle::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
 use crate::model::ForwardModel;
 use crate::sampling::FinishReason;
+use crate::server::metrics as metrics_names;
 use std::time::Instant;
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -15,7 +16,11 @@ impl<M: ForwardModel> Scheduler<M> {
         let now = Instant::now();
         if req.first_token_at.is_none() {
             req.first_token_at = Some(now);
-            metrics::histogram!("radixserve_time_to_first_token_seconds")
+            let tenant = self
+                .tenants
+                .limits(req.tenant)
+                .map_or_else(|| req.tenant.to_string(), |l| l.name.to_string());
+            metrics::histogram!("radixserve_time_to_first_token_seconds", "tenant" => tenant)
                 .record((now - req.submitted_at).as_secs_f64());
         } else if let Some(last) = req.last_token_at {
             metrics::histogram!("radixserve_inter_token_latency_seconds")
@@ -70,6 +75,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 if let Err(e) = self.cache.cache_finished_req(kv, &ids) {
                     tracing::error!(rid = %req.rid, "cache_finished_req: {e}");
                 }
+                self.trim_to_quota(req.tenant);
             }
             let reason = req.finish.take().unwrap_or(FinishReason::Abort);
             let now = Instant::now();
@@ -78,14 +84,16 @@ impl<M: ForwardModel> Scheduler<M> {
                 FinishReason::Length => "length",
                 FinishReason::Stop(_) => "stop",
             };
-            metrics::counter!("radixserve_requests_total", "outcome" => outcome).increment(1);
-            metrics::counter!("radixserve_prompt_tokens_total")
+            let tenant = self.tenant_label(req.tenant);
+            metrics::counter!("radixserve_requests_total", "outcome" => outcome, "tenant" => tenant.clone())
+                .increment(1);
+            metrics::counter!("radixserve_prompt_tokens_total", "tenant" => tenant.clone())
                 .increment(req.input_ids.len() as u64);
-            metrics::counter!("radixserve_cached_tokens_total")
+            metrics::counter!("radixserve_cached_tokens_total", "tenant" => tenant.clone())
                 .increment(req.cached_tokens.unwrap_or(0) as u64);
-            metrics::counter!("radixserve_generated_tokens_total")
+            metrics::counter!("radixserve_generated_tokens_total", "tenant" => tenant.clone())
                 .increment(req.output_ids.len() as u64);
-            metrics::histogram!("radixserve_e2e_latency_seconds")
+            metrics::histogram!("radixserve_e2e_latency_seconds", "tenant" => tenant)
                 .record((now - req.submitted_at).as_secs_f64());
             let completion = Completion {
                 finish_reason: reason,
@@ -105,7 +113,7 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Publishes load and cache figures for `GetServerInfo` and the metrics gauges.
-    pub(super) fn publish(&self) {
+    pub(crate) fn publish(&self) {
         let tree = self.cache.tree();
         let stats = tree.stats();
         let alloc = self.cache.allocator();
@@ -138,6 +146,72 @@ impl<M: ForwardModel> Scheduler<M> {
             (info.kv_capacity_tokens - info.kv_free_tokens.min(info.kv_capacity_tokens)) as f64,
         );
         metrics::counter!("radixserve_evicted_tokens_total").absolute(stats.evicted_tokens);
+        info.tenants = self.tenant_infos();
+        let mut tenant_queued = self.shared.tenant_queued.lock();
+        tenant_queued.clear();
+        tenant_queued.extend(info.tenants.iter().map(|t| t.waiting_requests));
+        for t in &info.tenants {
+            let name = t.name.clone();
+            metrics::gauge!(metrics_names::TENANT_WAITING, "tenant" => name.clone())
+                .set(t.waiting_requests as f64);
+            metrics::gauge!(metrics_names::TENANT_RUNNING, "tenant" => name.clone())
+                .set(t.running_requests as f64);
+            metrics::gauge!(metrics_names::TENANT_CACHED_TOKENS, "tenant" => name.clone())
+                .set(t.cached_tokens as f64);
+            metrics::gauge!(metrics_names::TENANT_VIRTUAL_TOKENS, "tenant" => name)
+                .set(t.virtual_tokens);
+        }
+    }
+
+    /// The metrics label of a tenant: its configured name.
+    fn tenant_label(&self, tenant: u32) -> String {
+        self.tenants
+            .limits(tenant)
+            .map_or_else(|| tenant.to_string(), |l| l.name.to_string())
+    }
+
+    /// Every known tenant's load, cache and service.
+    fn tenant_infos(&self) -> Vec<TenantInfo> {
+        let cached = self.cached_by_tenant();
+        let mut infos: Vec<TenantInfo> = self
+            .tenants
+            .all()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| TenantInfo {
+                name: t.limits.name.to_string(),
+                cached_tokens: cached.get(i).copied().unwrap_or(0),
+                running_kv_tokens: self.running_kv_of(i as u32),
+                prefill_tokens: t.prefill_tokens,
+                decode_tokens: t.decode_tokens,
+                virtual_tokens: t.virtual_tokens,
+                weight: t.limits.weight,
+                ..TenantInfo::default()
+            })
+            .collect();
+        for r in &self.waiting {
+            if let Some(info) = infos.get_mut(r.tenant as usize) {
+                info.waiting_requests += 1;
+            }
+        }
+        for r in &self.running {
+            if let Some(info) = infos.get_mut(r.tenant as usize) {
+                info.running_requests += 1;
+            }
+        }
+        let tree = self.cache.tree();
+        for ns in tree.namespace_ids() {
+            let owner = match tree.namespace(ns).map(|n| n.scope) {
+                Some(radix::CacheScope::Tenant(t)) => t as usize,
+                Some(radix::CacheScope::Global) => 0,
+                _ => continue,
+            };
+            if let (Some(info), Some(stats)) = (infos.get_mut(owner), tree.namespace_stats(ns)) {
+                info.cache_queried_tokens += stats.queried_tokens;
+                info.cache_hit_tokens += stats.hit_tokens;
+            }
+        }
+        infos
     }
 }
 

@@ -106,12 +106,137 @@ fn apply_order<T>(items: &mut [T], order: &[usize]) {
 
 #[cfg(test)]
 mod tests {
-    use super::apply_order;
+    use super::*;
+    use crate::sampling::{Sampler, SamplingParams, StopChecker};
+    use crate::tokenizer::DecodeStream;
+    use radix::{Namespace, NsId};
+
+    fn req(seq: u64, ns: NsId, input_ids: Vec<u32>) -> Req {
+        let params = SamplingParams::default();
+        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        Req {
+            seq,
+            rid: format!("r{seq}"),
+            tenant: 0,
+            sampler: Sampler::new(&params, &input_ids),
+            stop: StopChecker::new(&params, &[]),
+            input_ids,
+            output_ids: Vec::new(),
+            params,
+            ns,
+            kv: None,
+            cached_tokens: None,
+            detok: DecodeStream::new(true),
+            tx,
+            submitted_at: std::time::Instant::now(),
+            first_token_at: None,
+            last_token_at: None,
+            deadline: None,
+            retractions: 0,
+            pending_ids: Vec::new(),
+            pending_text: String::new(),
+            pending_logprobs: Vec::new(),
+            finish: None,
+        }
+    }
+
+    fn seqs(waiting: &[Req]) -> Vec<u64> {
+        waiting.iter().map(|r| r.seq).collect()
+    }
+
+    /// A tree holding `[1..=8]` and `[1, 2, 9, 9]` in one namespace.
+    fn tree() -> (RadixCache, NsId) {
+        let mut t = RadixCache::new(1).unwrap();
+        let ns = t.namespace_id(&Namespace::global());
+        t.insert(ns, &[1, 2, 3, 4, 5, 6, 7, 8], &[1, 2, 3, 4, 5, 6, 7, 8])
+            .unwrap();
+        t.insert(ns, &[1, 2, 9, 9], &[1, 2, 9, 10]).unwrap();
+        (t, ns)
+    }
 
     #[test]
     fn apply_order_permutes() {
         let mut v = vec!['a', 'b', 'c', 'd', 'e'];
         apply_order(&mut v, &[3, 0, 4, 1, 2]);
         assert_eq!(v, vec!['d', 'a', 'e', 'b', 'c']);
+    }
+
+    #[test]
+    fn fcfs_is_arrival_order_with_retracted_requests_first() {
+        let (t, ns) = tree();
+        let mut waiting = vec![
+            req(3, ns, vec![5]),
+            req(1, ns, vec![6]),
+            req(2, ns, vec![7]),
+        ];
+        waiting[0].retractions = 1;
+        order_waiting(Policy::Fcfs, &mut waiting, &t);
+        assert_eq!(seqs(&waiting), [3, 1, 2]);
+    }
+
+    #[test]
+    fn lpm_puts_the_longest_cached_prefix_first_and_breaks_ties_by_arrival() {
+        let (t, ns) = tree();
+        let mut waiting = vec![
+            req(1, ns, vec![7, 7, 7]),                // no hit
+            req(2, ns, vec![1, 2, 9, 9, 0]),          // 4 cached
+            req(3, ns, vec![1, 2, 3, 4, 5, 6, 0]),    // 6 cached
+            req(4, ns, vec![1, 2, 3, 4, 5, 6, 7, 8]), // 7 cached (the last token is computed)
+            req(5, ns, vec![1, 2, 9, 9, 1]),          // 4 cached, arrived later than 2
+        ];
+        order_waiting(Policy::Lpm, &mut waiting, &t);
+        assert_eq!(seqs(&waiting), [4, 3, 2, 5, 1]);
+    }
+
+    #[test]
+    fn lpm_falls_back_to_fcfs_on_long_queues() {
+        let (t, ns) = tree();
+        let mut waiting: Vec<Req> = (0..=PREFIX_POLICY_MAX_QUEUE as u64)
+            .map(|seq| {
+                // Later arrivals have longer hits: LPM would reverse the queue.
+                let hit = (seq % 8) as u32;
+                req(seq, ns, (1..=hit).chain([99]).collect())
+            })
+            .collect();
+        order_waiting(Policy::Lpm, &mut waiting, &t);
+        let expected: Vec<u64> = (0..=PREFIX_POLICY_MAX_QUEUE as u64).collect();
+        assert_eq!(seqs(&waiting), expected);
+    }
+
+    #[test]
+    fn dfs_weight_runs_the_heavier_subtree_first_and_keeps_groups_together() {
+        let (t, ns) = tree();
+        let mut waiting = vec![
+            req(1, ns, vec![1, 2, 9, 9, 0]),       // under [1,2]->[9,9]
+            req(2, ns, vec![1, 2, 3, 4, 5, 0]),    // under [1,2]->[3..8]
+            req(3, ns, vec![7]),                   // at the root
+            req(4, ns, vec![1, 2, 3, 4, 5, 6, 0]), // under [1,2]->[3..8]
+            req(5, ns, vec![1, 2, 3, 4, 1]),       // under [1,2]->[3..8]
+        ];
+        order_waiting(Policy::DfsWeight, &mut waiting, &t);
+        let order = seqs(&waiting);
+        // The [3..8] branch holds three requests, the [9,9] branch one, the root one more.
+        let pos = |s: u64| order.iter().position(|&x| x == s).unwrap();
+        let heavy = [pos(2), pos(4), pos(5)];
+        assert!(heavy.iter().all(|&p| p < pos(1)), "{order:?}");
+        assert!(pos(1) < pos(3) || pos(3) == 0, "{order:?}");
+        let (lo, hi) = (heavy.iter().min().unwrap(), heavy.iter().max().unwrap());
+        assert_eq!(
+            hi - lo,
+            2,
+            "the heavy branch's requests run together: {order:?}"
+        );
+    }
+
+    #[test]
+    fn ordering_reads_the_tree_without_changing_it() {
+        let (t, ns) = tree();
+        let before = (t.node_count(), t.stats());
+        let mut waiting = vec![req(1, ns, vec![1, 2, 3, 0]), req(2, ns, vec![1, 2, 9, 0])];
+        for policy in [Policy::Fcfs, Policy::Lpm, Policy::DfsWeight] {
+            order_waiting(policy, &mut waiting, &t);
+        }
+        assert_eq!((t.node_count(), t.stats()), before);
+        t.sanity_check().unwrap();
     }
 }

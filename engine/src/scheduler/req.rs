@@ -14,7 +14,6 @@ pub struct Req {
     pub seq: u64,
     pub rid: String,
     /// Tenant index, for per-tenant fairness and quotas.
-    #[allow(dead_code)]
     pub tenant: u32,
     pub input_ids: Vec<u32>,
     pub output_ids: Vec<u32>,

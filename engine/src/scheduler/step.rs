@@ -136,9 +136,23 @@ impl<M: ForwardModel> Scheduler<M> {
         self.batch.clear();
         let mut entries = Vec::new();
         let mut prefill_budget = self.config.max_prefill_tokens;
-        // Decodes first: they never wait behind prefills.
+        // Decodes first: they never wait behind prefills. Prefill chunks then go to the
+        // tenant served least so far (its virtual token counter), so a light tenant's prompt
+        // is not queued behind a heavy tenant's backlog of long prompts.
         let mut order: Vec<usize> = (0..self.running.len()).collect();
-        order.sort_by_key(|&i| (self.running[i].pending_tokens() > 1, self.running[i].seq));
+        let key = |r: &Req| {
+            (
+                r.pending_tokens() > 1,
+                self.tenants.virtual_tokens(r.tenant),
+                r.seq,
+            )
+        };
+        order.sort_by(|&a, &b| {
+            let (ka, kb) = (key(&self.running[a]), key(&self.running[b]));
+            ka.0.cmp(&kb.0)
+                .then(ka.1.total_cmp(&kb.1))
+                .then(ka.2.cmp(&kb.2))
+        });
         for i in order {
             let pending = self.running[i].pending_tokens();
             let tokens = if pending == 1 {
@@ -151,6 +165,10 @@ impl<M: ForwardModel> Scheduler<M> {
             if tokens == 0 {
                 continue;
             }
+            // Room first from what this tenant may evict; the allocator's global LRU
+            // eviction only as a last resort.
+            let page = self.cache.page_size();
+            self.make_room_for(self.running[i].tenant, tokens.div_ceil(page) * page + page);
             let req = &mut self.running[i];
             let Some(kv) = req.kv.as_mut() else {
                 continue;
@@ -202,6 +220,12 @@ impl<M: ForwardModel> Scheduler<M> {
         let mut row = 0;
         let mut finished = Vec::new();
         for e in entries {
+            let tenant = self.running[e.index].tenant;
+            if e.tokens == 1 && e.samples {
+                self.tenants.charge(tenant, 0, 1);
+            } else {
+                self.tenants.charge(tenant, e.tokens, 0);
+            }
             if !e.samples {
                 self.cache_progress(e.index);
                 continue;

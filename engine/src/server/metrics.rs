@@ -30,6 +30,11 @@ pub const BATCH_TOKENS: &str = "radixserve_batch_tokens";
 pub const BATCH_REQUESTS: &str = "radixserve_batch_requests";
 pub const DRAINING: &str = "radixserve_draining";
 pub const UPTIME: &str = "radixserve_uptime_seconds";
+/// Per tenant (label `tenant`), published by the scheduler.
+pub const TENANT_WAITING: &str = "radixserve_tenant_waiting_requests";
+pub const TENANT_RUNNING: &str = "radixserve_tenant_running_requests";
+pub const TENANT_CACHED_TOKENS: &str = "radixserve_tenant_cached_tokens";
+pub const TENANT_VIRTUAL_TOKENS: &str = "radixserve_tenant_virtual_tokens";
 /// HTTP responses by `route` (the matched route template) and `status`.
 pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
 
@@ -100,6 +105,17 @@ pub fn record_server_info(info: &ServerInfo) {
 /// HELP lines for every series, so a scrape documents itself.
 fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram};
+    describe_gauge!(TENANT_WAITING, "A tenant's requests waiting for admission");
+    describe_gauge!(TENANT_RUNNING, "A tenant's requests in the running batch");
+    describe_gauge!(
+        TENANT_CACHED_TOKENS,
+        Unit::Count,
+        "Tokens held in a tenant's private prefix-cache namespaces"
+    );
+    describe_gauge!(
+        TENANT_VIRTUAL_TOKENS,
+        "A tenant's fair-share counter: weighted tokens computed for it"
+    );
     describe_counter!(
         REQUESTS,
         "Requests that ended, by outcome (stop, length, abort)"

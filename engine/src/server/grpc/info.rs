@@ -1,6 +1,7 @@
 //! `GetModelInfo` and `GetServerInfo` replies from the engine's snapshots.
 
-use crate::handle::{EngineHandle, ServerInfo};
+use crate::handle::{EngineHandle, ServerInfo, TenantInfo};
+use crate::tenants::Caller;
 use proto::v1 as pb;
 
 pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
@@ -19,8 +20,16 @@ pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
     }
 }
 
-/// Per-tenant figures stay empty until the engine serves several tenants.
-pub(super) fn server_info(info: &ServerInfo) -> pb::GetServerInfoResponse {
+/// Engine-wide figures, and per-tenant ones: every tenant's for an administrator, only the
+/// caller's own otherwise (another tenant's cache figures would leak its traffic).
+pub(super) fn server_info(info: &ServerInfo, caller: &Caller) -> pb::GetServerInfoResponse {
+    let tenants = info
+        .tenants
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| caller.is_admin || *i == caller.tenant as usize)
+        .map(|(_, t)| tenant_stats(t))
+        .collect();
     pb::GetServerInfoResponse {
         waiting_requests: saturate(info.waiting_requests),
         running_requests: saturate(info.running_requests),
@@ -37,7 +46,23 @@ pub(super) fn server_info(info: &ServerInfo) -> pb::GetServerInfoResponse {
         retractions: info.retractions,
         draining: info.draining,
         uptime_s: info.uptime_s,
-        tenants: Vec::new(),
+        tenants,
+    }
+}
+
+fn tenant_stats(t: &TenantInfo) -> pb::TenantStats {
+    pb::TenantStats {
+        tenant: t.name.clone(),
+        cached_tokens: t.cached_tokens as u64,
+        running_requests: saturate(t.running_requests),
+        waiting_requests: saturate(t.waiting_requests),
+        running_kv_tokens: t.running_kv_tokens as u64,
+        cache_queried_tokens: t.cache_queried_tokens,
+        cache_hit_tokens: t.cache_hit_tokens,
+        prefill_tokens: t.prefill_tokens,
+        decode_tokens: t.decode_tokens,
+        virtual_tokens: t.virtual_tokens,
+        weight: t.weight,
     }
 }
 

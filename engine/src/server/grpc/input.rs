@@ -2,9 +2,9 @@
 //! or chat turns through the model's chat template), fill unset sampling parameters with the
 //! engine's defaults, and place the request in the caller's namespace.
 
-use super::auth::Caller;
 use crate::handle::{EngineHandle, GenerateRequest};
 use crate::sampling::SamplingParams;
+use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use proto::v1 as pb;
 use proto::v1::generate_request::Input;

@@ -7,7 +7,7 @@
 //! drains, `Generate` answers UNAVAILABLE; the owner reports it with
 //! [`GrpcServer::set_serving`]`(false)`.
 
-pub mod auth;
+mod auth;
 mod deadline;
 mod info;
 mod input;
@@ -17,6 +17,7 @@ mod stream;
 mod text;
 
 use crate::handle::EngineHandle;
+use crate::tenants::TenantRegistry;
 use proto::v1::radix_serve_server::{RadixServeServer, SERVICE_NAME};
 use service::{EngineSlot, RadixServeService};
 use std::future::Future;
@@ -45,14 +46,21 @@ pub enum GrpcError {
 #[derive(Clone)]
 pub struct GrpcServer {
     engine: EngineSlot,
+    tenants: Arc<TenantRegistry>,
     health: HealthReporter,
 }
 
 impl GrpcServer {
     /// A server whose engine is still loading: NOT_SERVING, RPCs answer UNAVAILABLE.
     pub async fn loading() -> Self {
+        Self::loading_with_tenants(Arc::new(TenantRegistry::open())).await
+    }
+
+    /// Serving the tenants of `tenants` (API keys required unless it is open).
+    pub async fn loading_with_tenants(tenants: Arc<TenantRegistry>) -> Self {
         let server = Self {
             engine: Arc::new(OnceLock::new()),
+            tenants,
             health: HealthReporter::new(),
         };
         server.set_serving(false).await;
@@ -110,7 +118,10 @@ impl GrpcServer {
         let health = tonic_health::pb::health_server::HealthServer::new(
             HealthService::from_health_reporter(self.health.clone()),
         );
-        let radixserve = RadixServeServer::new(RadixServeService::new(self.engine.clone()));
+        let radixserve = RadixServeServer::new(RadixServeService::new(
+            self.engine.clone(),
+            self.tenants.clone(),
+        ));
         Ok(Server::builder()
             .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
             .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))

@@ -6,6 +6,7 @@ use super::stream::{response_stream, ResponseStream};
 use super::text::ChunkText;
 use super::{deadline, info, input, status};
 use crate::handle::EngineHandle;
+use crate::tenants::{Caller, TenantRegistry};
 use proto::v1 as pb;
 use proto::v1::radix_serve_server::RadixServe;
 use std::sync::{Arc, OnceLock};
@@ -17,11 +18,16 @@ pub(super) type EngineSlot = Arc<OnceLock<EngineHandle>>;
 
 pub(super) struct RadixServeService {
     engine: EngineSlot,
+    tenants: Arc<TenantRegistry>,
 }
 
 impl RadixServeService {
-    pub(super) fn new(engine: EngineSlot) -> Self {
-        Self { engine }
+    pub(super) fn new(engine: EngineSlot, tenants: Arc<TenantRegistry>) -> Self {
+        Self { engine, tenants }
+    }
+
+    fn caller<T>(&self, request: &Request<T>) -> Result<Caller, Status> {
+        authenticate(&self.tenants, request.metadata())
     }
 
     /// The engine, once loaded (info and cache RPCs still answer while it drains).
@@ -49,7 +55,7 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::GenerateRequest>,
     ) -> Result<Response<Self::GenerateStream>, Status> {
-        let caller = authenticate(request.metadata())?;
+        let caller = self.caller(&request)?;
         let engine = self.serving_engine()?;
         let deadline = deadline::deadline(request.metadata(), Instant::now())?;
         let prepared = input::prepare(engine, &caller, request.into_inner(), deadline).await?;
@@ -68,15 +74,15 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::AbortRequest>,
     ) -> Result<Response<pb::AbortResponse>, Status> {
-        // Single-tenant: any caller may abort any request. Multi-tenant serving must check
-        // that the request belongs to the caller's tenant.
-        let _caller = authenticate(request.metadata())?;
+        let caller = self.caller(&request)?;
         let engine = self.engine()?;
         let rid = request.into_inner().request_id;
         if rid.is_empty() {
             return Err(Status::invalid_argument("request_id is empty"));
         }
-        engine.abort(&rid);
+        // A tenant aborts only its own requests; an administrator any.
+        let owner = (!caller.is_admin).then_some(caller.tenant);
+        engine.abort_owned(&rid, owner);
         Ok(Response::new(pb::AbortResponse {}))
     }
 
@@ -84,7 +90,7 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::GetModelInfoRequest>,
     ) -> Result<Response<pb::GetModelInfoResponse>, Status> {
-        authenticate(request.metadata())?;
+        self.caller(&request)?;
         Ok(Response::new(info::model_info(self.engine()?)))
     }
 
@@ -92,9 +98,10 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::GetServerInfoRequest>,
     ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
-        authenticate(request.metadata())?;
+        let caller = self.caller(&request)?;
         Ok(Response::new(info::server_info(
             &self.engine()?.server_info(),
+            &caller,
         )))
     }
 
@@ -102,7 +109,7 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::FlushCacheRequest>,
     ) -> Result<Response<pb::FlushCacheResponse>, Status> {
-        let caller = authenticate(request.metadata())?;
+        let caller = self.caller(&request)?;
         let engine = self.engine()?;
         let request = request.into_inner();
         let namespace = if request.all_namespaces {

@@ -1,7 +1,6 @@
 //! `POST /v1/chat/completions`: messages rendered with the model's chat template, then
 //! generated like a completion.
 
-use super::auth::Caller;
 use super::error::ApiError;
 use super::generate::{collect, submit};
 use super::logprobs::chat_logprobs;
@@ -13,6 +12,7 @@ use super::response::{
 use super::sse::{sse_response, ChunkFormatter};
 use super::HttpState;
 use crate::handle::{Completion, EngineHandle, TokenLogprob};
+use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

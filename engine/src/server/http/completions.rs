@@ -1,6 +1,5 @@
 //! `POST /v1/completions`: a text or token-id prompt, completed as is.
 
-use super::auth::Caller;
 use super::error::ApiError;
 use super::generate::{collect, submit};
 use super::logprobs::CompletionLogprobsBuilder;
@@ -10,6 +9,7 @@ use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
 use super::sse::{sse_response, ChunkFormatter};
 use super::HttpState;
 use crate::handle::{Completion, EngineHandle, TokenLogprob};
+use crate::tenants::Caller;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;

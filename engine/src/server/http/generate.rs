@@ -1,12 +1,12 @@
 //! What both generation endpoints share: submitting in the caller's namespace, and reading a
 //! request's whole output for non-streaming responses.
 
-use super::auth::Caller;
 use super::error::ApiError;
 use crate::handle::{
     Completion, EngineHandle, GenerateEvent, GenerateRequest, RequestStream, TokenLogprob,
 };
 use crate::sampling::SamplingParams;
+use crate::tenants::Caller;
 
 /// Queues a request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`.
 pub fn submit(

@@ -1,9 +1,9 @@
 //! Read-only endpoints: `/health`, `/v1/models`, `/metrics`.
 
-use super::auth::Caller;
 use super::error::ApiError;
 use super::HttpState;
 use crate::server::metrics::record_server_info;
+use crate::tenants::Caller;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -5,7 +5,7 @@
 //! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
 //! While the engine drains, `/health` and new generation requests answer 503 too.
 
-pub mod auth;
+mod auth;
 mod chat;
 mod completions;
 pub mod error;
@@ -18,8 +18,9 @@ pub mod response;
 mod sse;
 
 use crate::handle::EngineHandle;
+use crate::tenants::TenantRegistry;
 use auth::authenticate;
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -37,6 +38,7 @@ const MAX_BODY_BYTES: usize = 32 << 20;
 /// What the handlers share: the engine once it is loaded, and the metrics to render.
 pub struct HttpState {
     engine: OnceLock<EngineHandle>,
+    tenants: Arc<TenantRegistry>,
     metrics: Option<PrometheusHandle>,
     /// Unix time the server started, reported as the model's `created`.
     started: u64,
@@ -45,8 +47,17 @@ pub struct HttpState {
 impl HttpState {
     /// A server whose engine is still loading.
     pub fn loading(metrics: Option<PrometheusHandle>) -> Arc<Self> {
+        Self::loading_with_tenants(metrics, Arc::new(TenantRegistry::open()))
+    }
+
+    /// Serving the tenants of `tenants` (API keys required unless it is open).
+    pub fn loading_with_tenants(
+        metrics: Option<PrometheusHandle>,
+        tenants: Arc<TenantRegistry>,
+    ) -> Arc<Self> {
         Arc::new(Self {
             engine: OnceLock::new(),
+            tenants,
             metrics,
             started: response::unix_now(),
         })
@@ -88,7 +99,10 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/chat/completions", post(chat::chat_completions))
         .route("/v1/models", get(info::models))
         .route("/metrics", get(info::metrics))
-        .route_layer(middleware::from_fn(require_caller));
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            require_caller,
+        ));
     Router::new()
         .route("/health", get(info::health))
         .merge(authenticated)
@@ -118,8 +132,12 @@ pub async fn serve(
 }
 
 /// Runs [`authenticate`] before the handler and hands it the [`auth::Caller`].
-async fn require_caller(mut request: Request, next: Next) -> Response {
-    match authenticate(request.headers()) {
+async fn require_caller(
+    State(state): State<Arc<HttpState>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    match authenticate(&state.tenants, request.headers()) {
         Ok(caller) => {
             request.extensions_mut().insert(caller);
             next.run(request).await

@@ -1,0 +1,139 @@
+//! The model on the CPU, measured like llama.cpp's `llama-bench`: prompt processing of 512
+//! tokens in one batch (pp512) and token generation, one decode step for a batch of 1, 8, 32
+//! or 64 requests that each hold 128 tokens of context (tg at batch B). Throughput is tokens
+//! per second. Runs on the default model (`scripts/fetch-model.sh`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use engine::gguf::GgufFile;
+use engine::model::{ForwardBatch, Model};
+use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, ReqKv};
+use radix::{Namespace, NsId};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const CONTEXT: usize = 128;
+const DECODE_STEPS: usize = 16;
+
+struct Bench {
+    model: Model,
+    cache: KvCache,
+    kv: KvStorage,
+    ns: NsId,
+    batch: ForwardBatch,
+}
+
+impl Bench {
+    fn new() -> Self {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
+        let file = GgufFile::open(&path).expect("run scripts/fetch-model.sh first");
+        let model = Model::from_gguf(&file).unwrap();
+        let num_slots = 64 * (CONTEXT + DECODE_STEPS) + 1024;
+        let kv = KvStorage::new(model.kv_layout(KvDtype::F32), num_slots).unwrap();
+        let mut cache = KvCache::new(KvCacheConfig {
+            max_running_requests: 64,
+            max_context_len: 1024,
+            num_slots,
+            page_size: 1,
+        })
+        .unwrap();
+        let ns = cache.namespace_id(&Namespace::global());
+        Self {
+            model,
+            cache,
+            kv,
+            ns,
+            batch: ForwardBatch::default(),
+        }
+    }
+
+    /// One forward pass computing `tokens[i]` for each request `reqs[i]`.
+    fn step(&mut self, reqs: &mut [ReqKv], tokens: &[Vec<u32>]) {
+        self.batch.clear();
+        for (req, ids) in reqs.iter_mut().zip(tokens) {
+            let start = req.kv_len();
+            self.cache.alloc_tokens(req, ids.len()).unwrap();
+            let slots = self.cache.slots(req);
+            self.batch
+                .push_request(ids, start as u32, &slots[start..], slots, true);
+        }
+        self.model.forward(&self.batch, &mut self.kv).unwrap();
+    }
+
+    fn admit(&mut self, n: usize) -> Vec<ReqKv> {
+        (0..n)
+            .map(|_| self.cache.admit(self.ns, &[]).unwrap())
+            .collect()
+    }
+
+    fn release(&mut self, reqs: Vec<ReqKv>) {
+        for r in reqs {
+            self.cache.release_req(r).unwrap();
+        }
+    }
+}
+
+fn prompt(seed: usize, len: usize) -> Vec<u32> {
+    (0..len)
+        .map(|i| (1000 + (seed * 7919 + i * 104_729) % 40_000) as u32)
+        .collect()
+}
+
+fn prefill(c: &mut Criterion) {
+    let mut bench = Bench::new();
+    let mut g = c.benchmark_group("model/pp512");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(15));
+    g.throughput(Throughput::Elements(512));
+    g.bench_function("batch_1", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for i in 0..iters {
+                let mut reqs = bench.admit(1);
+                let tokens = vec![prompt(i as usize, 512)];
+                let started = Instant::now();
+                bench.step(&mut reqs, &tokens);
+                total += started.elapsed();
+                bench.release(reqs);
+            }
+            total
+        })
+    });
+    g.finish();
+}
+
+fn decode(c: &mut Criterion) {
+    let mut bench = Bench::new();
+    let mut g = c.benchmark_group("model/tg_context_128");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(15));
+    for batch in [1usize, 8, 32, 64] {
+        g.throughput(Throughput::Elements((batch * DECODE_STEPS) as u64));
+        g.bench_function(format!("batch_{batch}"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for i in 0..iters {
+                    let mut reqs = bench.admit(batch);
+                    let prompts: Vec<Vec<u32>> = (0..batch)
+                        .map(|r| prompt(i as usize * 64 + r, CONTEXT))
+                        .collect();
+                    bench.step(&mut reqs, &prompts);
+                    let next: Vec<Vec<u32>> = (0..batch).map(|r| vec![(r % 1000) as u32]).collect();
+                    let started = Instant::now();
+                    for _ in 0..DECODE_STEPS {
+                        bench.step(&mut reqs, &next);
+                    }
+                    total += started.elapsed();
+                    bench.release(reqs);
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, prefill, decode);
+criterion_main!(benches);

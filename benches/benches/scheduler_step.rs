@@ -1,0 +1,95 @@
+//! The scheduler's own cost per step: admission, batch building, slot allocation, sampling,
+//! streaming and caching, with the scripted model standing in for the forward pass (it
+//! hashes each token's K/V through the kv indices, a few microseconds per step). Batches of
+//! 1, 64 and 256 decoding requests; the throughput figure is scheduler steps per second.
+//!
+//! Needs the default model's GGUF for the tokenizer (`scripts/fetch-model.sh`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use engine::gguf::GgufFile;
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::model::scripted::ScriptedModel;
+use engine::sampling::SamplingParams;
+use engine::tokenizer::{ChatTemplate, Tokenizer};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const PROMPT_TOKENS: usize = 32;
+const OUTPUT_TOKENS: u32 = 64;
+/// Bytes per token of the scripted model's KV: K and V of 2 f32 each.
+const SCRIPTED_BYTES_PER_TOKEN: usize = 16;
+
+fn start(batch: usize) -> EngineHandle {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
+    let file = GgufFile::open(&path)
+        .expect("the default model is needed for its tokenizer: run scripts/fetch-model.sh");
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
+    let model = ScriptedModel::new(tok.vocab_size(), 512);
+    let info = model.model_info(tok.stop_token_ids());
+    let mut config = EngineConfig::new(path);
+    // Room for every request's prompt and output four times over: no retraction.
+    config.kv_budget_bytes = 4 * batch * 128 * SCRIPTED_BYTES_PER_TOKEN;
+    config.scheduler.max_running_requests = batch;
+    config.scheduler.max_prefill_tokens = batch * PROMPT_TOKENS;
+    EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
+}
+
+/// Runs `batch` requests to their end; returns the time taken.
+fn run_batch(engine: &EngineHandle, batch: usize, round: u32) -> Duration {
+    let params = SamplingParams {
+        max_new_tokens: OUTPUT_TOKENS,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    };
+    let started = Instant::now();
+    let streams: Vec<_> = (0..batch as u32)
+        .map(|i| {
+            // Distinct prompts: no prefix hits, every request decodes its full budget.
+            let ids = (0..PROMPT_TOKENS as u32)
+                .map(|p| 100 + (round * 7919 + i * 104_729 + p * 31) % 40_000)
+                .collect();
+            engine
+                .submit(GenerateRequest::new(ids, params.clone()))
+                .unwrap()
+        })
+        .collect();
+    for mut stream in streams {
+        while let Some(event) = stream.blocking_next() {
+            if let GenerateEvent::Error(e) = event {
+                panic!("{e}");
+            }
+        }
+    }
+    started.elapsed()
+}
+
+fn scheduler_steps(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scheduler/step");
+    g.sample_size(20);
+    g.measurement_time(Duration::from_secs(10));
+    for batch in [1usize, 64, 256] {
+        let engine = start(batch);
+        // One prefill step, then one step per output token after the first.
+        g.throughput(Throughput::Elements(OUTPUT_TOKENS as u64));
+        let mut round = 0;
+        g.bench_function(format!("batch_{batch}"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        round += 1;
+                        run_batch(&engine, batch, round)
+                    })
+                    .sum()
+            })
+        });
+        engine.shutdown(Duration::ZERO);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, scheduler_steps);
+criterion_main!(benches);

@@ -1,0 +1,107 @@
+//! Per-tenant limits checked at submission, before a request reaches the scheduler: the
+//! tenant's waiting-queue length and its token rate. Both answer RESOURCE_EXHAUSTED / 429
+//! naming the limit.
+
+use super::SubmitError;
+use crate::tenants::{TenantId, TenantLimits, TokenBucket};
+use std::time::Instant;
+
+#[derive(Default)]
+pub(crate) struct TenantGate {
+    limits: Vec<TenantLimits>,
+    buckets: Vec<Option<TokenBucket>>,
+}
+
+impl TenantGate {
+    /// New limits; buckets whose rate is unchanged keep their level.
+    pub fn set_limits(&mut self, limits: Vec<TenantLimits>, now: Instant) {
+        let mut buckets = Vec::with_capacity(limits.len());
+        for (i, l) in limits.iter().enumerate() {
+            let unchanged = self
+                .limits
+                .get(i)
+                .is_some_and(|old| old.token_rate == l.token_rate);
+            let kept = if unchanged {
+                self.buckets.get_mut(i).and_then(Option::take)
+            } else {
+                None
+            };
+            buckets.push(kept.or_else(|| l.token_rate.map(|r| TokenBucket::new(r, now))));
+        }
+        self.limits = limits;
+        self.buckets = buckets;
+    }
+
+    /// The tenant's KV quota, if it has one.
+    pub fn kv_quota(&self, tenant: TenantId) -> Option<usize> {
+        self.limits.get(tenant as usize)?.kv_quota_tokens
+    }
+
+    /// Admits one request of `tenant` costing `tokens` (prompt + requested output) while
+    /// `waiting` of its requests wait; takes the tokens from its bucket if it passes.
+    pub fn admit(
+        &mut self,
+        tenant: TenantId,
+        waiting: usize,
+        tokens: usize,
+        now: Instant,
+    ) -> Result<(), SubmitError> {
+        let index = tenant as usize;
+        let Some(limits) = self.limits.get(index) else {
+            return Ok(());
+        };
+        if let Some(max) = limits.max_queued_requests {
+            if waiting >= max {
+                return Err(SubmitError::ResourceExhausted(format!(
+                    "tenant {:?} already has {waiting} requests waiting \
+                     (its max_queued_requests is {max})",
+                    limits.name
+                )));
+            }
+        }
+        if let Some(Some(bucket)) = self.buckets.get_mut(index) {
+            if !bucket.try_take(tokens as f64, now) {
+                let rate = limits.token_rate.map_or(0.0, |r| r.per_second);
+                return Err(SubmitError::ResourceExhausted(format!(
+                    "tenant {:?} is over its token rate limit of {rate} tokens/s \
+                     (this request counts {tokens} prompt + output tokens); retry later",
+                    limits.name
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tenants::TokenRate;
+
+    #[test]
+    fn queue_and_rate_limits_name_themselves() {
+        let now = Instant::now();
+        let mut gate = TenantGate::default();
+        let mut limited = TenantLimits::unlimited("b");
+        limited.max_queued_requests = Some(2);
+        limited.token_rate = Some(TokenRate {
+            per_second: 10.0,
+            burst: 100.0,
+        });
+        gate.set_limits(vec![TenantLimits::unlimited("a"), limited], now);
+        assert!(gate.admit(0, 1_000_000, 1_000_000, now).is_ok());
+        assert!(
+            gate.admit(7, 5, 5, now).is_ok(),
+            "unknown tenants are not limited"
+        );
+        let full = gate.admit(1, 2, 1, now).unwrap_err().to_string();
+        assert!(full.contains("max_queued_requests is 2"), "{full}");
+        assert!(gate.admit(1, 0, 80, now).is_ok());
+        let rate = gate.admit(1, 0, 80, now).unwrap_err().to_string();
+        assert!(rate.contains("token rate limit of 10 tokens/s"), "{rate}");
+        // Reapplying the same limits keeps the bucket's level.
+        gate.set_limits(gate.limits.clone(), now);
+        assert!(gate.admit(1, 0, 30, now).is_err());
+        assert!(gate.admit(1, 0, 20, now).is_ok());
+    }
+}

@@ -1,0 +1,151 @@
+//! KV memory per tenant: what a tenant holds (its running requests' slots plus its private
+//! cached prefixes), its quota, and which cached prefixes its work may evict.
+//!
+//! Private namespaces (and their salted variants) belong to their tenant; global and group
+//! namespaces belong to nobody and are evictable by anyone. A tenant's work may evict its own
+//! cache, shared caches, and the caches of tenants holding more than their fair share of the
+//! pool (by weight); never another tenant's cache that is within its fair share.
+
+use super::Scheduler;
+use crate::model::ForwardModel;
+use crate::tenants::TenantId;
+use radix::{CacheScope, NsId};
+
+impl<M: ForwardModel> Scheduler<M> {
+    /// The tenant owning namespace `ns`, if private.
+    fn ns_owner(&self, ns: NsId) -> Option<TenantId> {
+        match self.cache.tree().namespace(ns)?.scope {
+            CacheScope::Tenant(t) => Some(t),
+            CacheScope::Global | CacheScope::Group(_) => None,
+        }
+    }
+
+    /// Tokens cached in each tenant's private namespaces, indexed by tenant id.
+    pub(super) fn cached_by_tenant(&self) -> Vec<usize> {
+        let tree = self.cache.tree();
+        let mut cached = Vec::new();
+        for ns in tree.namespace_ids() {
+            if let (Some(t), Some(stats)) = (self.ns_owner(ns), tree.namespace_stats(ns)) {
+                let t = t as usize;
+                if cached.len() <= t {
+                    cached.resize(t + 1, 0);
+                }
+                cached[t] += stats.cached_tokens;
+            }
+        }
+        cached
+    }
+
+    /// What `tenant`'s running requests may still come to own outside the tree: every
+    /// token of prompt and output budget beyond their cached prefix (a hard bound for quotas).
+    pub(super) fn running_footprint_of(&self, tenant: TenantId) -> usize {
+        self.running
+            .iter()
+            .filter(|r| r.tenant == tenant)
+            .map(|r| {
+                let total = r.input_ids.len() + r.params.max_new_tokens as usize;
+                total.saturating_sub(r.kv.as_ref().map_or(0, |kv| kv.cached_len()))
+            })
+            .sum()
+    }
+
+    /// Slots `tenant`'s running requests own outside the tree.
+    pub(super) fn running_kv_of(&self, tenant: TenantId) -> usize {
+        self.running
+            .iter()
+            .filter(|r| r.tenant == tenant)
+            .filter_map(|r| r.kv.as_ref())
+            .map(|kv| self.cache.owned_slots(kv))
+            .sum()
+    }
+
+    /// Per tenant id: may `tenant`'s work evict this tenant's private cache?
+    fn evictable_owners(&self, tenant: TenantId) -> Vec<bool> {
+        let capacity = self.cache.allocator().capacity();
+        self.cached_by_tenant()
+            .iter()
+            .enumerate()
+            .map(|(owner, &held)| {
+                owner == tenant as usize
+                    || held > self.tenants.fair_share(owner as TenantId, capacity)
+            })
+            .collect()
+    }
+
+    /// Tokens eviction could free for `tenant`'s work.
+    pub(super) fn evictable_for(&self, tenant: TenantId) -> usize {
+        let owners = self.evictable_owners(tenant);
+        self.cache
+            .tree()
+            .evictable_where(|ns| match self.ns_owner(ns) {
+                None => true,
+                Some(o) => owners.get(o as usize).copied().unwrap_or(true),
+            })
+    }
+
+    /// Evicts up to `tokens` (whole leaves) from what `tenant`'s work may evict.
+    pub(super) fn evict_for(&mut self, tenant: TenantId, tokens: usize) -> usize {
+        let owners = self.evictable_owners(tenant);
+        let owner_of: Vec<Option<TenantId>> = self
+            .cache
+            .tree()
+            .namespace_ids()
+            .map(|ns| self.ns_owner(ns))
+            .collect();
+        let allowed = |ns: NsId| match owner_of.get(ns.index()).copied().flatten() {
+            None => true,
+            Some(o) => owners.get(o as usize).copied().unwrap_or(true),
+        };
+        match self.cache.evict_where(tokens, allowed) {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::error!("tenant-aware eviction: {e}");
+                0
+            }
+        }
+    }
+
+    /// Evicts up to `tokens` of `tenant`'s own private cache (it is over its KV quota).
+    pub(super) fn evict_own(&mut self, tenant: TenantId, tokens: usize) -> usize {
+        let owner_of: Vec<Option<TenantId>> = self
+            .cache
+            .tree()
+            .namespace_ids()
+            .map(|ns| self.ns_owner(ns))
+            .collect();
+        let own = |ns: NsId| owner_of.get(ns.index()).copied().flatten() == Some(tenant);
+        match self.cache.evict_where(tokens, own) {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::error!("quota eviction: {e}");
+                0
+            }
+        }
+    }
+
+    /// Makes `slots` free for `tenant`'s next allocation from what it may evict, so the
+    /// allocator's own (global LRU) eviction is only a last resort.
+    pub(super) fn make_room_for(&mut self, tenant: TenantId, slots: usize) {
+        let short = slots.saturating_sub(self.cache.allocator().available());
+        if short > 0 {
+            self.evict_for(tenant, short);
+        }
+    }
+
+    /// Brings `tenant` back within its KV quota by evicting its own unlocked cached prefixes
+    /// (after a request's KV moved into its cache).
+    pub(super) fn trim_to_quota(&mut self, tenant: TenantId) {
+        let Some(quota) = self.tenants.limits(tenant).and_then(|l| l.kv_quota_tokens) else {
+            return;
+        };
+        let held = self
+            .cached_by_tenant()
+            .get(tenant as usize)
+            .copied()
+            .unwrap_or(0)
+            + self.running_footprint_of(tenant);
+        if held > quota {
+            self.evict_own(tenant, held - quota);
+        }
+    }
+}
