@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: fetches the model if missing, then builds the workspace once in the
-# optimized `ci` profile (release speed, debug assertions on) and runs every test.
+# optimized `ci` profile (release speed, debug assertions on) and runs every test; then the
+# CUDA checks that need no GPU (every kernel source compiled by NVRTC for sm_80/sm_90, the
+# `cuda` feature built, tested and linted; GPU tests run only where a GPU is present).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-model.sh
 cargo test --workspace --profile ci --no-fail-fast "$@"
+scripts/check-cuda.sh

@@ -2,6 +2,8 @@
 //! streaming and caching, with the scripted model standing in for the forward pass (it
 //! hashes each token's K/V through the kv indices, a few microseconds per step). Batches of
 //! 1, 64 and 256 decoding requests; the throughput figure is scheduler steps per second.
+//! Greedy requests measure the scheduler; `sampled` ones (temperature 1) add the sampler's
+//! softmax over the whole vocabulary, which dominates at large batches.
 //!
 //! Needs the default model's GGUF for the tokenizer (`scripts/fetch-model.sh`).
 
@@ -39,10 +41,11 @@ fn start(batch: usize) -> EngineHandle {
 }
 
 /// Runs `batch` requests to their end; returns the time taken.
-fn run_batch(engine: &EngineHandle, batch: usize, round: u32) -> Duration {
+fn run_batch(engine: &EngineHandle, batch: usize, round: u32, temperature: f32) -> Duration {
     let params = SamplingParams {
         max_new_tokens: OUTPUT_TOKENS,
         ignore_eos: true,
+        temperature,
         ..SamplingParams::default()
     };
     let started = Instant::now();
@@ -76,16 +79,18 @@ fn scheduler_steps(c: &mut Criterion) {
         // One prefill step, then one step per output token after the first.
         g.throughput(Throughput::Elements(OUTPUT_TOKENS as u64));
         let mut round = 0;
-        g.bench_function(format!("batch_{batch}"), |b| {
-            b.iter_custom(|iters| {
-                (0..iters)
-                    .map(|_| {
-                        round += 1;
-                        run_batch(&engine, batch, round)
-                    })
-                    .sum()
-            })
-        });
+        for (name, temperature) in [("greedy", 0.0), ("sampled", 1.0)] {
+            g.bench_function(format!("batch_{batch}_{name}"), |b| {
+                b.iter_custom(|iters| {
+                    (0..iters)
+                        .map(|_| {
+                            round += 1;
+                            run_batch(&engine, batch, round, temperature)
+                        })
+                        .sum()
+                })
+            });
+        }
         engine.shutdown(Duration::ZERO);
     }
     g.finish();

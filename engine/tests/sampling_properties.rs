@@ -61,7 +61,12 @@ fn support(dist: &[(u32, f32)]) -> Vec<u32> {
 
 #[test]
 fn greedy_picks_argmax_with_log_softmax_logprob() {
-    let mut s = Sampler::new(&SamplingParams::greedy(100), &[]);
+    // The log-probability is computed when asked for (it costs a vocabulary-wide softmax).
+    let params = SamplingParams {
+        logprobs: Some(0),
+        ..SamplingParams::greedy(100)
+    };
+    let mut s = Sampler::new(&params, &[]);
     for salt in 0..20 {
         let row = logits(VOCAB, salt, 8.0);
         let out = s.sample(&mut row.clone());

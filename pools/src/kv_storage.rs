@@ -2,6 +2,7 @@
 //! `MHATokenToKVPool`), in f32, f16 or bf16.
 
 use crate::{PoolError, SlotId};
+use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
 /// Element type of the K/V buffers.
@@ -107,14 +108,10 @@ impl LayerKv {
         let at = slot as usize * row_len;
         match self {
             LayerKv::F32(b) => out.copy_from_slice(&b[at..at + row_len]),
-            LayerKv::F16(b) => out
-                .iter_mut()
-                .zip(&b[at..at + row_len])
-                .for_each(|(o, v)| *o = v.to_f32()),
-            LayerKv::Bf16(b) => out
-                .iter_mut()
-                .zip(&b[at..at + row_len])
-                .for_each(|(o, v)| *o = v.to_f32()),
+            // Slice conversion: F16C / vector code picked at run time, not one scalar
+            // conversion per element (attention reads every key and value row this way).
+            LayerKv::F16(b) => b[at..at + row_len].convert_to_f32_slice(out),
+            LayerKv::Bf16(b) => b[at..at + row_len].convert_to_f32_slice(out),
         }
     }
 }

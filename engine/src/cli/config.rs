@@ -43,10 +43,10 @@ pub struct ServeArgs {
     /// Requests allowed to wait; more get 429 [default: 4096]
     #[arg(long)]
     pub max_queued_requests: Option<usize>,
-    /// Prefill tokens per scheduler step, over all requests [default: 1024]
+    /// Prefill tokens per scheduler step, over all requests [default: 256]
     #[arg(long)]
     pub max_prefill_tokens: Option<usize>,
-    /// Longest piece of one prompt computed in a step [default: 512]
+    /// Longest piece of one prompt computed in a step [default: 256]
     #[arg(long)]
     pub chunked_prefill_size: Option<usize>,
     /// Order of admission from the waiting queue [default: lpm]

@@ -28,7 +28,8 @@ const NUCLEUS_FIRST: usize = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SampleOutput {
     pub token: u32,
-    /// Log-probability of `token` (see the module docs for which distribution).
+    /// Log-probability of `token` (see the module docs for which distribution); NaN for a
+    /// greedy request that did not ask for log-probabilities.
     pub logprob: f32,
     /// The `params.logprobs` most likely tokens with their log-probabilities, most likely
     /// first (ties: lower id first). Empty when logprobs were not requested.
@@ -76,6 +77,8 @@ pub struct Sampler {
     frequency_penalty: f32,
     presence_penalty: f32,
     n_top: usize,
+    /// The request asked for log-probabilities; greedy decoding skips the softmax otherwise.
+    logprobs: bool,
     seed: u64,
     rng: TokenRng,
     steps: u64,
@@ -112,6 +115,7 @@ impl Sampler {
             frequency_penalty: params.frequency_penalty,
             presence_penalty: params.presence_penalty,
             n_top: params.logprobs.unwrap_or(0) as usize,
+            logprobs: params.logprobs.is_some(),
             seed,
             rng: TokenRng::new(seed),
             steps: 0,
@@ -265,11 +269,17 @@ impl Sampler {
             } else {
                 1.0
             };
+            // The normalizer only serves log-probabilities: a vocabulary-wide exp per token.
+            let ln_z = if self.logprobs {
+                math::sum_exp(logits, max, scale).ln()
+            } else {
+                f64::NAN
+            };
             return Processed {
                 support: Support::Greedy(at),
                 max,
                 scale,
-                ln_z: math::sum_exp(logits, max, scale).ln(),
+                ln_z,
             };
         }
         let max = math::scale_sanitize_max(logits, 1.0 / self.temperature);
@@ -494,11 +504,20 @@ mod tests {
 
     #[test]
     fn greedy_ties_and_nan() {
-        let mut s = Sampler::new(&SamplingParams::greedy(8), &[]);
+        let p = SamplingParams {
+            logprobs: Some(0),
+            ..SamplingParams::greedy(8)
+        };
+        let mut s = Sampler::new(&p, &[]);
         assert_eq!(s.sample(&mut [f32::NAN, 3.0, 1.0, 3.0]).token, 1);
         let out = s.sample(&mut [f32::NAN, f32::NAN, 0.0]);
         assert_eq!(out.token, 2);
         assert_eq!(out.logprob, 0.0);
+        // Without log-probabilities asked for, no softmax is computed.
+        let mut s = Sampler::new(&SamplingParams::greedy(8), &[]);
+        let out = s.sample(&mut [0.0, 5.0, 1.0]);
+        assert_eq!(out.token, 1);
+        assert!(out.logprob.is_nan());
     }
 
     #[test]
