@@ -114,13 +114,16 @@ fn a_light_tenant_keeps_its_ttft_beside_a_heavy_one() {
     };
     let engine = engine(config, 1 << 30, &[1.0, 1.0]);
     let (heavy, light) = (0, 1);
-    // Two chunks: alone it takes two steps, beside the heavy tenant two steps plus the wait
-    // for the step under way.
-    let light_prompt_len = 512;
+    // Three chunks: alone it takes three steps, beside the heavy tenant three steps plus the
+    // wait for the step under way (and the heavy tenant's decodes riding along).
+    let light_prompt_len = 768;
+    // A sparse tenant: requests at irregular gaps, so they land anywhere within a step.
+    let pause = |i: u32| std::thread::sleep(Duration::from_millis(100 + u64::from(i * 337 % 600)));
     // Warm-up, then the light tenant alone.
     run(&engine, request(light, prompt(999, light_prompt_len), 2));
     let alone: Vec<f64> = (0..5)
         .map(|i| {
+            pause(i);
             run(
                 &engine,
                 request(light, prompt(100 + i, light_prompt_len), 2),
@@ -129,17 +132,19 @@ fn a_light_tenant_keeps_its_ttft_beside_a_heavy_one() {
         })
         .collect();
 
-    // The heavy tenant: 16 concurrent long prompts with long outputs.
-    let streams: Vec<_> = (0..16)
+    // The heavy tenant: 12 concurrent long prompts with long outputs (a backlog of ~4,600
+    // prompt tokens, 18 steps of prefill, when the light tenant starts).
+    let streams: Vec<_> = (0..12)
         .map(|i| {
             engine
-                .submit(request(heavy, prompt(200 + i, 640), 64))
+                .submit(request(heavy, prompt(200 + i, 384), 64))
                 .unwrap()
         })
         .collect();
     std::thread::sleep(Duration::from_millis(300));
     let mut loaded = Vec::new();
     for i in 0..5 {
+        pause(i);
         loaded.push(
             run(
                 &engine,
