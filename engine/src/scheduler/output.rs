@@ -11,15 +11,13 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Samples the next token of running request `index` from `logits`, records it and its text.
     /// Returns whether the request is finished.
     pub(super) fn sample_and_record(&mut self, index: usize, logits: &mut [f32]) -> bool {
+        let first = self.running[index].first_token_at.is_none();
+        let tenant = first.then(|| self.tenant_label(self.running[index].tenant));
         let req = &mut self.running[index];
         let out = req.sampler.sample(logits);
         let now = Instant::now();
-        if req.first_token_at.is_none() {
+        if let Some(tenant) = tenant {
             req.first_token_at = Some(now);
-            let tenant = self
-                .tenants
-                .limits(req.tenant)
-                .map_or_else(|| req.tenant.to_string(), |l| l.name.to_string());
             metrics::histogram!("radixserve_time_to_first_token_seconds", "tenant" => tenant)
                 .record((now - req.submitted_at).as_secs_f64());
         } else if let Some(last) = req.last_token_at {

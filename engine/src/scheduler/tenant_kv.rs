@@ -59,65 +59,57 @@ impl<M: ForwardModel> Scheduler<M> {
             .sum()
     }
 
-    /// Per tenant id: may `tenant`'s work evict this tenant's private cache?
-    fn evictable_owners(&self, tenant: TenantId) -> Vec<bool> {
+    /// Per namespace id: may `tenant`'s work evict this namespace's unlocked cache? Shared
+    /// namespaces and its own always; another tenant's only above that tenant's fair share.
+    fn evictable_namespaces(&self, tenant: TenantId) -> Vec<bool> {
         let capacity = self.cache.allocator().capacity();
-        self.cached_by_tenant()
-            .iter()
-            .enumerate()
-            .map(|(owner, &held)| {
-                owner == tenant as usize
-                    || held > self.tenants.fair_share(owner as TenantId, capacity)
+        let cached = self.cached_by_tenant();
+        let over_share = |owner: TenantId| {
+            cached.get(owner as usize).copied().unwrap_or(0)
+                > self.tenants.fair_share(owner, capacity)
+        };
+        self.cache
+            .tree()
+            .namespace_ids()
+            .map(|ns| match self.ns_owner(ns) {
+                None => true,
+                Some(owner) => owner == tenant || over_share(owner),
             })
             .collect()
     }
 
     /// Tokens eviction could free for `tenant`'s work.
     pub(super) fn evictable_for(&self, tenant: TenantId) -> usize {
-        let owners = self.evictable_owners(tenant);
+        let allowed = self.evictable_namespaces(tenant);
         self.cache
             .tree()
-            .evictable_where(|ns| match self.ns_owner(ns) {
-                None => true,
-                Some(o) => owners.get(o as usize).copied().unwrap_or(true),
-            })
+            .evictable_where(|ns| allowed.get(ns.index()).copied().unwrap_or(true))
     }
 
     /// Evicts up to `tokens` (whole leaves) from what `tenant`'s work may evict.
     pub(super) fn evict_for(&mut self, tenant: TenantId, tokens: usize) -> usize {
-        let owners = self.evictable_owners(tenant);
-        let owner_of: Vec<Option<TenantId>> = self
-            .cache
-            .tree()
-            .namespace_ids()
-            .map(|ns| self.ns_owner(ns))
-            .collect();
-        let allowed = |ns: NsId| match owner_of.get(ns.index()).copied().flatten() {
-            None => true,
-            Some(o) => owners.get(o as usize).copied().unwrap_or(true),
-        };
-        match self.cache.evict_where(tokens, allowed) {
-            Ok(n) => n,
-            Err(e) => {
-                tracing::error!("tenant-aware eviction: {e}");
-                0
-            }
-        }
+        let allowed = self.evictable_namespaces(tenant);
+        self.evict_namespaces(tokens, &allowed)
     }
 
     /// Evicts up to `tokens` of `tenant`'s own private cache (it is over its KV quota).
     pub(super) fn evict_own(&mut self, tenant: TenantId, tokens: usize) -> usize {
-        let owner_of: Vec<Option<TenantId>> = self
+        let own: Vec<bool> = self
             .cache
             .tree()
             .namespace_ids()
-            .map(|ns| self.ns_owner(ns))
+            .map(|ns| self.ns_owner(ns) == Some(tenant))
             .collect();
-        let own = |ns: NsId| owner_of.get(ns.index()).copied().flatten() == Some(tenant);
-        match self.cache.evict_where(tokens, own) {
+        self.evict_namespaces(tokens, &own)
+    }
+
+    /// Evicts up to `tokens` from the namespaces marked in `allowed` (indexed by namespace id).
+    fn evict_namespaces(&mut self, tokens: usize, allowed: &[bool]) -> usize {
+        let allowed = |ns: NsId| allowed.get(ns.index()).copied().unwrap_or(false);
+        match self.cache.evict_where(tokens, allowed) {
             Ok(n) => n,
             Err(e) => {
-                tracing::error!("quota eviction: {e}");
+                tracing::error!("tenant-aware eviction: {e}");
                 0
             }
         }
