@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Checks the CUDA side of `kernels` (feature `cuda`), with or without a GPU:
+# Checks the CUDA side of `kernels` and `engine` (feature `cuda`), with or without a GPU:
 #  1. every kernels/cuda/*.cu compiles with NVRTC to PTX for compute_80/compute_90 and to a
 #     CUBIN for sm_80/sm_90 (one line per source and target; any error fails the script);
-#  2. the GPU kernel tests run: against the CPU kernels on a GPU, "SKIPPED ..." without one;
-#  3. clippy on `kernels` with the feature, warnings denied.
+#  2. the GPU kernel tests and the GPU model runner tests run: against the CPU kernels and
+#     the CPU model on a GPU, "SKIPPED ..." without one;
+#  3. clippy on `kernels` and `engine` with the feature, warnings denied.
 # NVRTC and the CUDA headers come from the nvidia-cuda-nvrtc-cu12 / nvidia-cuda-runtime-cu12
 # wheels, installed once into .cache/cuda-pip (git-ignored); no CUDA toolkit is needed.
 # `--cublas` also installs nvidia-cublas-cu12 there, for the GEMM test on a GPU machine
@@ -40,4 +41,6 @@ export RADIXSERVE_REQUIRE_NVRTC=1
 
 cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels \
     -- --nocapture --test-threads 2
-cargo clippy -p kernels --profile ci --features cuda --all-targets -- -D warnings
+# The GPU model runner against the CPU model, and the engine serving on a GPU.
+cargo test --profile ci -p engine --features cuda --test gpu_model -- --nocapture
+cargo clippy -p kernels -p engine --profile ci --features cuda --all-targets -- -D warnings

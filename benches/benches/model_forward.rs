@@ -55,9 +55,10 @@ impl Bench {
         for (req, ids) in reqs.iter_mut().zip(tokens) {
             let start = req.kv_len();
             self.cache.alloc_tokens(req, ids.len()).unwrap();
+            let row = req.row_index() as u32;
             let slots = self.cache.slots(req);
             self.batch
-                .push_request(ids, start as u32, &slots[start..], slots, true);
+                .push_request(row, ids, start as u32, &slots[start..], slots, true);
         }
         self.model.forward(&self.batch, &mut self.kv).unwrap();
     }

@@ -68,22 +68,6 @@ fn request(ids: &[u32], max_new: u32) -> GenerateRequest {
     GenerateRequest::new(ids.to_vec(), params)
 }
 
-fn wait_idle(engine: &EngineHandle) {
-    for _ in 0..2000 {
-        let info = engine.server_info();
-        if info.running_requests == 0 && info.waiting_requests == 0 {
-            assert_eq!(info.kv_protected_tokens, 0);
-            assert_eq!(
-                info.kv_free_tokens + info.kv_evictable_tokens,
-                info.kv_capacity_tokens
-            );
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("engine never went idle");
-}
-
 #[test]
 fn concurrent_shared_prefix_requests_match_solo_runs_and_hit_the_cache() {
     // Each prompt alone, on a fresh engine: no cache, no other request in the batch.
@@ -125,7 +109,7 @@ fn concurrent_shared_prefix_requests_match_solo_runs_and_hit_the_cache() {
             assert!(results.iter().skip(1).any(|r| r.2.cached_tokens > 50));
         }
     }
-    wait_idle(&shared);
+    common::wait_idle(&shared);
     shared.shutdown(Duration::from_secs(1));
 
     // A pool that cannot hold all four at once: retraction, and still the same outputs.
@@ -141,7 +125,7 @@ fn concurrent_shared_prefix_requests_match_solo_runs_and_hit_the_cache() {
             "prompt {i} under memory pressure"
         );
     }
-    wait_idle(&tight);
+    common::wait_idle(&tight);
     let info = tight.server_info();
     assert!(
         info.retractions > 0,
@@ -163,6 +147,6 @@ fn chunked_prefill_equals_unchunked() {
     assert_eq!(got, want);
     assert_eq!(got_text, want_text);
     assert_eq!(usage.prompt_tokens as usize, ids.len());
-    wait_idle(&chunked);
+    common::wait_idle(&chunked);
     chunked.shutdown(Duration::from_secs(1));
 }

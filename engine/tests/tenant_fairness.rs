@@ -15,7 +15,7 @@ use engine::scheduler::SchedulerConfig;
 use engine::tenants::TenantLimits;
 use radix::{CacheScope, Namespace};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -87,23 +87,6 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-fn wait_idle(engine: &EngineHandle) {
-    let until = Instant::now() + Duration::from_secs(120);
-    loop {
-        let info = engine.server_info();
-        if info.waiting_requests == 0 && info.running_requests == 0 {
-            assert_eq!(info.kv_protected_tokens, 0);
-            assert_eq!(
-                info.kv_free_tokens + info.kv_evictable_tokens,
-                info.kv_capacity_tokens
-            );
-            return;
-        }
-        assert!(Instant::now() < until, "the engine did not go idle");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn a_light_tenant_keeps_its_ttft_beside_a_heavy_one() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -167,7 +150,7 @@ fn a_light_tenant_keeps_its_ttft_beside_a_heavy_one() {
         "light tenant's median TTFT {loaded:.3}s under load vs {alone:.3}s alone"
     );
     drop(streams);
-    wait_idle(&engine);
+    common::wait_idle(&engine);
 }
 
 /// Prefill plus decode tokens processed for each tenant.
@@ -226,7 +209,7 @@ fn backlogged_tenants_split_tokens_by_weight() {
         "weights 3:1, processed tokens {heavy}:{light} = {ratio:.2}"
     );
     drop(streams);
-    wait_idle(&engine);
+    common::wait_idle(&engine);
 }
 
 #[test]
@@ -260,5 +243,5 @@ fn one_tenants_flood_does_not_evict_anothers_cache_within_its_share() {
         cached as usize >= kept.len() - 1,
         "the keeper's prefix was evicted by another tenant: {cached} cached"
     );
-    wait_idle(&engine);
+    common::wait_idle(&engine);
 }

@@ -17,3 +17,13 @@ extern "C" __global__ void silu_mul(
         out[idx] = g / (1.0f + expf(-g)) * u;
     }
 }
+
+// Residual add: x += y over n elements (grid-stride). Mirrors kernels/src/activation.rs.
+extern "C" __global__ void add_inplace(
+    float* __restrict__ x,
+    const float* __restrict__ y,
+    unsigned long long n) {
+    for (size_t idx = grid_first(); idx < n; idx += grid_step()) {
+        x[idx] += y[idx];
+    }
+}

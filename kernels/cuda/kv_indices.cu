@@ -21,3 +21,18 @@ extern "C" __global__ void create_kv_indices(
         kv_indices[out_lo + i] = req_to_token[src + i];
     }
 }
+
+// write_req_to_token: table[cells[i]] = slots[i], the batched update of the device
+// `req_to_token` (one launch per step instead of one copy per request). A cell past the table
+// is skipped, as the host rejects it before launch. Mirrors kernels/src/kv_indices.rs.
+extern "C" __global__ void write_req_to_token(
+    int* __restrict__ req_to_token,
+    unsigned long long table_len,
+    const unsigned long long* __restrict__ cells,
+    const int* __restrict__ slots,
+    unsigned long long n) {
+    for (size_t i = grid_first(); i < n; i += grid_step()) {
+        const unsigned long long cell = cells[i];
+        if (cell < table_len) req_to_token[cell] = slots[i];
+    }
+}

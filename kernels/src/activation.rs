@@ -20,9 +20,30 @@ pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), Kern
     Ok(())
 }
 
+/// The residual connection: `x += y`, element by element.
+pub fn add_in_place(x: &mut [f32], y: &[f32]) -> Result<(), KernelError> {
+    if x.len() != y.len() {
+        return Err(KernelError::Shape(format!(
+            "add_in_place: {} and {} values",
+            x.len(),
+            y.len()
+        )));
+    }
+    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn add_in_place_adds_and_checks_lengths() {
+        let mut x = [1.0f32, -2.0, 0.5];
+        add_in_place(&mut x, &[0.5, 2.0, -1.0]).unwrap();
+        assert_eq!(x, [1.5, 0.0, -0.5]);
+        assert!(add_in_place(&mut x, &[1.0]).is_err());
+    }
 
     #[test]
     fn silu_mul_matches_the_formula() {

@@ -89,6 +89,18 @@ pub fn store_kv_element(
     Some(slot as usize * row_len + col)
 }
 
+/// `write_req_to_token`: the (table cell, slot) pair thread index `i` writes, or none when its
+/// cell is past the table.
+pub fn req_to_token_write(
+    i: usize,
+    cells: &[u64],
+    slots: &[SlotId],
+    table_len: usize,
+) -> Option<(usize, SlotId)> {
+    let cell = cells[i];
+    (cell < table_len as u64).then(|| (cell as usize, slots[i]))
+}
+
 /// One pair rotated by `rope`: its token, its frequency index and the two element indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RopePair {
@@ -414,6 +426,35 @@ mod tests {
         }
         assert_eq!(store_kv_element(0, row_len, &[-1], num_slots), None);
         assert_eq!(store_kv_element(0, row_len, &[97], num_slots), None);
+    }
+
+    #[test]
+    fn req_to_token_write_threads_match_the_cpu_scatter() {
+        let mut rng = Rng(13);
+        let table_len = 4 * 300;
+        let n = 257;
+        let cells: Vec<u64> = rng
+            .slots(n, table_len)
+            .into_iter()
+            .map(|c| c as u64)
+            .collect();
+        let slots: Vec<SlotId> = (0..n).map(|_| rng.below(1 << 20) as SlotId).collect();
+        let mut want = vec![-1; table_len];
+        crate::kv_indices::write_req_to_token(&mut want, &cells, &slots).unwrap();
+        for (grid, threads) in [
+            (stride_blocks(n, ELEMENTWISE_THREADS), ELEMENTWISE_THREADS),
+            (2, 32),
+        ] {
+            let mut got = vec![-1; table_len];
+            for_each_thread(grid, threads, |block, tid| {
+                for i in grid_stride(block, tid, threads, grid, n) {
+                    let (cell, slot) = req_to_token_write(i, &cells, &slots, table_len).unwrap();
+                    got[cell] = slot;
+                }
+            });
+            assert_eq!(got, want);
+        }
+        assert_eq!(req_to_token_write(0, &[1200], &[5], table_len), None);
     }
 
     #[test]

@@ -68,9 +68,47 @@ pub fn gather_one(g: &KvGather<'_>, b: usize, out: &mut [SlotId]) -> Result<(), 
     Ok(())
 }
 
+/// `req_to_token[cells[i]] = slots[i]`: the batched table update the device mirror of
+/// `req_to_token` gets each step (the CUDA kernel runs one thread per pair). Cells are flat
+/// indices (`row * row_stride + column`); one past the table is an error here, and the
+/// kernel skips it.
+pub fn write_req_to_token(
+    req_to_token: &mut [SlotId],
+    cells: &[u64],
+    slots: &[SlotId],
+) -> Result<(), KernelError> {
+    if cells.len() != slots.len() {
+        return Err(KernelError::Shape(format!(
+            "write_req_to_token: {} cells, {} slots",
+            cells.len(),
+            slots.len()
+        )));
+    }
+    let len = req_to_token.len();
+    if let Some(&bad) = cells.iter().find(|&&c| c >= len as u64) {
+        return Err(KernelError::Shape(format!(
+            "write_req_to_token: cell {bad} outside the table of {len}"
+        )));
+    }
+    for (&cell, &slot) in cells.iter().zip(slots) {
+        req_to_token[cell as usize] = slot;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_req_to_token_scatters_pairs_and_rejects_cells_past_the_table() {
+        let mut table = vec![0; 8];
+        write_req_to_token(&mut table, &[5, 0, 7], &[50, 10, 70]).unwrap();
+        assert_eq!(table, [10, 0, 0, 0, 0, 50, 0, 70]);
+        assert!(write_req_to_token(&mut table, &[8], &[1]).is_err());
+        assert!(write_req_to_token(&mut table, &[1, 2], &[1]).is_err());
+        assert_eq!(table, [10, 0, 0, 0, 0, 50, 0, 70]);
+    }
 
     #[test]
     fn gathers_rows_into_csr() {

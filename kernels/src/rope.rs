@@ -54,6 +54,17 @@ impl Rope {
         })
     }
 
+    /// Head size, frequencies, style and position scale: what the device twin uploads.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    pub(crate) fn parts(&self) -> (usize, &[f64], RopeStyle, f64) {
+        (
+            self.head_dim,
+            &self.inv_freq,
+            self.style,
+            self.linear_factor,
+        )
+    }
+
     /// Rotates every head of every token in `x` (`[tokens, n_heads * head_dim]`) in place.
     pub fn apply(
         &self,

@@ -324,6 +324,47 @@ fn silu_mul_matches_the_cpu() {
 }
 
 #[test]
+fn add_in_place_matches_the_cpu_and_leaves_the_tail_alone() {
+    let Some(gpu) = gpu("add_inplace") else {
+        return;
+    };
+    let mut rng = Rng(17);
+    let n = 70_001;
+    let (x, y) = (rng.f32s(n + 5), rng.f32s(n + 5));
+    let mut want = x.clone();
+    kernels::activation::add_in_place(&mut want[..n], &y[..n]).unwrap();
+    let (mut dx, dy) = (gpu.upload(&x).unwrap(), gpu.upload(&y).unwrap());
+    gpu.add_in_place(&mut dx, &dy, n).unwrap();
+    // Exactly the same f32 additions; the 5 values past n are untouched.
+    assert_eq!(gpu.download(&dx).unwrap(), want);
+}
+
+#[test]
+fn req_to_token_cell_writes_match_the_cpu_scatter() {
+    let Some(gpu) = gpu("write_req_to_token") else {
+        return;
+    };
+    let mut rng = Rng(19);
+    let (rows, row_stride) = (6, 1000);
+    let mut want: Vec<SlotId> = (0..rows * row_stride).map(|i| i as SlotId).collect();
+    let mut dev = DeviceReqToToken::new(&gpu, rows, row_stride).unwrap();
+    dev.write(&gpu, 0, 0, &want).unwrap();
+    let cells: Vec<u64> = rng
+        .distinct(3000, rows * row_stride)
+        .into_iter()
+        .map(|c| c as u64)
+        .collect();
+    let slots: Vec<SlotId> = (0..cells.len())
+        .map(|_| rng.below(1 << 20) as SlotId)
+        .collect();
+    kernels::kv_indices::write_req_to_token(&mut want, &cells, &slots).unwrap();
+    dev.write_cells(&gpu, &cells, &slots).unwrap();
+    assert_eq!(gpu.download(dev.table()).unwrap(), want);
+    let past = dev.write_cells(&gpu, &[(rows * row_stride) as u64], &[1]);
+    assert!(matches!(past, Err(CudaError::Shape(_))));
+}
+
+#[test]
 fn embedding_gathers_rows_of_half_tables_exactly() {
     let Some(gpu) = gpu("embedding") else {
         return;

@@ -11,6 +11,10 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Idle keep-alive connections are dropped after this, below the usual server-side limit
+/// (llama.cpp's HTTP server closes idle connections after 5 s), so a request is rarely
+/// written into a connection the server is closing.
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(3);
 /// How much of an error body to keep in a request's error.
 const ERROR_BODY_CHARS: usize = 300;
 
@@ -33,6 +37,7 @@ impl OpenAiBackend {
         };
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .build()
             .map_err(|e| unreachable(error_chain(&e)))?;
         let mut request = client
@@ -102,18 +107,29 @@ impl OpenAiBackend {
             "stream": true,
             "stream_options": {"include_usage": true},
         });
-        let mut request = self
-            .client
-            .post(&self.completions_url)
-            .header("content-type", "application/json")
-            .timeout(self.request_timeout)
-            .body(body.to_string());
-        if let Some(key) = spec.api_key {
-            request = request.bearer_auth(key);
-        }
+        let body = body.to_string();
+        let request = || {
+            let request = self
+                .client
+                .post(&self.completions_url)
+                .header("content-type", "application/json")
+                .timeout(self.request_timeout)
+                .body(body.clone());
+            match spec.api_key {
+                Some(key) => request.bearer_auth(key),
+                None => request,
+            }
+        };
         let mut timer = StreamTimer::start();
-        let mut response = match request.send().await {
+        let mut response = match request().send().await {
             Ok(response) => response,
+            // A pooled connection closed by the server as the request went out: no status
+            // came back, so the server never took the request; sent once more on a fresh
+            // connection, timed from the first attempt.
+            Err(e) if closed_before_response(&e) => match request().send().await {
+                Ok(response) => response,
+                Err(e) => return Outcome::failed(timer.finish(), error_chain(&e)),
+            },
             Err(e) => return Outcome::failed(timer.finish(), error_chain(&e)),
         };
         let status = response.status();
@@ -143,6 +159,12 @@ impl OpenAiBackend {
         }
         Outcome::failed(timer.finish(), "the stream ended without [DONE]")
     }
+}
+
+/// A send that failed on the connection itself (refused, reset, closed before any response),
+/// not a timeout and not an answer from the server.
+fn closed_before_response(e: &reqwest::Error) -> bool {
+    (e.is_connect() || e.is_request()) && !e.is_timeout() && e.status().is_none()
 }
 
 /// What the chunks of one completion stream have said so far.

@@ -28,6 +28,9 @@ pub struct ServeArgs {
     /// Port of the gRPC API (0: any free port) [default: 50051]
     #[arg(long)]
     pub grpc_port: Option<u16>,
+    /// Where the model runs: cpu, or cuda:N (a build with `--features cuda`) [default: cpu]
+    #[arg(long)]
+    pub device: Option<String>,
     /// Tokens per KV page; the prefix cache matches whole pages [default: 1]
     #[arg(long)]
     pub page_size: Option<usize>,
@@ -112,6 +115,7 @@ impl ServeArgs {
             host: self.host.or(file.host),
             http_port: self.http_port.or(file.http_port),
             grpc_port: self.grpc_port.or(file.grpc_port),
+            device: self.device.or(file.device),
             page_size: self.page_size.or(file.page_size),
             kv_budget_mb: self.kv_budget_mb.or(file.kv_budget_mb),
             kv_dtype: self.kv_dtype.or(file.kv_dtype),
@@ -144,6 +148,14 @@ impl ServeArgs {
             engine.page_size = page;
         }
         engine.max_context_len = self.max_context_len.unwrap_or(0);
+        if let Some(device) = &self.device {
+            engine.device = device.parse().map_err(anyhow::Error::msg)?;
+            anyhow::ensure!(
+                engine.device.supported(),
+                "--device {}: this build has no CUDA support (build with --features cuda)",
+                engine.device
+            );
+        }
         let defaults = SchedulerConfig::default();
         engine.scheduler = SchedulerConfig {
             max_running_requests: self
@@ -236,6 +248,29 @@ mod tests {
         std::fs::write(&file, "no-such-key = 1\n")?;
         assert!(parse(&["--config", &config_flag]).resolve().is_err());
         std::fs::remove_dir_all(&dir)?;
+        Ok(())
+    }
+
+    #[test]
+    fn device_flag_parses_and_needs_cuda_support_for_gpus() -> anyhow::Result<()> {
+        use engine::model::Device;
+        assert_eq!(parse(&[]).resolve()?.engine.device, Device::Cpu);
+        assert_eq!(
+            parse(&["--device", "cpu"]).resolve()?.engine.device,
+            Device::Cpu
+        );
+        let gpu = parse(&["--device", "cuda:1"]).resolve();
+        if cfg!(feature = "cuda") {
+            assert_eq!(gpu?.engine.device, Device::Cuda(1));
+        } else {
+            let err = gpu.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.contains("no CUDA support"), "{err}");
+        }
+        let err = parse(&["--device", "tpu"])
+            .resolve()
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.unwrap_or_default().contains("unknown device"));
         Ok(())
     }
 }

@@ -12,12 +12,12 @@ pub use types::{
 };
 
 use crate::gguf::GgufFile;
-use crate::model::{ForwardModel, Model, ModelError};
+use crate::model::{Device, ForwardModel, KvPoolSize, Model, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
 use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
 use gate::TenantGate;
-use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, PoolError};
+use pools::{KvCache, KvCacheConfig, KvDtype, PoolError};
 use shared::{Command, NewRequest, Shared};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -36,6 +36,8 @@ pub struct EngineConfig {
     pub page_size: usize,
     /// Longest prompt + output per request; 0 means the model's context length.
     pub max_context_len: usize,
+    /// Where the model runs and K/V live.
+    pub device: Device,
     pub scheduler: SchedulerConfig,
 }
 
@@ -47,6 +49,7 @@ impl EngineConfig {
             kv_dtype: KvDtype::F32,
             page_size: 1,
             max_context_len: 0,
+            device: Device::Cpu,
             scheduler: SchedulerConfig::default(),
         }
     }
@@ -129,7 +132,23 @@ impl EngineHandle {
             eos_token_ids: tokenizer.stop_token_ids().to_vec(),
         };
         drop(file);
-        Self::start_with_model(model, tokenizer, chat_template, model_info, &config)
+        match config.device {
+            Device::Cpu => {
+                Self::start_with_model(model, tokenizer, chat_template, model_info, &config)
+            }
+            #[cfg(feature = "cuda")]
+            Device::Cuda(ordinal) => {
+                let gpu = crate::model::gpu::GpuModel::from_model(&model, ordinal)?;
+                // The host copy of the weights is not needed once they are on the device.
+                drop(model);
+                Self::start_with_model(gpu, tokenizer, chat_template, model_info, &config)
+            }
+            #[cfg(not(feature = "cuda"))]
+            Device::Cuda(_) => Err(EngineError::Config(format!(
+                "device {} needs a build with CUDA support (cargo build --features cuda)",
+                config.device
+            ))),
+        }
     }
 
     /// Starts the scheduler over any model (the scripted models of tests use this).
@@ -158,7 +177,14 @@ impl EngineHandle {
                 "max running requests, max prefill tokens and chunk size must be positive".into(),
             ));
         }
-        let kv = KvStorage::new(layout, num_slots)?;
+        let kv = model.new_kv(
+            layout,
+            KvPoolSize {
+                num_slots,
+                req_rows: sched.max_running_requests,
+                max_context_len,
+            },
+        )?;
         let cache = KvCache::new(KvCacheConfig {
             max_running_requests: sched.max_running_requests,
             max_context_len,

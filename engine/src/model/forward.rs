@@ -137,39 +137,18 @@ impl Model {
     }
 
     fn validate(&self, batch: &ForwardBatch, kv: &KvStorage) -> Result<(), ModelError> {
-        let c = &self.weights.config;
-        let t = batch.num_tokens();
-        let bad = |m: String| Err(ModelError::Batch(m));
-        if t == 0 {
-            return bad("empty batch".into());
-        }
-        if batch.positions.len() != t || batch.out_cache_loc.len() != t {
-            return bad(format!(
-                "{t} tokens, {} positions, {} cache locations",
-                batch.positions.len(),
-                batch.out_cache_loc.len()
-            ));
-        }
-        if let Some(&id) = batch
-            .input_ids
-            .iter()
-            .find(|&&id| id as usize >= c.vocab_size)
-        {
-            return bad(format!(
-                "token id {id} outside the vocabulary of {}",
-                c.vocab_size
-            ));
-        }
-        if let Some(&r) = batch.logits_rows.iter().find(|&&r| r as usize >= t) {
-            return bad(format!("logits row {r} outside the batch of {t} tokens"));
-        }
+        batch.validate(self.weights.config.vocab_size)?;
         if kv.layout() != self.kv_layout(kv.layout().dtype) {
-            return bad("KV pool layout does not match the model".into());
-        }
-        if batch.q_indptr.last().copied() != Some(t as u32) {
-            return bad("q_indptr does not cover the batch".into());
+            return Err(ModelError::Batch(
+                "KV pool layout does not match the model".into(),
+            ));
         }
         Ok(())
+    }
+
+    /// The loaded weights (the GPU runner uploads them).
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 }
 

@@ -1,12 +1,18 @@
 //! The Llama-family model: weights loaded from GGUF and a forward pass over the paged KV pool.
 
 mod batch;
+mod device;
 mod forward;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod scripted;
+mod table_diff;
 mod weights;
 
 pub use batch::ForwardBatch;
+pub use device::Device;
 pub use forward::Model;
+pub use table_diff::req_to_token_updates;
 pub use weights::{ModelConfig, Weights};
 
 use crate::gguf::GgufError;
@@ -30,19 +36,52 @@ pub enum ModelError {
     Unsupported(String),
     #[error("invalid batch: {0}")]
     Batch(String),
+    #[cfg(feature = "cuda")]
+    #[error("CUDA: {0}")]
+    Cuda(#[from] kernels::cuda::CudaError),
 }
 
-/// What the scheduler needs from a model: the real [`Model`], or a scripted one in tests.
+/// How large a model's KV pool must be: K/V slots, and `req_to_token` rows of
+/// `max_context_len` (a runner that keeps its own copy of the table sizes it from these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KvPoolSize {
+    pub num_slots: usize,
+    pub req_rows: usize,
+    pub max_context_len: usize,
+}
+
+/// A model's K/V memory, as the scheduler sees it.
+pub trait KvPool: Send {
+    /// Bytes one token's K and V take over all layers.
+    fn bytes_per_token(&self) -> usize;
+}
+
+impl KvPool for KvStorage {
+    fn bytes_per_token(&self) -> usize {
+        KvStorage::bytes_per_token(self)
+    }
+}
+
+/// What the scheduler needs from a model: the real [`Model`], the GPU runner, or a scripted
+/// model in tests. The scheduler is the same for all; only where K/V live differs.
 pub trait ForwardModel: Send {
+    /// The K/V pool this model reads and writes: host memory for the CPU model, device
+    /// memory for the GPU runner.
+    type Kv: KvPool;
+
     fn vocab_size(&self) -> usize;
     /// Longest sequence the model supports.
     fn context_length(&self) -> usize;
     fn kv_layout(&self, dtype: KvDtype) -> KvLayout;
+    /// Allocates the K/V pool for `layout` (from [`Self::kv_layout`]).
+    fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<Self::Kv, ModelError>;
     /// Runs `batch`, writing K/V into `kv`; returns logits of `batch.logits_rows`.
-    fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError>;
+    fn forward(&mut self, batch: &ForwardBatch, kv: &mut Self::Kv) -> Result<&[f32], ModelError>;
 }
 
 impl ForwardModel for Model {
+    type Kv = KvStorage;
+
     fn vocab_size(&self) -> usize {
         self.config().vocab_size
     }
@@ -53,6 +92,10 @@ impl ForwardModel for Model {
 
     fn kv_layout(&self, dtype: KvDtype) -> KvLayout {
         Model::kv_layout(self, dtype)
+    }
+
+    fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<KvStorage, ModelError> {
+        Ok(KvStorage::new(layout, size.num_slots)?)
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {

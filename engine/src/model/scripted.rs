@@ -7,7 +7,7 @@
 //! foreign KV slot changes the output; [`ScriptedModel::reference_next`] computes the same
 //! rule directly from a token sequence, independently of pools and batches.
 
-use super::{ForwardBatch, ForwardModel, ModelError};
+use super::{ForwardBatch, ForwardModel, KvPoolSize, ModelError};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
 /// Outputs are `FIRST_TOKEN..FIRST_TOKEN + RANGE`, away from special ids.
@@ -64,6 +64,8 @@ fn mix(h: u64, token: u64, pos: u64) -> u64 {
 }
 
 impl ForwardModel for ScriptedModel {
+    type Kv = KvStorage;
+
     fn vocab_size(&self) -> usize {
         self.vocab_size
     }
@@ -80,6 +82,10 @@ impl ForwardModel for ScriptedModel {
             head_dim: 2,
             dtype: KvDtype::F32,
         }
+    }
+
+    fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<KvStorage, ModelError> {
+        Ok(KvStorage::new(layout, size.num_slots)?)
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {

@@ -71,6 +71,21 @@ impl FusedLinear {
         self.widths.iter().sum()
     }
 
+    /// Row `r` of the fused matrix, dequantized to f32 (for runners that keep their own copy).
+    pub fn row(&self, r: usize, out: &mut [f32]) -> Result<(), ModelError> {
+        let mut local = r;
+        for part in &self.parts {
+            if local < part.n_out() {
+                return Ok(part.row(local, out)?);
+            }
+            local -= part.n_out();
+        }
+        Err(ModelError::Shape(format!(
+            "row {r} of a {}-row matrix",
+            self.n_out()
+        )))
+    }
+
     /// `out[m x n_out] = x[m x k_in] W^T`, parts side by side in each output row.
     pub fn matmul(
         &self,

@@ -19,7 +19,7 @@ use crate::handle::shared::{Command, Shared};
 use crate::model::{ForwardBatch, ForwardModel};
 use crate::tokenizer::Tokenizer;
 use fair::TenantBook;
-use pools::{KvCache, KvStorage};
+use pools::KvCache;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -78,7 +78,7 @@ pub struct SchedulerCounters {
 pub struct Scheduler<M: ForwardModel> {
     model: M,
     cache: KvCache,
-    kv: KvStorage,
+    kv: M::Kv,
     tokenizer: Arc<Tokenizer>,
     eos_ids: Vec<u32>,
     config: SchedulerConfig,
@@ -103,7 +103,7 @@ impl<M: ForwardModel> Scheduler<M> {
     pub(crate) fn new(
         model: M,
         cache: KvCache,
-        kv: KvStorage,
+        kv: M::Kv,
         tokenizer: Arc<Tokenizer>,
         config: SchedulerConfig,
         rx: Receiver<Command>,

@@ -2,7 +2,7 @@
 
 use super::{Req, Scheduler};
 use crate::handle::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
-use crate::model::ForwardModel;
+use crate::model::{ForwardModel, KvPool};
 use crate::sampling::FinishReason;
 use crate::server::metrics as metrics_names;
 use std::time::Instant;

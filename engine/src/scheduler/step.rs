@@ -181,12 +181,13 @@ impl<M: ForwardModel> Scheduler<M> {
             if pending > 1 {
                 prefill_budget -= tokens;
             }
+            let row = kv.row_index() as u32;
             let slots = self.cache.slots(kv);
             let start = slots.len() - tokens;
             let ids: Vec<u32> = (start..start + tokens).map(|p| req.token_at(p)).collect();
             let samples = tokens == pending;
             self.batch
-                .push_request(&ids, start as u32, &slots[start..], slots, samples);
+                .push_request(row, &ids, start as u32, &slots[start..], slots, samples);
             entries.push(Entry {
                 index: i,
                 tokens,

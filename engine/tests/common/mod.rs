@@ -4,12 +4,14 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use engine::gguf::GgufFile;
-use engine::model::{ForwardBatch, Model};
+use engine::handle::EngineHandle;
+use engine::model::{ForwardBatch, ForwardModel, KvPoolSize, Model};
 use engine::tokenizer::Tokenizer;
-use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, ReqKv};
+use pools::{KvCache, KvCacheConfig, KvDtype, ReqKv};
 use radix::{Namespace, NsId};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// The default model's path, fetched with `scripts/fetch-model.sh` if missing.
 pub fn model_path() -> PathBuf {
@@ -43,20 +45,30 @@ pub fn greedy(logits: &[f32]) -> u32 {
     best as u32
 }
 
-/// Drives the model over real pools: admission, slot allocation, batches, caching.
-pub struct Runner {
-    pub model: Model,
+/// Drives a model (the CPU one unless said otherwise) over real pools: admission, slot
+/// allocation, batches, caching.
+pub struct Runner<M: ForwardModel = Model> {
+    pub model: M,
     pub cache: KvCache,
-    pub kv: KvStorage,
+    pub kv: M::Kv,
     pub ns: NsId,
 }
 
-impl Runner {
-    pub fn new(model: Model, page_size: usize, num_slots: usize) -> Self {
-        let kv = KvStorage::new(model.kv_layout(KvDtype::F32), num_slots).unwrap();
-        let mut cache = KvCache::new(KvCacheConfig {
-            max_running_requests: 8,
+impl<M: ForwardModel> Runner<M> {
+    pub fn new(model: M, page_size: usize, num_slots: usize) -> Self {
+        Self::with_dtype(model, page_size, num_slots, KvDtype::F32)
+    }
+
+    pub fn with_dtype(model: M, page_size: usize, num_slots: usize, dtype: KvDtype) -> Self {
+        let size = KvPoolSize {
+            num_slots,
+            req_rows: 8,
             max_context_len: 2048,
+        };
+        let kv = model.new_kv(model.kv_layout(dtype), size).unwrap();
+        let mut cache = KvCache::new(KvCacheConfig {
+            max_running_requests: size.req_rows,
+            max_context_len: size.max_context_len,
             num_slots,
             page_size,
         })
@@ -85,10 +97,18 @@ impl Runner {
         for (req, tokens) in reqs.iter_mut() {
             let start = req.kv_len();
             self.cache.alloc_tokens(req, tokens.len() - start).unwrap();
+            let row = req.row_index() as u32;
             let slots = self.cache.slots(req);
-            batch.push_request(&tokens[start..], start as u32, &slots[start..], slots, true);
+            batch.push_request(
+                row,
+                &tokens[start..],
+                start as u32,
+                &slots[start..],
+                slots,
+                true,
+            );
         }
-        let vocab = self.model.config().vocab_size;
+        let vocab = self.model.vocab_size();
         let logits = self.model.forward(&batch, &mut self.kv).unwrap();
         logits.chunks_exact(vocab).map(<[f32]>::to_vec).collect()
     }
@@ -127,5 +147,24 @@ impl Runner {
 
     pub fn flush(&mut self) {
         self.cache.flush_all().unwrap();
+    }
+}
+
+/// Waits (up to two minutes) until nothing runs or waits, then checks that no K/V leaked:
+/// nothing protected, every slot free or held only by the prefix cache.
+pub fn wait_idle(engine: &EngineHandle) {
+    let until = Instant::now() + Duration::from_secs(120);
+    loop {
+        let info = engine.server_info();
+        if info.waiting_requests == 0 && info.running_requests == 0 {
+            assert_eq!(info.kv_protected_tokens, 0);
+            assert_eq!(
+                info.kv_free_tokens + info.kv_evictable_tokens,
+                info.kv_capacity_tokens
+            );
+            return;
+        }
+        assert!(Instant::now() < until, "the engine did not go idle");
+        std::thread::sleep(Duration::from_millis(5));
     }
 }

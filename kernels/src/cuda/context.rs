@@ -201,4 +201,28 @@ impl GpuContext {
     ) -> Result<Vec<T>, CudaError> {
         Ok(self.stream.clone_dtoh(dev)?)
     }
+
+    /// Copies the first `n` values of `dev` into `out` (resized to `n`) and waits for them:
+    /// the per-step read-back of a buffer sized for the largest batch.
+    pub fn download_prefix<T: DeviceRepr + Clone + Default>(
+        &self,
+        dev: &CudaSlice<T>,
+        n: usize,
+        out: &mut Vec<T>,
+    ) -> Result<(), CudaError> {
+        if n > dev.len() {
+            return Err(CudaError::Shape(format!(
+                "download of {n} values from a buffer of {}",
+                dev.len()
+            )));
+        }
+        out.clear();
+        out.resize(n, T::default());
+        if n == 0 {
+            return Ok(());
+        }
+        self.stream
+            .memcpy_dtoh(&dev.slice(..n), out.as_mut_slice())?;
+        Ok(self.stream.synchronize()?)
+    }
 }

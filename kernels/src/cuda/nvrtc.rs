@@ -66,7 +66,7 @@ impl Module {
     /// The `extern "C"` kernels the launch wrappers call; checked against the compiled PTX.
     pub fn entry_points(self) -> &'static [&'static str] {
         match self {
-            Module::KvIndices => &["create_kv_indices"],
+            Module::KvIndices => &["create_kv_indices", "write_req_to_token"],
             Module::StoreKv => &["store_kv_f32", "store_kv_f16", "store_kv_bf16"],
             Module::Attention => &[
                 "attention_partial_f32",
@@ -76,7 +76,7 @@ impl Module {
             ],
             Module::Norm => &["rms_norm"],
             Module::Rope => &["rope"],
-            Module::Activation => &["silu_mul"],
+            Module::Activation => &["silu_mul", "add_inplace"],
             Module::Embedding => &["embedding_f32", "embedding_f16", "embedding_bf16"],
             Module::Cast => &[
                 "cast_f32_f16",

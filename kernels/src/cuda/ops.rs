@@ -96,6 +96,18 @@ impl DeviceRope {
         })
     }
 
+    /// The device copy of a CPU [`Rope`] (the same frequencies, bit for bit).
+    pub fn from_rope(gpu: &GpuContext, rope: &Rope) -> Result<Self, CudaError> {
+        let (head_dim, inv_freq, style, linear_factor) = rope.parts();
+        Ok(Self {
+            head_dim,
+            pairs: inv_freq.len(),
+            style,
+            linear_factor,
+            inv_freq: gpu.upload(inv_freq)?,
+        })
+    }
+
     /// Rotates every head of the first `n_tokens` rows of `x` (`[tokens, n_heads * head_dim]`)
     /// in place; `positions` holds each token's position.
     pub fn apply(
@@ -246,6 +258,27 @@ impl GpuContext {
         launch.arg(gate_up).arg(out).arg(&rows_u).arg(&ffn_u);
         // SAFETY: arguments match silu_mul's signature; both buffers were checked above.
         unsafe { launch.launch(stride_launch(rows * ffn)) }?;
+        Ok(())
+    }
+
+    /// The residual connection: `x += y` over the first `n` values.
+    pub fn add_in_place(
+        &self,
+        x: &mut CudaSlice<f32>,
+        y: &CudaSlice<f32>,
+        n: usize,
+    ) -> Result<(), CudaError> {
+        need("add x", x.len(), n)?;
+        need("add y", y.len(), n)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let f = self.function(Module::Activation, "add_inplace")?;
+        let count = n as u64;
+        let mut launch = self.stream().launch_builder(&f);
+        launch.arg(x).arg(y).arg(&count);
+        // SAFETY: arguments match add_inplace's signature; both buffers hold n values.
+        unsafe { launch.launch(stride_launch(n)) }?;
         Ok(())
     }
 

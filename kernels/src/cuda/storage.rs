@@ -64,6 +64,52 @@ impl DeviceReqToToken {
         Ok(())
     }
 
+    /// `table[cells[i]] = slots[i]` in one launch (flat cells, `row * max_context_len + col`):
+    /// the per-step update of a mirrored table, one pair per changed entry.
+    pub fn write_cells(
+        &mut self,
+        gpu: &GpuContext,
+        cells: &[u64],
+        slots: &[SlotId],
+    ) -> Result<(), CudaError> {
+        let table_len = self.rows * self.max_context_len;
+        if cells.len() != slots.len() {
+            return bad_shape(format!(
+                "req_to_token update: {} cells, {} slots",
+                cells.len(),
+                slots.len()
+            ));
+        }
+        if let Some(bad) = cells.iter().find(|&&c| c >= table_len as u64) {
+            return bad_shape(format!(
+                "req_to_token update: cell {bad} outside {} x {}",
+                self.rows, self.max_context_len
+            ));
+        }
+        if cells.is_empty() {
+            return Ok(());
+        }
+        let (dev_cells, dev_slots) = (gpu.upload(cells)?, gpu.upload(slots)?);
+        let f = gpu.function(Module::KvIndices, "write_req_to_token")?;
+        let (len, n) = (table_len as u64, cells.len() as u64);
+        let mut launch = gpu.stream().launch_builder(&f);
+        launch
+            .arg(&mut self.table)
+            .arg(&len)
+            .arg(&dev_cells)
+            .arg(&dev_slots)
+            .arg(&n);
+        let cfg = LaunchConfig {
+            grid_dim: (stride_blocks(cells.len(), ELEMENTWISE_THREADS), 1, 1),
+            block_dim: (ELEMENTWISE_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: arguments match write_req_to_token's signature; every cell was checked to
+        // lie inside the table, and both pair arrays hold n values.
+        unsafe { launch.launch(cfg) }?;
+        Ok(())
+    }
+
     pub fn rows(&self) -> usize {
         self.rows
     }

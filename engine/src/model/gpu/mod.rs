@@ -1,0 +1,327 @@
+//! The GPU model runner (feature `cuda`, `--device cuda:N`): the forward pass of
+//! [`super::Model`] with every tensor on the device and the CUDA kernels of
+//! `kernels::cuda`. The scheduler is unchanged: it hands the same [`ForwardBatch`] to this
+//! runner; only where K/V live ([`GpuKv`]) and which kernels run differ.
+//!
+//! Numerics: projections run as cuBLAS GEMMs on f16 weights dequantized once at load, with
+//! activations cast to f16 in front of each GEMM and f32 accumulation; norms, RoPE,
+//! attention and the residual stream stay in f32. Logits therefore differ slightly from the
+//! CPU path, which multiplies the quantized weights directly.
+
+mod req_to_token;
+mod weights;
+
+pub use req_to_token::ReqToTokenMirror;
+
+use super::{ForwardBatch, ForwardModel, KvPool, KvPoolSize, Model, ModelConfig, ModelError};
+use half::f16;
+use kernels::attention::AttentionShape;
+use kernels::cuda::{
+    CudaSlice, DeviceAttentionBatch, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
+    GpuOptions,
+};
+use pools::{KvDtype, KvLayout};
+use weights::DeviceWeights;
+
+/// The K/V pool of the GPU runner: K/V buffers and the `req_to_token` mirror, on the device.
+pub struct GpuKv {
+    pub storage: DeviceKvStorage,
+    pub req_to_token: ReqToTokenMirror,
+}
+
+impl KvPool for GpuKv {
+    fn bytes_per_token(&self) -> usize {
+        self.storage.bytes_per_token()
+    }
+}
+
+/// Activation buffers on the device, sized for `tokens` rows (grown, never shrunk).
+struct Scratch {
+    tokens: usize,
+    x: CudaSlice<f32>,
+    normed: CudaSlice<f32>,
+    q: CudaSlice<f32>,
+    k: CudaSlice<f32>,
+    v: CudaSlice<f32>,
+    attn: CudaSlice<f32>,
+    proj: CudaSlice<f32>,
+    gate_up: CudaSlice<f32>,
+    act: CudaSlice<f32>,
+    /// f16 copy of a GEMM's input (the widest of hidden, q_dim and ffn).
+    half: CudaSlice<f16>,
+}
+
+impl Scratch {
+    fn new(gpu: &GpuContext, c: &ModelConfig, tokens: usize) -> Result<Self, ModelError> {
+        let widest = c.hidden.max(c.q_dim()).max(c.ffn);
+        Ok(Self {
+            tokens,
+            x: gpu.zeros(tokens * c.hidden)?,
+            normed: gpu.zeros(tokens * c.hidden)?,
+            q: gpu.zeros(tokens * c.q_dim())?,
+            k: gpu.zeros(tokens * c.kv_dim())?,
+            v: gpu.zeros(tokens * c.kv_dim())?,
+            attn: gpu.zeros(tokens * c.q_dim())?,
+            proj: gpu.zeros(tokens * c.hidden)?,
+            gate_up: gpu.zeros(tokens * 2 * c.ffn)?,
+            act: gpu.zeros(tokens * c.ffn)?,
+            half: gpu.zeros(tokens * widest)?,
+        })
+    }
+}
+
+/// The model on one CUDA device.
+pub struct GpuModel {
+    gpu: GpuContext,
+    config: ModelConfig,
+    weights: DeviceWeights,
+    rope: DeviceRope,
+    scratch: Option<Scratch>,
+    /// Final-norm rows and logits of the wanted rows, sized for `logit_rows` rows.
+    selected: Option<CudaSlice<f32>>,
+    logits: Option<CudaSlice<f32>>,
+    logit_rows: usize,
+    logits_host: Vec<f32>,
+}
+
+impl GpuModel {
+    /// Opens CUDA device `ordinal` and uploads `model`'s weights to it.
+    pub fn from_model(model: &Model, ordinal: usize) -> Result<Self, ModelError> {
+        let gpu = GpuContext::with_options(ordinal, GpuOptions::default())?;
+        Self::with_context(model, gpu)
+    }
+
+    /// Uploads `model`'s weights to the device of `gpu`, and compiles every kernel now so a
+    /// missing header or library fails at startup, not at the first request.
+    pub fn with_context(model: &Model, gpu: GpuContext) -> Result<Self, ModelError> {
+        gpu.preload()?;
+        let w = model.weights();
+        let weights = DeviceWeights::upload(&gpu, w)?;
+        let rope = DeviceRope::from_rope(&gpu, &w.rope)?;
+        Ok(Self {
+            gpu,
+            config: w.config.clone(),
+            weights,
+            rope,
+            scratch: None,
+            selected: None,
+            logits: None,
+            logit_rows: 0,
+            logits_host: Vec::new(),
+        })
+    }
+
+    pub fn gpu(&self) -> &GpuContext {
+        &self.gpu
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    fn validate(&self, batch: &ForwardBatch, kv: &GpuKv) -> Result<(), ModelError> {
+        batch.validate(self.config.vocab_size)?;
+        let layout = kv.storage.layout();
+        if layout != ForwardModel::kv_layout(self, layout.dtype) {
+            return Err(ModelError::Batch(
+                "KV pool layout does not match the model".into(),
+            ));
+        }
+        let (rows, max_len) = (kv.req_to_token.rows(), kv.req_to_token.max_context_len());
+        for (b, &row) in batch.req_pool_indices.iter().enumerate() {
+            let kv_len = (batch.kv_indptr[b + 1] - batch.kv_indptr[b]) as usize;
+            if row as usize >= rows || kv_len > max_len {
+                return Err(ModelError::Batch(format!(
+                    "request {b}: row {row} with {kv_len} KV entries outside the \
+                     req_to_token table of {rows} x {max_len}"
+                )));
+            }
+        }
+        let num_slots = kv.storage.num_slots();
+        if let Some(s) = batch
+            .kv_indices
+            .iter()
+            .find(|&&s| s < 0 || s as usize >= num_slots)
+        {
+            return Err(ModelError::Batch(format!(
+                "KV slot {s} outside the pool of {num_slots}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Grows the activation and logits buffers to hold `tokens` rows and `rows` logits rows.
+    fn reserve(&mut self, tokens: usize, rows: usize) -> Result<(), ModelError> {
+        if self.scratch.as_ref().is_none_or(|s| s.tokens < tokens) {
+            // Powers of two: a handful of reallocations over a server's life.
+            let size = tokens.next_power_of_two().max(16);
+            self.scratch = None;
+            self.scratch = Some(Scratch::new(&self.gpu, &self.config, size)?);
+        }
+        if self.logit_rows < rows || self.logits.is_none() {
+            let size = rows.next_power_of_two().max(16);
+            self.selected = Some(self.gpu.zeros(size * self.config.hidden)?);
+            self.logits = Some(self.gpu.zeros(size * self.config.vocab_size)?);
+            self.logit_rows = size;
+        }
+        Ok(())
+    }
+}
+
+/// `out[m, n] = x[m, k] W^T`: `x` cast to f16 into `half`, then one cuBLAS GEMM.
+#[allow(clippy::too_many_arguments)]
+fn linear(
+    gpu: &GpuContext,
+    x: &CudaSlice<f32>,
+    half: &mut CudaSlice<f16>,
+    w: &CudaSlice<f16>,
+    out: &mut CudaSlice<f32>,
+    m: usize,
+    n: usize,
+    k: usize,
+) -> Result<(), ModelError> {
+    gpu.cast_from_f32(x, half, m * k)?;
+    gpu.gemm_f32_out(half, w, out, m, n, k)?;
+    Ok(())
+}
+
+fn missing(what: &str) -> ModelError {
+    ModelError::Batch(format!("GPU {what} buffer not allocated"))
+}
+
+impl ForwardModel for GpuModel {
+    type Kv = GpuKv;
+
+    fn vocab_size(&self) -> usize {
+        self.config.vocab_size
+    }
+
+    fn context_length(&self) -> usize {
+        self.config.context_length
+    }
+
+    fn kv_layout(&self, dtype: KvDtype) -> KvLayout {
+        KvLayout {
+            num_layers: self.config.num_layers,
+            num_kv_heads: self.config.num_kv_heads,
+            head_dim: self.config.head_dim,
+            dtype,
+        }
+    }
+
+    fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<GpuKv, ModelError> {
+        Ok(GpuKv {
+            storage: DeviceKvStorage::new(&self.gpu, layout, size.num_slots)?,
+            req_to_token: ReqToTokenMirror::new(&self.gpu, size.req_rows, size.max_context_len)?,
+        })
+    }
+
+    fn forward(&mut self, batch: &ForwardBatch, kv: &mut GpuKv) -> Result<&[f32], ModelError> {
+        self.validate(batch, kv)?;
+        let (t, rows) = (batch.num_tokens(), batch.logits_rows.len());
+        self.reserve(t.max(rows), rows)?;
+        let Self {
+            gpu,
+            config: c,
+            weights: w,
+            rope,
+            scratch,
+            selected,
+            logits,
+            logits_host,
+            ..
+        } = self;
+        let s = scratch.as_mut().ok_or_else(|| missing("activation"))?;
+        let selected = selected.as_mut().ok_or_else(|| missing("selected-row"))?;
+        let logits = logits.as_mut().ok_or_else(|| missing("logits"))?;
+        let (hidden, q_dim, kv_dim, ffn) = (c.hidden, c.q_dim(), c.kv_dim(), c.ffn);
+        let eps = c.rms_norm_eps;
+
+        let ids = gpu.upload(&batch.input_ids)?;
+        let positions = gpu.upload(&batch.positions)?;
+        let out_cache_loc = DeviceSlots::upload(gpu, &batch.out_cache_loc, kv.storage.num_slots())?;
+        kv.req_to_token.sync(gpu, batch)?;
+        let kv_indices = kv.req_to_token.kv_indices(gpu, batch)?;
+        let attention = DeviceAttentionBatch::from_kv_indices(gpu, &batch.q_indptr, kv_indices)?;
+        let shape = AttentionShape {
+            num_heads: c.num_heads,
+            num_kv_heads: c.num_kv_heads,
+            head_dim: c.head_dim,
+        };
+
+        gpu.embedding(&ids, t, &w.token_embd, hidden, &mut s.x)?;
+        for (layer, lw) in w.layers.iter().enumerate() {
+            gpu.rms_norm(&s.x, &lw.attn_norm, eps, &mut s.normed, t)?;
+            for (weight, out, width) in [
+                (&lw.wq, &mut s.q, q_dim),
+                (&lw.wk, &mut s.k, kv_dim),
+                (&lw.wv, &mut s.v, kv_dim),
+            ] {
+                linear(gpu, &s.normed, &mut s.half, weight, out, t, width, hidden)?;
+            }
+            rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
+            rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
+            kv.storage.set_kv(gpu, layer, &out_cache_loc, &s.k, &s.v)?;
+            let (k_cache, v_cache) = kv
+                .storage
+                .layer(layer)
+                .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
+            gpu.paged_attention(&shape, &attention, &s.q, k_cache, v_cache, &mut s.attn)?;
+            linear(
+                gpu,
+                &s.attn,
+                &mut s.half,
+                &lw.wo,
+                &mut s.proj,
+                t,
+                hidden,
+                q_dim,
+            )?;
+            gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
+
+            gpu.rms_norm(&s.x, &lw.ffn_norm, eps, &mut s.normed, t)?;
+            let gate_up_width = 2 * ffn;
+            linear(
+                gpu,
+                &s.normed,
+                &mut s.half,
+                &lw.w_gate_up,
+                &mut s.gate_up,
+                t,
+                gate_up_width,
+                hidden,
+            )?;
+            gpu.silu_mul(&s.gate_up, ffn, &mut s.act, t)?;
+            linear(
+                gpu,
+                &s.act,
+                &mut s.half,
+                &lw.w_down,
+                &mut s.proj,
+                t,
+                hidden,
+                ffn,
+            )?;
+            gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
+        }
+        // The final norm and the head only for the wanted rows: gathered from the residual
+        // stream with the embedding kernel (a row gather over a `[tokens, hidden]` table).
+        if rows > 0 {
+            let wanted = gpu.upload(&batch.logits_rows)?;
+            gpu.embedding(&wanted, rows, &s.x, hidden, selected)?;
+            gpu.rms_norm(selected, &w.output_norm, eps, &mut s.normed, rows)?;
+            linear(
+                gpu,
+                &s.normed,
+                &mut s.half,
+                w.output_head(),
+                logits,
+                rows,
+                c.vocab_size,
+                hidden,
+            )?;
+        }
+        gpu.download_prefix(logits, rows * c.vocab_size, logits_host)?;
+        Ok(logits_host)
+    }
+}

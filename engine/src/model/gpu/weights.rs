@@ -1,0 +1,90 @@
+//! The model's weights on the device: projections dequantized once to f16 (cuBLAS GEMMs),
+//! norms in f32. Q, K and V stay separate matrices so each GEMM writes its own contiguous
+//! output; gate and up stay fused, as `silu_mul` reads rows `[gate | up]`.
+
+use super::super::{ModelError, Weights};
+use half::f16;
+use half::slice::HalfFloatSliceExt;
+use kernels::cuda::{CudaSlice, GpuContext};
+
+pub struct DeviceLayer {
+    pub attn_norm: CudaSlice<f32>,
+    pub wq: CudaSlice<f16>,
+    pub wk: CudaSlice<f16>,
+    pub wv: CudaSlice<f16>,
+    pub wo: CudaSlice<f16>,
+    pub ffn_norm: CudaSlice<f32>,
+    pub w_gate_up: CudaSlice<f16>,
+    pub w_down: CudaSlice<f16>,
+}
+
+pub struct DeviceWeights {
+    pub token_embd: CudaSlice<f16>,
+    pub layers: Vec<DeviceLayer>,
+    pub output_norm: CudaSlice<f32>,
+    /// `None` when the head is tied to the token embedding.
+    pub output: Option<CudaSlice<f16>>,
+}
+
+impl DeviceWeights {
+    pub fn upload(gpu: &GpuContext, w: &Weights) -> Result<Self, ModelError> {
+        let c = &w.config;
+        let (hidden, q_dim, kv_dim) = (c.hidden, c.q_dim(), c.kv_dim());
+        let mut layers = Vec::with_capacity(w.layers.len());
+        for lw in &w.layers {
+            let qkv = |lo: usize, n: usize| {
+                half_rows(gpu, lo..lo + n, hidden, |r, out| lw.qkv.row(r, out))
+            };
+            layers.push(DeviceLayer {
+                attn_norm: gpu.upload(&lw.attn_norm)?,
+                wq: qkv(0, q_dim)?,
+                wk: qkv(q_dim, kv_dim)?,
+                wv: qkv(q_dim + kv_dim, kv_dim)?,
+                wo: half_rows(gpu, 0..hidden, q_dim, |r, out| {
+                    Ok(lw.attn_output.row(r, out)?)
+                })?,
+                ffn_norm: gpu.upload(&lw.ffn_norm)?,
+                w_gate_up: half_rows(gpu, 0..2 * c.ffn, hidden, |r, out| lw.gate_up.row(r, out))?,
+                w_down: half_rows(gpu, 0..hidden, c.ffn, |r, out| {
+                    Ok(lw.ffn_down.row(r, out)?)
+                })?,
+            });
+        }
+        let token_embd = half_rows(gpu, 0..c.vocab_size, hidden, |r, out| {
+            Ok(w.token_embd.row(r, out)?)
+        })?;
+        let output = match &w.output {
+            Some(m) => Some(half_rows(gpu, 0..m.n_out(), hidden, |r, out| {
+                Ok(m.row(r, out)?)
+            })?),
+            None => None,
+        };
+        Ok(Self {
+            token_embd,
+            layers,
+            output_norm: gpu.upload(&w.output_norm)?,
+            output,
+        })
+    }
+
+    /// The output head (`output.weight`, or the tied embedding).
+    pub fn output_head(&self) -> &CudaSlice<f16> {
+        self.output.as_ref().unwrap_or(&self.token_embd)
+    }
+}
+
+/// Rows `rows` of a `[n, k]` matrix, dequantized by `row` and uploaded as f16.
+fn half_rows(
+    gpu: &GpuContext,
+    rows: std::ops::Range<usize>,
+    k: usize,
+    mut row: impl FnMut(usize, &mut [f32]) -> Result<(), ModelError>,
+) -> Result<CudaSlice<f16>, ModelError> {
+    let mut f32_row = vec![0.0f32; k];
+    let mut host = vec![f16::ZERO; rows.len() * k];
+    for (r, dst) in rows.zip(host.chunks_exact_mut(k)) {
+        row(r, &mut f32_row)?;
+        dst.convert_from_f32_slice(&f32_row);
+    }
+    Ok(gpu.upload(&host)?)
+}

@@ -1,0 +1,274 @@
+//! The GPU model runner against the CPU model, and the engine serving on a GPU. Needs a GPU:
+//! without a driver or device each test prints "SKIPPED gpu test <name>: <reason>" and
+//! passes. Run with `--features cuda` (scripts/check-cuda.sh does, with NVRTC and headers).
+#![cfg(feature = "cuda")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{greedy, Runner};
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::model::gpu::GpuModel;
+use engine::model::{Device, Model};
+use engine::sampling::SamplingParams;
+use kernels::cuda::{default_include_paths, GpuContext, GpuOptions};
+use pools::{KvDtype, ReqKv};
+use std::path::PathBuf;
+
+/// Device 0, or None after printing why the calling test is skipped.
+fn gpu(test: &str) -> Option<GpuContext> {
+    let mut include_paths = default_include_paths();
+    let cached = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../.cache/cuda-pip/nvidia/cuda_runtime/include");
+    if include_paths.is_empty() && cached.join("cuda_fp16.h").is_file() {
+        // The engine's own runner finds headers through this variable too.
+        std::env::set_var("RADIXSERVE_CUDA_INCLUDE", &cached);
+        include_paths.push(cached);
+    }
+    let options = GpuOptions {
+        include_paths,
+        ..GpuOptions::default()
+    };
+    match GpuContext::with_options(0, options) {
+        Ok(gpu) => Some(gpu),
+        Err(err) => {
+            eprintln!("SKIPPED gpu test {test}: no usable CUDA device: {err}");
+            None
+        }
+    }
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| *x as f64 * *y as f64).sum();
+    let na: f64 = a.iter().map(|x| (*x as f64).powi(2)).sum::<f64>().sqrt();
+    let nb: f64 = b.iter().map(|x| (*x as f64).powi(2)).sum::<f64>().sqrt();
+    dot / (na * nb)
+}
+
+/// Rank of `token` in `logits` (0 = the largest).
+fn rank(logits: &[f32], token: u32) -> usize {
+    let v = logits[token as usize];
+    logits.iter().filter(|&&x| x > v).count()
+}
+
+/// The CPU and the GPU runner driven in lockstep over identical host pools, so every
+/// request gets the same slots on both; the CPU's greedy choices feed both.
+struct Lockstep {
+    cpu: Runner,
+    gpu: Runner<GpuModel>,
+    rows_compared: usize,
+    top1_agree: usize,
+}
+
+impl Lockstep {
+    /// One batch on both; checks every logits row, returns the CPU's rows.
+    fn extend(&mut self, reqs: &mut [(&mut ReqKv, &mut ReqKv, &[u32])]) -> Vec<Vec<f32>> {
+        let mut cpu_reqs: Vec<(&mut ReqKv, &[u32])> = Vec::new();
+        let mut gpu_reqs: Vec<(&mut ReqKv, &[u32])> = Vec::new();
+        for (c, g, tokens) in reqs.iter_mut() {
+            cpu_reqs.push((&mut **c, *tokens));
+            gpu_reqs.push((&mut **g, *tokens));
+        }
+        let want = self.cpu.extend(&mut cpu_reqs);
+        let got = self.gpu.extend(&mut gpu_reqs);
+        assert_eq!(want.len(), got.len());
+        for (w, g) in want.iter().zip(&got) {
+            let cos = cosine(w, g);
+            assert!(cos > 0.99, "logits cosine {cos}");
+            let (cpu_top, gpu_top) = (greedy(w), greedy(g));
+            assert!(
+                rank(w, gpu_top) < 5,
+                "GPU's top token {gpu_top} is ranked {} by the CPU",
+                rank(w, gpu_top)
+            );
+            self.rows_compared += 1;
+            self.top1_agree += usize::from(cpu_top == gpu_top);
+        }
+        // Same slots on both sides, and the device table equals the host one on every row
+        // the batch used.
+        for (c, g, _) in reqs.iter() {
+            assert_eq!(self.cpu.cache.slots(c), self.gpu.cache.slots(g));
+            let stride = self.gpu.cache.req_to_token().max_context_len();
+            let table = self
+                .gpu
+                .kv
+                .req_to_token
+                .download(self.gpu.model.gpu())
+                .unwrap();
+            let at = g.row_index() * stride;
+            assert_eq!(
+                &table[at..at + g.kv_len()],
+                self.gpu.cache.slots(g),
+                "device req_to_token row {}",
+                g.row_index()
+            );
+        }
+        want
+    }
+}
+
+fn chat(tok: &engine::tokenizer::Tokenizer, system: &str, user: &str) -> Vec<u32> {
+    let text = format!(
+        "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n"
+    );
+    tok.encode(&text, true).unwrap()
+}
+
+#[test]
+fn gpu_runner_tracks_the_cpu_model_over_extend_prefix_reuse_and_decode() {
+    let Some(ctx) = gpu("gpu_runner_tracks_the_cpu_model") else {
+        return;
+    };
+    let (cpu_model, tok) = common::load_model();
+    let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
+    let system = "You are a careful assistant who answers in one short sentence.";
+    let a = chat(&tok, system, "What is the capital of France?");
+    let b = chat(&tok, system, "Name three primary colors.");
+    let c = chat(&tok, "Be terse.", "Count from one to five.");
+    let mut run = Lockstep {
+        cpu: Runner::with_dtype(cpu_model, 1, 4096, KvDtype::F32),
+        gpu: Runner::with_dtype(gpu_model, 1, 4096, KvDtype::F32),
+        rows_compared: 0,
+        top1_agree: 0,
+    };
+
+    // A alone, then 8 decode steps.
+    let (mut ca, mut ga) = (run.cpu.admit_uncached(), run.gpu.admit_uncached());
+    let mut seq_a = a.clone();
+    let mut last = run.extend(&mut [(&mut ca, &mut ga, &seq_a)]).remove(0);
+    for _ in 0..8 {
+        seq_a.push(greedy(&last));
+        last = run.extend(&mut [(&mut ca, &mut ga, &seq_a)]).remove(0);
+    }
+    let done = &seq_a[..ca.kv_len()];
+    run.cpu.finish(ca, done);
+    run.gpu.finish(ga, done);
+
+    // B reuses A's system prompt from the radix cache; C is new; both in one batch.
+    let (mut cb, mut gb) = (run.cpu.admit(&b), run.gpu.admit(&b));
+    assert!(gb.cached_len() > 10, "B should hit A's prefix");
+    assert_eq!(cb.cached_len(), gb.cached_len());
+    let (mut cc, mut gc) = (run.cpu.admit_uncached(), run.gpu.admit_uncached());
+    let (mut seq_b, mut seq_c) = (b.clone(), c.clone());
+    let mut lasts = run.extend(&mut [(&mut cb, &mut gb, &seq_b), (&mut cc, &mut gc, &seq_c)]);
+    for _ in 0..8 {
+        seq_b.push(greedy(&lasts[0]));
+        seq_c.push(greedy(&lasts[1]));
+        lasts = run.extend(&mut [(&mut cb, &mut gb, &seq_b), (&mut cc, &mut gc, &seq_c)]);
+    }
+    assert!(
+        run.top1_agree * 10 >= run.rows_compared * 8,
+        "top-1 agreement {} of {}",
+        run.top1_agree,
+        run.rows_compared
+    );
+    for (runner_cache, reqs) in [
+        (&mut run.cpu.cache, [cb, cc]),
+        (&mut run.gpu.cache, [gb, gc]),
+    ] {
+        for r in reqs {
+            runner_cache.release_req(r).unwrap();
+        }
+        runner_cache.flush_all().unwrap();
+        runner_cache.check_idle().unwrap();
+    }
+}
+
+#[test]
+fn gpu_runner_with_half_kv_matches_its_f32_kv_run() {
+    let Some(ctx) = gpu("gpu_runner_with_half_kv") else {
+        return;
+    };
+    let (cpu_model, tok): (Model, _) = common::load_model();
+    let prompt = chat(&tok, "Be terse.", "Why is the sky blue?");
+    let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
+    let mut f32_run = Runner::with_dtype(gpu_model, 1, 2048, KvDtype::F32);
+    let mut req = f32_run.admit_uncached();
+    let want = f32_run.extend(&mut [(&mut req, &prompt)]).remove(0);
+    // f16 / bf16 K/V exercise the converting store and attention paths.
+    for dtype in [KvDtype::F16, KvDtype::Bf16] {
+        let mut half_run =
+            Runner::with_dtype(GpuModel::from_model(&cpu_model, 0).unwrap(), 1, 2048, dtype);
+        let mut r = half_run.admit_uncached();
+        let got = half_run.extend(&mut [(&mut r, &prompt)]).remove(0);
+        let cos = cosine(&want, &got);
+        assert!(cos > 0.995, "{dtype:?} K/V: cosine {cos}");
+        assert_eq!(
+            greedy(&want),
+            greedy(&got),
+            "{dtype:?} K/V changed the top token"
+        );
+    }
+}
+
+fn first_tokens(engine: &EngineHandle, prompts: &[Vec<u32>], max_new: u32) -> Vec<(Vec<u32>, u32)> {
+    let streams: Vec<_> = prompts
+        .iter()
+        .map(|p| {
+            let mut params = SamplingParams::greedy(max_new);
+            params.ignore_eos = true;
+            engine
+                .submit(GenerateRequest::new(p.clone(), params))
+                .unwrap()
+        })
+        .collect();
+    streams
+        .into_iter()
+        .map(|mut s| {
+            let mut ids = Vec::new();
+            loop {
+                match s.blocking_next().expect("stream ended early") {
+                    GenerateEvent::Chunk { token_ids, .. } => ids.extend(token_ids),
+                    GenerateEvent::Finished(c) => return (ids, c.usage.cached_tokens),
+                    GenerateEvent::Error(e) => panic!("{e}"),
+                }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn engine_serves_on_the_gpu_with_prefix_reuse_and_no_leaks() {
+    if gpu("engine_serves_on_the_gpu").is_none() {
+        return;
+    }
+    let start = |device| {
+        let mut config = EngineConfig::new(common::model_path());
+        config.device = device;
+        config.kv_budget_bytes = 64 << 20;
+        EngineHandle::start(config).unwrap()
+    };
+    let gpu_engine = start(Device::Cuda(0));
+    let cpu_engine = start(Device::Cpu);
+    let tok = gpu_engine.tokenizer();
+    let system = "You are a meticulous assistant. Answer briefly and precisely. ".repeat(4);
+    let prompts: Vec<Vec<u32>> = ["Name a color.", "What is 2+2?", "Say hi.", "Name a fruit."]
+        .iter()
+        .map(|q| chat(tok, &system, q))
+        .collect();
+    let first = first_tokens(&gpu_engine, &prompts, 12);
+    let again = first_tokens(&gpu_engine, &prompts, 12);
+    let on_cpu = first_tokens(&cpu_engine, &prompts, 12);
+    for (i, ((ids, _), (ids2, cached2))) in first.iter().zip(&again).enumerate() {
+        assert_eq!(ids.len(), 12, "request {i}");
+        // The second wave finds each whole prompt in the cache (all but its last token).
+        assert!(
+            *cached2 as usize >= prompts[i].len() - 1,
+            "request {i}: {cached2} cached"
+        );
+        // A cached prefix computes the same continuation.
+        assert_eq!(ids[..4], ids2[..4], "request {i}");
+    }
+    let agree = first
+        .iter()
+        .zip(&on_cpu)
+        .filter(|((g, _), (c, _))| g[0] == c[0])
+        .count();
+    assert!(
+        agree >= 3,
+        "first tokens agree with the CPU on {agree} of 4"
+    );
+    for engine in [&gpu_engine, &cpu_engine] {
+        common::wait_idle(engine);
+    }
+}
