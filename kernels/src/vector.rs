@@ -9,6 +9,19 @@ const LANES: usize = 16;
 /// `sum(a[i] * b[i])`, accumulated in 16 interleaved partial sums then reduced in a fixed tree.
 #[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    dot_inline(a, b)
+}
+
+/// `y[i] += alpha * x[i]`.
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+pub fn axpy(alpha: f32, x: &[f32], y: &mut [f32]) {
+    axpy_inline(alpha, x, y)
+}
+
+/// The body of [`dot`], for kernels that are themselves compiled per target: inlined there,
+/// it is vectorized for that target and costs no call.
+#[inline(always)]
+pub(crate) fn dot_inline(a: &[f32], b: &[f32]) -> f32 {
     let n = a.len().min(b.len());
     let mut acc = [0.0f32; LANES];
     let (ca, cb) = (a[..n].chunks_exact(LANES), b[..n].chunks_exact(LANES));
@@ -24,11 +37,43 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     reduce(acc)
 }
 
-/// `y[i] += alpha * x[i]`.
-#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-pub fn axpy(alpha: f32, x: &[f32], y: &mut [f32]) {
+/// The body of [`axpy`] (see [`dot_inline`]).
+#[inline(always)]
+pub(crate) fn axpy_inline(alpha: f32, x: &[f32], y: &mut [f32]) {
     for (yi, xi) in y.iter_mut().zip(x) {
         *yi += alpha * xi;
+    }
+}
+
+/// `exp(x)` to about 1 ulp (Cephes `expf`), branch-free so a loop over it vectorizes.
+/// Returns exactly 0 below -87 (including -inf) and exactly 1 at 0.
+#[inline(always)]
+pub fn exp_approx(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    // ln 2 split so that `n * LN2_HI` is exact for |n| <= 128.
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // Adding 1.5 * 2^23 rounds to the nearest integer without a `round` call.
+    const ROUNDER: f32 = 12_582_912.0;
+    let xc = x.clamp(-87.0, 88.0);
+    let shifted = xc * LOG2E + ROUNDER;
+    let n = shifted - ROUNDER;
+    let r = xc - n * LN2_HI - n * LN2_LO;
+    let mut p = 1.987_569_1e-4_f32;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 0.5;
+    let e = p * r * r + r + 1.0;
+    // `shifted`'s bits are 0x4B40_0000 + n; rebias n into an exponent with wrapping integer
+    // ops only (a float-to-int cast or checked add would stop the loop from vectorizing).
+    // n is in [-126, 127] after the clamp, so the exponent is a normal one.
+    let two_n = f32::from_bits(shifted.to_bits().wrapping_sub(0x4B40_0000 - 127) << 23);
+    if x < -87.0 {
+        0.0
+    } else {
+        e * two_n
     }
 }
 
@@ -62,6 +107,23 @@ mod tests {
             let want: f64 = a.iter().zip(&b).map(|(x, y)| *x as f64 * *y as f64).sum();
             assert!((dot(&a, &b) as f64 - want).abs() < 1e-4, "n={n}");
         }
+    }
+
+    #[test]
+    fn exp_approx_matches_the_library_and_handles_the_edges() {
+        let mut worst = 0.0f64;
+        let mut x = -87.0f32;
+        while x < 88.0 {
+            let want = f64::from(x).exp();
+            let got = f64::from(exp_approx(x));
+            worst = worst.max(((got - want) / want).abs());
+            x += 0.0137;
+        }
+        assert!(worst < 5e-7, "worst relative error {worst}");
+        assert_eq!(exp_approx(0.0), 1.0);
+        assert_eq!(exp_approx(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_approx(-1000.0), 0.0);
+        assert!(exp_approx(f32::NAN).is_nan());
     }
 
     #[test]

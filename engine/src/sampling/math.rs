@@ -5,37 +5,7 @@ const LANES: usize = 16;
 /// Elements per partial sum; short enough that the f32 lane sums stay accurate.
 pub(crate) const CHUNK: usize = 1024;
 
-/// `exp(x)` to about 1 ulp (Cephes `expf`), branch-free so a loop over it vectorizes.
-/// Returns exactly 0 below -87 (including -inf) and exactly 1 at 0.
-#[inline(always)]
-pub(crate) fn exp_approx(x: f32) -> f32 {
-    const LOG2E: f32 = std::f32::consts::LOG2_E;
-    // ln 2 split so that `n * LN2_HI` is exact for |n| <= 128.
-    const LN2_HI: f32 = 0.693_359_4;
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    // Adding 1.5 * 2^23 rounds to the nearest integer without a `round` call.
-    const ROUNDER: f32 = 12_582_912.0;
-    let xc = x.clamp(-87.0, 88.0);
-    let shifted = xc * LOG2E + ROUNDER;
-    let n = shifted - ROUNDER;
-    let r = xc - n * LN2_HI - n * LN2_LO;
-    let mut p = 1.987_569_1e-4_f32;
-    p = p * r + 1.398_199_9e-3;
-    p = p * r + 8.333_452e-3;
-    p = p * r + 4.166_579_6e-2;
-    p = p * r + 1.666_666_5e-1;
-    p = p * r + 0.5;
-    let e = p * r * r + r + 1.0;
-    // `shifted`'s bits are 0x4B40_0000 + n; rebias n into an exponent with wrapping integer
-    // ops only (a float-to-int cast or checked add would stop the loop from vectorizing).
-    // n is in [-126, 127] after the clamp, so the exponent is a normal one.
-    let two_n = f32::from_bits(shifted.to_bits().wrapping_sub(0x4B40_0000 - 127) << 23);
-    if x < -87.0 {
-        0.0
-    } else {
-        e * two_n
-    }
-}
+pub(crate) use kernels::vector::exp_approx;
 
 #[inline(always)]
 fn lane_max(a: f32, b: f32) -> f32 {
@@ -212,22 +182,6 @@ pub(crate) fn top_k_keys(row: &[f32], k: usize, keys: &mut Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exp_approx_matches_std() {
-        let mut worst = 0.0f64;
-        let mut x = -87.0f32;
-        while x < 88.0 {
-            let want = f64::from(x).exp();
-            let got = f64::from(exp_approx(x));
-            worst = worst.max(((got - want) / want).abs());
-            x += 0.0137;
-        }
-        assert!(worst < 5e-7, "worst relative error {worst}");
-        assert_eq!(exp_approx(0.0), 1.0);
-        assert_eq!(exp_approx(f32::NEG_INFINITY), 0.0);
-        assert_eq!(exp_approx(-1000.0), 0.0);
-    }
 
     #[test]
     fn sanitize_maps_nan_and_inf() {

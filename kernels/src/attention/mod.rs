@@ -5,13 +5,17 @@
 //! aligned at the end), so one kernel serves extend, decode and mixed batches.
 //!
 //! Every query's result is computed by the same sequence of operations whatever else is in
-//! the batch (scores in key order, a fixed softmax reduction, values accumulated in key
-//! order): a request gives bitwise the same output alone or batched.
+//! the batch (key tiles at fixed offsets, an online softmax with fixed-order sums, values
+//! accumulated in key order; see `tile`): a request gives bitwise the same output alone or
+//! batched, and a query the same output in a prefill chunk of any size.
 
-use crate::vector::{axpy, dot};
+mod tile;
+
 use crate::KernelError;
+use half::{bf16, f16};
 use pools::{LayerKv, SlotId};
 use rayon::prelude::*;
+use tile::Block;
 
 /// Head layout of the attention layer (grouped-query when `num_kv_heads < num_heads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +63,7 @@ pub fn paged_attention(
     out: &mut [f32],
 ) -> Result<(), KernelError> {
     validate(shape, batch, q, k_cache, out)?;
+    let kv = KvPair::new(k_cache, v_cache)?;
     let q_row = shape.q_row();
     let mut tasks = Vec::new();
     for b in 0..batch.q_indptr.len() - 1 {
@@ -85,9 +90,7 @@ pub fn paged_attention(
     tasks
         .par_iter()
         .zip(chunks.into_par_iter())
-        .for_each(|(task, out_block)| {
-            attend_block(shape, batch, task, q, k_cache, v_cache, out_block)
-        });
+        .for_each(|(task, out_block)| attend_block(shape, batch, task, q, kv, out_block));
     Ok(())
 }
 
@@ -155,80 +158,61 @@ fn cache_slots(cache: &LayerKv, row: usize) -> usize {
     len / row
 }
 
+/// Runs one task: its query rows over the request's visible keys.
 fn attend_block(
     shape: &AttentionShape,
     batch: &PagedBatch<'_>,
     task: &Task,
     q: &[f32],
-    k_cache: &LayerKv,
-    v_cache: &LayerKv,
+    kv: KvPair<'_>,
     out: &mut [f32],
 ) {
-    let (heads, d) = (shape.num_heads, shape.head_dim);
-    let group = heads / shape.num_kv_heads;
-    let (q_row, kv_row) = (shape.q_row(), shape.kv_row());
     let b = task.request;
     let q_start = batch.q_indptr[b] as usize;
     let q_len = batch.q_indptr[b + 1] as usize - q_start;
-    let kv = &batch.kv_indices[batch.kv_indptr[b] as usize..batch.kv_indptr[b + 1] as usize];
-    let nq = task.last - task.first;
+    let keys = &batch.kv_indices[batch.kv_indptr[b] as usize..batch.kv_indptr[b + 1] as usize];
     // Keys visible to each query of the block (causal, aligned at the end).
     let visible: Vec<usize> = (task.first..task.last)
-        .map(|t| kv.len() - (q_len - 1 - (t - q_start)))
+        .map(|t| keys.len() - (q_len - 1 - (t - q_start)))
         .collect();
-    let max_keys = visible.iter().copied().max().unwrap_or(0);
-    let scale = 1.0 / (d as f32).sqrt();
-    let queries = &q[task.first * q_row..task.last * q_row];
-
-    let mut scores = vec![0.0f32; nq * heads * max_keys];
-    let mut row = vec![0.0f32; kv_row];
-    for (j, &slot) in kv[..max_keys].iter().enumerate() {
-        k_cache.read_row(kv_row, slot, &mut row);
-        for (qi, &vis) in visible.iter().enumerate() {
-            if j >= vis {
-                continue;
-            }
-            for h in 0..heads {
-                let qh = &queries[qi * q_row + h * d..][..d];
-                let kh = &row[(h / group) * d..][..d];
-                scores[(qi * heads + h) * max_keys + j] = dot(qh, kh) * scale;
-            }
-        }
-    }
-    for (qi, &vis) in visible.iter().enumerate() {
-        for h in 0..heads {
-            softmax_in_place(&mut scores[(qi * heads + h) * max_keys..][..vis]);
-        }
-    }
-    out.fill(0.0);
-    for (j, &slot) in kv[..max_keys].iter().enumerate() {
-        v_cache.read_row(kv_row, slot, &mut row);
-        for (qi, &vis) in visible.iter().enumerate() {
-            if j >= vis {
-                continue;
-            }
-            for h in 0..heads {
-                let p = scores[(qi * heads + h) * max_keys + j];
-                axpy(
-                    p,
-                    &row[(h / group) * d..][..d],
-                    &mut out[qi * q_row + h * d..][..d],
-                );
-            }
-        }
+    let q_row = shape.q_row();
+    let block = Block {
+        num_heads: shape.num_heads,
+        num_kv_heads: shape.num_kv_heads,
+        head_dim: shape.head_dim,
+        queries: &q[task.first * q_row..task.last * q_row],
+        visible: &visible,
+        kv: keys,
+    };
+    match kv {
+        KvPair::F32(k, v) => tile::attend_f32(&block, k, v, out),
+        KvPair::F16(k, v) => tile::attend_f16(&block, k, v, out),
+        KvPair::Bf16(k, v) => tile::attend_bf16(&block, k, v, out),
     }
 }
 
-/// Numerically stable softmax with a sequential (fixed-order) sum.
-fn softmax_in_place(x: &mut [f32]) {
-    let max = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0f32;
-    for v in x.iter_mut() {
-        *v = (*v - max).exp();
-        sum += *v;
+/// K and V buffers of one dtype.
+#[derive(Clone, Copy)]
+enum KvPair<'a> {
+    F32(&'a [f32], &'a [f32]),
+    F16(&'a [f16], &'a [f16]),
+    Bf16(&'a [bf16], &'a [bf16]),
+}
+
+impl<'a> KvPair<'a> {
+    fn new(k: &'a LayerKv, v: &'a LayerKv) -> Result<Self, KernelError> {
+        let pair = match (k, v) {
+            (LayerKv::F32(k), LayerKv::F32(v)) if k.len() == v.len() => KvPair::F32(k, v),
+            (LayerKv::F16(k), LayerKv::F16(v)) if k.len() == v.len() => KvPair::F16(k, v),
+            (LayerKv::Bf16(k), LayerKv::Bf16(v)) if k.len() == v.len() => KvPair::Bf16(k, v),
+            _ => {
+                return Err(KernelError::Shape(
+                    "paged_attention: K and V buffers differ in dtype or size".into(),
+                ))
+            }
+        };
+        Ok(pair)
     }
-    let inv = 1.0 / sum;
-    x.iter_mut().for_each(|v| *v *= inv);
 }
 
 #[cfg(test)]
@@ -340,6 +324,84 @@ mod tests {
         let mut one = vec![0.0; 48];
         paged_attention(&shape, &solo, &q[19 * 48..20 * 48], &kc, &vc, &mut one).unwrap();
         assert_eq!(one, out[19 * 48..20 * 48]);
+    }
+
+    #[test]
+    fn long_contexts_in_every_dtype_match_the_reference_across_key_tiles() {
+        // 9 heads over 3 K/V heads of 64 (SmolLM2's layer), 300 keys: 5 key tiles, the last
+        // partial; 40 queries in 3 blocks of an extend over a cached prefix of 260.
+        let shape = AttentionShape {
+            num_heads: 9,
+            num_kv_heads: 3,
+            head_dim: 64,
+        };
+        let (kv_row, q_row, keys, q_len) = (192, 576, 300, 40);
+        let slots = 400;
+        let kv: Vec<SlotId> = (0..keys).map(|i| ((i * 7 + 3) % slots) as SlotId).collect();
+        let q = pseudo(5, q_len * q_row);
+        let (kf, vf) = (pseudo(6, slots * kv_row), pseudo(7, slots * kv_row));
+        let caches = [
+            (LayerKv::F32(kf.clone()), LayerKv::F32(vf.clone())),
+            (
+                LayerKv::F16(kf.iter().map(|&x| f16::from_f32(x)).collect()),
+                LayerKv::F16(vf.iter().map(|&x| f16::from_f32(x)).collect()),
+            ),
+            (
+                LayerKv::Bf16(kf.iter().map(|&x| bf16::from_f32(x)).collect()),
+                LayerKv::Bf16(vf.iter().map(|&x| bf16::from_f32(x)).collect()),
+            ),
+        ];
+        for (kc, vc) in &caches {
+            let row_of = |cache: &LayerKv, s: SlotId| {
+                let mut r = vec![0.0; kv_row];
+                cache.read_row(kv_row, s, &mut r);
+                r
+            };
+            let k_rows: Vec<Vec<f32>> = kv.iter().map(|&s| row_of(kc, s)).collect();
+            let v_rows: Vec<Vec<f32>> = kv.iter().map(|&s| row_of(vc, s)).collect();
+            let want = reference(&shape, &q, &k_rows, &v_rows, q_len);
+            let batch = PagedBatch {
+                q_indptr: &[0, q_len as u32],
+                kv_indptr: &[0, keys as u32],
+                kv_indices: &kv,
+            };
+            let mut out = vec![0.0; q.len()];
+            paged_attention(&shape, &batch, &q, kc, vc, &mut out).unwrap();
+            for (got, want) in out.iter().zip(&want) {
+                assert!((got - want).abs() < 2e-5, "{got} vs {want}");
+            }
+            // Query 17 as a decode step over its own 278 visible keys: bitwise the same.
+            let solo = PagedBatch {
+                q_indptr: &[0, 1],
+                kv_indptr: &[0, 278],
+                kv_indices: &kv[..278],
+            };
+            let mut one = vec![0.0; q_row];
+            paged_attention(&shape, &solo, &q[17 * q_row..18 * q_row], kc, vc, &mut one).unwrap();
+            assert_eq!(one, out[17 * q_row..18 * q_row]);
+        }
+    }
+
+    #[test]
+    fn half_widening_is_exact_for_every_bit_pattern() {
+        use tile::KvElem;
+        let halves: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
+        let mut got = vec![0.0f32; halves.len()];
+        f16::widen(&halves, &mut got);
+        for (h, g) in halves.iter().zip(&got) {
+            let want = h.to_f32();
+            assert!(
+                g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
+                "f16 {:#06x}: {g} vs {want}",
+                h.to_bits()
+            );
+        }
+        let brains: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
+        bf16::widen(&brains, &mut got);
+        for (h, g) in brains.iter().zip(&got) {
+            let want = h.to_f32();
+            assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
+        }
     }
 
     #[test]

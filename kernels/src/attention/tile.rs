@@ -1,0 +1,450 @@
+//! The attention of one block of query rows of one request, in key tiles with an online
+//! softmax (FlashAttention's recurrence): per K/V head, a tile of keys is converted to f32
+//! once and used by every query row of the block (the group's heads times the block's
+//! queries), so each K/V row is read once per block and head, not once per query and head.
+//!
+//! A row's result depends only on its query, its visible keys and the tile boundaries, which
+//! sit at fixed key offsets (multiples of [`KEY_TILE`] from the request's first key): the
+//! same row gives bitwise the same output alone, batched, or in a longer or shorter block.
+
+use crate::vector::{axpy_inline, exp_approx};
+
+const LANES: usize = 16;
+/// Query rows a fixed-size head runs together, their accumulators held in registers while
+/// each K and V row of the tile is loaded once for all of them.
+const ROW_BLOCK: usize = 4;
+use half::{bf16, f16};
+use multiversion::multiversion;
+use pools::SlotId;
+
+/// Keys per tile (K and V tiles of 64 x head_dim f32 stay in L1/L2).
+pub const KEY_TILE: usize = 64;
+
+/// A K/V element type, widened to f32 without branches so tile loads vectorize.
+pub trait KvElem: Copy + Send + Sync {
+    fn widen(src: &[Self], dst: &mut [f32]);
+    /// The buffer itself when it already is f32 (its rows are read in place, not copied).
+    fn as_f32(src: &[Self]) -> Option<&[f32]>;
+}
+
+impl KvElem for f32 {
+    #[inline(always)]
+    fn widen(src: &[f32], dst: &mut [f32]) {
+        dst.copy_from_slice(src);
+    }
+
+    #[inline(always)]
+    fn as_f32(src: &[f32]) -> Option<&[f32]> {
+        Some(src)
+    }
+}
+
+impl KvElem for f16 {
+    /// Exact: the 15 magnitude bits moved into f32 position and scaled by 2^112 give every
+    /// normal and subnormal value; infinities and NaNs get the all-ones exponent.
+    #[inline(always)]
+    fn widen(src: &[f16], dst: &mut [f32]) {
+        const TWO_POW_112: f32 = f32::from_bits(0x7780_0000);
+        for (d, s) in dst.iter_mut().zip(src) {
+            let h = s.to_bits() as u32;
+            let magnitude = h & 0x7fff;
+            let scaled = f32::from_bits(magnitude << 13) * TWO_POW_112;
+            let value = if magnitude >= 0x7c00 {
+                f32::from_bits(0x7f80_0000 | ((magnitude & 0x3ff) << 13))
+            } else {
+                scaled
+            };
+            *d = f32::from_bits(value.to_bits() | ((h & 0x8000) << 16));
+        }
+    }
+
+    #[inline(always)]
+    fn as_f32(_: &[f16]) -> Option<&[f32]> {
+        None
+    }
+}
+
+impl KvElem for bf16 {
+    #[inline(always)]
+    fn widen(src: &[bf16], dst: &mut [f32]) {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = f32::from_bits((s.to_bits() as u32) << 16);
+        }
+    }
+
+    #[inline(always)]
+    fn as_f32(_: &[bf16]) -> Option<&[f32]> {
+        None
+    }
+}
+
+/// One block: the query rows of one request, with everything the tile loop needs.
+pub struct Block<'a> {
+    pub num_heads: usize,
+    pub num_kv_heads: usize,
+    pub head_dim: usize,
+    /// The block's queries, `[queries, heads * d]`.
+    pub queries: &'a [f32],
+    /// Keys visible to each query of the block.
+    pub visible: &'a [usize],
+    /// The request's slots, in position order.
+    pub kv: &'a [SlotId],
+}
+
+/// The head size: a constant for the common sizes, so loops over it are fully unrolled and
+/// vectorized; any other size at run time. Both give bitwise the same results.
+trait HeadDim: Copy {
+    fn get(self) -> usize;
+    /// Rows `first..first + rows` (one K/V head's) over the current tile.
+    fn run_tile(self, st: &mut RowState, first: usize, rows: usize, tile: &Tile<'_>);
+}
+
+#[derive(Clone, Copy)]
+struct Fixed<const D: usize>;
+
+impl<const D: usize> HeadDim for Fixed<D> {
+    #[inline(always)]
+    fn get(self) -> usize {
+        D
+    }
+
+    #[inline(always)]
+    fn run_tile(self, st: &mut RowState, first: usize, rows: usize, tile: &Tile<'_>) {
+        for r0 in (0..rows).step_by(ROW_BLOCK) {
+            tile_block::<D>(st, first, r0, ROW_BLOCK.min(rows - r0), tile);
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Runtime(usize);
+
+impl HeadDim for Runtime {
+    #[inline(always)]
+    fn get(self) -> usize {
+        self.0
+    }
+
+    #[inline(always)]
+    fn run_tile(self, st: &mut RowState, first: usize, rows: usize, tile: &Tile<'_>) {
+        for r in 0..rows {
+            let vis = tile.visible[r / tile.group];
+            if vis > tile.j0 {
+                tile_row(st, first + r, self, tile, tile.n.min(vis - tile.j0));
+            }
+        }
+    }
+}
+
+/// The current tile: keys `j0..j0 + n` of the request, as rows of K and V.
+struct Tile<'a> {
+    group: usize,
+    visible: &'a [usize],
+    j0: usize,
+    n: usize,
+    keys: &'a TileRows<'a>,
+    values: &'a TileRows<'a>,
+}
+
+/// One K/V head's rows of a K or V tile: `base[offsets[j] + shift..][..d]` is key j's row
+/// (the cache itself for f32, the widened tile otherwise; `shift` selects the head).
+struct TileRows<'a> {
+    base: &'a [f32],
+    offsets: &'a [usize],
+    shift: usize,
+}
+
+impl TileRows<'_> {
+    #[inline(always)]
+    fn row(&self, j: usize, d: usize) -> &[f32] {
+        &self.base[self.offsets[j] + self.shift..][..d]
+    }
+}
+
+/// Per-row online-softmax state of one K/V head's rows.
+struct RowState {
+    q: Vec<f32>,
+    acc: Vec<f32>,
+    max: Vec<f32>,
+    sum: Vec<f32>,
+    /// Per key of the tile (and row of a block): the 16 partial sums of its score.
+    lanes: Vec<[f32; LANES]>,
+    p: Vec<f32>,
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+pub fn attend_f32<'a>(block: &Block<'a>, k: &[f32], v: &[f32], out: &mut [f32]) {
+    attend(block, k, v, out)
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+pub fn attend_f16<'a>(block: &Block<'a>, k: &[f16], v: &[f16], out: &mut [f32]) {
+    attend(block, k, v, out)
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+pub fn attend_bf16<'a>(block: &Block<'a>, k: &[bf16], v: &[bf16], out: &mut [f32]) {
+    attend(block, k, v, out)
+}
+
+#[inline(always)]
+fn attend<E: KvElem>(block: &Block<'_>, k: &[E], v: &[E], out: &mut [f32]) {
+    match block.head_dim {
+        64 => attend_dim(block, Fixed::<64>, k, v, out),
+        128 => attend_dim(block, Fixed::<128>, k, v, out),
+        d => attend_dim(block, Runtime(d), k, v, out),
+    }
+}
+
+/// `out[t] = softmax(q[t] K^T / sqrt(d)) V` for the block's query rows (`[queries, heads * d]`).
+///
+/// Tiles outer, K/V heads inner: a tile's K and V rows are read whole and in order (the
+/// layout is `[slot, kv_head, d]`), then every head's query rows run over their part.
+#[inline(always)]
+fn attend_dim<E: KvElem, D: HeadDim>(block: &Block<'_>, dim: D, k: &[E], v: &[E], out: &mut [f32]) {
+    let (heads, kv_heads, d) = (block.num_heads, block.num_kv_heads, dim.get());
+    let group = heads / kv_heads;
+    let (q_row, kv_row) = (heads * d, kv_heads * d);
+    // Rows of one K/V head; row g * rows + r is (query r / group, head g * group + r % group).
+    let rows = block.visible.len() * group;
+    let max_keys = block.visible.iter().copied().max().unwrap_or(0);
+    let scale = 1.0 / (d as f32).sqrt();
+    let mut st = RowState {
+        q: vec![0.0; kv_heads * rows * d],
+        acc: vec![0.0; kv_heads * rows * d],
+        max: vec![f32::NEG_INFINITY; kv_heads * rows],
+        sum: vec![0.0; kv_heads * rows],
+        lanes: vec![[0.0; LANES]; KEY_TILE * ROW_BLOCK],
+        p: vec![0.0; KEY_TILE],
+    };
+    let head_of = |row: usize| (row / rows) * group + (row % rows) % group;
+    let query_of = |row: usize| (row % rows) / group;
+    for row in 0..kv_heads * rows {
+        let src = &block.queries[query_of(row) * q_row + head_of(row) * d..][..d];
+        for (dst, &x) in st.q[row * d..][..d].iter_mut().zip(src) {
+            *dst = x * scale;
+        }
+    }
+    let in_place = E::as_f32(k).zip(E::as_f32(v));
+    let (mut k_tile, mut v_tile) = match in_place {
+        Some(_) => (Vec::new(), Vec::new()),
+        None => (vec![0.0; KEY_TILE * kv_row], vec![0.0; KEY_TILE * kv_row]),
+    };
+    let tile_offsets: Vec<usize> = (0..KEY_TILE).map(|j| j * kv_row).collect();
+    let mut cache_offsets = vec![0usize; KEY_TILE];
+    for j0 in (0..max_keys).step_by(KEY_TILE) {
+        let n = KEY_TILE.min(max_keys - j0);
+        for (off, &slot) in cache_offsets.iter_mut().zip(&block.kv[j0..j0 + n]) {
+            *off = slot as usize * kv_row;
+        }
+        let (k_base, v_base, offsets): (&[f32], &[f32], &[usize]) = match in_place {
+            Some((kf, vf)) => (kf, vf, &cache_offsets[..n]),
+            None => {
+                for (jj, &at) in cache_offsets[..n].iter().enumerate() {
+                    E::widen(&k[at..at + kv_row], &mut k_tile[jj * kv_row..][..kv_row]);
+                    E::widen(&v[at..at + kv_row], &mut v_tile[jj * kv_row..][..kv_row]);
+                }
+                (&k_tile, &v_tile, &tile_offsets[..n])
+            }
+        };
+        for g in 0..kv_heads {
+            let keys = TileRows {
+                base: k_base,
+                offsets,
+                shift: g * d,
+            };
+            let values = TileRows {
+                base: v_base,
+                ..keys
+            };
+            let tile = Tile {
+                group,
+                visible: block.visible,
+                j0,
+                n,
+                keys: &keys,
+                values: &values,
+            };
+            dim.run_tile(&mut st, g * rows, rows, &tile);
+        }
+    }
+    for row in 0..kv_heads * rows {
+        let inv = 1.0 / st.sum[row];
+        let dst = &mut out[query_of(row) * q_row + head_of(row) * d..][..d];
+        for (o, &a) in dst.iter_mut().zip(&st.acc[row * d..][..d]) {
+            *o = a * inv;
+        }
+    }
+}
+
+/// Rows `r0..r0 + count` (`count <= ROW_BLOCK`) over the current tile, for a head size known
+/// at compile time: each K/V row is loaded once for the block, the accumulators stay in
+/// registers across the tile. Per row the operations are those of [`tile_row`] (keys past a
+/// row's visible range score -inf, so they add exact zeros), so both give the same results.
+#[inline(always)]
+fn tile_block<const D: usize>(
+    st: &mut RowState,
+    first: usize,
+    r0: usize,
+    count: usize,
+    tile: &Tile<'_>,
+) {
+    let n = tile.n;
+    // Local row i of the block: row r0 + i of this head (state index first + r0 + i).
+    let local = |i: usize| r0 + i.min(count - 1);
+    let row = |i: usize| first + local(i);
+    let mut queries = [[0.0f32; D]; ROW_BLOCK];
+    for (i, q) in queries.iter_mut().enumerate() {
+        q.copy_from_slice(&st.q[row(i) * D..][..D]);
+    }
+    let lanes = &mut st.lanes[..n * ROW_BLOCK];
+    for j in 0..n {
+        let key = tile.keys.row(j, D);
+        for (i, q) in queries.iter().enumerate() {
+            lanes[j * ROW_BLOCK + i] = dot_lanes(q, key);
+        }
+    }
+    let mut p = [[0.0f32; KEY_TILE]; ROW_BLOCK];
+    for (j, block) in lanes.chunks_exact(ROW_BLOCK).enumerate() {
+        for (i, acc) in block.iter().enumerate() {
+            p[i][j] = reduce_lanes(acc);
+        }
+    }
+    let mut correction = [1.0f32; ROW_BLOCK];
+    let mut active = [false; ROW_BLOCK];
+    for i in 0..ROW_BLOCK {
+        let r = row(i);
+        let visible = tile.visible[local(i) / tile.group]
+            .saturating_sub(tile.j0)
+            .min(n);
+        let pi = &mut p[i][..n];
+        if i >= count || visible == 0 {
+            pi.fill(0.0);
+            continue;
+        }
+        active[i] = true;
+        pi[visible..].fill(f32::NEG_INFINITY);
+        let tile_max = lane_max(pi);
+        let new_max = st.max[r].max(tile_max);
+        correction[i] = exp_approx(st.max[r] - new_max);
+        pi.iter_mut().for_each(|x| *x = exp_approx(*x - new_max));
+        let tile_sum = lane_sum(pi);
+        st.sum[r] = st.sum[r] * correction[i] + tile_sum;
+        st.max[r] = new_max;
+    }
+    let mut acc = [[0.0f32; D]; ROW_BLOCK];
+    for (i, a) in acc.iter_mut().enumerate() {
+        if active[i] {
+            a.copy_from_slice(&st.acc[row(i) * D..][..D]);
+            if correction[i] != 1.0 {
+                a.iter_mut().for_each(|x| *x *= correction[i]);
+            }
+        }
+    }
+    for j in 0..n {
+        let value = tile.values.row(j, D);
+        for (a, pi) in acc.iter_mut().zip(&p) {
+            let pj = pi[j];
+            for (x, &v) in a.iter_mut().zip(value) {
+                *x += pj * v;
+            }
+        }
+    }
+    for (i, a) in acc.iter().enumerate() {
+        if active[i] {
+            st.acc[row(i) * D..][..D].copy_from_slice(a);
+        }
+    }
+}
+
+/// Row `r` over the first `n` keys of the current tile, for a head size known only at run
+/// time: scores, the online-softmax update of its running max and sum, and the weighted
+/// values added to its accumulator.
+#[inline(always)]
+fn tile_row<D: HeadDim>(st: &mut RowState, r: usize, dim: D, tile: &Tile<'_>, n: usize) {
+    let d = dim.get();
+    let q = &st.q[r * d..][..d];
+    let lanes = &mut st.lanes[..n];
+    for (j, acc) in lanes.iter_mut().enumerate() {
+        *acc = dot_lanes(q, tile.keys.row(j, d));
+    }
+    let p = &mut st.p[..n];
+    for (pj, acc) in p.iter_mut().zip(lanes.iter()) {
+        *pj = reduce_lanes(acc);
+    }
+    let tile_max = lane_max(p);
+    let new_max = st.max[r].max(tile_max);
+    // exp(-inf) = 0 on a row's first tile: nothing accumulated yet to rescale.
+    let correction = exp_approx(st.max[r] - new_max);
+    p.iter_mut().for_each(|x| *x = exp_approx(*x - new_max));
+    let tile_sum = lane_sum(p);
+    st.sum[r] = st.sum[r] * correction + tile_sum;
+    st.max[r] = new_max;
+    let acc = &mut st.acc[r * d..][..d];
+    if correction != 1.0 {
+        acc.iter_mut().for_each(|a| *a *= correction);
+    }
+    for (j, &pj) in p.iter().enumerate() {
+        axpy_inline(pj, tile.values.row(j, d), acc);
+    }
+}
+
+/// The 16 partial sums of `q . k` (`vector::dot`'s lanes): whole 16-value chunks as arrays,
+/// one register operation per chunk. Head sizes that are not multiples of 16 fold their tail
+/// into the first lanes, as `vector::dot` does.
+#[inline(always)]
+fn dot_lanes(q: &[f32], k: &[f32]) -> [f32; LANES] {
+    let full = q.len() / LANES * LANES;
+    let mut acc = [0.0f32; LANES];
+    for (x, y) in q[..full]
+        .chunks_exact(LANES)
+        .zip(k[..full].chunks_exact(LANES))
+    {
+        let (Ok(x), Ok(y)) = (<&[f32; LANES]>::try_from(x), <&[f32; LANES]>::try_from(y)) else {
+            continue;
+        };
+        acc = std::array::from_fn(|l| acc[l] + x[l] * y[l]);
+    }
+    for (l, (x, y)) in q[full..].iter().zip(&k[full..]).enumerate() {
+        acc[l] += x * y;
+    }
+    acc
+}
+
+/// Largest of `x` (exact in any order: lanes, then a tree).
+#[inline(always)]
+fn lane_max(x: &[f32]) -> f32 {
+    let mut m = [f32::NEG_INFINITY; LANES];
+    let full = x.len() / LANES * LANES;
+    for c in x[..full].chunks_exact(LANES) {
+        m = std::array::from_fn(|l| m[l].max(c[l]));
+    }
+    for (l, &v) in x[full..].iter().enumerate() {
+        m[l] = m[l].max(v);
+    }
+    m.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// Sum of `x` in 16 interleaved lanes and the fixed tree (a fixed order, independent of
+/// what else is in the batch, that vectorizes).
+#[inline(always)]
+fn lane_sum(x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let full = x.len() / LANES * LANES;
+    for c in x[..full].chunks_exact(LANES) {
+        acc = std::array::from_fn(|l| acc[l] + c[l]);
+    }
+    for (l, &v) in x[full..].iter().enumerate() {
+        acc[l] += v;
+    }
+    reduce_lanes(&acc)
+}
+
+/// `vector::dot`'s fixed reduction tree. Kept out of the loop that fills the lanes: fused into
+/// it, the compiler vectorizes the pair of loops two values wide instead of sixteen.
+#[inline(always)]
+fn reduce_lanes(acc: &[f32; LANES]) -> f32 {
+    let w8: [f32; 8] = std::array::from_fn(|l| acc[l] + acc[l + 8]);
+    let w4: [f32; 4] = std::array::from_fn(|l| w8[l] + w8[l + 4]);
+    (w4[0] + w4[2]) + (w4[1] + w4[3])
+}
