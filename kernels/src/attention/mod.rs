@@ -11,11 +11,12 @@
 
 mod tile;
 
+use crate::vector::exp_approx;
 use crate::KernelError;
 use half::{bf16, f16};
 use pools::{LayerKv, SlotId};
 use rayon::prelude::*;
-use tile::Block;
+use tile::{Block, Partial};
 
 /// Head layout of the attention layer (grouped-query when `num_kv_heads < num_heads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,12 +46,19 @@ pub struct PagedBatch<'a> {
 
 /// Queries handled together: each K/V row is read once per block instead of once per query.
 const QUERY_BLOCK: usize = 16;
+/// Keys per split: a row's keys are processed in ranges of this many, each range a separate
+/// task (so one long request's decode uses every core), then merged. Fixed, so a row's
+/// result never depends on what else is in the batch.
+const SPLIT_KEYS: usize = 1024;
+const _: () = assert!(SPLIT_KEYS.is_multiple_of(tile::KEY_TILE));
 
 struct Task {
     request: usize,
     /// Query rows `first..last` of the batch.
     first: usize,
     last: usize,
+    /// Key range `keys_from..keys_from + SPLIT_KEYS`.
+    keys_from: usize,
 }
 
 /// `out[t] = softmax(q[t] K^T / sqrt(d)) V` for every query row `t` (`[tokens, heads * d]`).
@@ -64,34 +72,121 @@ pub fn paged_attention(
 ) -> Result<(), KernelError> {
     validate(shape, batch, q, k_cache, out)?;
     let kv = KvPair::new(k_cache, v_cache)?;
-    let q_row = shape.q_row();
+    let (q_row, heads) = (shape.q_row(), shape.num_heads);
+    // Tasks in order of query block, then key range: each block's tasks are consecutive.
     let mut tasks = Vec::new();
     for b in 0..batch.q_indptr.len() - 1 {
         let (lo, hi) = (batch.q_indptr[b] as usize, batch.q_indptr[b + 1] as usize);
+        let kv_len = (batch.kv_indptr[b + 1] - batch.kv_indptr[b]) as usize;
         let mut first = lo;
         while first < hi {
             let last = (first + QUERY_BLOCK).min(hi);
-            tasks.push(Task {
-                request: b,
-                first,
-                last,
-            });
+            // The block's last query sees the most keys.
+            let max_visible = kv_len - (hi - last);
+            for split in 0..max_visible.div_ceil(SPLIT_KEYS) {
+                tasks.push(Task {
+                    request: b,
+                    first,
+                    last,
+                    keys_from: split * SPLIT_KEYS,
+                });
+            }
             first = last;
         }
     }
-    // Tasks cover the query rows in order, so `out` splits into matching disjoint chunks.
-    let mut chunks = Vec::with_capacity(tasks.len());
-    let mut rest = out;
+    let rows_of = |t: &Task| t.last - t.first;
+    let total_rows: usize = tasks.iter().map(rows_of).sum();
+    let mut acc = vec![0.0f32; total_rows * q_row];
+    let mut max = vec![0.0f32; total_rows * heads];
+    let mut sum = vec![0.0f32; total_rows * heads];
+    let mut partials = Vec::with_capacity(tasks.len());
+    let (mut acc_rest, mut max_rest, mut sum_rest) = (&mut acc[..], &mut max[..], &mut sum[..]);
     for t in &tasks {
-        let (head, tail) = rest.split_at_mut((t.last - t.first) * q_row);
-        chunks.push(head);
-        rest = tail;
+        let rows = rows_of(t);
+        let (a, a_tail) = acc_rest.split_at_mut(rows * q_row);
+        let (m, m_tail) = max_rest.split_at_mut(rows * heads);
+        let (s, s_tail) = sum_rest.split_at_mut(rows * heads);
+        partials.push(Partial {
+            acc: a,
+            max: m,
+            sum: s,
+        });
+        (acc_rest, max_rest, sum_rest) = (a_tail, m_tail, s_tail);
     }
     tasks
         .par_iter()
-        .zip(chunks.into_par_iter())
-        .for_each(|(task, out_block)| attend_block(shape, batch, task, q, kv, out_block));
+        .zip(partials.into_par_iter())
+        .for_each(|(task, partial)| attend_block(shape, batch, task, q, kv, partial));
+
+    // Merge each block's key ranges, in order, into its rows of `out`.
+    let mut blocks = Vec::new();
+    let (mut task_at, mut row_at) = (0, 0);
+    let mut out_rest = out;
+    while task_at < tasks.len() {
+        let t = &tasks[task_at];
+        let splits = tasks[task_at..]
+            .iter()
+            .take_while(|u| u.request == t.request && u.first == t.first)
+            .count();
+        let rows = rows_of(t);
+        let (dst, tail) = out_rest.split_at_mut(rows * q_row);
+        out_rest = tail;
+        blocks.push((row_at, rows, splits, dst));
+        task_at += splits;
+        row_at += rows * splits;
+    }
+    let (acc, max, sum) = (&acc[..], &max[..], &sum[..]);
+    blocks
+        .into_par_iter()
+        .for_each(|(row_at, rows, splits, dst)| {
+            let states = MergeInput {
+                acc,
+                max,
+                sum,
+                first_row: row_at,
+                rows,
+                splits,
+            };
+            merge_splits(shape, &states, dst);
+        });
     Ok(())
+}
+
+/// The partial states of one query block: `splits` key ranges of `rows` rows each, stored
+/// from row `first_row` of the partial buffers.
+struct MergeInput<'a> {
+    acc: &'a [f32],
+    max: &'a [f32],
+    sum: &'a [f32],
+    first_row: usize,
+    rows: usize,
+    splits: usize,
+}
+
+/// `out = sum_s acc_s e^(m_s - M) / sum_s l_s e^(m_s - M)` per row and head, over the key
+/// ranges in order (`M` the largest `m_s`). With one range the factor is exactly 1, so the
+/// result is `acc / l`, bitwise.
+fn merge_splits(shape: &AttentionShape, input: &MergeInput<'_>, out: &mut [f32]) {
+    let (heads, d) = (shape.num_heads, shape.head_dim);
+    for r in 0..input.rows {
+        for h in 0..heads {
+            let state = |s: usize| (input.first_row + s * input.rows + r) * heads + h;
+            let top = (0..input.splits)
+                .map(|s| input.max[state(s)])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let dst = &mut out[(r * heads + h) * d..][..d];
+            dst.fill(0.0);
+            let mut total = 0.0f32;
+            for s in 0..input.splits {
+                let factor = exp_approx(input.max[state(s)] - top);
+                total += input.sum[state(s)] * factor;
+                let src = &input.acc[state(s) * d..][..d];
+                dst.iter_mut().zip(src).for_each(|(o, &a)| *o += a * factor);
+            }
+            let inv = 1.0 / total;
+            dst.iter_mut().for_each(|o| *o *= inv);
+        }
+    }
 }
 
 fn validate(
@@ -158,14 +253,14 @@ fn cache_slots(cache: &LayerKv, row: usize) -> usize {
     len / row
 }
 
-/// Runs one task: its query rows over the request's visible keys.
+/// Runs one task: its query rows over its range of the request's visible keys.
 fn attend_block(
     shape: &AttentionShape,
     batch: &PagedBatch<'_>,
     task: &Task,
     q: &[f32],
     kv: KvPair<'_>,
-    out: &mut [f32],
+    out: Partial<'_>,
 ) {
     let b = task.request;
     let q_start = batch.q_indptr[b] as usize;
@@ -183,6 +278,8 @@ fn attend_block(
         queries: &q[task.first * q_row..task.last * q_row],
         visible: &visible,
         kv: keys,
+        keys_from: task.keys_from,
+        keys_to: task.keys_from + SPLIT_KEYS,
     };
     match kv {
         KvPair::F32(k, v) => tile::attend_f32(&block, k, v, out),
@@ -380,6 +477,72 @@ mod tests {
             paged_attention(&shape, &solo, &q[17 * q_row..18 * q_row], kc, vc, &mut one).unwrap();
             assert_eq!(one, out[17 * q_row..18 * q_row]);
         }
+    }
+
+    #[test]
+    fn contexts_longer_than_a_split_merge_to_the_reference_and_stay_batch_invariant() {
+        // 2,500 keys: three key ranges per row (1,024 + 1,024 + 452); the extend's 20
+        // queries straddle no boundary, decode rows of 1,024 and 1,025 keys do.
+        let shape = AttentionShape {
+            num_heads: 9,
+            num_kv_heads: 3,
+            head_dim: 64,
+        };
+        let (kv_row, q_row) = (192, 576);
+        let slots = 3000;
+        let kbuf = pseudo(11, slots * kv_row);
+        let vbuf: Vec<f32> = pseudo(12, slots * kv_row).iter().map(|x| x * 3.0).collect();
+        let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
+        let kv0: Vec<SlotId> = (0..2500)
+            .map(|i| ((i * 11 + 5) % slots) as SlotId)
+            .collect();
+        let kv1: Vec<SlotId> = kv0[..1024].to_vec();
+        let kv2: Vec<SlotId> = kv0[..1025].to_vec();
+        let q = pseudo(13, 22 * q_row);
+        let mut kv_indices = kv0.clone();
+        kv_indices.extend(&kv1);
+        kv_indices.extend(&kv2);
+        let batch = PagedBatch {
+            q_indptr: &[0, 20, 21, 22],
+            kv_indptr: &[0, 2500, 3524, 4549],
+            kv_indices: &kv_indices,
+        };
+        let mut out = vec![0.0; q.len()];
+        paged_attention(&shape, &batch, &q, &kc, &vc, &mut out).unwrap();
+        let rows = |idx: &[SlotId], buf: &[f32]| -> Vec<Vec<f32>> {
+            idx.iter()
+                .map(|&s| buf[s as usize * kv_row..][..kv_row].to_vec())
+                .collect()
+        };
+        let mut want = reference(
+            &shape,
+            &q[..20 * q_row],
+            &rows(&kv0, &kbuf),
+            &rows(&kv0, &vbuf),
+            20,
+        );
+        for (kv, at) in [(&kv1, 20), (&kv2, 21)] {
+            let one = &q[at * q_row..(at + 1) * q_row];
+            want.extend(reference(
+                &shape,
+                one,
+                &rows(kv, &kbuf),
+                &rows(kv, &vbuf),
+                1,
+            ));
+        }
+        for (got, want) in out.iter().zip(&want) {
+            assert!((got - want).abs() < 2e-5, "{got} vs {want}");
+        }
+        // Query 5 of the extend alone, as a decode over its 2,486 visible keys.
+        let solo = PagedBatch {
+            q_indptr: &[0, 1],
+            kv_indptr: &[0, 2486],
+            kv_indices: &kv0[..2486],
+        };
+        let mut one = vec![0.0; q_row];
+        paged_attention(&shape, &solo, &q[5 * q_row..6 * q_row], &kc, &vc, &mut one).unwrap();
+        assert_eq!(one, out[5 * q_row..6 * q_row]);
     }
 
     #[test]

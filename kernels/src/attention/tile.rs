@@ -1,4 +1,5 @@
-//! The attention of one block of query rows of one request, in key tiles with an online
+//! The attention of one block of query rows of one request over one range of its keys, in
+//! key tiles with an online
 //! softmax (FlashAttention's recurrence): per K/V head, a tile of keys is converted to f32
 //! once and used by every query row of the block (the group's heads times the block's
 //! queries), so each K/V row is read once per block and head, not once per query and head.
@@ -89,6 +90,19 @@ pub struct Block<'a> {
     pub visible: &'a [usize],
     /// The request's slots, in position order.
     pub kv: &'a [SlotId],
+    /// The keys this block covers: `keys_from..keys_to` (clipped to each row's visible ones).
+    pub keys_from: usize,
+    pub keys_to: usize,
+}
+
+/// What a block leaves for the merge, per query row and head: the running max of its scores,
+/// the sum of their exponentials and the unnormalized weighted values over its key range.
+pub struct Partial<'a> {
+    /// `[queries, heads * d]`.
+    pub acc: &'a mut [f32],
+    /// `[queries, heads]` each.
+    pub max: &'a mut [f32],
+    pub sum: &'a mut [f32],
 }
 
 /// The head size: a constant for the common sizes, so loops over it are fully unrolled and
@@ -173,22 +187,22 @@ struct RowState {
 }
 
 #[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-pub fn attend_f32<'a>(block: &Block<'a>, k: &[f32], v: &[f32], out: &mut [f32]) {
+pub fn attend_f32<'a>(block: &Block<'a>, k: &[f32], v: &[f32], out: Partial<'a>) {
     attend(block, k, v, out)
 }
 
 #[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-pub fn attend_f16<'a>(block: &Block<'a>, k: &[f16], v: &[f16], out: &mut [f32]) {
+pub fn attend_f16<'a>(block: &Block<'a>, k: &[f16], v: &[f16], out: Partial<'a>) {
     attend(block, k, v, out)
 }
 
 #[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
-pub fn attend_bf16<'a>(block: &Block<'a>, k: &[bf16], v: &[bf16], out: &mut [f32]) {
+pub fn attend_bf16<'a>(block: &Block<'a>, k: &[bf16], v: &[bf16], out: Partial<'a>) {
     attend(block, k, v, out)
 }
 
 #[inline(always)]
-fn attend<E: KvElem>(block: &Block<'_>, k: &[E], v: &[E], out: &mut [f32]) {
+fn attend<E: KvElem>(block: &Block<'_>, k: &[E], v: &[E], out: Partial<'_>) {
     match block.head_dim {
         64 => attend_dim(block, Fixed::<64>, k, v, out),
         128 => attend_dim(block, Fixed::<128>, k, v, out),
@@ -196,18 +210,30 @@ fn attend<E: KvElem>(block: &Block<'_>, k: &[E], v: &[E], out: &mut [f32]) {
     }
 }
 
-/// `out[t] = softmax(q[t] K^T / sqrt(d)) V` for the block's query rows (`[queries, heads * d]`).
+/// The block's query rows over its key range, left as [`Partial`] states.
 ///
 /// Tiles outer, K/V heads inner: a tile's K and V rows are read whole and in order (the
 /// layout is `[slot, kv_head, d]`), then every head's query rows run over their part.
 #[inline(always)]
-fn attend_dim<E: KvElem, D: HeadDim>(block: &Block<'_>, dim: D, k: &[E], v: &[E], out: &mut [f32]) {
+fn attend_dim<E: KvElem, D: HeadDim>(
+    block: &Block<'_>,
+    dim: D,
+    k: &[E],
+    v: &[E],
+    out: Partial<'_>,
+) {
     let (heads, kv_heads, d) = (block.num_heads, block.num_kv_heads, dim.get());
     let group = heads / kv_heads;
     let (q_row, kv_row) = (heads * d, kv_heads * d);
     // Rows of one K/V head; row g * rows + r is (query r / group, head g * group + r % group).
     let rows = block.visible.len() * group;
-    let max_keys = block.visible.iter().copied().max().unwrap_or(0);
+    let max_keys = block
+        .visible
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .min(block.keys_to);
     let scale = 1.0 / (d as f32).sqrt();
     let mut st = RowState {
         q: vec![0.0; kv_heads * rows * d],
@@ -232,7 +258,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(block: &Block<'_>, dim: D, k: &[E], v: &[E]
     };
     let tile_offsets: Vec<usize> = (0..KEY_TILE).map(|j| j * kv_row).collect();
     let mut cache_offsets = vec![0usize; KEY_TILE];
-    for j0 in (0..max_keys).step_by(KEY_TILE) {
+    for j0 in (block.keys_from..max_keys).step_by(KEY_TILE) {
         let n = KEY_TILE.min(max_keys - j0);
         for (off, &slot) in cache_offsets.iter_mut().zip(&block.kv[j0..j0 + n]) {
             *off = slot as usize * kv_row;
@@ -269,11 +295,10 @@ fn attend_dim<E: KvElem, D: HeadDim>(block: &Block<'_>, dim: D, k: &[E], v: &[E]
         }
     }
     for row in 0..kv_heads * rows {
-        let inv = 1.0 / st.sum[row];
-        let dst = &mut out[query_of(row) * q_row + head_of(row) * d..][..d];
-        for (o, &a) in dst.iter_mut().zip(&st.acc[row * d..][..d]) {
-            *o = a * inv;
-        }
+        let (query, head) = (query_of(row), head_of(row));
+        out.acc[query * q_row + head * d..][..d].copy_from_slice(&st.acc[row * d..][..d]);
+        out.max[query * heads + head] = st.max[row];
+        out.sum[query * heads + head] = st.sum[row];
     }
 }
 
