@@ -169,16 +169,13 @@ impl GpuModel {
 }
 
 /// `out[m, n] = x[m, k] W^T`: `x` cast to f16 into `half`, then one cuBLAS GEMM.
-#[allow(clippy::too_many_arguments)]
 fn linear(
     gpu: &GpuContext,
     x: &CudaSlice<f32>,
     half: &mut CudaSlice<f16>,
     w: &CudaSlice<f16>,
     out: &mut CudaSlice<f32>,
-    m: usize,
-    n: usize,
-    k: usize,
+    (m, n, k): (usize, usize, usize),
 ) -> Result<(), ModelError> {
     gpu.cast_from_f32(x, half, m * k)?;
     gpu.gemm_f32_out(half, w, out, m, n, k)?;
@@ -257,7 +254,7 @@ impl ForwardModel for GpuModel {
                 (&lw.wk, &mut s.k, kv_dim),
                 (&lw.wv, &mut s.v, kv_dim),
             ] {
-                linear(gpu, &s.normed, &mut s.half, weight, out, t, width, hidden)?;
+                linear(gpu, &s.normed, &mut s.half, weight, out, (t, width, hidden))?;
             }
             rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
             rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
@@ -273,23 +270,18 @@ impl ForwardModel for GpuModel {
                 &mut s.half,
                 &lw.wo,
                 &mut s.proj,
-                t,
-                hidden,
-                q_dim,
+                (t, hidden, q_dim),
             )?;
             gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
 
             gpu.rms_norm(&s.x, &lw.ffn_norm, eps, &mut s.normed, t)?;
-            let gate_up_width = 2 * ffn;
             linear(
                 gpu,
                 &s.normed,
                 &mut s.half,
                 &lw.w_gate_up,
                 &mut s.gate_up,
-                t,
-                gate_up_width,
-                hidden,
+                (t, 2 * ffn, hidden),
             )?;
             gpu.silu_mul(&s.gate_up, ffn, &mut s.act, t)?;
             linear(
@@ -298,9 +290,7 @@ impl ForwardModel for GpuModel {
                 &mut s.half,
                 &lw.w_down,
                 &mut s.proj,
-                t,
-                hidden,
-                ffn,
+                (t, hidden, ffn),
             )?;
             gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
         }
@@ -316,9 +306,7 @@ impl ForwardModel for GpuModel {
                 &mut s.half,
                 w.output_head(),
                 logits,
-                rows,
-                c.vocab_size,
-                hidden,
+                (rows, c.vocab_size, hidden),
             )?;
         }
         gpu.download_prefix(logits, rows * c.vocab_size, logits_host)?;
