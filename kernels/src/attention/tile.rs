@@ -124,8 +124,15 @@ impl<const D: usize> HeadDim for Fixed<D> {
 
     #[inline(always)]
     fn run_tile(self, st: &mut RowState, first: usize, rows: usize, tile: &Tile<'_>) {
-        for r0 in (0..rows).step_by(ROW_BLOCK) {
-            tile_block::<D>(st, first, r0, ROW_BLOCK.min(rows - r0), tile);
+        // Blocks of 3 when that divides the rows (a 3-head group's decode row: no padding).
+        if rows.is_multiple_of(3) && !rows.is_multiple_of(ROW_BLOCK) {
+            for r0 in (0..rows).step_by(3) {
+                tile_block::<D, 3>(st, first, r0, 3, tile);
+            }
+        } else {
+            for r0 in (0..rows).step_by(ROW_BLOCK) {
+                tile_block::<D, ROW_BLOCK>(st, first, r0, ROW_BLOCK.min(rows - r0), tile);
+            }
         }
     }
 }
@@ -302,12 +309,12 @@ fn attend_dim<E: KvElem, D: HeadDim>(
     }
 }
 
-/// Rows `r0..r0 + count` (`count <= ROW_BLOCK`) over the current tile, for a head size known
+/// Rows `r0..r0 + count` (`count <= R`) over the current tile, for a head size known
 /// at compile time: each K/V row is loaded once for the block, the accumulators stay in
 /// registers across the tile. Per row the operations are those of [`tile_row`] (keys past a
 /// row's visible range score -inf, so they add exact zeros), so both give the same results.
 #[inline(always)]
-fn tile_block<const D: usize>(
+fn tile_block<const D: usize, const R: usize>(
     st: &mut RowState,
     first: usize,
     r0: usize,
@@ -318,26 +325,26 @@ fn tile_block<const D: usize>(
     // Local row i of the block: row r0 + i of this head (state index first + r0 + i).
     let local = |i: usize| r0 + i.min(count - 1);
     let row = |i: usize| first + local(i);
-    let mut queries = [[0.0f32; D]; ROW_BLOCK];
+    let mut queries = [[0.0f32; D]; R];
     for (i, q) in queries.iter_mut().enumerate() {
         q.copy_from_slice(&st.q[row(i) * D..][..D]);
     }
-    let lanes = &mut st.lanes[..n * ROW_BLOCK];
+    let lanes = &mut st.lanes[..n * R];
     for j in 0..n {
         let key = tile.keys.row(j, D);
         for (i, q) in queries.iter().enumerate() {
-            lanes[j * ROW_BLOCK + i] = dot_lanes(q, key);
+            lanes[j * R + i] = dot_lanes(q, key);
         }
     }
-    let mut p = [[0.0f32; KEY_TILE]; ROW_BLOCK];
-    for (j, block) in lanes.chunks_exact(ROW_BLOCK).enumerate() {
+    let mut p = [[0.0f32; KEY_TILE]; R];
+    for (j, block) in lanes.chunks_exact(R).enumerate() {
         for (i, acc) in block.iter().enumerate() {
             p[i][j] = reduce_lanes(acc);
         }
     }
-    let mut correction = [1.0f32; ROW_BLOCK];
-    let mut active = [false; ROW_BLOCK];
-    for i in 0..ROW_BLOCK {
+    let mut correction = [1.0f32; R];
+    let mut active = [false; R];
+    for i in 0..R {
         let r = row(i);
         let visible = tile.visible[local(i) / tile.group]
             .saturating_sub(tile.j0)
@@ -357,7 +364,7 @@ fn tile_block<const D: usize>(
         st.sum[r] = st.sum[r] * correction[i] + tile_sum;
         st.max[r] = new_max;
     }
-    let mut acc = [[0.0f32; D]; ROW_BLOCK];
+    let mut acc = [[0.0f32; D]; R];
     for (i, a) in acc.iter_mut().enumerate() {
         if active[i] {
             a.copy_from_slice(&st.acc[row(i) * D..][..D]);
