@@ -1,22 +1,23 @@
 //! The attention of one block of query rows of one request over one range of its keys, in
-//! key tiles with an online
-//! softmax (FlashAttention's recurrence): per K/V head, a tile of keys is converted to f32
-//! once and used by every query row of the block (the group's heads times the block's
-//! queries), so each K/V row is read once per block and head, not once per query and head.
+//! key tiles with an online softmax (FlashAttention's recurrence): a tile's K/V rows are
+//! read once (f32 in place, f16/bf16 widened to f32) and used by every query row of the
+//! block (each head's group of query heads times the block's queries), so each K/V row is
+//! read once per block, not once per query and head.
 //!
 //! A row's result depends only on its query, its visible keys and the tile boundaries, which
 //! sit at fixed key offsets (multiples of [`KEY_TILE`] from the request's first key): the
 //! same row gives bitwise the same output alone, batched, or in a longer or shorter block.
 
 use crate::vector::{axpy_inline, exp_approx};
+use half::{bf16, f16};
+use multiversion::multiversion;
+use pools::SlotId;
 
+/// Partial sums per score (`vector::dot`'s lane count).
 const LANES: usize = 16;
 /// Query rows a fixed-size head runs together, their accumulators held in registers while
 /// each K and V row of the tile is loaded once for all of them.
 const ROW_BLOCK: usize = 4;
-use half::{bf16, f16};
-use multiversion::multiversion;
-use pools::SlotId;
 
 /// Keys per tile (K and V tiles of 64 x head_dim f32 stay in L1/L2).
 pub const KEY_TILE: usize = 64;
@@ -182,7 +183,7 @@ impl TileRows<'_> {
     }
 }
 
-/// Per-row online-softmax state of one K/V head's rows.
+/// Online-softmax state of every row (all K/V heads' rows of the block), and scratch.
 struct RowState {
     q: Vec<f32>,
     acc: Vec<f32>,
@@ -190,6 +191,7 @@ struct RowState {
     sum: Vec<f32>,
     /// Per key of the tile (and row of a block): the 16 partial sums of its score.
     lanes: Vec<[f32; LANES]>,
+    /// One row's scores, then weights, over the tile ([`tile_row`]).
     p: Vec<f32>,
 }
 
@@ -356,13 +358,7 @@ fn tile_block<const D: usize, const R: usize>(
         }
         active[i] = true;
         pi[visible..].fill(f32::NEG_INFINITY);
-        let tile_max = lane_max(pi);
-        let new_max = st.max[r].max(tile_max);
-        correction[i] = exp_approx(st.max[r] - new_max);
-        pi.iter_mut().for_each(|x| *x = exp_approx(*x - new_max));
-        let tile_sum = lane_sum(pi);
-        st.sum[r] = st.sum[r] * correction[i] + tile_sum;
-        st.max[r] = new_max;
+        correction[i] = online_softmax(&mut st.max[r], &mut st.sum[r], pi);
     }
     let mut acc = [[0.0f32; D]; R];
     for (i, a) in acc.iter_mut().enumerate() {
@@ -404,14 +400,7 @@ fn tile_row<D: HeadDim>(st: &mut RowState, r: usize, dim: D, tile: &Tile<'_>, n:
     for (pj, acc) in p.iter_mut().zip(lanes.iter()) {
         *pj = reduce_lanes(acc);
     }
-    let tile_max = lane_max(p);
-    let new_max = st.max[r].max(tile_max);
-    // exp(-inf) = 0 on a row's first tile: nothing accumulated yet to rescale.
-    let correction = exp_approx(st.max[r] - new_max);
-    p.iter_mut().for_each(|x| *x = exp_approx(*x - new_max));
-    let tile_sum = lane_sum(p);
-    st.sum[r] = st.sum[r] * correction + tile_sum;
-    st.max[r] = new_max;
+    let correction = online_softmax(&mut st.max[r], &mut st.sum[r], p);
     let acc = &mut st.acc[r * d..][..d];
     if correction != 1.0 {
         acc.iter_mut().for_each(|a| *a *= correction);
@@ -441,6 +430,22 @@ fn dot_lanes(q: &[f32], k: &[f32]) -> [f32; LANES] {
         acc[l] += x * y;
     }
     acc
+}
+
+/// One tile's step of the online softmax for one row: turns the tile's `scores` into weights
+/// `e^(s - max')`, updates the row's running `max` and `sum`, and returns the factor
+/// `e^(max - max')` its accumulated values must be scaled by (0 on the row's first tile,
+/// where `max` is -inf and nothing has been accumulated).
+#[inline(always)]
+fn online_softmax(max: &mut f32, sum: &mut f32, scores: &mut [f32]) -> f32 {
+    let new_max = max.max(lane_max(scores));
+    let correction = exp_approx(*max - new_max);
+    scores
+        .iter_mut()
+        .for_each(|x| *x = exp_approx(*x - new_max));
+    *sum = *sum * correction + lane_sum(scores);
+    *max = new_max;
+    correction
 }
 
 /// Largest of `x` (exact in any order: lanes, then a tree).
