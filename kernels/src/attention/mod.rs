@@ -354,6 +354,14 @@ mod tests {
         out
     }
 
+    /// The rows of `buf` (`kv_row` values each) at `slots`, for the dense reference.
+    fn gather_rows(slots: &[SlotId], buf: &[f32], kv_row: usize) -> Vec<Vec<f32>> {
+        slots
+            .iter()
+            .map(|&s| buf[s as usize * kv_row..][..kv_row].to_vec())
+            .collect()
+    }
+
     fn pseudo(seed: u32, n: usize) -> Vec<f32> {
         (0..n)
             .map(|i| {
@@ -390,11 +398,7 @@ mod tests {
         };
         let mut out = vec![0.0; q.len()];
         paged_attention(&shape, &batch, &q, &kc, &vc, &mut out).unwrap();
-        let rows = |idx: &[SlotId], buf: &[f32]| -> Vec<Vec<f32>> {
-            idx.iter()
-                .map(|&s| buf[s as usize * kv_row..][..kv_row].to_vec())
-                .collect()
-        };
+        let rows = |idx: &[SlotId], buf: &[f32]| gather_rows(idx, buf, kv_row);
         let want0 = reference(
             &shape,
             &q[..20 * 48],
@@ -509,11 +513,7 @@ mod tests {
         };
         let mut out = vec![0.0; q.len()];
         paged_attention(&shape, &batch, &q, &kc, &vc, &mut out).unwrap();
-        let rows = |idx: &[SlotId], buf: &[f32]| -> Vec<Vec<f32>> {
-            idx.iter()
-                .map(|&s| buf[s as usize * kv_row..][..kv_row].to_vec())
-                .collect()
-        };
+        let rows = |idx: &[SlotId], buf: &[f32]| gather_rows(idx, buf, kv_row);
         let mut want = reference(
             &shape,
             &q[..20 * q_row],

@@ -77,10 +77,9 @@ pub struct GpuModel {
     weights: DeviceWeights,
     rope: DeviceRope,
     scratch: Option<Scratch>,
-    /// Final-norm rows and logits of the wanted rows, sized for `logit_rows` rows.
+    /// Final-norm rows and logits of the wanted rows (grown like the activations).
     selected: Option<CudaSlice<f32>>,
     logits: Option<CudaSlice<f32>>,
-    logit_rows: usize,
     logits_host: Vec<f32>,
 }
 
@@ -106,7 +105,6 @@ impl GpuModel {
             scratch: None,
             selected: None,
             logits: None,
-            logit_rows: 0,
             logits_host: Vec::new(),
         })
     }
@@ -158,11 +156,11 @@ impl GpuModel {
             self.scratch = None;
             self.scratch = Some(Scratch::new(&self.gpu, &self.config, size)?);
         }
-        if self.logit_rows < rows || self.logits.is_none() {
+        let vocab = self.config.vocab_size;
+        if self.logits.as_ref().is_none_or(|l| l.len() < rows * vocab) {
             let size = rows.next_power_of_two().max(16);
             self.selected = Some(self.gpu.zeros(size * self.config.hidden)?);
             self.logits = Some(self.gpu.zeros(size * self.config.vocab_size)?);
-            self.logit_rows = size;
         }
         Ok(())
     }

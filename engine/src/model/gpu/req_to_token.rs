@@ -17,7 +17,6 @@ pub struct ReqToTokenMirror {
     device: DeviceReqToToken,
     /// What the device table holds, entry for entry.
     shadow: Vec<SlotId>,
-    row_stride: usize,
     cells: Vec<u64>,
     slots: Vec<SlotId>,
     kv_lens: Vec<u32>,
@@ -29,7 +28,6 @@ impl ReqToTokenMirror {
         Ok(Self {
             device,
             shadow: vec![0; rows * max_context_len],
-            row_stride: max_context_len,
             cells: Vec::new(),
             slots: Vec::new(),
             kv_lens: Vec::new(),
@@ -41,7 +39,7 @@ impl ReqToTokenMirror {
     }
 
     pub fn max_context_len(&self) -> usize {
-        self.row_stride
+        self.device.max_context_len()
     }
 
     /// Brings the rows of `batch`'s requests up to date on the device; returns how many
@@ -51,7 +49,7 @@ impl ReqToTokenMirror {
         self.slots.clear();
         req_to_token_updates(
             &self.shadow,
-            self.row_stride,
+            self.device.max_context_len(),
             batch,
             &mut self.cells,
             &mut self.slots,

@@ -1,0 +1,295 @@
+//! The index math of the CUDA kernels in `kernels/cuda/*.cu`, written once more in Rust.
+//!
+//! No GPU is needed to check which element each CUDA thread touches: every function here is
+//! the twin of one kernel's mapping (block and thread ids to elements), and the tests below
+//! run them in plain CPU loops over every block and thread, comparing with the CPU kernels.
+//! The launch wrappers in `crate::cuda` take their block sizes and the split-K plan from this
+//! module, so the host side and these twins cannot drift apart. Always compiled.
+
+use pools::SlotId;
+
+/// Threads per block of `attention_partial` (one key per thread per tile).
+pub const ATTN_THREADS: u32 = 128;
+/// Output dims held per thread by `attention_partial` (`ATTN_ACC_PER_THREAD` in attention.cu):
+/// head_dim may be at most `ATTN_THREADS * ATTN_ACC_PER_THREAD`.
+pub const ATTN_ACC_PER_THREAD: u32 = 4;
+/// Threads per block of the one-block-per-row kernels (kv_indices, rms_norm, embedding).
+pub const ROW_THREADS: u32 = 256;
+/// Threads per block of the grid-stride element-wise kernels.
+pub const ELEMENTWISE_THREADS: u32 = 256;
+/// Grid-stride kernels launch at most this many blocks; each thread then loops.
+pub const MAX_STRIDE_BLOCKS: u32 = 1 << 16;
+
+/// split-K: keys per split never go below this (smaller chunks cost more in the merge).
+pub const MIN_SPLIT_KEYS: u32 = 256;
+/// split-K: at most this many splits per query.
+pub const MAX_SPLITS: u32 = 64;
+/// split-K: blocks worth having in flight (about two waves on a 132-SM H100).
+pub const TARGET_BLOCKS: usize = 264;
+
+/// Blocks of a grid-stride kernel over `total` elements.
+pub fn stride_blocks(total: usize, threads: u32) -> u32 {
+    let blocks = total
+        .div_ceil(threads as usize)
+        .clamp(1, MAX_STRIDE_BLOCKS as usize);
+    blocks as u32
+}
+
+/// Elements visited by thread `tid` of block `block` in a grid-stride loop
+/// (`grid_first`/`grid_step` in common.cuh).
+pub fn grid_stride(
+    block: u32,
+    tid: u32,
+    threads: u32,
+    grid: u32,
+    total: usize,
+) -> impl Iterator<Item = usize> {
+    let first = block as usize * threads as usize + tid as usize;
+    let step = (grid as usize * threads as usize).max(1);
+    (first..total).step_by(step)
+}
+
+/// Elements `i` of a row visited by thread `tid` of a one-block-per-row kernel.
+pub fn block_stride(tid: u32, threads: u32, len: usize) -> impl Iterator<Item = usize> {
+    (tid as usize..len).step_by(threads.max(1) as usize)
+}
+
+/// `create_kv_indices`: the (index into `kv_indices`, index into `req_to_token`) pairs that
+/// thread `tid` of block `b` (= request `b`) copies.
+pub fn kv_indices_thread<'a>(
+    row_stride: usize,
+    req_pool_indices: &'a [u32],
+    kv_indptr: &'a [u32],
+    kv_start: Option<&'a [u32]>,
+    b: usize,
+    tid: u32,
+    threads: u32,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let out_lo = kv_indptr[b] as usize;
+    let len = (kv_indptr[b + 1] - kv_indptr[b]) as usize;
+    let start = kv_start.map_or(0, |s| s[b] as usize);
+    let src = req_pool_indices[b] as usize * row_stride + start;
+    block_stride(tid, threads, len).map(move |i| (out_lo + i, src + i))
+}
+
+/// `store_kv`: element `idx` of the `[n_tokens, row_len]` inputs goes to this index of the
+/// layer buffer, or nowhere when its slot is outside the pool.
+pub fn store_kv_element(
+    idx: usize,
+    row_len: usize,
+    out_cache_loc: &[SlotId],
+    num_slots: usize,
+) -> Option<usize> {
+    let token = idx / row_len;
+    let col = idx - token * row_len;
+    let slot = out_cache_loc[token];
+    if slot < 0 || slot as usize >= num_slots {
+        return None;
+    }
+    Some(slot as usize * row_len + col)
+}
+
+/// `write_req_to_token`: the (table cell, slot) pair thread index `i` writes, or none when its
+/// cell is past the table.
+pub fn req_to_token_write(
+    i: usize,
+    cells: &[u64],
+    slots: &[SlotId],
+    table_len: usize,
+) -> Option<(usize, SlotId)> {
+    let cell = cells[i];
+    (cell < table_len as u64).then(|| (cell as usize, slots[i]))
+}
+
+/// One pair rotated by `rope`: its token, its frequency index and the two element indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RopePair {
+    pub token: usize,
+    pub pair: usize,
+    pub a: usize,
+    pub b: usize,
+}
+
+/// `rope`: the pair handled at grid-stride index `idx` of `[tokens, n_heads, pairs]`.
+pub fn rope_pair(
+    idx: usize,
+    n_heads: usize,
+    head_dim: usize,
+    pairs: usize,
+    neox: bool,
+) -> RopePair {
+    let per_token = n_heads * pairs;
+    let token = idx / per_token;
+    let rem = idx - token * per_token;
+    let head = rem / pairs;
+    let i = rem - head * pairs;
+    let (a, b) = if neox {
+        (i, i + pairs)
+    } else {
+        (2 * i, 2 * i + 1)
+    };
+    let base = (token * n_heads + head) * head_dim;
+    RopePair {
+        token,
+        pair: i,
+        a: base + a,
+        b: base + b,
+    }
+}
+
+/// `silu_mul`: output element `idx` reads these gate and up indices of `gate_up`.
+pub fn silu_mul_element(idx: usize, ffn: usize) -> (usize, usize) {
+    let row = idx / ffn;
+    let col = idx - row * ffn;
+    (row * 2 * ffn + col, row * 2 * ffn + ffn + col)
+}
+
+/// `embedding_*`: the table index element `i` of token `t` reads (None: id past the table,
+/// written as zero).
+pub fn embedding_element(
+    ids: &[u32],
+    t: usize,
+    i: usize,
+    hidden: usize,
+    vocab: usize,
+) -> Option<usize> {
+    let id = ids[t] as usize;
+    (id < vocab).then_some(id * hidden + i)
+}
+
+/// `find_request` in attention.cu: the largest `b < batch` with `q_indptr[b] <= row`, which
+/// skips requests that have no queries.
+pub fn find_request(q_indptr: &[u32], row: u32) -> usize {
+    let (mut lo, mut hi) = (0usize, q_indptr.len() - 1);
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if q_indptr[mid] <= row {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// What block (row, head, split) of `attention_partial` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttentionBlock {
+    pub request: usize,
+    /// Offset of the request's first entry in `kv_indices`.
+    pub kv_lo: usize,
+    /// The keys `key_lo..key_hi` of the request (positions in its KV range).
+    pub key_lo: usize,
+    pub key_hi: usize,
+    pub kv_head: usize,
+}
+
+/// The mapping at the top of `attention_partial`.
+pub fn attention_block(
+    q_indptr: &[u32],
+    kv_indptr: &[u32],
+    num_heads: u32,
+    num_kv_heads: u32,
+    chunk: u32,
+    (row, head, split): (u32, u32, u32),
+) -> AttentionBlock {
+    let b = find_request(q_indptr, row);
+    let (q_lo, q_len) = (q_indptr[b], q_indptr[b + 1] - q_indptr[b]);
+    let (kv_lo, kv_len) = (kv_indptr[b], kv_indptr[b + 1] - kv_indptr[b]);
+    let visible = kv_len - (q_len - 1 - (row - q_lo));
+    let key_lo = (split * chunk).min(visible);
+    let key_hi = key_lo + chunk.min(visible - key_lo);
+    AttentionBlock {
+        request: b,
+        kv_lo: kv_lo as usize,
+        key_lo: key_lo as usize,
+        key_hi: key_hi as usize,
+        kv_head: (head / (num_heads / num_kv_heads)) as usize,
+    }
+}
+
+/// Keys the row with the most keys sees: a request's last query sees all of its KV.
+pub fn max_visible(q_indptr: &[u32], kv_indptr: &[u32]) -> u32 {
+    (0..q_indptr.len().saturating_sub(1))
+        .filter(|&b| q_indptr[b + 1] > q_indptr[b])
+        .map(|b| kv_indptr[b + 1] - kv_indptr[b])
+        .max()
+        .unwrap_or(0)
+}
+
+/// How the KV range of each query is split across blocks (grid z) and how long each split is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitPlan {
+    pub num_splits: u32,
+    pub chunk: u32,
+}
+
+impl SplitPlan {
+    /// One split covering every key: `attention_partial` writes the output directly.
+    pub fn single(max_visible: u32) -> Self {
+        Self {
+            num_splits: 1,
+            chunk: max_visible.max(1),
+        }
+    }
+
+    /// `splits` splits of equal length (rounded up to whole tiles), at least one.
+    pub fn with_splits(max_visible: u32, splits: u32) -> Self {
+        let splits = splits.clamp(1, MAX_SPLITS);
+        let chunk = max_visible
+            .div_ceil(splits)
+            .checked_next_multiple_of(ATTN_THREADS)
+            .unwrap_or(u32::MAX)
+            .max(1);
+        Self {
+            num_splits: max_visible.div_ceil(chunk).max(1),
+            chunk,
+        }
+    }
+
+    /// Splits only when `rows * heads` blocks cannot fill the GPU (decode of a small batch over
+    /// long contexts); a prefill has enough rows and stays in one pass.
+    pub fn for_batch(rows: usize, num_heads: usize, max_visible: u32) -> Self {
+        let blocks = rows * num_heads;
+        if blocks >= TARGET_BLOCKS || max_visible <= MIN_SPLIT_KEYS {
+            return Self::single(max_visible);
+        }
+        let wanted = TARGET_BLOCKS.div_ceil(blocks.max(1)) as u32;
+        Self::with_splits(
+            max_visible,
+            wanted.min(max_visible.div_ceil(MIN_SPLIT_KEYS)),
+        )
+    }
+}
+
+/// Index of the partial state of (row, head, split) in `part_acc` rows / `part_ml` pairs.
+pub fn part_index(row: usize, head: usize, split: usize, num_heads: usize, splits: usize) -> usize {
+    (row * num_heads + head) * splits + split
+}
+
+/// `attention_merge`: combines the splits' (max, sum, unnormalized output) into `out`.
+pub fn merge_partials(ml: &[(f32, f32)], acc: &[f32], out: &mut [f32]) {
+    let d = out.len();
+    let m = ml.iter().fold(f32::NEG_INFINITY, |m, s| m.max(s.0));
+    let mut l = 0.0f32;
+    if m != f32::NEG_INFINITY {
+        for &(ms, ls) in ml {
+            if ms != f32::NEG_INFINITY {
+                l += ls * (ms - m).exp();
+            }
+        }
+    }
+    let inv = if l > 0.0 { 1.0 / l } else { 0.0 };
+    for (i, o) in out.iter_mut().enumerate() {
+        let mut v = 0.0f32;
+        for (s, &(ms, _)) in ml.iter().enumerate() {
+            if ms != f32::NEG_INFINITY {
+                v += acc[s * d + i] * (ms - m).exp();
+            }
+        }
+        *o = v * inv;
+    }
+}
+
+#[cfg(test)]
+mod tests;

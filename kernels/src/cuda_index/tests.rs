@@ -1,0 +1,523 @@
+//! The index twins run as CPU loops over every block and thread, against the CPU kernels.
+use super::*;
+use crate::attention::{paged_attention, AttentionShape, PagedBatch};
+use crate::kv_indices::{create_kv_indices, KvGather};
+use crate::rope::{Rope, RopeStyle};
+use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
+
+/// xorshift64*: deterministic inputs without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn f32s(&mut self, n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|_| (self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
+            .collect()
+    }
+    /// `n` distinct slots below `num_slots`.
+    fn slots(&mut self, n: usize, num_slots: usize) -> Vec<SlotId> {
+        let mut all: Vec<SlotId> = (0..num_slots as SlotId).collect();
+        for i in 0..n {
+            let j = i + self.below(num_slots - i);
+            all.swap(i, j);
+        }
+        all.truncate(n);
+        all
+    }
+}
+
+/// Runs `body(block, tid)` for every thread of a `grid x threads` launch.
+fn for_each_thread(grid: u32, threads: u32, mut body: impl FnMut(u32, u32)) {
+    for block in 0..grid {
+        for tid in 0..threads {
+            body(block, tid);
+        }
+    }
+}
+
+#[test]
+fn kv_indices_blocks_copy_each_entry_once_and_match_the_cpu_gather() {
+    let mut rng = Rng(7);
+    let (rows, row_stride) = (6, 700);
+    let table: Vec<SlotId> = (0..rows * row_stride)
+        .map(|i| i as SlotId * 3 + 1)
+        .collect();
+    let req_pool_indices = [4u32, 0, 5, 2];
+    let kv_lens = [513u32, 0, 1, 300];
+    let kv_start = [10u32, 0, 699, 400];
+    let g = KvGather {
+        req_to_token: &table,
+        row_stride,
+        req_pool_indices: &req_pool_indices,
+        kv_lens: &kv_lens,
+        kv_start: Some(&kv_start),
+    };
+    let (mut indptr, mut want) = (Vec::new(), Vec::new());
+    create_kv_indices(&g, &mut indptr, &mut want).unwrap();
+    for threads in [ROW_THREADS, 32, 1 + rng.below(100) as u32] {
+        let mut got = vec![-1; want.len()];
+        let mut writes = vec![0u32; want.len()];
+        for_each_thread(kv_lens.len() as u32, threads, |b, tid| {
+            let pairs = kv_indices_thread(
+                row_stride,
+                &req_pool_indices,
+                &indptr,
+                Some(&kv_start),
+                b as usize,
+                tid,
+                threads,
+            );
+            for (dst, src) in pairs {
+                got[dst] = table[src];
+                writes[dst] += 1;
+            }
+        });
+        assert_eq!(got, want);
+        assert!(writes.iter().all(|&w| w == 1));
+    }
+}
+
+#[test]
+fn store_kv_threads_scatter_like_set_kv() {
+    let mut rng = Rng(11);
+    let layout = KvLayout {
+        num_layers: 1,
+        num_kv_heads: 3,
+        head_dim: 20,
+        dtype: KvDtype::F32,
+    };
+    let (num_slots, n) = (97, 41);
+    let row_len = layout.row_len();
+    let slots = rng.slots(n, num_slots);
+    let (k, v) = (rng.f32s(n * row_len), rng.f32s(n * row_len));
+    let mut cpu = KvStorage::new(layout, num_slots).unwrap();
+    cpu.set_kv(0, &slots, &k, &v).unwrap();
+    let Some((LayerKv::F32(want_k), LayerKv::F32(want_v))) = cpu.layer(0) else {
+        panic!("f32 layer expected");
+    };
+    let total = n * row_len;
+    // The real launch, and a small grid that makes every thread loop.
+    for (grid, threads) in [
+        (
+            stride_blocks(total, ELEMENTWISE_THREADS),
+            ELEMENTWISE_THREADS,
+        ),
+        (3, 32),
+    ] {
+        let (mut got_k, mut got_v) = (
+            vec![0.0; num_slots * row_len],
+            vec![0.0; num_slots * row_len],
+        );
+        let mut seen = vec![false; total];
+        for_each_thread(grid, threads, |block, tid| {
+            for idx in grid_stride(block, tid, threads, grid, total) {
+                assert!(!std::mem::replace(&mut seen[idx], true));
+                let dst = store_kv_element(idx, row_len, &slots, num_slots).unwrap();
+                got_k[dst] = k[idx];
+                got_v[dst] = v[idx];
+            }
+        });
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(&got_k, want_k);
+        assert_eq!(&got_v, want_v);
+    }
+    assert_eq!(store_kv_element(0, row_len, &[-1], num_slots), None);
+    assert_eq!(store_kv_element(0, row_len, &[97], num_slots), None);
+}
+
+#[test]
+fn req_to_token_write_threads_match_the_cpu_scatter() {
+    let mut rng = Rng(13);
+    let table_len = 4 * 300;
+    let n = 257;
+    let cells: Vec<u64> = rng
+        .slots(n, table_len)
+        .into_iter()
+        .map(|c| c as u64)
+        .collect();
+    let slots: Vec<SlotId> = (0..n).map(|_| rng.below(1 << 20) as SlotId).collect();
+    let mut want = vec![-1; table_len];
+    crate::kv_indices::write_req_to_token(&mut want, &cells, &slots).unwrap();
+    for (grid, threads) in [
+        (stride_blocks(n, ELEMENTWISE_THREADS), ELEMENTWISE_THREADS),
+        (2, 32),
+    ] {
+        let mut got = vec![-1; table_len];
+        for_each_thread(grid, threads, |block, tid| {
+            for i in grid_stride(block, tid, threads, grid, n) {
+                let (cell, slot) = req_to_token_write(i, &cells, &slots, table_len).unwrap();
+                got[cell] = slot;
+            }
+        });
+        assert_eq!(got, want);
+    }
+    assert_eq!(req_to_token_write(0, &[1200], &[5], table_len), None);
+}
+
+#[test]
+fn rope_threads_rotate_the_same_pairs_as_the_cpu() {
+    let mut rng = Rng(5);
+    let (tokens, heads, head_dim) = (7, 3, 16);
+    let positions: Vec<u32> = (0..tokens).map(|_| rng.below(9000) as u32).collect();
+    for (style, rot_dim, factor) in [
+        (RopeStyle::Normal, 16, 1.0f32),
+        (RopeStyle::Neox, 16, 1.0),
+        (RopeStyle::Normal, 8, 2.0),
+        (RopeStyle::Neox, 12, 4.0),
+    ] {
+        let rope = Rope::new(head_dim, rot_dim, 10000.0, style, factor).unwrap();
+        let x = rng.f32s(tokens * heads * head_dim);
+        let mut want = x.clone();
+        rope.apply(&mut want, heads, &positions).unwrap();
+        let pairs = rot_dim / 2;
+        let inv_freq: Vec<f64> = (0..pairs)
+            .map(|i| 10000f64.powf(-2.0 * i as f64 / rot_dim as f64))
+            .collect();
+        let total = tokens * heads * pairs;
+        let grid = stride_blocks(total, ELEMENTWISE_THREADS);
+        let mut got = x.clone();
+        let mut touched = vec![0u32; x.len()];
+        for_each_thread(grid, ELEMENTWISE_THREADS, |block, tid| {
+            for idx in grid_stride(block, tid, ELEMENTWISE_THREADS, grid, total) {
+                let p = rope_pair(idx, heads, head_dim, pairs, style == RopeStyle::Neox);
+                let angle = positions[p.token] as f64 / factor as f64 * inv_freq[p.pair];
+                let (s, c) = angle.sin_cos();
+                let (s, c) = (s as f32, c as f32);
+                let (x0, x1) = (got[p.a], got[p.b]);
+                got[p.a] = x0 * c - x1 * s;
+                got[p.b] = x0 * s + x1 * c;
+                touched[p.a] += 1;
+                touched[p.b] += 1;
+            }
+        });
+        assert_eq!(got, want, "{style:?} rot_dim {rot_dim}");
+        assert!(touched.iter().all(|&t| t <= 1));
+        assert_eq!(touched.iter().sum::<u32>() as usize, 2 * total);
+    }
+}
+
+#[test]
+fn silu_mul_embedding_and_row_threads_cover_their_elements() {
+    let mut rng = Rng(3);
+    let (rows, ffn) = (5, 37);
+    let gate_up = rng.f32s(rows * 2 * ffn);
+    let mut want = vec![0.0; rows * ffn];
+    crate::activation::silu_mul(&gate_up, ffn, &mut want).unwrap();
+    let total = rows * ffn;
+    let mut got = vec![f32::NAN; total];
+    for_each_thread(2, 64, |block, tid| {
+        for idx in grid_stride(block, tid, 64, 2, total) {
+            let (g, u) = silu_mul_element(idx, ffn);
+            let (g, u) = (gate_up[g], gate_up[u]);
+            got[idx] = g / (1.0 + (-g).exp()) * u;
+        }
+    });
+    assert_eq!(got, want);
+
+    let (vocab, hidden) = (11, 9);
+    let table = rng.f32s(vocab * hidden);
+    let ids = [3u32, 10, 0, 3, 11];
+    let mut emb = vec![f32::NAN; ids.len() * hidden];
+    for_each_thread(ids.len() as u32, 4, |t, tid| {
+        for i in block_stride(tid, 4, hidden) {
+            let v = embedding_element(&ids, t as usize, i, hidden, vocab).map_or(0.0, |s| table[s]);
+            emb[t as usize * hidden + i] = v;
+        }
+    });
+    assert_eq!(&emb[hidden..2 * hidden], &table[10 * hidden..11 * hidden]);
+    assert_eq!(&emb[3 * hidden..4 * hidden], &table[3 * hidden..4 * hidden]);
+    assert!(emb[4 * hidden..].iter().all(|&v| v == 0.0));
+
+    // rms_norm: one block per row, each element of a row visited by exactly one thread.
+    for len in [1, 31, 576, 1000] {
+        let mut hits = vec![0; len];
+        for tid in 0..ROW_THREADS {
+            block_stride(tid, ROW_THREADS, len).for_each(|i| hits[i] += 1);
+        }
+        assert!(hits.iter().all(|&h| h == 1));
+    }
+}
+
+#[test]
+fn split_plans_cover_every_visible_key_exactly_once() {
+    for max_vis in [0u32, 1, 127, 128, 255, 256, 257, 1000, 8192, 100_000] {
+        for plan in [
+            SplitPlan::single(max_vis),
+            SplitPlan::with_splits(max_vis, 3),
+            SplitPlan::with_splits(max_vis, 1000),
+            SplitPlan::for_batch(1, 9, max_vis),
+            SplitPlan::for_batch(4, 32, max_vis),
+            SplitPlan::for_batch(512, 9, max_vis),
+        ] {
+            assert!(plan.num_splits >= 1 && plan.num_splits <= MAX_SPLITS);
+            assert!(
+                plan.num_splits as u64 * plan.chunk as u64 >= max_vis as u64,
+                "{plan:?}"
+            );
+            assert!(
+                ((plan.num_splits - 1) * plan.chunk) < max_vis.max(1),
+                "{plan:?}"
+            );
+            // A request whose last query sees `vis <= max_vis` keys.
+            for vis in [0, 1, max_vis / 2, max_vis] {
+                let q_indptr = [0u32, 1];
+                let kv_indptr = [0u32, vis.max(1)];
+                let mut next = 0;
+                for split in 0..plan.num_splits {
+                    let blk =
+                        attention_block(&q_indptr, &kv_indptr, 4, 2, plan.chunk, (0, 3, split));
+                    assert_eq!(blk.kv_head, 1);
+                    if blk.key_lo < blk.key_hi {
+                        assert_eq!(blk.key_lo, next);
+                        next = blk.key_hi;
+                    }
+                }
+                assert_eq!(next, vis.max(1) as usize);
+            }
+        }
+    }
+    // Small decode batches split; big batches and short contexts do not.
+    assert!(SplitPlan::for_batch(2, 9, 8192).num_splits > 1);
+    assert_eq!(SplitPlan::for_batch(64, 9, 8192).num_splits, 1);
+    assert_eq!(SplitPlan::for_batch(2, 9, 200).num_splits, 1);
+}
+
+/// The twins above restate these lines of the CUDA sources; a change to one of them must
+/// come with the matching change here (and the tests then check it).
+#[test]
+fn cuda_sources_still_use_the_twinned_index_math() {
+    let acc = format!("#define ATTN_ACC_PER_THREAD {ATTN_ACC_PER_THREAD}");
+    let anchors: [(&str, &str, &[&str]); 6] = [
+        (
+            "common.cuh",
+            include_str!("../../cuda/common.cuh"),
+            &[
+                "return (size_t)blockIdx.x * blockDim.x + threadIdx.x;",
+                "return (size_t)gridDim.x * blockDim.x;",
+            ],
+        ),
+        (
+            "kv_indices.cu",
+            include_str!("../../cuda/kv_indices.cu"),
+            &[
+                "const size_t src = (size_t)req_pool_indices[b] * row_stride + start;",
+                "for (unsigned i = threadIdx.x; i < len; i += blockDim.x) {",
+                "kv_indices[out_lo + i] = req_to_token[src + i];",
+            ],
+        ),
+        (
+            "store_kv.cu",
+            include_str!("../../cuda/store_kv.cu"),
+            &[
+                "const size_t token = idx / row_len;",
+                "if (slot < 0 || (unsigned)slot >= num_slots) continue;",
+                "const size_t dst = (size_t)slot * row_len + col;",
+            ],
+        ),
+        (
+            "rope.cu",
+            include_str!("../../cuda/rope.cu"),
+            &[
+                "const size_t per_token = (size_t)n_heads * pairs;",
+                "const unsigned a = neox ? i : 2u * i;",
+                "const unsigned b = neox ? i + pairs : 2u * i + 1u;",
+                "float* h = x + (token * n_heads + head) * head_dim;",
+                "((double)positions[token] / linear_factor) * inv_freq[i];",
+            ],
+        ),
+        (
+            "activation.cu",
+            include_str!("../../cuda/activation.cu"),
+            &[
+                "const float g = gate_up[row * 2 * ffn + col];",
+                "const float u = gate_up[row * 2 * ffn + ffn + col];",
+            ],
+        ),
+        (
+            "attention.cu",
+            include_str!("../../cuda/attention.cu"),
+            &[
+                acc.as_str(),
+                "if (q_indptr[mid] <= row) lo = mid; else hi = mid;",
+                "const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));",
+                "const unsigned key_lo = split_lo < visible ? split_lo : visible;",
+                "const unsigned key_hi = key_lo + min(chunk, visible - key_lo);",
+                "const unsigned kv_head = head / (num_heads / num_kv_heads);",
+                "const size_t part = ((size_t)row * num_heads + head) * splits + split;",
+                "const size_t first = ((size_t)row * num_heads + head) * splits;",
+            ],
+        ),
+    ];
+    for (file, src, lines) in anchors {
+        for line in lines {
+            assert!(src.contains(line), "{file} no longer contains `{line}`");
+        }
+    }
+}
+
+#[test]
+fn find_request_skips_empty_requests() {
+    let q_indptr = [0u32, 2, 2, 3, 3, 7];
+    let owners: Vec<usize> = (0..7).map(|r| find_request(&q_indptr, r)).collect();
+    assert_eq!(owners, vec![0, 0, 2, 4, 4, 4, 4]);
+    assert_eq!(find_request(&[0, 5], 4), 0);
+}
+
+/// Runs `attention_partial` and `attention_merge` block by block on the CPU: the twins'
+/// indices, tiles of `ATTN_THREADS` keys and the kernel's online softmax.
+fn simulate_attention(
+    shape: &AttentionShape,
+    batch: &PagedBatch<'_>,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    plan: SplitPlan,
+) -> Vec<f32> {
+    let (heads, d) = (shape.num_heads, shape.head_dim);
+    let kv_row = shape.num_kv_heads * d;
+    let num_slots = k.len() / kv_row;
+    let rows = *batch.q_indptr.last().unwrap() as usize;
+    let splits = plan.num_splits as usize;
+    let scale = 1.0 / (d as f32).sqrt();
+    let mut part_acc = vec![0.0f32; rows * heads * splits * d];
+    let mut part_ml = vec![(0.0f32, 0.0f32); rows * heads * splits];
+    let mut out = vec![0.0f32; rows * heads * d];
+    for row in 0..rows {
+        for head in 0..heads {
+            for split in 0..splits {
+                let blk = attention_block(
+                    batch.q_indptr,
+                    batch.kv_indptr,
+                    heads as u32,
+                    shape.num_kv_heads as u32,
+                    plan.chunk,
+                    (row as u32, head as u32, split as u32),
+                );
+                let qv: Vec<f32> = q[(row * heads + head) * d..][..d]
+                    .iter()
+                    .map(|x| x * scale)
+                    .collect();
+                let (mut m, mut l, mut acc) = (f32::NEG_INFINITY, 0.0f32, vec![0.0f32; d]);
+                let off = blk.kv_head * d;
+                let mut tile = blk.key_lo;
+                while tile < blk.key_hi {
+                    let n = (ATTN_THREADS as usize).min(blk.key_hi - tile);
+                    let slots: Vec<Option<usize>> = (0..n)
+                        .map(|t| {
+                            let s = batch.kv_indices[blk.kv_lo + tile + t];
+                            (s >= 0 && (s as usize) < num_slots).then_some(s as usize)
+                        })
+                        .collect();
+                    let scores: Vec<f32> = slots
+                        .iter()
+                        .map(|s| {
+                            s.map_or(f32::NEG_INFINITY, |s| {
+                                (0..d).map(|i| qv[i] * k[s * kv_row + off + i]).sum()
+                            })
+                        })
+                        .collect();
+                    let m_new = scores.iter().fold(m, |a, &b| a.max(b));
+                    tile += n;
+                    if m_new == f32::NEG_INFINITY {
+                        continue;
+                    }
+                    let p: Vec<f32> = scores
+                        .iter()
+                        .map(|&s| {
+                            if s == f32::NEG_INFINITY {
+                                0.0
+                            } else {
+                                (s - m_new).exp()
+                            }
+                        })
+                        .collect();
+                    let corr = (m - m_new).exp();
+                    l = l * corr + p.iter().sum::<f32>();
+                    for (i, a) in acc.iter_mut().enumerate() {
+                        *a *= corr;
+                        for (t, s) in slots.iter().enumerate() {
+                            if let Some(s) = s {
+                                *a += p[t] * v[s * kv_row + off + i];
+                            }
+                        }
+                    }
+                    m = m_new;
+                }
+                if splits == 1 {
+                    let inv = if l > 0.0 { 1.0 / l } else { 0.0 };
+                    for i in 0..d {
+                        out[(row * heads + head) * d + i] = acc[i] * inv;
+                    }
+                } else {
+                    let p = part_index(row, head, split, heads, splits);
+                    part_acc[p * d..][..d].copy_from_slice(&acc);
+                    part_ml[p] = (m, l);
+                }
+            }
+            if splits > 1 {
+                let first = part_index(row, head, 0, heads, splits);
+                merge_partials(
+                    &part_ml[first..first + splits],
+                    &part_acc[first * d..(first + splits) * d],
+                    &mut out[(row * heads + head) * d..][..d],
+                );
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn simulated_attention_matches_the_cpu_kernel_with_and_without_split_k() {
+    let mut rng = Rng(21);
+    let shape = AttentionShape {
+        num_heads: 6,
+        num_kv_heads: 2,
+        head_dim: 8,
+    };
+    let (num_slots, kv_row) = (1200, 16);
+    let (k, v) = (rng.f32s(num_slots * kv_row), rng.f32s(num_slots * kv_row));
+    // A decode row over 700 keys, an empty request, an extend of 5 over a prefix of 300,
+    // and a prefill of 3.
+    let q_lens = [1u32, 0, 5, 3];
+    let kv_lens = [700u32, 0, 305, 3];
+    let mut q_indptr = vec![0u32];
+    let mut kv_indptr = vec![0u32];
+    for (ql, kl) in q_lens.iter().zip(&kv_lens) {
+        q_indptr.push(q_indptr.last().unwrap() + ql);
+        kv_indptr.push(kv_indptr.last().unwrap() + kl);
+    }
+    let kv_indices = rng.slots(*kv_indptr.last().unwrap() as usize, num_slots);
+    let batch = PagedBatch {
+        q_indptr: &q_indptr,
+        kv_indptr: &kv_indptr,
+        kv_indices: &kv_indices,
+    };
+    let rows = *q_indptr.last().unwrap() as usize;
+    let q = rng.f32s(rows * 48);
+    let mut want = vec![0.0; q.len()];
+    let (kc, vc) = (LayerKv::F32(k.clone()), LayerKv::F32(v.clone()));
+    paged_attention(&shape, &batch, &q, &kc, &vc, &mut want).unwrap();
+    let max_vis = max_visible(&q_indptr, &kv_indptr);
+    assert_eq!(max_vis, 700);
+    for plan in [
+        SplitPlan::single(max_vis),
+        SplitPlan::with_splits(max_vis, 3),
+        SplitPlan::with_splits(max_vis, 64),
+        SplitPlan::for_batch(rows, shape.num_heads, max_vis),
+    ] {
+        let got = simulate_attention(&shape, &batch, &q, &k, &v, plan);
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-5, "{plan:?}: {g} vs {w}");
+        }
+    }
+}
