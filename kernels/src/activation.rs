@@ -1,5 +1,6 @@
 //! SwiGLU's gate: `silu(gate) * up`.
 
+use crate::vector::exp_approx;
 use crate::KernelError;
 
 /// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `silu(gate) * up` rows of `ffn`.
@@ -14,7 +15,7 @@ pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), Kern
     for (row, dst) in gate_up.chunks_exact(2 * ffn).zip(out.chunks_exact_mut(ffn)) {
         let (gate, up) = row.split_at(ffn);
         for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
-            *d = g / (1.0 + (-g).exp()) * u;
+            *d = g / (1.0 + exp_approx(-g)) * u;
         }
     }
     Ok(())
@@ -54,5 +55,29 @@ mod tests {
         assert_eq!(out[0], 0.0);
         assert!((out[1] - silu(1.0) * 3.0).abs() < 1e-6);
         assert!((out[2] - silu(-2.0) * 4.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn silu_mul_stays_within_a_few_ulps_of_f64_over_the_whole_range() {
+        let gates: Vec<f32> = (-2000..=2000).map(|i| i as f32 * 0.06).collect();
+        let ffn = gates.len();
+        let mut gate_up = gates.clone();
+        gate_up.extend(std::iter::repeat_n(1.5f32, ffn));
+        let mut out = vec![0.0; ffn];
+        silu_mul(&gate_up, ffn, &mut out).unwrap();
+        for (&g, &got) in gates.iter().zip(&out) {
+            let g = f64::from(g);
+            let want = g / (1.0 + (-g).exp()) * 1.5;
+            let tol = 4.0 * f64::from(f32::EPSILON) * want.abs() + 1e-30;
+            assert!(
+                (f64::from(got) - want).abs() <= tol,
+                "silu({g}): {got} vs {want}"
+            );
+        }
+        // Far past exp's range the gate passes through (or vanishes), never NaN.
+        let mut edge = [0.0f32; 2];
+        silu_mul(&[200.0, -200.0, 2.0, 2.0], 2, &mut edge).unwrap();
+        assert_eq!(edge[0], 400.0);
+        assert!(edge[1] <= 0.0 && edge[1] > -1e-30);
     }
 }

@@ -65,6 +65,40 @@ impl Rope {
         )
     }
 
+    /// Divides each pair's frequency by its factor (llama.cpp's `rope_freqs.weight`, used by
+    /// Llama 3.1+ to stretch the low frequencies for long contexts).
+    pub fn with_freq_factors(mut self, factors: &[f32]) -> Result<Self, KernelError> {
+        if factors.len() != self.inv_freq.len() {
+            return Err(KernelError::Shape(format!(
+                "rope: {} frequency factors for {} rotated pairs",
+                factors.len(),
+                self.inv_freq.len()
+            )));
+        }
+        if let Some(bad) = factors.iter().find(|f| !(f.is_finite() && **f > 0.0)) {
+            return Err(KernelError::Shape(format!(
+                "rope: frequency factor {bad} must be positive and finite"
+            )));
+        }
+        for (f, &factor) in self.inv_freq.iter_mut().zip(factors) {
+            *f /= factor as f64;
+        }
+        Ok(self)
+    }
+
+    /// Fills `angles` with the rotation of every pair at each of `positions`.
+    pub fn angles_into(&self, positions: &[u32], angles: &mut RopeAngles) {
+        angles.pairs = self.inv_freq.len();
+        angles.cos_sin.clear();
+        for &pos in positions {
+            let p = pos as f64 / self.linear_factor;
+            angles.cos_sin.extend(self.inv_freq.iter().map(|&f| {
+                let (s, c) = (p * f).sin_cos();
+                (c as f32, s as f32)
+            }));
+        }
+    }
+
     /// Rotates every head of every token in `x` (`[tokens, n_heads * head_dim]`) in place.
     pub fn apply(
         &self,
@@ -72,22 +106,33 @@ impl Rope {
         n_heads: usize,
         positions: &[u32],
     ) -> Result<(), KernelError> {
+        let mut angles = RopeAngles::default();
+        self.angles_into(positions, &mut angles);
+        self.apply_angles(x, n_heads, &angles)
+    }
+
+    /// [`Rope::apply`] with the angles computed once by [`Rope::angles_into`], so the layers
+    /// of one forward pass share them.
+    pub fn apply_angles(
+        &self,
+        x: &mut [f32],
+        n_heads: usize,
+        angles: &RopeAngles,
+    ) -> Result<(), KernelError> {
         let row = n_heads * self.head_dim;
-        if x.len() != positions.len() * row {
+        let pairs = self.inv_freq.len();
+        if angles.pairs != pairs || x.len() != angles.tokens() * row {
             return Err(KernelError::Shape(format!(
-                "rope: {} values for {} tokens of {n_heads} heads",
+                "rope: {} values for {} tokens of {n_heads} heads ({} of {pairs} pairs)",
                 x.len(),
-                positions.len()
+                angles.tokens(),
+                angles.pairs
             )));
         }
-        let pairs = self.inv_freq.len();
-        let mut cos_sin = vec![(0.0f32, 0.0f32); pairs];
-        for (token, &pos) in x.chunks_exact_mut(row).zip(positions) {
-            let p = pos as f64 / self.linear_factor;
-            for (cs, &f) in cos_sin.iter_mut().zip(&self.inv_freq) {
-                let (s, c) = (p * f).sin_cos();
-                *cs = (c as f32, s as f32);
-            }
+        for (token, cos_sin) in x
+            .chunks_exact_mut(row)
+            .zip(angles.cos_sin.chunks_exact(pairs))
+        {
             for head in token.chunks_exact_mut(self.head_dim) {
                 for (i, &(c, s)) in cos_sin.iter().enumerate() {
                     let (a, b) = match self.style {
@@ -101,6 +146,19 @@ impl Rope {
             }
         }
         Ok(())
+    }
+}
+
+/// `(cos, sin)` of every rotated pair at each position of a batch.
+#[derive(Clone, Debug, Default)]
+pub struct RopeAngles {
+    pairs: usize,
+    cos_sin: Vec<(f32, f32)>,
+}
+
+impl RopeAngles {
+    fn tokens(&self) -> usize {
+        self.cos_sin.len().checked_div(self.pairs).unwrap_or(0)
     }
 }
 
@@ -148,5 +206,39 @@ mod tests {
             a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>()
         };
         assert!((score(10, 4) - score(106, 100)).abs() < 1e-4);
+    }
+
+    #[test]
+    fn shared_angles_match_per_call_angles() {
+        let rope = Rope::new(8, 6, 10000.0, RopeStyle::Neox, 1.0).unwrap();
+        let positions = [0u32, 5, 1000];
+        let x: Vec<f32> = (0..3 * 16).map(|i| (i as f32 * 0.31).sin()).collect();
+        let (mut a, mut b) = (x.clone(), x.clone());
+        rope.apply(&mut a, 2, &positions).unwrap();
+        let mut angles = RopeAngles::default();
+        rope.angles_into(&positions, &mut angles);
+        rope.apply_angles(&mut b, 2, &angles).unwrap();
+        assert_eq!(a, b);
+        // Angles for other positions, or for another model's pair count, are refused.
+        assert!(rope.apply_angles(&mut b[..32], 2, &angles).is_err());
+        let other = Rope::new(8, 8, 10000.0, RopeStyle::Neox, 1.0).unwrap();
+        assert!(other.apply_angles(&mut b, 2, &angles).is_err());
+    }
+
+    #[test]
+    fn frequency_factors_divide_each_pairs_frequency() {
+        let rope = Rope::new(4, 4, 100.0, RopeStyle::Normal, 1.0)
+            .unwrap()
+            .with_freq_factors(&[1.0, 4.0])
+            .unwrap();
+        let mut x = vec![1.0f32, 0.0, 1.0, 0.0];
+        rope.apply(&mut x, 1, &[3]).unwrap();
+        // Pair 0 keeps 3 rad; pair 1 turns by 0.3 / 4 rad.
+        assert!((x[0] - 3f32.cos()).abs() < 1e-6 && (x[1] - 3f32.sin()).abs() < 1e-6);
+        assert!((x[2] - 0.075f32.cos()).abs() < 1e-6 && (x[3] - 0.075f32.sin()).abs() < 1e-6);
+        let plain = || Rope::new(4, 4, 100.0, RopeStyle::Normal, 1.0).unwrap();
+        assert!(plain().with_freq_factors(&[1.0]).is_err());
+        assert!(plain().with_freq_factors(&[1.0, 0.0]).is_err());
+        assert!(plain().with_freq_factors(&[f32::NAN, 1.0]).is_err());
     }
 }

@@ -7,6 +7,7 @@ use crate::gguf::GgufFile;
 use kernels::activation::silu_mul;
 use kernels::attention::{paged_attention, AttentionShape, PagedBatch};
 use kernels::norm::rms_norm;
+use kernels::rope::RopeAngles;
 use pools::{KvDtype, KvLayout, KvStorage};
 use std::path::Path;
 
@@ -26,6 +27,8 @@ struct Scratch {
     selected: Vec<f32>,
     logits: Vec<f32>,
     tmp: Vec<f32>,
+    /// RoPE angles of the batch's positions, shared by every layer.
+    angles: RopeAngles,
 }
 
 /// A loaded model ready to run batches.
@@ -89,14 +92,15 @@ impl Model {
             kv_indptr: &batch.kv_indptr,
             kv_indices: &batch.kv_indices,
         };
+        w.rope.angles_into(&batch.positions, &mut s.angles);
         for (layer, lw) in w.layers.iter().enumerate() {
             s.normed.resize(t * hidden, 0.0);
             rms_norm(&s.x, &lw.attn_norm, c.rms_norm_eps, &mut s.normed)?;
             s.qkv.resize(t * (q_dim + 2 * kv_dim), 0.0);
             lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
             split_qkv(&s.qkv, q_dim, kv_dim, &mut s.q, &mut s.k, &mut s.v);
-            w.rope.apply(&mut s.q, c.num_heads, &batch.positions)?;
-            w.rope.apply(&mut s.k, c.num_kv_heads, &batch.positions)?;
+            w.rope.apply_angles(&mut s.q, c.num_heads, &s.angles)?;
+            w.rope.apply_angles(&mut s.k, c.num_kv_heads, &s.angles)?;
             kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
                 .layer(layer)

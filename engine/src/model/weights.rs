@@ -141,7 +141,7 @@ impl Weights {
             )));
         }
         let config = config_from(&hp, file)?;
-        let rope = rope_from(&hp, &config)?;
+        let rope = rope_from(file, &hp, &config)?;
         let hidden = config.hidden;
         let token_embd = {
             let v = tensor(file, "token_embd.weight")?;
@@ -229,7 +229,7 @@ fn config_from(hp: &LlamaHparams, file: &GgufFile) -> Result<ModelConfig, ModelE
     })
 }
 
-fn rope_from(hp: &LlamaHparams, config: &ModelConfig) -> Result<Rope, ModelError> {
+fn rope_from(file: &GgufFile, hp: &LlamaHparams, config: &ModelConfig) -> Result<Rope, ModelError> {
     let factor = match hp.rope_scaling {
         None => 1.0,
         Some(s) if s.kind == RopeScalingKind::Linear => s.factor,
@@ -241,14 +241,24 @@ fn rope_from(hp: &LlamaHparams, config: &ModelConfig) -> Result<Rope, ModelError
             )));
         }
     };
-    Ok(Rope::new(
+    let rope = Rope::new(
         config.head_dim,
         hp.rope_dimension_count,
         hp.rope_freq_base,
         RopeStyle::Normal,
         factor,
-    )?)
+    )?;
+    // Llama 3.1+ ships per-pair frequency divisors as a tensor, not as metadata.
+    match file.tensor(ROPE_FREQS) {
+        None => Ok(rope),
+        Some(_) => {
+            let factors = vector(file, ROPE_FREQS, hp.rope_dimension_count / 2)?;
+            Ok(rope.with_freq_factors(&factors)?)
+        }
+    }
 }
+
+const ROPE_FREQS: &str = "rope_freqs.weight";
 
 fn tensor<'a>(file: &'a GgufFile, name: &str) -> Result<TensorView<'a>, ModelError> {
     file.tensor(name)
