@@ -20,22 +20,9 @@ for arg in "$@"; do
     esac
 done
 
-cache=.cache/cuda-pip
-wheels=(nvidia-cuda-nvrtc-cu12==12.9.86 nvidia-cuda-runtime-cu12==12.9.79)
-((with_cublas)) && wheels+=(nvidia-cublas-cu12==12.9.1.4)
-# One stamp per wheel set: pip runs only when the set changes.
-stamp="$cache/.installed-$(echo "${wheels[*]}" | cksum | cut -d' ' -f1)"
-if [[ ! -f $stamp ]]; then
-    python3 -m pip install --quiet --disable-pip-version-check --no-deps --upgrade \
-        --target "$cache" "${wheels[@]}"
-    touch "$stamp"
-fi
-
-root=$PWD/$cache/nvidia
-lib_path=$root/cuda_nvrtc/lib
-((with_cublas)) && lib_path=$lib_path:$root/cublas/lib
-export LD_LIBRARY_PATH=$lib_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export RADIXSERVE_CUDA_INCLUDE=$root/cuda_runtime/include
+# shellcheck source=scripts/cuda-env.sh
+source scripts/cuda-env.sh
+if ((with_cublas)); then cuda_env --cublas; else cuda_env; fi
 # A missing NVRTC fails the PTX check instead of skipping it.
 export RADIXSERVE_REQUIRE_NVRTC=1
 

@@ -1,9 +1,17 @@
 // Element type conversions around cuBLAS: activations are f32, GEMM operands f16/bf16.
 #include "common.cuh"
 
+// f16 saturates at its largest finite value: one outlier activation (FFN outputs of Llama-type
+// models reach thousands) must not become inf and turn the logits into NaN. NaN passes.
+template <typename D> __device__ __forceinline__ float gemm_range(float x) { return x; }
+template <> __device__ __forceinline__ float gemm_range<f16>(float x) {
+    return x > 65504.0f ? 65504.0f : (x < -65504.0f ? -65504.0f : x);
+}
+
 template <typename S, typename D>
 __device__ __forceinline__ void cast(const S* __restrict__ src, D* __restrict__ dst, size_t n) {
-    for (size_t idx = grid_first(); idx < n; idx += grid_step()) dst[idx] = from_f32<D>(to_f32(src[idx]));
+    for (size_t idx = grid_first(); idx < n; idx += grid_step())
+        dst[idx] = from_f32<D>(gemm_range<D>(to_f32(src[idx])));
 }
 
 #define CAST(NAME, S, D)                                                                    \

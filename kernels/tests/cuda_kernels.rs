@@ -422,17 +422,23 @@ fn embedding_gathers_rows_of_half_tables_exactly() {
 }
 
 #[test]
-fn casts_round_like_the_half_crate() {
+fn casts_round_like_the_half_crate_and_f16_saturates() {
     let Some(gpu) = gpu("cast") else {
         return;
     };
     let mut rng = Rng(9);
-    let x: Vec<f32> = rng.f32s(10_000).iter().map(|v| v * 1000.0).collect();
+    let mut x: Vec<f32> = rng.f32s(10_000).iter().map(|v| v * 1000.0).collect();
+    // Beyond f16's range: saturated to ±65504, never infinite.
+    x.extend([65_519.0, 65_520.0, -1e5, 3e38, f32::INFINITY]);
     let dx = gpu.upload(&x).unwrap();
     let mut h = gpu.zeros::<f16>(x.len()).unwrap();
     gpu.cast_from_f32(&dx, &mut h, x.len()).unwrap();
-    let want: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+    let want: Vec<f16> = x
+        .iter()
+        .map(|&v| f16::from_f32(v.clamp(-65_504.0, 65_504.0)))
+        .collect();
     assert_eq!(gpu.download(&h).unwrap(), want);
+    assert!(want.iter().all(|v| v.is_finite()));
     let mut b = gpu.zeros::<bf16>(x.len()).unwrap();
     gpu.cast_from_f32(&dx, &mut b, x.len()).unwrap();
     let want_b: Vec<bf16> = x.iter().map(|&v| bf16::from_f32(v)).collect();

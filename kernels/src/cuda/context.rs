@@ -69,6 +69,11 @@ impl GpuContext {
             return Err(CudaError::LibraryMissing("NVRTC (libnvrtc.so)"));
         }
         let ctx = CudaContext::new(ordinal)?;
+        // With a second stream cudarc would record and wait on events around every buffer of
+        // every launch (thousands of driver calls per decode step); all our work is on `stream`.
+        // SAFETY: every allocation, copy, launch and cuBLAS call of this context is issued on
+        // `stream` (the only stream created), so stream order alone synchronizes them.
+        unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream()?;
         let target = match options.ptx_arch {
             Some(arch) => CompileTarget::Ptx { arch },

@@ -131,7 +131,9 @@ impl GpuContext {
         Ok(())
     }
 
-    /// Converts the first `n` values of `src` to f16/bf16 (round to nearest even).
+    /// Converts the first `n` values of `src` to f16/bf16 (round to nearest even). f16
+    /// saturates at ±65504 instead of overflowing to infinity (GEMM operands only; K/V
+    /// stores round like `half`).
     pub fn cast_from_f32<T: HalfFloat>(
         &self,
         src: &CudaSlice<f32>,

@@ -143,7 +143,8 @@ pub fn nvrtc_version() -> Result<(i32, i32), CudaError> {
 }
 
 /// Directories holding `cuda_fp16.h`, where NVRTC looks for it: `RADIXSERVE_CUDA_INCLUDE`
-/// (a `:`-separated list) first, then `$CUDA_HOME`/`$CUDA_PATH` and `/usr/local/cuda`.
+/// (a `:`-separated list) first, then `$CUDA_HOME`/`$CUDA_PATH`, `/usr/local/cuda`, `/opt/cuda`
+/// and `/usr/include`.
 pub fn default_include_paths() -> Vec<PathBuf> {
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(list) = std::env::var_os("RADIXSERVE_CUDA_INCLUDE") {
@@ -154,7 +155,15 @@ pub fn default_include_paths() -> Vec<PathBuf> {
             candidates.push(Path::new(&root).join("include"));
         }
     }
-    candidates.push(PathBuf::from("/usr/local/cuda/include"));
+    // The toolkit's usual homes: NVIDIA's installer, then distribution packages.
+    candidates.extend(
+        [
+            "/usr/local/cuda/include",
+            "/opt/cuda/include",
+            "/usr/include",
+        ]
+        .map(PathBuf::from),
+    );
     let mut found: Vec<PathBuf> = Vec::new();
     for dir in candidates {
         if dir.join("cuda_fp16.h").is_file() && !found.contains(&dir) {
@@ -163,6 +172,10 @@ pub fn default_include_paths() -> Vec<PathBuf> {
     }
     found
 }
+
+const MISSING_HEADERS_HINT: &str = "\nNo directory with cuda_fp16.h was found: set \
+RADIXSERVE_CUDA_INCLUDE (or CUDA_HOME) to the CUDA headers, or start through scripts/serve.sh, \
+which installs them.";
 
 /// Destroys the NVRTC program on every exit path.
 struct Program(sys::nvrtcProgram);
@@ -228,10 +241,14 @@ pub fn compile_module(
         sys::nvrtcCompileProgram(program.0, option_ptrs.len() as i32, option_ptrs.as_ptr())
     };
     if compiled.result().is_err() {
+        let mut log = program_log(&program).unwrap_or_else(|e| format!("(no log: {e})"));
+        if include_paths.is_empty() {
+            log.push_str(MISSING_HEADERS_HINT);
+        }
         return Err(CudaError::Compile {
             module: module.name(),
             target: target.to_string(),
-            log: program_log(&program).unwrap_or_else(|e| format!("(no log: {e})")),
+            log,
         });
     }
     match target {

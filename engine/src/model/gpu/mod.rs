@@ -247,12 +247,14 @@ impl ForwardModel for GpuModel {
         gpu.embedding(&ids, t, &w.token_embd, hidden, &mut s.x)?;
         for (layer, lw) in w.layers.iter().enumerate() {
             gpu.rms_norm(&s.x, &lw.attn_norm, eps, &mut s.normed, t)?;
+            // Q, K and V share one f16 copy of the normed rows.
+            gpu.cast_from_f32(&s.normed, &mut s.half, t * hidden)?;
             for (weight, out, width) in [
                 (&lw.wq, &mut s.q, q_dim),
                 (&lw.wk, &mut s.k, kv_dim),
                 (&lw.wv, &mut s.v, kv_dim),
             ] {
-                linear(gpu, &s.normed, &mut s.half, weight, out, (t, width, hidden))?;
+                gpu.gemm_f32_out(&s.half, weight, out, t, width, hidden)?;
             }
             rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
             rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
