@@ -2,6 +2,7 @@
 
 use crate::vector::exp_approx;
 use crate::KernelError;
+use multiversion::multiversion;
 
 /// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `silu(gate) * up` rows of `ffn`.
 pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {
@@ -14,11 +15,17 @@ pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), Kern
     }
     for (row, dst) in gate_up.chunks_exact(2 * ffn).zip(out.chunks_exact_mut(ffn)) {
         let (gate, up) = row.split_at(ffn);
-        for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
-            *d = g / (1.0 + exp_approx(-g)) * u;
-        }
+        silu_mul_row(gate, up, dst);
     }
     Ok(())
+}
+
+/// Same operations on every path (no contraction into FMA), so the versions agree bitwise.
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+fn silu_mul_row(gate: &[f32], up: &[f32], dst: &mut [f32]) {
+    for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
+        *d = g / (1.0 + exp_approx(-g)) * u;
+    }
 }
 
 /// The residual connection: `x += y`, element by element.

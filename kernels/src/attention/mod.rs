@@ -10,6 +10,8 @@
 //! batched, and a query the same output in a prefill chunk of any size.
 
 mod tile;
+#[cfg(target_arch = "x86_64")]
+mod tile_avx512;
 
 use crate::vector::exp_approx;
 use crate::KernelError;
@@ -550,7 +552,7 @@ mod tests {
         use tile::KvElem;
         let halves: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
         let mut got = vec![0.0f32; halves.len()];
-        f16::widen(&halves, &mut got);
+        f16::widen(&halves, &mut got, false);
         for (h, g) in halves.iter().zip(&got) {
             let want = h.to_f32();
             assert!(
@@ -560,7 +562,7 @@ mod tests {
             );
         }
         let brains: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
-        bf16::widen(&brains, &mut got);
+        bf16::widen(&brains, &mut got, false);
         for (h, g) in brains.iter().zip(&got) {
             let want = h.to_f32();
             assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));

@@ -8,7 +8,7 @@
 //! sit at fixed key offsets (multiples of [`KEY_TILE`] from the request's first key): the
 //! same row gives bitwise the same output alone, batched, or in a longer or shorter block.
 
-use crate::vector::{axpy_inline, exp_approx};
+use crate::vector::exp_approx;
 use half::{bf16, f16};
 use multiversion::multiversion;
 use pools::SlotId;
@@ -24,14 +24,15 @@ pub const KEY_TILE: usize = 64;
 
 /// A K/V element type, widened to f32 without branches so tile loads vectorize.
 pub trait KvElem: Copy + Send + Sync {
-    fn widen(src: &[Self], dst: &mut [f32]);
+    /// Exact; `avx512` says the CPU has AVX-512 F (and so F16C's conversions).
+    fn widen(src: &[Self], dst: &mut [f32], avx512: bool);
     /// The buffer itself when it already is f32 (its rows are read in place, not copied).
     fn as_f32(src: &[Self]) -> Option<&[f32]>;
 }
 
 impl KvElem for f32 {
     #[inline(always)]
-    fn widen(src: &[f32], dst: &mut [f32]) {
+    fn widen(src: &[f32], dst: &mut [f32], _avx512: bool) {
         dst.copy_from_slice(src);
     }
 
@@ -45,7 +46,14 @@ impl KvElem for f16 {
     /// Exact: the 15 magnitude bits moved into f32 position and scaled by 2^112 give every
     /// normal and subnormal value; infinities and NaNs get the all-ones exponent.
     #[inline(always)]
-    fn widen(src: &[f16], dst: &mut [f32]) {
+    fn widen(src: &[f16], dst: &mut [f32], avx512: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if avx512 {
+            // SAFETY: AVX-512 F was detected by the caller.
+            unsafe { super::tile_avx512::widen_f16(src, dst) };
+            return;
+        }
+        let _ = avx512;
         const TWO_POW_112: f32 = f32::from_bits(0x7780_0000);
         for (d, s) in dst.iter_mut().zip(src) {
             let h = s.to_bits() as u32;
@@ -68,7 +76,7 @@ impl KvElem for f16 {
 
 impl KvElem for bf16 {
     #[inline(always)]
-    fn widen(src: &[bf16], dst: &mut [f32]) {
+    fn widen(src: &[bf16], dst: &mut [f32], _avx512: bool) {
         for (d, s) in dst.iter_mut().zip(src) {
             *d = f32::from_bits((s.to_bits() as u32) << 16);
         }
@@ -160,6 +168,8 @@ impl HeadDim for Runtime {
 
 /// The current tile: keys `j0..j0 + n` of the request, as rows of K and V.
 struct Tile<'a> {
+    /// Scores through [`super::tile_avx512`] (checked once per block).
+    avx512: bool,
     group: usize,
     visible: &'a [usize],
     j0: usize,
@@ -170,15 +180,15 @@ struct Tile<'a> {
 
 /// One K/V head's rows of a K or V tile: `base[offsets[j] + shift..][..d]` is key j's row
 /// (the cache itself for f32, the widened tile otherwise; `shift` selects the head).
-struct TileRows<'a> {
-    base: &'a [f32],
-    offsets: &'a [usize],
-    shift: usize,
+pub(super) struct TileRows<'a> {
+    pub(super) base: &'a [f32],
+    pub(super) offsets: &'a [usize],
+    pub(super) shift: usize,
 }
 
 impl TileRows<'_> {
     #[inline(always)]
-    fn row(&self, j: usize, d: usize) -> &[f32] {
+    pub(super) fn row(&self, j: usize, d: usize) -> &[f32] {
         &self.base[self.offsets[j] + self.shift..][..d]
     }
 }
@@ -260,6 +270,10 @@ fn attend_dim<E: KvElem, D: HeadDim>(
             *dst = x * scale;
         }
     }
+    #[cfg(target_arch = "x86_64")]
+    let avx512 = std::arch::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx512 = false;
     let in_place = E::as_f32(k).zip(E::as_f32(v));
     let (mut k_tile, mut v_tile) = match in_place {
         Some(_) => (Vec::new(), Vec::new()),
@@ -276,8 +290,9 @@ fn attend_dim<E: KvElem, D: HeadDim>(
             Some((kf, vf)) => (kf, vf, &cache_offsets[..n]),
             None => {
                 for (jj, &at) in cache_offsets[..n].iter().enumerate() {
-                    E::widen(&k[at..at + kv_row], &mut k_tile[jj * kv_row..][..kv_row]);
-                    E::widen(&v[at..at + kv_row], &mut v_tile[jj * kv_row..][..kv_row]);
+                    let dst = jj * kv_row..(jj + 1) * kv_row;
+                    E::widen(&k[at..at + kv_row], &mut k_tile[dst.clone()], avx512);
+                    E::widen(&v[at..at + kv_row], &mut v_tile[dst], avx512);
                 }
                 (&k_tile, &v_tile, &tile_offsets[..n])
             }
@@ -293,6 +308,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
                 ..keys
             };
             let tile = Tile {
+                avx512,
                 group,
                 visible: block.visible,
                 j0,
@@ -331,19 +347,16 @@ fn tile_block<const D: usize, const R: usize>(
     for (i, q) in queries.iter_mut().enumerate() {
         q.copy_from_slice(&st.q[row(i) * D..][..D]);
     }
-    let lanes = &mut st.lanes[..n * R];
-    for j in 0..n {
-        let key = tile.keys.row(j, D);
-        for (i, q) in queries.iter().enumerate() {
-            lanes[j * R + i] = dot_lanes(q, key);
-        }
-    }
     let mut p = [[0.0f32; KEY_TILE]; R];
-    for (j, block) in lanes.chunks_exact(R).enumerate() {
-        for (i, acc) in block.iter().enumerate() {
-            p[i][j] = reduce_lanes(acc);
-        }
+    #[cfg(target_arch = "x86_64")]
+    if tile.avx512 {
+        // SAFETY: AVX-512 F was detected; 1 <= n <= KEY_TILE and key rows hold D values.
+        unsafe { super::tile_avx512::scores::<D, R>(&queries, tile.keys, n, &mut p) };
+    } else {
+        portable_scores::<D, R>(&queries, tile.keys, n, &mut p);
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    portable_scores::<D, R>(&queries, tile.keys, n, &mut p);
     let mut correction = [1.0f32; R];
     let mut active = [false; R];
     for i in 0..R {
@@ -374,13 +387,36 @@ fn tile_block<const D: usize, const R: usize>(
         for (a, pi) in acc.iter_mut().zip(&p) {
             let pj = pi[j];
             for (x, &v) in a.iter_mut().zip(value) {
-                *x += pj * v;
+                *x = pj.mul_add(v, *x);
             }
         }
     }
     for (i, a) in acc.iter().enumerate() {
         if active[i] {
             st.acc[row(i) * D..][..D].copy_from_slice(a);
+        }
+    }
+}
+
+/// `p[i][j]`, the score of query row `i` and key `j < n` of the tile: [`dot_lanes`] then
+/// [`reduce_lanes`] (kept apart: fused, the compiler vectorizes the pair two values wide).
+#[inline(always)]
+pub(super) fn portable_scores<const D: usize, const R: usize>(
+    queries: &[[f32; D]; R],
+    keys: &TileRows<'_>,
+    n: usize,
+    p: &mut [[f32; KEY_TILE]; R],
+) {
+    let mut lanes = [[[0.0f32; LANES]; R]; KEY_TILE];
+    for (j, block) in lanes.iter_mut().enumerate().take(n) {
+        let key = keys.row(j, D);
+        for (acc, q) in block.iter_mut().zip(queries) {
+            *acc = dot_lanes(q, key);
+        }
+    }
+    for (j, block) in lanes.iter().enumerate().take(n) {
+        for (pi, acc) in p.iter_mut().zip(block) {
+            pi[j] = reduce_lanes(acc);
         }
     }
 }
@@ -406,7 +442,9 @@ fn tile_row<D: HeadDim>(st: &mut RowState, r: usize, dim: D, tile: &Tile<'_>, n:
         acc.iter_mut().for_each(|a| *a *= correction);
     }
     for (j, &pj) in p.iter().enumerate() {
-        axpy_inline(pj, tile.values.row(j, d), acc);
+        for (a, &v) in acc.iter_mut().zip(tile.values.row(j, d)) {
+            *a = pj.mul_add(v, *a);
+        }
     }
 }
 
@@ -424,10 +462,10 @@ fn dot_lanes(q: &[f32], k: &[f32]) -> [f32; LANES] {
         let (Ok(x), Ok(y)) = (<&[f32; LANES]>::try_from(x), <&[f32; LANES]>::try_from(y)) else {
             continue;
         };
-        acc = std::array::from_fn(|l| acc[l] + x[l] * y[l]);
+        acc = std::array::from_fn(|l| x[l].mul_add(y[l], acc[l]));
     }
     for (l, (x, y)) in q[full..].iter().zip(&k[full..]).enumerate() {
-        acc[l] += x * y;
+        acc[l] = x.mul_add(*y, acc[l]);
     }
     acc
 }
