@@ -183,6 +183,9 @@ unsafe fn micro<
             }
             let mut iacc = [[_mm512_setzero_si512(); R]; G];
             if NIB {
+                // Low and high nibbles in separate chains (integer sums: the order is free),
+                // so the dependent `vpdpbusd`s of one output are half as many per block.
+                let mut iacc_hi = [[_mm512_setzero_si512(); R]; G];
                 for c in 0..4 {
                     let mut lo = [_mm512_setzero_si512(); G];
                     let mut hi = [_mm512_setzero_si512(); G];
@@ -197,8 +200,13 @@ unsafe fn micro<
                         let xb = _mm512_set1_epi32(xq.add(c + 4).read_unaligned());
                         for g in 0..G {
                             iacc[g][r] = _mm512_dpbusd_epi32(iacc[g][r], lo[g], xa);
-                            iacc[g][r] = _mm512_dpbusd_epi32(iacc[g][r], hi[g], xb);
+                            iacc_hi[g][r] = _mm512_dpbusd_epi32(iacc_hi[g][r], hi[g], xb);
                         }
+                    }
+                }
+                for g in 0..G {
+                    for r in 0..R {
+                        iacc[g][r] = _mm512_add_epi32(iacc[g][r], iacc_hi[g][r]);
                     }
                 }
             } else {
