@@ -199,7 +199,7 @@ struct RowState {
     acc: Vec<f32>,
     max: Vec<f32>,
     sum: Vec<f32>,
-    /// Per key of the tile (and row of a block): the 16 partial sums of its score.
+    /// Per key of the tile: the 16 partial sums of its score ([`tile_row`]).
     lanes: Vec<[f32; LANES]>,
     /// One row's scores, then weights, over the tile ([`tile_row`]).
     p: Vec<f32>,
@@ -259,7 +259,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
         acc: vec![0.0; kv_heads * rows * d],
         max: vec![f32::NEG_INFINITY; kv_heads * rows],
         sum: vec![0.0; kv_heads * rows],
-        lanes: vec![[0.0; LANES]; KEY_TILE * ROW_BLOCK],
+        lanes: vec![[0.0; LANES]; KEY_TILE],
         p: vec![0.0; KEY_TILE],
     };
     let head_of = |row: usize| (row / rows) * group + (row % rows) % group;
@@ -448,9 +448,10 @@ fn tile_row<D: HeadDim>(st: &mut RowState, r: usize, dim: D, tile: &Tile<'_>, n:
     }
 }
 
-/// The 16 partial sums of `q . k` (`vector::dot`'s lanes): whole 16-value chunks as arrays,
-/// one register operation per chunk. Head sizes that are not multiples of 16 fold their tail
-/// into the first lanes, as `vector::dot` does.
+/// The 16 partial sums of `q . k` (`vector::dot`'s lanes), each a chain of fused
+/// multiply-adds: whole 16-value chunks as arrays, one register operation per chunk. Head
+/// sizes that are not multiples of 16 fold their tail into the first lanes. (Without hardware
+/// FMA, `mul_add` is a library call: exact, so every version agrees, but slow.)
 #[inline(always)]
 fn dot_lanes(q: &[f32], k: &[f32]) -> [f32; LANES] {
     let full = q.len() / LANES * LANES;
