@@ -7,7 +7,8 @@
 //! Every query's result is computed by the same sequence of operations whatever else is in
 //! the batch (key tiles at fixed offsets, an online softmax with fixed-order sums, values
 //! accumulated in key order; see `tile`): a request gives bitwise the same output alone or
-//! batched, and a query the same output in a prefill chunk of any size.
+//! batched, and a query the same output in a prefill chunk of any size. On AVX-512 CPUs
+//! `tile_avx512` computes the scores with the same additions in a faster order of work.
 
 mod tile;
 #[cfg(target_arch = "x86_64")]

@@ -22,8 +22,9 @@ use crate::KernelError;
 
 /// Activation rows per micro-tile.
 const R_MAX: usize = 4;
-/// How far ahead (in blocks) weights are prefetched while they stream from memory.
-const PREFETCH_BLOCKS: usize = 8;
+/// How far ahead (in blocks) weights are prefetched while they stream from memory (32 beat 8
+/// for prompts and decode; BENCHMARKS.md).
+const PREFETCH_BLOCKS: usize = 32;
 
 /// Proof that the CPU has AVX-512 F/BW and VNNI; only `new` can make one.
 #[derive(Clone, Copy, Debug)]
