@@ -6,8 +6,10 @@
 
 #[path = "cuda_common.rs"]
 mod cuda_common;
+#[path = "support/xorshift.rs"]
+mod xorshift;
 
-use cuda_common::{gpu, max_rel_err, Rng};
+use cuda_common::{gpu, max_rel_err};
 use half::{bf16, f16};
 use kernels::attention::{paged_attention, AttentionShape, PagedBatch};
 use kernels::cuda::{
@@ -18,6 +20,7 @@ use kernels::cuda_index::{max_visible, SplitPlan};
 use kernels::kv_indices::{create_kv_indices, KvGather};
 use kernels::rope::{Rope, RopeStyle};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv, SlotId};
+use xorshift::Rng;
 
 const DTYPES: [KvDtype; 3] = [KvDtype::F32, KvDtype::F16, KvDtype::Bf16];
 

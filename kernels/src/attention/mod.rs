@@ -365,7 +365,7 @@ mod tests {
             .collect()
     }
 
-    fn pseudo(seed: u32, n: usize) -> Vec<f32> {
+    pub(super) fn pseudo(seed: u32, n: usize) -> Vec<f32> {
         (0..n)
             .map(|i| {
                 (((i as u32).wrapping_mul(2654435761) ^ seed.wrapping_mul(40503)) % 2000) as f32

@@ -199,7 +199,7 @@ struct RowState {
     acc: Vec<f32>,
     max: Vec<f32>,
     sum: Vec<f32>,
-    /// Per key of the tile: the 16 partial sums of its score ([`tile_row`]).
+    /// Per key of the tile (and row of a block): the 16 partial sums of its score.
     lanes: Vec<[f32; LANES]>,
     /// One row's scores, then weights, over the tile ([`tile_row`]).
     p: Vec<f32>,
@@ -259,7 +259,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
         acc: vec![0.0; kv_heads * rows * d],
         max: vec![f32::NEG_INFINITY; kv_heads * rows],
         sum: vec![0.0; kv_heads * rows],
-        lanes: vec![[0.0; LANES]; KEY_TILE],
+        lanes: vec![[0.0; LANES]; KEY_TILE * ROW_BLOCK],
         p: vec![0.0; KEY_TILE],
     };
     let head_of = |row: usize| (row / rows) * group + (row % rows) % group;
@@ -353,10 +353,10 @@ fn tile_block<const D: usize, const R: usize>(
         // SAFETY: AVX-512 F was detected; 1 <= n <= KEY_TILE and key rows hold D values.
         unsafe { super::tile_avx512::scores::<D, R>(&queries, tile.keys, n, &mut p) };
     } else {
-        portable_scores::<D, R>(&queries, tile.keys, n, &mut p);
+        portable_scores::<D, R>(&queries, tile.keys, n, &mut st.lanes, &mut p);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    portable_scores::<D, R>(&queries, tile.keys, n, &mut p);
+    portable_scores::<D, R>(&queries, tile.keys, n, &mut st.lanes, &mut p);
     let mut correction = [1.0f32; R];
     let mut active = [false; R];
     for i in 0..R {
@@ -405,16 +405,18 @@ pub(super) fn portable_scores<const D: usize, const R: usize>(
     queries: &[[f32; D]; R],
     keys: &TileRows<'_>,
     n: usize,
+    lanes: &mut [[f32; LANES]],
     p: &mut [[f32; KEY_TILE]; R],
 ) {
-    let mut lanes = [[[0.0f32; LANES]; R]; KEY_TILE];
-    for (j, block) in lanes.iter_mut().enumerate().take(n) {
+    // Key j, row i at lanes[j * R + i] (scratch: no zeroing per call).
+    let lanes = &mut lanes[..n * R];
+    for (j, block) in lanes.chunks_exact_mut(R).enumerate() {
         let key = keys.row(j, D);
         for (acc, q) in block.iter_mut().zip(queries) {
             *acc = dot_lanes(q, key);
         }
     }
-    for (j, block) in lanes.iter().enumerate().take(n) {
+    for (j, block) in lanes.chunks_exact(R).enumerate() {
         for (pi, acc) in p.iter_mut().zip(block) {
             pi[j] = reduce_lanes(acc);
         }

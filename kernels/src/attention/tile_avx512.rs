@@ -125,20 +125,9 @@ const SCORE_LANE: [i32; GROUP] = {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::pseudo;
     use super::super::tile::portable_scores;
     use super::*;
-
-    fn pseudo(seed: u32, n: usize) -> Vec<f32> {
-        let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
-        (0..n)
-            .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 17;
-                s ^= s << 5;
-                (s % 20_001) as f32 / 10_000.0 - 1.0
-            })
-            .collect()
-    }
 
     fn check<const D: usize, const R: usize>() {
         let keys = pseudo(D as u32, KEY_TILE * 3 * D);
@@ -155,7 +144,8 @@ mod tests {
             };
             for n in [1, 5, 15, 16, 17, 40, 63, KEY_TILE] {
                 let mut want = [[0.0f32; KEY_TILE]; R];
-                portable_scores::<D, R>(&queries, &rows, n, &mut want);
+                let mut lanes = vec![[0.0f32; 16]; KEY_TILE * R];
+                portable_scores::<D, R>(&queries, &rows, n, &mut lanes, &mut want);
                 let mut got = [[0.0f32; KEY_TILE]; R];
                 // SAFETY: the caller checked the feature; n is within the tile.
                 unsafe { scores::<D, R>(&queries, &rows, n, &mut got) };

@@ -5,35 +5,10 @@ use crate::kv_indices::{create_kv_indices, KvGather};
 use crate::rope::{Rope, RopeStyle};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
-/// xorshift64*: deterministic inputs without a dependency.
-struct Rng(u64);
+#[path = "../../tests/support/xorshift.rs"]
+mod xorshift;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn f32s(&mut self, n: usize) -> Vec<f32> {
-        (0..n)
-            .map(|_| (self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
-            .collect()
-    }
-    /// `n` distinct slots below `num_slots`.
-    fn slots(&mut self, n: usize, num_slots: usize) -> Vec<SlotId> {
-        let mut all: Vec<SlotId> = (0..num_slots as SlotId).collect();
-        for i in 0..n {
-            let j = i + self.below(num_slots - i);
-            all.swap(i, j);
-        }
-        all.truncate(n);
-        all
-    }
-}
+use xorshift::Rng;
 
 /// Runs `body(block, tid)` for every thread of a `grid x threads` launch.
 fn for_each_thread(grid: u32, threads: u32, mut body: impl FnMut(u32, u32)) {
@@ -97,7 +72,7 @@ fn store_kv_threads_scatter_like_set_kv() {
     };
     let (num_slots, n) = (97, 41);
     let row_len = layout.row_len();
-    let slots = rng.slots(n, num_slots);
+    let slots = rng.distinct(n, num_slots);
     let (k, v) = (rng.f32s(n * row_len), rng.f32s(n * row_len));
     let mut cpu = KvStorage::new(layout, num_slots).unwrap();
     cpu.set_kv(0, &slots, &k, &v).unwrap();
@@ -140,7 +115,7 @@ fn req_to_token_write_threads_match_the_cpu_scatter() {
     let table_len = 4 * 300;
     let n = 257;
     let cells: Vec<u64> = rng
-        .slots(n, table_len)
+        .distinct(n, table_len)
         .into_iter()
         .map(|c| c as u64)
         .collect();
@@ -496,7 +471,7 @@ fn simulated_attention_matches_the_cpu_kernel_with_and_without_split_k() {
         q_indptr.push(q_indptr.last().unwrap() + ql);
         kv_indptr.push(kv_indptr.last().unwrap() + kl);
     }
-    let kv_indices = rng.slots(*kv_indptr.last().unwrap() as usize, num_slots);
+    let kv_indices = rng.distinct(*kv_indptr.last().unwrap() as usize, num_slots);
     let batch = PagedBatch {
         q_indptr: &q_indptr,
         kv_indptr: &kv_indptr,
