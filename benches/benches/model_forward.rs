@@ -2,13 +2,16 @@
 //! tokens in one batch (pp512) and token generation, one decode step for a batch of 1, 8, 32
 //! or 64 requests that each hold 128 tokens of context (tg at batch B). Throughput is tokens
 //! per second. Runs on the default model (`scripts/fetch-model.sh`).
+//!
+//! With `--features cuda` the same passes also run on GPU 0 (groups `gpu/...`, batches up to
+//! 256; each pass ends with the logits on the host, as the scheduler gets them).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::gguf::GgufFile;
-use engine::model::{ForwardBatch, Model};
-use pools::{KvCache, KvCacheConfig, KvDtype, KvStorage, ReqKv};
+use engine::model::{ForwardBatch, ForwardModel, KvPoolSize, Model};
+use pools::{KvCache, KvCacheConfig, KvDtype, ReqKv};
 use radix::{Namespace, NsId};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -16,25 +19,35 @@ use std::time::{Duration, Instant};
 const CONTEXT: usize = 128;
 const DECODE_STEPS: usize = 16;
 
-struct Bench {
-    model: Model,
+fn load_model() -> Model {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
+    let file = GgufFile::open(&path).expect("run scripts/fetch-model.sh first");
+    Model::from_gguf(&file).unwrap()
+}
+
+struct Bench<M: ForwardModel> {
+    model: M,
     cache: KvCache,
-    kv: KvStorage,
+    kv: M::Kv,
     ns: NsId,
     batch: ForwardBatch,
 }
 
-impl Bench {
-    fn new() -> Self {
-        let path =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
-        let file = GgufFile::open(&path).expect("run scripts/fetch-model.sh first");
-        let model = Model::from_gguf(&file).unwrap();
-        let num_slots = 64 * (CONTEXT + DECODE_STEPS) + 1024;
-        let kv = KvStorage::new(model.kv_layout(KvDtype::F32), num_slots).unwrap();
+impl<M: ForwardModel> Bench<M> {
+    /// Room for `max_batch` requests of `context` tokens plus the decode steps.
+    fn new(model: M, max_batch: usize, context: usize) -> Self {
+        let max_context_len = (context + DECODE_STEPS).max(1024);
+        let num_slots = max_batch * (context + DECODE_STEPS) + 1024;
+        let size = KvPoolSize {
+            num_slots,
+            req_rows: max_batch,
+            max_context_len,
+        };
+        let kv = model.new_kv(model.kv_layout(KvDtype::F32), size).unwrap();
         let mut cache = KvCache::new(KvCacheConfig {
-            max_running_requests: 64,
-            max_context_len: 1024,
+            max_running_requests: max_batch,
+            max_context_len,
             num_slots,
             page_size: 1,
         })
@@ -83,8 +96,16 @@ fn prompt(seed: usize, len: usize) -> Vec<u32> {
 }
 
 fn prefill(c: &mut Criterion) {
-    let mut bench = Bench::new();
-    let mut g = c.benchmark_group("model/pp512");
+    prefill_on(c, "model", Bench::new(load_model(), 1, 512));
+}
+
+fn decode(c: &mut Criterion) {
+    let bench = Bench::new(load_model(), 64, CONTEXT);
+    decode_on(c, "model", bench, CONTEXT, &[1, 8, 32, 64]);
+}
+
+fn prefill_on<M: ForwardModel>(c: &mut Criterion, device: &str, mut bench: Bench<M>) {
+    let mut g = c.benchmark_group(format!("{device}/pp512"));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(15));
     g.throughput(Throughput::Elements(512));
@@ -105,12 +126,17 @@ fn prefill(c: &mut Criterion) {
     g.finish();
 }
 
-fn decode(c: &mut Criterion) {
-    let mut bench = Bench::new();
-    let mut g = c.benchmark_group("model/tg_context_128");
+fn decode_on<M: ForwardModel>(
+    c: &mut Criterion,
+    device: &str,
+    mut bench: Bench<M>,
+    context: usize,
+    batches: &[usize],
+) {
+    let mut g = c.benchmark_group(format!("{device}/tg_context_{context}"));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(15));
-    for batch in [1usize, 8, 32, 64] {
+    for &batch in batches {
         g.throughput(Throughput::Elements((batch * DECODE_STEPS) as u64));
         g.bench_function(format!("batch_{batch}"), |b| {
             b.iter_custom(|iters| {
@@ -118,7 +144,7 @@ fn decode(c: &mut Criterion) {
                 for i in 0..iters {
                     let mut reqs = bench.admit(batch);
                     let prompts: Vec<Vec<u32>> = (0..batch)
-                        .map(|r| prompt(i as usize * 64 + r, CONTEXT))
+                        .map(|r| prompt(i as usize * batch + r, context))
                         .collect();
                     bench.step(&mut reqs, &prompts);
                     let next: Vec<Vec<u32>> = (0..batch).map(|r| vec![(r % 1000) as u32]).collect();
@@ -136,5 +162,25 @@ fn decode(c: &mut Criterion) {
     g.finish();
 }
 
+#[cfg(feature = "cuda")]
+fn gpu(c: &mut Criterion) {
+    use engine::model::gpu::GpuModel;
+    let model = load_model();
+    let gpu = |batch, context| Bench::new(GpuModel::from_model(&model, 0).unwrap(), batch, context);
+    prefill_on(c, "gpu", gpu(1, 512));
+    decode_on(
+        c,
+        "gpu",
+        gpu(256, CONTEXT),
+        CONTEXT,
+        &[1, 8, 32, 64, 128, 256],
+    );
+    // Long contexts: the attention's share of a decode step.
+    decode_on(c, "gpu", gpu(128, 1024), 1024, &[16, 128]);
+}
+
+#[cfg(not(feature = "cuda"))]
 criterion_group!(benches, prefill, decode);
+#[cfg(feature = "cuda")]
+criterion_group!(benches, prefill, decode, gpu);
 criterion_main!(benches);

@@ -395,6 +395,14 @@ async fn metrics_count_requests_and_expose_histograms() {
         assert_eq!(inf, sum_of(&after, &format!("{name}_count"), &[]), "{name}");
         assert!(inf > 0.0, "{name}");
     }
+    // Every step's phases are timed; a forward happened for each request at least.
+    for phase in ["schedule", "forward", "sample", "output"] {
+        let count = delta(
+            &format!("{}_count", metrics::STEP_PHASE),
+            &[("phase", phase)],
+        );
+        assert!(count >= f64::from(requests), "{phase}: {count} steps");
+    }
     for state in ["used", "evictable", "free", "protected"] {
         assert!(
             after.iter().any(|(n, l, _)| n == metrics::KV_SLOTS

@@ -16,7 +16,7 @@ use kernels::cuda::{
     CudaError, DeviceAttentionBatch, DeviceKvStorage, DeviceReqToToken, DeviceRope, DeviceSlots,
     GpuContext,
 };
-use kernels::cuda_index::{max_visible, SplitPlan};
+use kernels::cuda_index::{gqa_fits, max_visible, SplitPlan};
 use kernels::kv_indices::{create_kv_indices, KvGather};
 use kernels::rope::{Rope, RopeStyle};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv, SlotId};
@@ -119,10 +119,21 @@ fn random_pool(
     dtype: KvDtype,
     num_slots: usize,
 ) -> (KvStorage, DeviceKvStorage) {
+    random_pool_of(gpu, rng, dtype, num_slots, (3, 64))
+}
+
+/// A one-layer pool of `num_kv_heads` x `head_dim` random K/V rows, on the host and the device.
+fn random_pool_of(
+    gpu: &GpuContext,
+    rng: &mut Rng,
+    dtype: KvDtype,
+    num_slots: usize,
+    (num_kv_heads, head_dim): (usize, usize),
+) -> (KvStorage, DeviceKvStorage) {
     let layout = KvLayout {
         num_layers: 1,
-        num_kv_heads: 3,
-        head_dim: 64,
+        num_kv_heads,
+        head_dim,
         dtype,
     };
     let mut host = KvStorage::new(layout, num_slots).unwrap();
@@ -155,12 +166,15 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
         return;
     };
     let mut rng = Rng(3);
-    let shape = AttentionShape {
-        num_heads: 9,
-        num_kv_heads: 3,
-        head_dim: 64,
-    };
-    let q_row = shape.num_heads * shape.head_dim;
+    // SmolLM2's shape and an MHA shape with an odd head_dim take the grouped kernel (16-byte
+    // K loads for the first; the second loads element by element for f16/bf16); a group of
+    // 8 with head_dim 160 takes the per-head kernel.
+    let shapes = [(9, 3, 64), (8, 8, 20), (16, 2, 160)].map(|(h, kv, d)| AttentionShape {
+        num_heads: h,
+        num_kv_heads: kv,
+        head_dim: d,
+    });
+    assert!(gqa_fits(9, 3, 64) && gqa_fits(8, 8, 20) && !gqa_fits(16, 2, 160));
     let num_slots = 5000;
     let cases: [&[(u32, u32)]; 3] = [
         // Decode: a small batch over long contexts, where the default plan splits.
@@ -170,8 +184,10 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
         // One long prefill.
         &[(600, 600)],
     ];
-    for dtype in DTYPES {
-        let (host, dev) = random_pool(&gpu, &mut rng, dtype, num_slots);
+    for (shape, dtype) in shapes.iter().flat_map(|s| DTYPES.map(|d| (s, d))) {
+        let q_row = shape.num_heads * shape.head_dim;
+        let pool_shape = (shape.num_kv_heads, shape.head_dim);
+        let (host, dev) = random_pool_of(&gpu, &mut rng, dtype, num_slots, pool_shape);
         let (hk, hv) = host.layer(0).unwrap();
         let (dk, dv) = dev.layer(0).unwrap();
         for lens in cases {
@@ -184,23 +200,26 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
             let rows = *q_indptr.last().unwrap() as usize;
             let q = rng.f32s(rows * q_row);
             let mut want = vec![0.0; q.len()];
-            paged_attention(&shape, &batch, &q, hk, hv, &mut want).unwrap();
+            paged_attention(shape, &batch, &q, hk, hv, &mut want).unwrap();
 
             let dev_batch = DeviceAttentionBatch::upload(&gpu, &batch, num_slots).unwrap();
             let dq = gpu.upload(&q).unwrap();
             let max_vis = max_visible(&q_indptr, &kv_indptr);
             let plans = [
-                dev_batch.default_plan(shape.num_heads),
+                dev_batch.default_plan(shape),
                 SplitPlan::single(max_vis),
                 SplitPlan::with_splits(max_vis, 5),
             ];
             for plan in plans {
                 let mut out = gpu.zeros::<f32>(q.len()).unwrap();
-                gpu.paged_attention_with_plan(&shape, &dev_batch, &dq, dk, dv, &mut out, plan)
+                gpu.paged_attention_with_plan(shape, &dev_batch, &dq, dk, dv, &mut out, plan)
                     .unwrap();
                 let got = gpu.download(&out).unwrap();
                 let err = max_rel_err(&got[..want.len()], &want);
-                assert!(err < 2e-4, "{dtype:?} {lens:?} {plan:?}: error {err}");
+                assert!(
+                    err < 2e-4,
+                    "{shape:?} {dtype:?} {lens:?} {plan:?}: error {err}"
+                );
             }
         }
     }

@@ -4,7 +4,15 @@
 use super::{Req, Scheduler};
 use crate::model::ForwardModel;
 use crate::sampling::FinishReason;
+use crate::server::metrics::STEP_PHASE;
 use std::time::Instant;
+
+/// Records the time since `since` as step phase `phase`; returns now.
+fn phase_done(phase: &'static str, since: Instant) -> Instant {
+    let now = Instant::now();
+    metrics::histogram!(STEP_PHASE, "phase" => phase).record((now - since).as_secs_f64());
+    now
+}
 
 /// What one running request contributes to the batch.
 struct Entry {
@@ -19,19 +27,25 @@ struct Entry {
 impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn step(&mut self) {
         self.counters.steps += 1;
+        let started = Instant::now();
         self.cache.begin_free_group();
-        self.reap_abandoned(Instant::now());
+        self.reap_abandoned(started);
         self.prepare_for_decode();
         self.get_new_batch_prefill();
         let entries = self.prepare_for_extend();
-        if !entries.is_empty() {
-            self.run_batch(&entries);
-        } else if !self.running.is_empty() {
-            // Every running request is mid-prefill and the pool is exhausted: give way.
-            self.retract_one();
-        }
+        let scheduled = phase_done("schedule", started);
+        let computed = if !entries.is_empty() {
+            self.run_batch(&entries, scheduled)
+        } else {
+            if !self.running.is_empty() {
+                // Every running request is mid-prefill and the pool is exhausted: give way.
+                self.retract_one();
+            }
+            scheduled
+        };
         self.stream_and_release();
         self.cache.end_free_group();
+        phase_done("output", computed);
     }
 
     /// Aborts requests whose client is gone, whose deadline passed, or that were aborted by id.
@@ -197,7 +211,9 @@ impl<M: ForwardModel> Scheduler<M> {
         entries
     }
 
-    fn run_batch(&mut self, entries: &[Entry]) {
+    /// Runs the batch and processes its logits; `since` starts the forward phase. Returns
+    /// when the last phase it timed ended.
+    fn run_batch(&mut self, entries: &[Entry], since: Instant) -> Instant {
         let prefill: usize = entries
             .iter()
             .filter(|e| !(e.tokens == 1 && e.samples))
@@ -213,11 +229,12 @@ impl<M: ForwardModel> Scheduler<M> {
             Err(e) => {
                 tracing::error!("forward failed: {e}");
                 self.fail_entries(entries, &format!("model error: {e}"));
-                return;
+                return Instant::now();
             }
         };
         self.logits_scratch.clear();
         self.logits_scratch.extend_from_slice(logits);
+        let forwarded = phase_done("forward", since);
         let mut row = 0;
         let mut finished = Vec::new();
         for e in entries {
@@ -248,6 +265,7 @@ impl<M: ForwardModel> Scheduler<M> {
             self.counters.finished += 1;
             self.done.push_back(req);
         }
+        phase_done("sample", forwarded)
     }
 
     /// `cache_unfinished_req`: hands the request's computed pages to the tree.

@@ -28,6 +28,8 @@ pub const INTER_TOKEN: &str = "radixserve_inter_token_latency_seconds";
 pub const E2E: &str = "radixserve_e2e_latency_seconds";
 pub const BATCH_TOKENS: &str = "radixserve_batch_tokens";
 pub const BATCH_REQUESTS: &str = "radixserve_batch_requests";
+/// Scheduler step time by `phase`: `schedule`, `forward`, `sample`, `output`.
+pub const STEP_PHASE: &str = "radixserve_step_phase_seconds";
 pub const DRAINING: &str = "radixserve_draining";
 pub const UPTIME: &str = "radixserve_uptime_seconds";
 /// Per tenant (label `tenant`), published by the scheduler.
@@ -51,6 +53,9 @@ const BATCH_TOKEN_BUCKETS: &[f64] = &[
     1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0,
 ];
 const BATCH_REQUEST_BUCKETS: &[f64] = &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
+const STEP_PHASE_BUCKETS: &[f64] = &[
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+];
 
 /// Builds the exporter with each histogram's buckets (so they render as true Prometheus
 /// histograms, not summaries).
@@ -62,6 +67,7 @@ pub fn builder() -> Result<PrometheusBuilder, BuildError> {
         (E2E, E2E_BUCKETS),
         (BATCH_TOKENS, BATCH_TOKEN_BUCKETS),
         (BATCH_REQUESTS, BATCH_REQUEST_BUCKETS),
+        (STEP_PHASE, STEP_PHASE_BUCKETS),
     ] {
         builder = builder.set_buckets_for_metric(Matcher::Full(name.to_string()), buckets)?;
     }
@@ -161,6 +167,11 @@ fn describe() {
     describe_histogram!(E2E, Unit::Seconds, "Time from submission to the end");
     describe_histogram!(BATCH_TOKENS, "Tokens computed per forward batch");
     describe_histogram!(BATCH_REQUESTS, "Requests per forward batch");
+    describe_histogram!(
+        STEP_PHASE,
+        Unit::Seconds,
+        "Scheduler step time by phase: schedule, forward, sample, output"
+    );
     describe_gauge!(DRAINING, "1 while the server drains before shutdown");
     describe_gauge!(UPTIME, Unit::Seconds, "Seconds since the engine started");
     describe_counter!(HTTP_REQUESTS, "HTTP responses by route and status");

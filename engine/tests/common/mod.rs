@@ -3,6 +3,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod llama_reference;
+
 use engine::gguf::GgufFile;
 use engine::handle::EngineHandle;
 use engine::model::{ForwardBatch, ForwardModel, KvPoolSize, Model};

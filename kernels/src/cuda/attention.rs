@@ -1,5 +1,7 @@
 //! Paged attention on the device: the batch's CSR metadata and the launcher of
-//! `attention_partial` (+ `attention_merge` when the KV range is split across blocks).
+//! `attention_gqa` (one block per query row and KV head, for head_dim <= 128 and groups of at
+//! most 8) or `attention_partial` (one block per query row and head, any other shape), plus
+//! `attention_merge` when the KV range is split across blocks.
 
 use super::context::GpuContext;
 use super::error::{bad_shape, to_u32, CudaError};
@@ -7,7 +9,9 @@ use super::nvrtc::Module;
 use super::ops::{need, DeviceKvIndices};
 use super::storage::DeviceLayerKv;
 use crate::attention::{AttentionShape, PagedBatch};
-use crate::cuda_index::{max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS};
+use crate::cuda_index::{
+    gqa_fits, max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS, GQA_WARPS,
+};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use pools::SlotId;
 
@@ -99,9 +103,16 @@ impl DeviceAttentionBatch {
     }
 
     /// The split-K plan [`GpuContext::paged_attention`] uses for `num_heads` heads.
-    pub fn default_plan(&self, num_heads: usize) -> SplitPlan {
+    /// split-K only where the blocks of `shape` (one per row and KV head on the grouped
+    /// path, per row and query head otherwise) cannot fill the GPU.
+    pub fn default_plan(&self, shape: &AttentionShape) -> SplitPlan {
         let max_vis = max_visible(&self.q_indptr_host, &self.kv_indptr_host);
-        SplitPlan::for_batch(self.rows(), num_heads, max_vis)
+        let per_row = if gqa_fits(shape.num_heads, shape.num_kv_heads, shape.head_dim) {
+            shape.num_kv_heads
+        } else {
+            shape.num_heads
+        };
+        SplitPlan::for_batch(self.rows(), per_row, max_vis)
     }
 }
 
@@ -117,7 +128,7 @@ impl GpuContext {
         v_cache: &DeviceLayerKv,
         out: &mut CudaSlice<f32>,
     ) -> Result<(), CudaError> {
-        let plan = batch.default_plan(shape.num_heads);
+        let plan = batch.default_plan(shape);
         self.paged_attention_with_plan(shape, batch, q, k_cache, v_cache, out, plan)
     }
 
@@ -170,7 +181,36 @@ impl GpuContext {
             scale: 1.0 / (d as f32).sqrt(),
             chunk: plan.chunk,
         };
-        let grid = (to_u32(rows, "rows")?, heads as u32, plan.num_splits);
+        // The grouped kernel: one block per (row, KV head) for the whole query-head group;
+        // shared memory as laid out at the top of attention_gqa. Otherwise one block per
+        // (row, query head) with q, one probability and one slot per thread and 32 floats of
+        // reduction scratch (attention_partial).
+        let grouped = gqa_fits(heads, kv_heads, d);
+        let (grid, threads, shared, names) = if grouped {
+            let (g, w) = (heads / kv_heads, GQA_WARPS as usize);
+            let floats = g * d + w * g * 32 + w * 32 + w * g * 2 + w * g * d;
+            (
+                (to_u32(rows, "rows")?, kv_heads as u32, plan.num_splits),
+                GQA_WARPS * 32,
+                to_u32(floats * 4, "shared memory")?,
+                [
+                    "attention_gqa_f32",
+                    "attention_gqa_f16",
+                    "attention_gqa_bf16",
+                ],
+            )
+        } else {
+            (
+                (to_u32(rows, "rows")?, heads as u32, plan.num_splits),
+                ATTN_THREADS,
+                (args.head_dim + 2 * ATTN_THREADS + 32) * 4,
+                [
+                    "attention_partial_f32",
+                    "attention_partial_f16",
+                    "attention_partial_bf16",
+                ],
+            )
+        };
         // Partial states only exist with more than one split.
         let parts = if splits > 1 {
             Some((
@@ -185,17 +225,21 @@ impl GpuContext {
             batch,
             q,
             args: &args,
-            grid,
+            cfg: LaunchConfig {
+                grid_dim: grid,
+                block_dim: (threads, 1, 1),
+                shared_mem_bytes: shared,
+            },
         };
         match (k_cache, v_cache) {
             (DeviceLayerKv::F32(k), DeviceLayerKv::F32(v)) => {
-                launch.partial("attention_partial_f32", k, v, out, parts.as_ref())
+                launch.partial(names[0], k, v, out, parts.as_ref())
             }
             (DeviceLayerKv::F16(k), DeviceLayerKv::F16(v)) => {
-                launch.partial("attention_partial_f16", k, v, out, parts.as_ref())
+                launch.partial(names[1], k, v, out, parts.as_ref())
             }
             (DeviceLayerKv::Bf16(k), DeviceLayerKv::Bf16(v)) => {
-                launch.partial("attention_partial_bf16", k, v, out, parts.as_ref())
+                launch.partial(names[2], k, v, out, parts.as_ref())
             }
             _ => bad_shape("attention: K and V buffers of different dtypes".into()),
         }?;
@@ -210,7 +254,7 @@ impl GpuContext {
                 .arg(&args.head_dim)
                 .arg(&plan.num_splits);
             let cfg = LaunchConfig {
-                grid_dim: (grid.0, grid.1, 1),
+                grid_dim: (grid.0, heads as u32, 1),
                 block_dim: (ATTN_THREADS, 1, 1),
                 shared_mem_bytes: 0,
             };
@@ -237,7 +281,7 @@ struct Launch<'a> {
     batch: &'a DeviceAttentionBatch,
     q: &'a CudaSlice<f32>,
     args: &'a PartialArgs,
-    grid: (u32, u32, u32),
+    cfg: LaunchConfig,
 }
 
 /// A null device pointer for the partial buffers of a single-split launch.
@@ -274,19 +318,13 @@ impl Launch<'_> {
             Some((acc, ml)) => launch.arg(acc).arg(ml),
             None => launch.arg(&NULL_PTR).arg(&NULL_PTR),
         };
-        // q in shared memory, then one probability and one slot per thread, then 32 floats
-        // of reduction scratch (the layout at the top of attention_partial).
-        let shared = (a.head_dim + 2 * ATTN_THREADS + 32) * 4;
-        let cfg = LaunchConfig {
-            grid_dim: self.grid,
-            block_dim: (ATTN_THREADS, 1, 1),
-            shared_mem_bytes: shared,
-        };
-        // SAFETY: arguments match attention_partial's signature. The metadata was validated
-        // (monotone, q_len <= kv_len), q/out cover every row, head_dim fits the per-thread
-        // accumulators, slots outside the pool are masked by the kernel, and the partial
-        // buffers (touched only with more than one split) hold rows * heads * splits states.
-        unsafe { launch.launch(cfg) }?;
+        // SAFETY: arguments match the signature shared by attention_partial and attention_gqa.
+        // The metadata was validated (monotone, q_len <= kv_len), q/out cover every row,
+        // head_dim and the group fit the kernel's accumulators (checked by the caller), slots
+        // outside the pool are masked by the kernel, the shared memory matches its layout, and
+        // the partial buffers (touched only with more than one split) hold rows * heads *
+        // splits states.
+        unsafe { launch.launch(self.cfg) }?;
         Ok(())
     }
 }

@@ -13,6 +13,12 @@ pub const ATTN_THREADS: u32 = 128;
 /// Output dims held per thread by `attention_partial` (`ATTN_ACC_PER_THREAD` in attention.cu):
 /// head_dim may be at most `ATTN_THREADS * ATTN_ACC_PER_THREAD`.
 pub const ATTN_ACC_PER_THREAD: u32 = 4;
+/// Warps per block of `attention_gqa` (`GQA_WARPS` in attention.cu).
+pub const GQA_WARPS: u32 = 4;
+/// Query heads per KV head `attention_gqa` handles at most (`GQA_MAX_GROUP`).
+pub const GQA_MAX_GROUP: usize = 8;
+/// Output dims per lane of `attention_gqa` (`GQA_ACC_PER_LANE`): head_dim <= 32 * this.
+pub const GQA_ACC_PER_LANE: usize = 4;
 /// Threads per block of the one-block-per-row kernels (kv_indices, rms_norm, embedding).
 pub const ROW_THREADS: u32 = 256;
 /// Threads per block of the grid-stride element-wise kernels.
@@ -24,8 +30,8 @@ pub const MAX_STRIDE_BLOCKS: u32 = 1 << 16;
 pub const MIN_SPLIT_KEYS: u32 = 256;
 /// split-K: at most this many splits per query.
 pub const MAX_SPLITS: u32 = 64;
-/// split-K: blocks worth having in flight (about two waves on a 132-SM H100).
-pub const TARGET_BLOCKS: usize = 264;
+/// split-K: blocks worth having in flight (about four 4-warp blocks per SM of a 132-SM H100).
+pub const TARGET_BLOCKS: usize = 528;
 
 /// Blocks of a grid-stride kernel over `total` elements.
 pub fn stride_blocks(total: usize, threads: u32) -> u32 {
@@ -208,6 +214,27 @@ pub fn attention_block(
     }
 }
 
+/// Whether `attention_gqa` (one block per query row and KV head) serves this shape.
+pub fn gqa_fits(num_heads: usize, num_kv_heads: usize, head_dim: usize) -> bool {
+    num_kv_heads > 0
+        && num_heads.is_multiple_of(num_kv_heads)
+        && num_heads / num_kv_heads <= GQA_MAX_GROUP
+        && head_dim <= 32 * GQA_ACC_PER_LANE
+}
+
+/// The keys warp `warp` of an `attention_gqa` block takes from `key_lo..key_hi`, as
+/// (first key, count) tiles of at most 32: the loop header of the kernel's key loop.
+pub fn gqa_warp_tiles(
+    key_lo: usize,
+    key_hi: usize,
+    warp: u32,
+) -> impl Iterator<Item = (usize, usize)> {
+    let stride = GQA_WARPS as usize * 32;
+    (key_lo + warp as usize * 32..key_hi)
+        .step_by(stride)
+        .map(move |tile| (tile, 32.min(key_hi - tile)))
+}
+
 /// Keys the row with the most keys sees: a request's last query sees all of its KV.
 pub fn max_visible(q_indptr: &[u32], kv_indptr: &[u32]) -> u32 {
     (0..q_indptr.len().saturating_sub(1))
@@ -247,10 +274,10 @@ impl SplitPlan {
         }
     }
 
-    /// Splits only when `rows * heads` blocks cannot fill the GPU (decode of a small batch over
-    /// long contexts); a prefill has enough rows and stays in one pass.
-    pub fn for_batch(rows: usize, num_heads: usize, max_visible: u32) -> Self {
-        let blocks = rows * num_heads;
+    /// Splits only when `rows * blocks_per_row` blocks cannot fill the GPU (decode of a small
+    /// batch over long contexts); a prefill has enough rows and stays in one pass.
+    pub fn for_batch(rows: usize, blocks_per_row: usize, max_visible: u32) -> Self {
+        let blocks = rows * blocks_per_row;
         if blocks >= TARGET_BLOCKS || max_visible <= MIN_SPLIT_KEYS {
             return Self::single(max_visible);
         }
@@ -267,27 +294,36 @@ pub fn part_index(row: usize, head: usize, split: usize, num_heads: usize, split
     (row * num_heads + head) * splits + split
 }
 
-/// `attention_merge`: combines the splits' (max, sum, unnormalized output) into `out`.
-pub fn merge_partials(ml: &[(f32, f32)], acc: &[f32], out: &mut [f32]) {
-    let d = out.len();
+/// Combines softmax states (max, sum, unnormalized output; one `acc` row per state) into one
+/// such state relative to the largest max: the merge of `attention_gqa`'s warps and, followed
+/// by the division, of `attention_merge`'s splits. Returns (max, sum); `acc_out` gets the sum
+/// of the rescaled outputs.
+pub fn combine_states(ml: &[(f32, f32)], acc: &[f32], acc_out: &mut [f32]) -> (f32, f32) {
+    let d = acc_out.len();
     let m = ml.iter().fold(f32::NEG_INFINITY, |m, s| m.max(s.0));
     let mut l = 0.0f32;
-    if m != f32::NEG_INFINITY {
-        for &(ms, ls) in ml {
-            if ms != f32::NEG_INFINITY {
-                l += ls * (ms - m).exp();
+    acc_out.fill(0.0);
+    if m == f32::NEG_INFINITY {
+        return (m, l);
+    }
+    for (s, &(ms, ls)) in ml.iter().enumerate() {
+        if ms != f32::NEG_INFINITY {
+            let f = (ms - m).exp();
+            l += ls * f;
+            for (o, a) in acc_out.iter_mut().zip(&acc[s * d..(s + 1) * d]) {
+                *o += a * f;
             }
         }
     }
+    (m, l)
+}
+
+/// `attention_merge`: combines the splits' (max, sum, unnormalized output) into `out`.
+pub fn merge_partials(ml: &[(f32, f32)], acc: &[f32], out: &mut [f32]) {
+    let (_, l) = combine_states(ml, acc, out);
     let inv = if l > 0.0 { 1.0 / l } else { 0.0 };
-    for (i, o) in out.iter_mut().enumerate() {
-        let mut v = 0.0f32;
-        for (s, &(ms, _)) in ml.iter().enumerate() {
-            if ms != f32::NEG_INFINITY {
-                v += acc[s * d + i] * (ms - m).exp();
-            }
-        }
-        *o = v * inv;
+    for o in out.iter_mut() {
+        *o *= inv;
     }
 }
 

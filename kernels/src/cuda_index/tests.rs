@@ -271,6 +271,9 @@ fn split_plans_cover_every_visible_key_exactly_once() {
 #[test]
 fn cuda_sources_still_use_the_twinned_index_math() {
     let acc = format!("#define ATTN_ACC_PER_THREAD {ATTN_ACC_PER_THREAD}");
+    let warps = format!("#define GQA_WARPS {GQA_WARPS}");
+    let group = format!("#define GQA_MAX_GROUP {GQA_MAX_GROUP}");
+    let lanes = format!("#define GQA_ACC_PER_LANE {GQA_ACC_PER_LANE}");
     let anchors: [(&str, &str, &[&str]); 6] = [
         (
             "common.cuh",
@@ -329,6 +332,12 @@ fn cuda_sources_still_use_the_twinned_index_math() {
                 "const unsigned kv_head = head / (num_heads / num_kv_heads);",
                 "const size_t part = ((size_t)row * num_heads + head) * splits + split;",
                 "const size_t first = ((size_t)row * num_heads + head) * splits;",
+                "const unsigned head0 = kv_head * group;",
+                "for (unsigned tile = key_lo + warp * 32u; tile < key_hi; tile += GQA_WARPS * 32u) {",
+                "const unsigned n = min(32u, key_hi - tile);",
+                warps.as_str(),
+                group.as_str(),
+                lanes.as_str(),
             ],
         ),
     ];
@@ -345,6 +354,105 @@ fn find_request_skips_empty_requests() {
     let owners: Vec<usize> = (0..7).map(|r| find_request(&q_indptr, r)).collect();
     assert_eq!(owners, vec![0, 0, 2, 4, 4, 4, 4]);
     assert_eq!(find_request(&[0, 5], 4), 0);
+}
+
+/// One online-softmax state over keys: running max, sum and unnormalized output.
+struct SoftmaxState {
+    m: f32,
+    l: f32,
+    acc: Vec<f32>,
+}
+
+/// K and V rows of one layer as the twins read them.
+struct KvRows<'a> {
+    k: &'a [f32],
+    v: &'a [f32],
+    kv_row: usize,
+    /// Offset of the KV head in a row.
+    off: usize,
+}
+
+impl SoftmaxState {
+    fn new(d: usize) -> Self {
+        Self {
+            m: f32::NEG_INFINITY,
+            l: 0.0,
+            acc: vec![0.0; d],
+        }
+    }
+
+    /// One tile of keys (`None`: masked) against the pre-scaled query `qv`, as one step of
+    /// the kernels' online softmax.
+    fn absorb(&mut self, qv: &[f32], slots: &[Option<usize>], kv: &KvRows<'_>) {
+        let (d, row, off) = (qv.len(), kv.kv_row, kv.off);
+        let scores: Vec<f32> = slots
+            .iter()
+            .map(|s| {
+                s.map_or(f32::NEG_INFINITY, |s| {
+                    (0..d).map(|i| qv[i] * kv.k[s * row + off + i]).sum()
+                })
+            })
+            .collect();
+        let m_new = scores.iter().fold(self.m, |a, &b| a.max(b));
+        if m_new == f32::NEG_INFINITY {
+            return;
+        }
+        let p: Vec<f32> = scores
+            .iter()
+            .map(|&s| {
+                if s == f32::NEG_INFINITY {
+                    0.0
+                } else {
+                    (s - m_new).exp()
+                }
+            })
+            .collect();
+        let corr = (self.m - m_new).exp();
+        self.l = self.l * corr + p.iter().sum::<f32>();
+        for (i, a) in self.acc.iter_mut().enumerate() {
+            *a *= corr;
+            for (t, s) in slots.iter().enumerate() {
+                if let Some(s) = s {
+                    *a += p[t] * kv.v[s * row + off + i];
+                }
+            }
+        }
+        self.m = m_new;
+    }
+}
+
+/// The slots of keys `first..first + n` of a block (`None` outside the pool: masked).
+fn tile_slots(
+    batch: &PagedBatch<'_>,
+    kv_lo: usize,
+    first: usize,
+    n: usize,
+    num_slots: usize,
+) -> Vec<Option<usize>> {
+    (0..n)
+        .map(|t| {
+            let s = batch.kv_indices[kv_lo + first + t];
+            (s >= 0 && (s as usize) < num_slots).then_some(s as usize)
+        })
+        .collect()
+}
+
+/// Merges the splits' partial states of every (row, head) into `out` (`attention_merge`).
+fn merge_splits(
+    part_ml: &[(f32, f32)],
+    part_acc: &[f32],
+    out: &mut [f32],
+    d: usize,
+    splits: usize,
+) {
+    for (o, row_head) in out.chunks_exact_mut(d).zip(0..) {
+        let first = row_head * splits;
+        merge_partials(
+            &part_ml[first..first + splits],
+            &part_acc[first * d..(first + splits) * d],
+            o,
+        );
+    }
 }
 
 /// Runs `attention_partial` and `attention_merge` block by block on the CPU: the twins'
@@ -381,74 +489,141 @@ fn simulate_attention(
                     .iter()
                     .map(|x| x * scale)
                     .collect();
-                let (mut m, mut l, mut acc) = (f32::NEG_INFINITY, 0.0f32, vec![0.0f32; d]);
-                let off = blk.kv_head * d;
-                let mut tile = blk.key_lo;
-                while tile < blk.key_hi {
+                let kv = KvRows {
+                    k,
+                    v,
+                    kv_row,
+                    off: blk.kv_head * d,
+                };
+                let mut st = SoftmaxState::new(d);
+                for tile in (blk.key_lo..blk.key_hi).step_by(ATTN_THREADS as usize) {
                     let n = (ATTN_THREADS as usize).min(blk.key_hi - tile);
-                    let slots: Vec<Option<usize>> = (0..n)
-                        .map(|t| {
-                            let s = batch.kv_indices[blk.kv_lo + tile + t];
-                            (s >= 0 && (s as usize) < num_slots).then_some(s as usize)
-                        })
-                        .collect();
-                    let scores: Vec<f32> = slots
-                        .iter()
-                        .map(|s| {
-                            s.map_or(f32::NEG_INFINITY, |s| {
-                                (0..d).map(|i| qv[i] * k[s * kv_row + off + i]).sum()
-                            })
-                        })
-                        .collect();
-                    let m_new = scores.iter().fold(m, |a, &b| a.max(b));
-                    tile += n;
-                    if m_new == f32::NEG_INFINITY {
-                        continue;
-                    }
-                    let p: Vec<f32> = scores
-                        .iter()
-                        .map(|&s| {
-                            if s == f32::NEG_INFINITY {
-                                0.0
-                            } else {
-                                (s - m_new).exp()
-                            }
-                        })
-                        .collect();
-                    let corr = (m - m_new).exp();
-                    l = l * corr + p.iter().sum::<f32>();
-                    for (i, a) in acc.iter_mut().enumerate() {
-                        *a *= corr;
-                        for (t, s) in slots.iter().enumerate() {
-                            if let Some(s) = s {
-                                *a += p[t] * v[s * kv_row + off + i];
-                            }
-                        }
-                    }
-                    m = m_new;
+                    st.absorb(&qv, &tile_slots(batch, blk.kv_lo, tile, n, num_slots), &kv);
                 }
                 if splits == 1 {
-                    let inv = if l > 0.0 { 1.0 / l } else { 0.0 };
-                    for i in 0..d {
-                        out[(row * heads + head) * d + i] = acc[i] * inv;
+                    let inv = if st.l > 0.0 { 1.0 / st.l } else { 0.0 };
+                    for (o, a) in out[(row * heads + head) * d..][..d].iter_mut().zip(&st.acc) {
+                        *o = a * inv;
                     }
                 } else {
                     let p = part_index(row, head, split, heads, splits);
-                    part_acc[p * d..][..d].copy_from_slice(&acc);
-                    part_ml[p] = (m, l);
+                    part_acc[p * d..][..d].copy_from_slice(&st.acc);
+                    part_ml[p] = (st.m, st.l);
                 }
-            }
-            if splits > 1 {
-                let first = part_index(row, head, 0, heads, splits);
-                merge_partials(
-                    &part_ml[first..first + splits],
-                    &part_acc[first * d..(first + splits) * d],
-                    &mut out[(row * heads + head) * d..][..d],
-                );
             }
         }
     }
+    if splits > 1 {
+        merge_splits(&part_ml, &part_acc, &mut out, d, splits);
+    }
     out
+}
+
+/// Runs `attention_gqa` (and `attention_merge`) block by block and warp by warp on the CPU:
+/// the twins' indices, each warp's 32-key tiles, the per-warp online softmax and the merge of
+/// the warps' states.
+fn simulate_gqa_attention(
+    shape: &AttentionShape,
+    batch: &PagedBatch<'_>,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    plan: SplitPlan,
+) -> Vec<f32> {
+    let (heads, kv_heads, d) = (shape.num_heads, shape.num_kv_heads, shape.head_dim);
+    assert!(gqa_fits(heads, kv_heads, d));
+    let group = heads / kv_heads;
+    let kv_row = kv_heads * d;
+    let num_slots = k.len() / kv_row;
+    let rows = *batch.q_indptr.last().unwrap() as usize;
+    let splits = plan.num_splits as usize;
+    let scale = 1.0 / (d as f32).sqrt();
+    let mut part_acc = vec![0.0f32; rows * heads * splits * d];
+    let mut part_ml = vec![(0.0f32, 0.0f32); rows * heads * splits];
+    let mut out = vec![0.0f32; rows * heads * d];
+    for row in 0..rows {
+        for kv_head in 0..kv_heads {
+            let head0 = kv_head * group;
+            let qvs: Vec<Vec<f32>> = (0..group)
+                .map(|g| {
+                    q[(row * heads + head0 + g) * d..][..d]
+                        .iter()
+                        .map(|x| x * scale)
+                        .collect()
+                })
+                .collect();
+            for split in 0..splits {
+                let blk = attention_block(
+                    batch.q_indptr,
+                    batch.kv_indptr,
+                    heads as u32,
+                    kv_heads as u32,
+                    plan.chunk,
+                    (row as u32, head0 as u32, split as u32),
+                );
+                assert_eq!(blk.kv_head, kv_head);
+                let kv = KvRows {
+                    k,
+                    v,
+                    kv_row,
+                    off: kv_head * d,
+                };
+                // warps[w][g]
+                let warps: Vec<Vec<SoftmaxState>> = (0..GQA_WARPS)
+                    .map(|warp| {
+                        let mut states: Vec<SoftmaxState> =
+                            (0..group).map(|_| SoftmaxState::new(d)).collect();
+                        for (tile, n) in gqa_warp_tiles(blk.key_lo, blk.key_hi, warp) {
+                            let slots = tile_slots(batch, blk.kv_lo, tile, n, num_slots);
+                            for (st, qv) in states.iter_mut().zip(&qvs) {
+                                st.absorb(qv, &slots, &kv);
+                            }
+                        }
+                        states
+                    })
+                    .collect();
+                for g in 0..group {
+                    let ml: Vec<(f32, f32)> = warps.iter().map(|w| (w[g].m, w[g].l)).collect();
+                    let acc: Vec<f32> = warps.iter().flat_map(|w| w[g].acc.clone()).collect();
+                    let head = head0 + g;
+                    if splits == 1 {
+                        merge_partials(&ml, &acc, &mut out[(row * heads + head) * d..][..d]);
+                    } else {
+                        let p = part_index(row, head, split, heads, splits);
+                        part_ml[p] = combine_states(&ml, &acc, &mut part_acc[p * d..][..d]);
+                    }
+                }
+            }
+        }
+    }
+    if splits > 1 {
+        merge_splits(&part_ml, &part_acc, &mut out, d, splits);
+    }
+    out
+}
+
+#[test]
+fn gqa_warp_tiles_cover_a_block_range_once() {
+    for (lo, hi) in [
+        (0usize, 0usize),
+        (0, 1),
+        (5, 37),
+        (0, 128),
+        (100, 1000),
+        (256, 513),
+    ] {
+        let mut hits = vec![0u8; hi];
+        for warp in 0..GQA_WARPS {
+            for (tile, n) in gqa_warp_tiles(lo, hi, warp) {
+                assert!((1..=32).contains(&n));
+                for h in &mut hits[tile..tile + n] {
+                    *h += 1;
+                }
+            }
+        }
+        assert!(hits[..lo].iter().all(|&h| h == 0));
+        assert!(hits[lo..].iter().all(|&h| h == 1), "{lo}..{hi}");
+    }
 }
 
 #[test]
@@ -489,10 +664,14 @@ fn simulated_attention_matches_the_cpu_kernel_with_and_without_split_k() {
         SplitPlan::with_splits(max_vis, 3),
         SplitPlan::with_splits(max_vis, 64),
         SplitPlan::for_batch(rows, shape.num_heads, max_vis),
+        SplitPlan::for_batch(rows, shape.num_kv_heads, max_vis),
     ] {
-        let got = simulate_attention(&shape, &batch, &q, &k, &v, plan);
-        for (g, w) in got.iter().zip(&want) {
-            assert!((g - w).abs() < 1e-5, "{plan:?}: {g} vs {w}");
+        let per_head = simulate_attention(&shape, &batch, &q, &k, &v, plan);
+        let grouped = simulate_gqa_attention(&shape, &batch, &q, &k, &v, plan);
+        for (got, kernel) in [(per_head, "attention_partial"), (grouped, "attention_gqa")] {
+            for (g, w) in got.iter().zip(&want) {
+                assert!((g - w).abs() < 1e-5, "{kernel} {plan:?}: {g} vs {w}");
+            }
         }
     }
 }
