@@ -3,18 +3,17 @@
 use super::{Req, Scheduler};
 use crate::handle::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
 use crate::model::{ForwardModel, KvPool};
-use crate::sampling::FinishReason;
+use crate::sampling::{FinishReason, SampleOutput};
 use crate::server::metrics as metrics_names;
 use std::time::Instant;
 
 impl<M: ForwardModel> Scheduler<M> {
-    /// Samples the next token of running request `index` from `logits`, records it and its text.
-    /// Returns whether the request is finished.
-    pub(super) fn sample_and_record(&mut self, index: usize, logits: &mut [f32]) -> bool {
+    /// Records the token sampled for running request `index` and its text. Returns whether
+    /// the request is finished.
+    pub(super) fn record_sample(&mut self, index: usize, out: SampleOutput) -> bool {
         let first = self.running[index].first_token_at.is_none();
         let tenant = first.then(|| self.tenant_label(self.running[index].tenant));
         let req = &mut self.running[index];
-        let out = req.sampler.sample(logits);
         let now = Instant::now();
         if let Some(tenant) = tenant {
             req.first_token_at = Some(now);

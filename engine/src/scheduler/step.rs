@@ -3,9 +3,14 @@
 
 use super::{Req, Scheduler};
 use crate::model::ForwardModel;
-use crate::sampling::FinishReason;
+use crate::sampling::{FinishReason, SampleOutput, Sampler};
 use crate::server::metrics::STEP_PHASE;
+use rayon::prelude::*;
 use std::time::Instant;
+
+/// Rows sampled per parallel task: a row (49,152 logits for the default model) takes tens of
+/// microseconds, so small batches stay on the scheduler thread.
+const ROWS_PER_TASK: usize = 8;
 
 /// Records the time since `since` as step phase `phase`; returns now.
 fn phase_done(phase: &'static str, since: Instant) -> Instant {
@@ -235,7 +240,7 @@ impl<M: ForwardModel> Scheduler<M> {
         self.logits_scratch.clear();
         self.logits_scratch.extend_from_slice(logits);
         let forwarded = phase_done("forward", since);
-        let mut row = 0;
+        let mut samples = self.sample_rows(entries, vocab).into_iter();
         let mut finished = Vec::new();
         for e in entries {
             let tenant = self.running[e.index].tenant;
@@ -248,11 +253,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.cache_progress(e.index);
                 continue;
             }
-            let mut logits = std::mem::take(&mut self.logits_scratch);
-            let done = self.sample_and_record(e.index, &mut logits[row * vocab..(row + 1) * vocab]);
-            self.logits_scratch = logits;
-            row += 1;
-            if done {
+            let Some(sample) = samples.next() else {
+                break; // one sample per sampling entry: cannot happen
+            };
+            if self.record_sample(e.index, sample) {
                 finished.push(e.index);
             } else if e.tokens > 1 {
                 // A finished prefill: put the prompt in the tree for requests that share it.
@@ -266,6 +270,35 @@ impl<M: ForwardModel> Scheduler<M> {
             self.done.push_back(req);
         }
         phase_done("sample", forwarded)
+    }
+
+    /// Samples one token for each entry of `entries` that samples, from the logits rows in
+    /// `logits_scratch` (one row per such entry, in order), the rows in parallel: each
+    /// request's sampler is its own (RNG, penalties), so the result does not depend on the
+    /// threads.
+    fn sample_rows(&mut self, entries: &[Entry], vocab: usize) -> Vec<SampleOutput> {
+        // Running index -> logits row.
+        let mut row_of = vec![usize::MAX; self.running.len()];
+        let mut rows = 0;
+        for e in entries.iter().filter(|e| e.samples) {
+            if let Some(r) = row_of.get_mut(e.index) {
+                *r = rows;
+                rows += 1;
+            }
+        }
+        let mut jobs: Vec<(usize, &mut Sampler)> = self
+            .running
+            .iter_mut()
+            .zip(&row_of)
+            .filter(|(_, &row)| row != usize::MAX)
+            .map(|(req, &row)| (row, &mut req.sampler))
+            .collect();
+        jobs.sort_unstable_by_key(|(row, _)| *row);
+        jobs.into_par_iter()
+            .zip(self.logits_scratch.par_chunks_exact_mut(vocab))
+            .with_min_len(ROWS_PER_TASK)
+            .map(|((_, sampler), logits)| sampler.sample(logits))
+            .collect()
     }
 
     /// `cache_unfinished_req`: hands the request's computed pages to the tree.
