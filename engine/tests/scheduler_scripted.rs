@@ -261,3 +261,57 @@ fn refuses_what_can_never_fit_and_bad_parameters() {
     assert!(matches!(err, engine::handle::SubmitError::Unavailable(_)));
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// Tokens of one request, read to its end.
+fn collect_tokens(mut stream: engine::handle::RequestStream) -> Vec<u32> {
+    let mut tokens = Vec::new();
+    loop {
+        match stream.blocking_next() {
+            Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
+            Some(GenerateEvent::Finished(_)) => return tokens,
+            Some(GenerateEvent::Error(e)) => panic!("engine error: {e}"),
+            None => panic!("stream ended without a final event"),
+        }
+    }
+}
+
+#[test]
+fn seeded_sampling_gives_each_request_its_own_tokens_in_any_batch() {
+    // 24 running requests: the step's rows are sampled by several parallel tasks. The
+    // scripted logits (10 on the rule's token, 0 elsewhere) leave the rule's token ~31%
+    // at temperature 1, so the draws are truly random and depend on each request's seed and
+    // its own logits row.
+    let engine = start(1, 8192, 24, 64, Policy::Fcfs);
+    let request = |i: u64| {
+        let prompt: Vec<u32> = (0..8 + i as u32).map(|t| 100 + t * 7 + i as u32).collect();
+        // Default sampling: temperature 1, no top-k / top-p cut.
+        let params = SamplingParams {
+            seed: Some(1000 + i),
+            max_new_tokens: 12,
+            ignore_eos: true,
+            ..SamplingParams::default()
+        };
+        GenerateRequest::new(prompt, params)
+    };
+    let alone: Vec<Vec<u32>> = (0..24)
+        .map(|i| collect_tokens(engine.submit(request(i)).unwrap()))
+        .collect();
+    let streams: Vec<_> = (0..24)
+        .map(|i| engine.submit(request(i)).unwrap())
+        .collect();
+    let together: Vec<Vec<u32>> = streams.into_iter().map(collect_tokens).collect();
+    assert_eq!(
+        together, alone,
+        "a request's tokens depend only on its seed and prompt"
+    );
+    // Random draws: most tokens are not the scripted rule's.
+    let off_rule = (0..24u64)
+        .filter(|&i| alone[i as usize] != reference(&request(i).input_ids, 12))
+        .count();
+    assert!(
+        off_rule > 20,
+        "only {off_rule} of 24 requests drew off the rule"
+    );
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
