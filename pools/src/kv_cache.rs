@@ -92,6 +92,21 @@ impl KvCache {
         self.tree.namespace_id(ns)
     }
 
+    /// Interns `ns` for one request (see [`RadixCache::acquire_namespace`]).
+    pub fn acquire_namespace(&mut self, ns: &Namespace) -> NsId {
+        self.tree.acquire_namespace(ns)
+    }
+
+    /// Ends one request's hold on `ns`; returns whether the namespace was reclaimed.
+    pub fn release_namespace(&mut self, ns: NsId) -> bool {
+        self.tree.release_namespace(ns)
+    }
+
+    /// Salted namespaces the tree reclaimed since the last call.
+    pub fn take_reclaimed_namespaces(&mut self) -> Vec<Namespace> {
+        self.tree.take_reclaimed()
+    }
+
     /// Slots a new allocation could get, counting what eviction would free.
     pub fn available_with_eviction(&self) -> usize {
         self.allocator.available() + self.tree.evictable_size()
@@ -119,7 +134,8 @@ impl KvCache {
         let key = &prefix_key[..prefix_key.len().min(max)];
         let row = self.req_to_token.alloc()?;
         self.scratch.clear();
-        let found = match self.tree.match_prefix(ns, key, &mut self.scratch) {
+        // Counted by `record_admission` once the scheduler keeps the request.
+        let found = match self.tree.match_prefix_untracked(ns, key, &mut self.scratch) {
             Ok(found) => found,
             Err(e) => {
                 self.req_to_token.free(row);
@@ -138,9 +154,29 @@ impl KvCache {
         })
     }
 
+    /// Counts a kept admission of `queried` prompt tokens in the tree's hit statistics and
+    /// access times (an admission undone by `release_req` leaves no trace there).
+    pub fn record_admission(&mut self, req: &ReqKv, queried: usize) {
+        let found = radix::MatchResult {
+            len: req.cached_len,
+            last_node: req.lock.node(),
+        };
+        self.tree.record_match(req.ns, queried, found);
+    }
+
     /// Allocates slots for the request's next `n` tokens (its `out_cache_loc`, readable from
     /// [`KvCache::slots`] afterwards), evicting from the tree first if the free list is short.
     pub fn alloc_tokens(&mut self, req: &mut ReqKv, n: usize) -> Result<(), PoolError> {
+        self.alloc_with(req, n, true)
+    }
+
+    /// Like [`KvCache::alloc_tokens`], but from free slots only: never evicts (the caller
+    /// evicted what it was allowed to). Fails with `OutOfSlots` when they are too few.
+    pub fn alloc_tokens_from_free(&mut self, req: &mut ReqKv, n: usize) -> Result<(), PoolError> {
+        self.alloc_with(req, n, false)
+    }
+
+    fn alloc_with(&mut self, req: &mut ReqKv, n: usize, evict: bool) -> Result<(), PoolError> {
         let max = self.req_to_token.max_context_len();
         if req.kv_len + n > max {
             return Err(PoolError::RowOverflow {
@@ -151,7 +187,24 @@ impl KvCache {
         }
         let last = self.slots(req).last().copied();
         let need = self.allocator.pages_needed(last, n);
-        self.ensure_available(need)?;
+        if evict {
+            self.ensure_available(need)?;
+        } else if self.allocator.available() < need {
+            return Err(PoolError::OutOfSlots {
+                requested: need,
+                available: self.allocator.available(),
+            });
+        }
+        self.alloc_checked(req, last, n)
+    }
+
+    /// Allocates `n` slots after `last` (room already made) and writes them into the row.
+    fn alloc_checked(
+        &mut self,
+        req: &mut ReqKv,
+        last: Option<SlotId>,
+        n: usize,
+    ) -> Result<(), PoolError> {
         let slots = self.allocator.alloc_extend(last, n)?;
         if let Err(slots) = self.req_to_token.assign(&req.row, req.kv_len, slots) {
             self.allocator.free_owned(slots)?;
@@ -429,6 +482,12 @@ impl KvCache {
     /// protected, every row free.
     pub fn check_idle(&self) -> Result<(), PoolError> {
         self.check_ownership(std::iter::empty())?;
+        let held = self.tree.held_namespaces();
+        if held != 0 {
+            return Err(PoolError::Ownership(format!(
+                "{held} namespaces still held by requests at idle"
+            )));
+        }
         if self.tree.protected_size() != 0 {
             return Err(PoolError::Ownership(format!(
                 "{} tokens still protected at idle",

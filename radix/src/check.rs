@@ -21,7 +21,7 @@ impl RadixCache {
         let mut protected = 0usize;
         let mut leaf_count = 0usize;
         let mut seen_slots: FxHashSet<SlotId> = FxHashSet::default();
-        for (ns_index, entry) in self.namespaces.iter().enumerate() {
+        for (ns_index, entry) in self.namespaces.iter() {
             let root = &self.nodes[entry.root.0];
             ensure!(root.parent.is_none(), "root of ns {ns_index} has a parent");
             ensure!(root.key.is_empty(), "root of ns {ns_index} has a key");
@@ -109,6 +109,19 @@ impl RadixCache {
                 ns_evictable == entry.stats.evictable_tokens,
                 "ns {ns_index}: counted {ns_evictable} evictable tokens, recorded {}",
                 entry.stats.evictable_tokens
+            );
+        }
+        let mut salted: rustc_hash::FxHashMap<crate::CacheScope, usize> = Default::default();
+        for (_, entry) in self.namespaces.iter() {
+            if entry.ns.salt.is_some() {
+                *salted.entry(entry.ns.scope).or_insert(0) += 1;
+            }
+        }
+        for (scope, count) in &salted {
+            ensure!(
+                self.salted_namespaces(*scope) == *count,
+                "{scope:?}: {count} salted namespaces, recorded {}",
+                self.salted_namespaces(*scope)
             );
         }
         ensure!(

@@ -19,7 +19,7 @@ pub use evict::{EvictionPolicy, Lfu, Lru, NodeMeta};
 pub use lock::NodeLock;
 pub use namespace::{CacheScope, Namespace, NsId};
 pub use node::NodeId;
-pub use tree::{CacheStats, MatchResult, NamespaceStats, RadixCache};
+pub use tree::{CacheStats, MatchResult, NamespaceStats, RadixCache, ScopeHits};
 
 /// A token id of the model's vocabulary.
 pub type TokenId = u32;

@@ -2,7 +2,7 @@
 
 use crate::evict::{EvictionPolicy, LeafSet, Lru, NodeMeta};
 use crate::lock::NodeLock;
-use crate::namespace::{Namespace, NsId};
+use crate::namespace::{CacheScope, Namespace, NsId};
 use crate::node::{common_prefix_len, Node, NodeId};
 use crate::{RadixError, SlotId, TokenId};
 use rustc_hash::FxHashMap;
@@ -36,18 +36,35 @@ pub struct NamespaceStats {
     pub hit_tokens: u64,
 }
 
+/// Prompt tokens looked up in, and served from, the namespaces of one scope (kept per
+/// scope, so the figures outlive the namespaces that are reclaimed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScopeHits {
+    pub queried_tokens: u64,
+    pub hit_tokens: u64,
+}
+
 pub(crate) struct NsEntry {
     pub ns: Namespace,
     pub root: NodeId,
     pub stats: NamespaceStats,
+    /// Holders taken by [`RadixCache::acquire_namespace`] and not yet released.
+    pub users: u32,
+    /// Interned by [`RadixCache::namespace_id`]: never reclaimed.
+    pub pinned: bool,
 }
 
 /// SGLang-style radix prefix cache over token ids, values are KV slot ids.
 pub struct RadixCache {
     pub(crate) nodes: Slab<Node>,
     pub(crate) page_size: usize,
-    pub(crate) namespaces: Vec<NsEntry>,
+    pub(crate) namespaces: Slab<NsEntry>,
     ns_index: FxHashMap<Namespace, NsId>,
+    /// Live salted namespaces per scope (what a per-tenant salt cap counts).
+    salted_live: FxHashMap<CacheScope, usize>,
+    scope_hits: FxHashMap<CacheScope, ScopeHits>,
+    /// Salted namespaces reclaimed since the last [`RadixCache::take_reclaimed`].
+    reclaimed: Vec<Namespace>,
     pub(crate) leaves: LeafSet,
     pub(crate) policy: Box<dyn EvictionPolicy>,
     pub(crate) evictable: usize,
@@ -72,8 +89,11 @@ impl RadixCache {
         Ok(Self {
             nodes: Slab::new(),
             page_size,
-            namespaces: Vec::new(),
+            namespaces: Slab::new(),
             ns_index: FxHashMap::default(),
+            salted_live: FxHashMap::default(),
+            scope_hits: FxHashMap::default(),
+            reclaimed: Vec::new(),
             leaves: LeafSet::default(),
             policy,
             evictable: 0,
@@ -87,20 +107,106 @@ impl RadixCache {
         self.page_size
     }
 
-    /// Interns `ns`, creating its (empty) root on first use.
+    /// Interns `ns`, creating its (empty) root on first use, and pins it: it is never
+    /// reclaimed. For namespaces that live as long as the tree (tests, fixed scopes); request
+    /// traffic uses [`RadixCache::acquire_namespace`].
     pub fn namespace_id(&mut self, ns: &Namespace) -> NsId {
+        let id = self.intern(ns);
+        self.namespaces[id.index()].pinned = true;
+        id
+    }
+
+    /// Interns `ns` for one holder (a request): the namespace lives at least until the
+    /// matching [`RadixCache::release_namespace`], and after that while it holds nodes.
+    pub fn acquire_namespace(&mut self, ns: &Namespace) -> NsId {
+        let id = self.intern(ns);
+        self.namespaces[id.index()].users += 1;
+        id
+    }
+
+    /// Drops one holder of `id`; a namespace left with no holder and no node is reclaimed
+    /// (its id may then be reused). Returns whether it was.
+    pub fn release_namespace(&mut self, id: NsId) -> bool {
+        let Some(entry) = self.namespaces.get_mut(id.index()) else {
+            return false;
+        };
+        debug_assert!(entry.users > 0, "release of an unheld namespace {id:?}");
+        entry.users = entry.users.saturating_sub(1);
+        self.reclaim_if_unused(id)
+    }
+
+    /// The id of `ns` if it is live, without creating it.
+    pub fn find_namespace(&self, ns: &Namespace) -> Option<NsId> {
+        self.ns_index.get(ns).copied()
+    }
+
+    /// Number of live namespaces (pinned, held or holding nodes).
+    pub fn namespace_count(&self) -> usize {
+        self.namespaces.len()
+    }
+
+    /// Namespaces some holder has not released (0 at idle, or a request leaked one).
+    pub fn held_namespaces(&self) -> usize {
+        self.namespaces.iter().filter(|(_, e)| e.users > 0).count()
+    }
+
+    /// Live salted namespaces of `scope`.
+    pub fn salted_namespaces(&self, scope: CacheScope) -> usize {
+        self.salted_live.get(&scope).copied().unwrap_or(0)
+    }
+
+    /// Salted namespaces reclaimed since the last call (for a caller's own bookkeeping).
+    pub fn take_reclaimed(&mut self) -> Vec<Namespace> {
+        std::mem::take(&mut self.reclaimed)
+    }
+
+    /// Lookup and hit counts of every scope seen, reclaimed namespaces included.
+    pub fn scope_hits(&self) -> impl Iterator<Item = (CacheScope, ScopeHits)> + '_ {
+        self.scope_hits.iter().map(|(scope, hits)| (*scope, *hits))
+    }
+
+    fn intern(&mut self, ns: &Namespace) -> NsId {
         if let Some(id) = self.ns_index.get(ns) {
             return *id;
         }
-        let id = NsId(self.namespaces.len() as u32);
+        let entry = self.namespaces.vacant_entry();
+        let id = NsId(entry.key() as u32);
         let root = NodeId(self.nodes.insert(Node::root(id)));
-        self.namespaces.push(NsEntry {
+        entry.insert(NsEntry {
             ns: ns.clone(),
             root,
             stats: NamespaceStats::default(),
+            users: 0,
+            pinned: false,
         });
+        if ns.salt.is_some() {
+            *self.salted_live.entry(ns.scope).or_insert(0) += 1;
+        }
         self.ns_index.insert(ns.clone(), id);
         id
+    }
+
+    /// Removes namespace `id` if nothing holds it: no holder, no pin, no node.
+    fn reclaim_if_unused(&mut self, id: NsId) -> bool {
+        let Some(entry) = self.namespaces.get(id.index()) else {
+            return false;
+        };
+        if entry.users > 0 || entry.pinned || !self.nodes[entry.root.0].children.is_empty() {
+            return false;
+        }
+        let entry = self.namespaces.remove(id.index());
+        self.nodes.remove(entry.root.0);
+        self.ns_index.remove(&entry.ns);
+        if entry.ns.salt.is_some() {
+            if let Some(n) = self.salted_live.get_mut(&entry.ns.scope) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.salted_live.remove(&entry.ns.scope);
+                }
+            }
+            self.reclaimed.push(entry.ns);
+        }
+        true
     }
 
     pub fn namespace(&self, id: NsId) -> Option<&Namespace> {
@@ -111,8 +217,9 @@ impl RadixCache {
         self.namespaces.get(id.index()).map(|e| e.stats)
     }
 
+    /// Every live namespace.
     pub fn namespace_ids(&self) -> impl Iterator<Item = NsId> + '_ {
-        (0..self.namespaces.len()).map(|i| NsId(i as u32))
+        self.namespaces.iter().map(|(i, _)| NsId(i as u32))
     }
 
     /// Tokens held by unlocked nodes: what eviction could free right now.
@@ -158,13 +265,46 @@ impl RadixCache {
         tokens: &[TokenId],
         slots_out: &mut Vec<SlotId>,
     ) -> Result<MatchResult, RadixError> {
-        let result = self.walk_and_split(ns, tokens, Some(slots_out))?;
-        self.stats.queried_tokens += tokens.len() as u64;
-        self.stats.hit_tokens += result.len as u64;
-        let entry = &mut self.namespaces[ns.index()].stats;
-        entry.queried_tokens += tokens.len() as u64;
-        entry.hit_tokens += result.len as u64;
+        let result = self.walk_and_split(ns, tokens, Some(slots_out), true)?;
+        self.count_query(ns, tokens.len(), result.len);
         Ok(result)
+    }
+
+    /// Like [`RadixCache::match_prefix`] but leaving no trace in access times or hit
+    /// statistics (only a split, which changes no match): for a lookup that may be undone.
+    /// [`RadixCache::record_match`] makes it count once it is kept.
+    pub fn match_prefix_untracked(
+        &mut self,
+        ns: NsId,
+        tokens: &[TokenId],
+        slots_out: &mut Vec<SlotId>,
+    ) -> Result<MatchResult, RadixError> {
+        self.walk_and_split(ns, tokens, Some(slots_out), false)
+    }
+
+    /// Counts a kept [`RadixCache::match_prefix_untracked`] of `queried` tokens that matched
+    /// `found`: the hit statistics, and the access times of the path from the root.
+    pub fn record_match(&mut self, ns: NsId, queried: usize, found: MatchResult) {
+        if self.namespaces.get(ns.index()).is_none() {
+            return;
+        }
+        if found.len > 0 {
+            for id in self.path_from_root(found.last_node).into_iter().skip(1) {
+                self.touch(id);
+            }
+        }
+        self.count_query(ns, queried, found.len);
+    }
+
+    fn count_query(&mut self, ns: NsId, queried: usize, hit: usize) {
+        self.stats.queried_tokens += queried as u64;
+        self.stats.hit_tokens += hit as u64;
+        let entry = &mut self.namespaces[ns.index()];
+        entry.stats.queried_tokens += queried as u64;
+        entry.stats.hit_tokens += hit as u64;
+        let hits = self.scope_hits.entry(entry.ns.scope).or_default();
+        hits.queried_tokens += queried as u64;
+        hits.hit_tokens += hit as u64;
     }
 
     /// Like [`RadixCache::match_prefix`] but not counted in the hit statistics: for the
@@ -175,7 +315,7 @@ impl RadixCache {
         tokens: &[TokenId],
         slots_out: &mut Vec<SlotId>,
     ) -> Result<MatchResult, RadixError> {
-        self.walk_and_split(ns, tokens, Some(slots_out))
+        self.walk_and_split(ns, tokens, Some(slots_out), true)
     }
 
     /// Length of the cached prefix without changing the tree (no split, no access update,
@@ -232,6 +372,7 @@ impl RadixCache {
         ns: NsId,
         tokens: &[TokenId],
         mut slots_out: Option<&mut Vec<SlotId>>,
+        touch: bool,
     ) -> Result<MatchResult, RadixError> {
         let mut node = self.root(ns)?;
         let key = &tokens[..self.aligned(tokens.len())];
@@ -243,7 +384,9 @@ impl RadixCache {
             else {
                 break;
             };
-            self.touch(child);
+            if touch {
+                self.touch(child);
+            }
             let edge_len = self.nodes[child.0].key.len();
             let m = self.aligned(common_prefix_len(&self.nodes[child.0].key, &key[pos..]));
             let reached = if m < edge_len {
@@ -287,7 +430,7 @@ impl RadixCache {
                 page_size: self.page_size,
             });
         }
-        let found = self.walk_and_split(ns, tokens, None)?;
+        let found = self.walk_and_split(ns, tokens, None, true)?;
         let present = found.len;
         if present < tokens.len() {
             self.add_leaf(
@@ -480,7 +623,11 @@ impl RadixCache {
             self.nodes[parent.0]
                 .children
                 .remove(&node.key[..self.page_size]);
-            self.leaf_set_refresh(parent);
+            if self.nodes[parent.0].is_root() {
+                self.reclaim_if_unused(node.ns);
+            } else {
+                self.leaf_set_refresh(parent);
+            }
         }
         len
     }

@@ -377,3 +377,86 @@ fn a_dropped_lock_is_caught_in_debug_builds() {
     let lock = t.lock(m.last_node);
     drop(lock);
 }
+
+#[test]
+fn held_namespaces_live_until_released_and_empty_then_are_reclaimed() {
+    let mut t = RadixCache::new(1).unwrap();
+    let salted = |s: &str| Namespace::scoped(CacheScope::Tenant(3)).with_salt(s);
+    // Held, never filled: reclaimed at release.
+    let a = t.acquire_namespace(&salted("a"));
+    assert_eq!(t.salted_namespaces(CacheScope::Tenant(3)), 1);
+    assert!(t.release_namespace(a));
+    assert_eq!(t.namespace_count(), 0);
+    assert_eq!(t.take_reclaimed(), vec![salted("a")]);
+    // Filled while held: lives on after release, until eviction empties it.
+    let b = t.acquire_namespace(&salted("b"));
+    assert_eq!(t.insert(b, &[1, 2, 3], &[10, 11, 12]).unwrap(), 0);
+    assert!(!t.release_namespace(b));
+    assert_eq!(t.find_namespace(&salted("b")), Some(b));
+    let mut freed = Vec::new();
+    assert_eq!(t.evict(3, |s| freed.extend_from_slice(s)), 3);
+    assert_eq!(freed, vec![10, 11, 12]);
+    assert_eq!(t.find_namespace(&salted("b")), None);
+    assert_eq!(t.namespace_count(), 0);
+    assert_eq!(t.salted_namespaces(CacheScope::Tenant(3)), 0);
+    assert_eq!(t.take_reclaimed(), vec![salted("b")]);
+    t.sanity_check().unwrap();
+    // A pinned namespace is never reclaimed, and hit figures outlive reclaimed ones.
+    let pinned = t.namespace_id(&Namespace::global());
+    t.insert(pinned, &[5], &[50]).unwrap();
+    t.evict(1, |_| {});
+    assert_eq!(t.find_namespace(&Namespace::global()), Some(pinned));
+    let c = t.acquire_namespace(&salted("c"));
+    t.insert(c, &[7, 8], &[70, 71]).unwrap();
+    let mut out = Vec::new();
+    t.match_prefix(c, &[7, 8, 9], &mut out).unwrap();
+    t.release_namespace(c);
+    t.flush_all(|_| {});
+    assert_eq!(t.find_namespace(&salted("c")), None);
+    let hits: Vec<_> = t.scope_hits().collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].0, CacheScope::Tenant(3));
+    assert_eq!((hits[0].1.queried_tokens, hits[0].1.hit_tokens), (3, 2));
+    t.sanity_check().unwrap();
+}
+
+#[test]
+fn many_short_lived_salts_leave_nothing_behind() {
+    let mut t = RadixCache::new(1).unwrap();
+    for i in 0..10_000u32 {
+        let ns =
+            t.acquire_namespace(&Namespace::scoped(CacheScope::Tenant(1)).with_salt(i.to_string()));
+        t.insert(ns, &[i, i + 1], &[2 * i as i32, 2 * i as i32 + 1])
+            .unwrap();
+        t.release_namespace(ns);
+        t.evict(2, |_| {});
+    }
+    assert_eq!(t.namespace_count(), 0);
+    assert_eq!(t.node_count(), 0);
+    t.sanity_check().unwrap();
+}
+
+#[test]
+fn an_untracked_match_leaves_no_trace_until_recorded() {
+    let (mut t, ns) = tree(1);
+    t.insert(ns, &[1, 2, 3], &[10, 11, 12]).unwrap();
+    t.insert(ns, &[4, 5], &[20, 21]).unwrap();
+    let before = t.stats();
+    let mut out = Vec::new();
+    let found = t.match_prefix_untracked(ns, &[1, 2, 3], &mut out).unwrap();
+    assert_eq!((found.len, out.as_slice()), (3, &[10, 11, 12][..]));
+    assert_eq!(t.stats(), before, "no hit statistics");
+    // [1, 2, 3] was inserted first, so it is still the least recently used leaf.
+    let mut freed = Vec::new();
+    t.evict(1, |s| freed.extend_from_slice(s));
+    assert_eq!(freed, vec![10, 11, 12]);
+    // Recorded, a match counts and refreshes its path: [4, 5] goes first now.
+    let found = t.match_prefix_untracked(ns, &[4, 5], &mut out).unwrap();
+    t.insert(ns, &[6], &[30]).unwrap();
+    t.record_match(ns, 2, found);
+    assert_eq!(t.stats().hit_tokens, before.hit_tokens + 2);
+    let mut freed = Vec::new();
+    t.evict(1, |s| freed.extend_from_slice(s));
+    assert_eq!(freed, vec![30]);
+    t.sanity_check().unwrap();
+}

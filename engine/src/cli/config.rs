@@ -5,8 +5,9 @@
 use super::DEFAULT_MODEL;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use engine::handle::EngineConfig;
+use engine::handle::{EngineConfig, SaltLimits};
 use engine::scheduler::{Policy, SchedulerConfig};
+use engine::server::connections::ConnectionLimits;
 use pools::KvDtype;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,22 @@ pub struct ServeArgs {
     /// Seconds in-flight requests may take to finish after SIGINT/SIGTERM [default: 30]
     #[arg(long)]
     pub shutdown_grace_secs: Option<f64>,
+    /// Live salted cache namespaces (`cache_salt`) per tenant; more get 429 [default: 1024]
+    #[arg(long)]
+    pub max_cache_salts_per_tenant: Option<usize>,
+    /// Live salted cache namespaces over all tenants [default: 16384]
+    #[arg(long)]
+    pub max_cache_salts: Option<usize>,
+    /// Open connections per server (HTTP and gRPC each); more are closed [default: 4096]
+    #[arg(long)]
+    pub max_connections: Option<usize>,
+    /// Seconds a connection may take to send its first byte, and HTTP/1 request headers
+    /// [default: 10]
+    #[arg(long)]
+    pub header_read_timeout_secs: Option<f64>,
+    /// Concurrent HTTP/2 streams per connection (gRPC and HTTP/2) [default: 128]
+    #[arg(long)]
+    pub max_streams_per_connection: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -96,6 +113,7 @@ pub struct ServeConfig {
     pub grpc_port: u16,
     pub tenants_config: Option<PathBuf>,
     pub shutdown_grace: Duration,
+    pub connections: ConnectionLimits,
 }
 
 impl ServeArgs {
@@ -128,6 +146,17 @@ impl ServeArgs {
             tenants_config: self.tenants_config.or(file.tenants_config),
             config: self.config,
             shutdown_grace_secs: self.shutdown_grace_secs.or(file.shutdown_grace_secs),
+            max_cache_salts_per_tenant: self
+                .max_cache_salts_per_tenant
+                .or(file.max_cache_salts_per_tenant),
+            max_cache_salts: self.max_cache_salts.or(file.max_cache_salts),
+            max_connections: self.max_connections.or(file.max_connections),
+            header_read_timeout_secs: self
+                .header_read_timeout_secs
+                .or(file.header_read_timeout_secs),
+            max_streams_per_connection: self
+                .max_streams_per_connection
+                .or(file.max_streams_per_connection),
         }
     }
 
@@ -178,6 +207,31 @@ impl ServeArgs {
             },
             ..defaults
         };
+        let salts = SaltLimits::default();
+        engine.salt_limits = SaltLimits {
+            per_tenant: self.max_cache_salts_per_tenant.unwrap_or(salts.per_tenant),
+            total: self.max_cache_salts.unwrap_or(salts.total),
+        };
+        let conn = ConnectionLimits::default();
+        let header_secs = self
+            .header_read_timeout_secs
+            .unwrap_or(conn.header_read_timeout.as_secs_f64());
+        let connections = ConnectionLimits {
+            max_connections: self.max_connections.unwrap_or(conn.max_connections),
+            header_read_timeout: Duration::try_from_secs_f64(header_secs)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .with_context(|| {
+                    format!("--header-read-timeout-secs must be > 0, got {header_secs}")
+                })?,
+            max_streams_per_connection: self
+                .max_streams_per_connection
+                .unwrap_or(conn.max_streams_per_connection),
+        };
+        anyhow::ensure!(
+            connections.max_connections > 0 && connections.max_streams_per_connection > 0,
+            "--max-connections and --max-streams-per-connection must be at least 1"
+        );
         let grace = self.shutdown_grace_secs.unwrap_or(30.0);
         let shutdown_grace = Duration::try_from_secs_f64(grace)
             .map_err(|_| anyhow::anyhow!("--shutdown-grace-secs must be >= 0, got {grace}"))?;
@@ -188,6 +242,7 @@ impl ServeArgs {
             grpc_port: self.grpc_port.unwrap_or(50051),
             tenants_config: self.tenants_config,
             shutdown_grace,
+            connections,
         })
     }
 }

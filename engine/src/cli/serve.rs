@@ -58,13 +58,31 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
     tracing::info!(addr = %grpc_listener.local_addr()?, "gRPC API listening (loading the model)");
     // Both servers stop accepting when this turns true, after the engine has stopped.
     let (stop_servers, stopped) = watch::channel(false);
-    let http_server = tokio::spawn(http::serve(listener, state.clone(), stopping(&stopped)));
+    let http_server = tokio::spawn(http::serve_with_limits(
+        listener,
+        state.clone(),
+        config.connections,
+        stopping(&stopped),
+    ));
     let grpc = GrpcServer::loading_with_tenants(tenants.clone()).await;
-    let grpc_server = tokio::spawn(grpc.clone().serve(grpc_listener, stopping(&stopped)));
+    let grpc_server = tokio::spawn(grpc.clone().serve_with_limits(
+        grpc_listener,
+        config.connections,
+        stopping(&stopped),
+    ));
 
     let model_path = config.engine.model_path.clone();
     let engine_config = config.engine.clone();
     let loading = tokio::task::spawn_blocking(move || EngineHandle::start(engine_config));
+    // SIGHUP's default action ends the process: take it over before anything else can
+    // arrive, whether or not there is a tenants file to reload.
+    let mut hangup = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
+    let early_hangups = tokio::spawn(async move {
+        while hangup.recv().await.is_some() {
+            tracing::warn!("SIGHUP while loading the model: the tenants file is read at startup");
+        }
+        hangup
+    });
     let engine = tokio::select! {
         loaded = loading => loaded
             .context("the model loader failed")?
@@ -78,9 +96,14 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
     engine.set_tenant_limits(tenants.limits());
     state.set_engine(engine.clone());
     grpc.set_engine(engine.clone()).await;
-    if let Some(path) = config.tenants_config.clone() {
-        tokio::spawn(reload_on_hangup(path, tenants.clone(), engine.clone()));
-    }
+    early_hangups.abort();
+    let hangup = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
+    tokio::spawn(reload_on_hangup(
+        hangup,
+        config.tenants_config.clone(),
+        tenants.clone(),
+        engine.clone(),
+    ));
     let info = engine.model_info();
     tracing::info!(
         model = %info.name,
@@ -126,21 +149,23 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
 }
 
 /// Reloads the tenants file on every SIGHUP: changed keys, limits and weights apply from the
-/// next request on. A bad file is reported and the old table kept.
-async fn reload_on_hangup(path: PathBuf, tenants: Arc<TenantRegistry>, engine: EngineHandle) {
-    let mut hangup = match signal(SignalKind::hangup()) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::warn!("cannot handle SIGHUP, the tenants file will not be reloaded: {e}");
-            return;
-        }
-    };
+/// next request on, together. A bad file is reported and the old table kept; without a
+/// tenants file the signal is only logged.
+async fn reload_on_hangup(
+    mut hangup: Signal,
+    path: Option<PathBuf>,
+    tenants: Arc<TenantRegistry>,
+    engine: EngineHandle,
+) {
     while hangup.recv().await.is_some() {
-        match TenantsFile::read(&path).and_then(|file| tenants.reload(&file)) {
-            Ok(()) => {
-                engine.set_tenant_limits(tenants.limits());
-                tracing::info!("SIGHUP: reloaded tenants from {}", path.display());
-            }
+        let Some(path) = &path else {
+            tracing::warn!("SIGHUP ignored: the server runs without --tenants-config");
+            continue;
+        };
+        let applied = TenantsFile::read(path)
+            .and_then(|file| tenants.reload_with(&file, |limits| engine.set_tenant_limits(limits)));
+        match applied {
+            Ok(()) => tracing::info!("SIGHUP: reloaded tenants from {}", path.display()),
             Err(e) => tracing::error!("SIGHUP: keeping the old tenants: {e}"),
         }
     }

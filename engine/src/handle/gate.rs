@@ -37,9 +37,11 @@ impl TenantGate {
         self.limits.get(tenant as usize)?.kv_quota_tokens
     }
 
-    /// Admits one request of `tenant` costing `tokens` (prompt + requested output) while
-    /// `waiting` of its requests wait; takes the tokens from its bucket if it passes.
-    pub fn admit(
+    /// Checks whether one request of `tenant` costing `tokens` (prompt + requested output)
+    /// may pass while `waiting` of its requests wait. Takes nothing: a refused request, or
+    /// one another check refuses afterwards, costs the tenant nothing. A request costing
+    /// more than the bucket can ever hold is invalid, not "later".
+    pub fn check(
         &mut self,
         tenant: TenantId,
         waiting: usize,
@@ -50,6 +52,17 @@ impl TenantGate {
         let Some(limits) = self.limits.get(index) else {
             return Ok(());
         };
+        if let Some(Some(bucket)) = self.buckets.get_mut(index) {
+            if tokens as f64 > bucket.burst() {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "max_new_tokens: this request counts {tokens} prompt + output tokens, more \
+                     than tenant {:?}'s token_rate_burst of {} can ever admit; lower max_tokens \
+                     or shorten the prompt",
+                    limits.name,
+                    bucket.burst()
+                )));
+            }
+        }
         if let Some(max) = limits.max_queued_requests {
             if waiting >= max {
                 return Err(SubmitError::ResourceExhausted(format!(
@@ -60,7 +73,7 @@ impl TenantGate {
             }
         }
         if let Some(Some(bucket)) = self.buckets.get_mut(index) {
-            if !bucket.try_take(tokens as f64, now) {
+            if !bucket.can_take(tokens as f64, now) {
                 let rate = limits.token_rate.map_or(0.0, |r| r.per_second);
                 return Err(SubmitError::ResourceExhausted(format!(
                     "tenant {:?} is over its token rate limit of {rate} tokens/s \
@@ -69,6 +82,27 @@ impl TenantGate {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Takes a passed request's tokens from its tenant's bucket (after [`TenantGate::check`]).
+    pub fn take(&mut self, tenant: TenantId, tokens: usize, now: Instant) {
+        if let Some(Some(bucket)) = self.buckets.get_mut(tenant as usize) {
+            bucket.try_take(tokens as f64, now);
+        }
+    }
+
+    /// `check`, then `take` if it passed.
+    #[cfg(test)]
+    fn admit(
+        &mut self,
+        tenant: TenantId,
+        waiting: usize,
+        tokens: usize,
+        now: Instant,
+    ) -> Result<(), SubmitError> {
+        self.check(tenant, waiting, tokens, now)?;
+        self.take(tenant, tokens, now);
         Ok(())
     }
 }
@@ -99,6 +133,18 @@ mod tests {
         assert!(gate.admit(1, 0, 80, now).is_ok());
         let rate = gate.admit(1, 0, 80, now).unwrap_err().to_string();
         assert!(rate.contains("token rate limit of 10 tokens/s"), "{rate}");
+        // More than the burst can never pass: invalid, not "retry later"; and it takes nothing.
+        let never = gate.admit(1, 0, 101, now).unwrap_err();
+        assert!(
+            matches!(&never, SubmitError::InvalidArgument(m) if m.contains("token_rate_burst of 100")),
+            "{never}"
+        );
+        let later = now + std::time::Duration::from_secs(1);
+        assert!(gate.check(1, 0, 30, later).is_ok());
+        assert!(gate.check(1, 0, 30, later).is_ok(), "a check takes nothing");
+        gate.take(1, 30, later);
+        assert!(gate.check(1, 0, 1, later).is_err());
+        let now = later + std::time::Duration::from_secs(2);
         // Reapplying the same limits keeps the bucket's level.
         gate.set_limits(gate.limits.clone(), now);
         assert!(gate.admit(1, 0, 30, now).is_err());

@@ -3,9 +3,13 @@
 //! and the CLI go through it.
 
 mod gate;
+mod prompt;
+mod salts;
 pub(crate) mod shared;
 mod types;
 
+pub use prompt::{PromptInput, CHAT_ROLES};
+pub use salts::{SaltLimits, MAX_SALT_BYTES};
 pub use types::{
     Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TenantInfo,
     TokenLogprob, Usage,
@@ -39,6 +43,8 @@ pub struct EngineConfig {
     /// Where the model runs and K/V live.
     pub device: Device,
     pub scheduler: SchedulerConfig,
+    /// Caps on live salted cache namespaces.
+    pub salt_limits: SaltLimits,
 }
 
 impl EngineConfig {
@@ -51,6 +57,7 @@ impl EngineConfig {
             max_context_len: 0,
             device: Device::Cpu,
             scheduler: SchedulerConfig::default(),
+            salt_limits: SaltLimits::default(),
         }
     }
 }
@@ -100,6 +107,8 @@ struct Inner {
     max_queued: usize,
     kv_capacity: usize,
     gate: parking_lot::Mutex<TenantGate>,
+    /// One permit per core for building large prompts off the async runtime.
+    prompt_permits: Arc<tokio::sync::Semaphore>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -193,7 +202,7 @@ impl EngineHandle {
         })?;
         let kv_capacity = cache.allocator().capacity();
         let tokenizer = Arc::new(tokenizer);
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared::new(config.salt_limits));
         let (tx, rx) = mpsc::channel();
         let scheduler = Scheduler::new(
             model,
@@ -221,6 +230,9 @@ impl EngineHandle {
                 max_queued: sched.max_queued_requests,
                 kv_capacity,
                 gate: parking_lot::Mutex::new(TenantGate::default()),
+                prompt_permits: Arc::new(tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(1, |n| n.get()),
+                )),
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),
         })
@@ -273,38 +285,33 @@ impl EngineHandle {
                 inner.kv_capacity
             )));
         }
-        let room = (limit - prompt_len) as u32;
-        request.params.max_new_tokens = request.params.max_new_tokens.min(room);
-        {
-            // Counted up here, set exactly by the scheduler at every step.
-            let mut gate = inner.gate.lock();
-            let mut tenant_queued = inner.shared.tenant_queued.lock();
-            let t = request.tenant as usize;
-            if tenant_queued.len() <= t {
-                tenant_queued.resize(t + 1, 0);
+        request.params.max_new_tokens = fit_max_new_tokens(
+            &request,
+            limit - prompt_len,
+            "max_new_tokens: the prompt has {prompt} tokens and max_new_tokens is {max}; \
+             together they exceed the context of {limit} tokens",
+            limit,
+        )?;
+        if let Some(salt) = &request.namespace.salt {
+            if salt.len() > MAX_SALT_BYTES {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "cache_salt has {} bytes; at most {MAX_SALT_BYTES} are allowed",
+                    salt.len()
+                )));
             }
-            if let Some(quota) = gate.kv_quota(request.tenant) {
-                // Prompt and output must fit the tenant's quota, or it would wait forever.
-                if prompt_len >= quota {
-                    return Err(SubmitError::InvalidArgument(format!(
-                        "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is \
-                         {quota}"
-                    )));
-                }
-                let room = (quota - prompt_len) as u32;
-                request.params.max_new_tokens = request.params.max_new_tokens.min(room);
-            }
-            let cost = prompt_len + request.params.max_new_tokens as usize;
-            gate.admit(request.tenant, tenant_queued[t], cost, Instant::now())?;
-            tenant_queued[t] += 1;
         }
+        // The global queue first, so a refusal by any check below counts nothing queued.
         let queued = inner.shared.queued.fetch_add(1, Ordering::AcqRel);
         if queued >= inner.max_queued {
-            inner.shared.queued.fetch_sub(1, Ordering::AcqRel);
+            uncount_queued(&inner.shared.queued);
             return Err(SubmitError::ResourceExhausted(format!(
                 "the request queue is full ({} waiting)",
                 inner.max_queued
             )));
+        }
+        if let Err(e) = self.pass_tenant_limits(&mut request, prompt_len) {
+            uncount_queued(&inner.shared.queued);
+            return Err(e);
         }
         let rid = request.rid.clone().unwrap_or_else(|| {
             format!(
@@ -313,17 +320,73 @@ impl EngineHandle {
             )
         });
         let (tx, rx) = tokio_mpsc::unbounded_channel();
+        let salted = request
+            .namespace
+            .salt
+            .is_some()
+            .then(|| request.namespace.clone());
         let new = NewRequest {
             rid: rid.clone(),
             request,
             tx,
             submitted_at: Instant::now(),
         };
-        inner
-            .tx
-            .send(Command::Submit(Box::new(new)))
-            .map_err(|_| SubmitError::Unavailable("the engine has stopped".into()))?;
+        if inner.tx.send(Command::Submit(Box::new(new))).is_err() {
+            if let Some(ns) = salted {
+                inner.shared.salts.lock().withdraw(&ns);
+            }
+            return Err(SubmitError::Unavailable("the engine has stopped".into()));
+        }
         Ok(RequestStream { rid, rx })
+    }
+
+    /// The tenant's quota, queue and rate limits, and the salt caps, checked under one lock;
+    /// only a request that passes them all is counted and debited.
+    fn pass_tenant_limits(
+        &self,
+        request: &mut GenerateRequest,
+        prompt_len: usize,
+    ) -> Result<(), SubmitError> {
+        let inner = &self.inner;
+        let mut gate = inner.gate.lock();
+        if let Some(quota) = gate.kv_quota(request.tenant) {
+            // Prompt and output must fit the tenant's quota, or it would wait forever.
+            if prompt_len >= quota {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is {quota}"
+                )));
+            }
+            request.params.max_new_tokens = fit_max_new_tokens(
+                request,
+                quota - prompt_len,
+                "max_new_tokens: the prompt has {prompt} tokens and max_new_tokens is {max}; \
+                 together they exceed the tenant's kv_quota_tokens of {limit}",
+                quota,
+            )?;
+        }
+        let cost = prompt_len + request.params.max_new_tokens as usize;
+        let now = Instant::now();
+        let mut tenant_queued = inner.shared.tenant_queued.lock();
+        let t = request.tenant as usize;
+        if tenant_queued.len() <= t {
+            tenant_queued.resize(t + 1, 0);
+        }
+        gate.check(request.tenant, tenant_queued[t], cost, now)?;
+        if request.namespace.salt.is_some() {
+            let replaced = inner.shared.salts.lock().enter(&request.namespace)?;
+            if let Some(namespace) = replaced {
+                // Its cache goes; the tree then reclaims it. Nobody waits for the answer.
+                let (reply, _) = oneshot::channel();
+                let _ = inner.tx.send(Command::Flush {
+                    namespace: Some(namespace),
+                    reply,
+                });
+            }
+        }
+        gate.take(request.tenant, cost, now);
+        // Counted up here, set exactly by the scheduler at every step.
+        tenant_queued[t] += 1;
+        Ok(())
     }
 
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.
@@ -388,4 +451,33 @@ impl EngineHandle {
             let _ = thread.join();
         }
     }
+}
+
+/// The request's output budget within `room` tokens: a default is clamped to it, an
+/// explicit value that does not fit is refused. `message` names `{prompt}`, `{max}` and
+/// `{limit}`.
+fn fit_max_new_tokens(
+    request: &GenerateRequest,
+    room: usize,
+    message: &str,
+    limit: usize,
+) -> Result<u32, SubmitError> {
+    let max = request.params.max_new_tokens;
+    if request.max_new_tokens_explicit && max as usize > room {
+        return Err(SubmitError::InvalidArgument(
+            message
+                .replace("{prompt}", &request.input_ids.len().to_string())
+                .replace("{max}", &max.to_string())
+                .replace("{limit}", &limit.to_string()),
+        ));
+    }
+    Ok(max.min(room.min(u32::MAX as usize) as u32))
+}
+
+/// Takes back a submission's count. Saturating: the scheduler may have set the count from
+/// its queue in between, and a wrapped count would refuse everything.
+fn uncount_queued(queued: &std::sync::atomic::AtomicUsize) {
+    let _ = queued.fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+        Some(q.saturating_sub(1))
+    });
 }

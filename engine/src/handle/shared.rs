@@ -1,6 +1,7 @@
 //! What the handle and the scheduler thread share: the command channel's messages and a
 //! snapshot of the engine's state.
 
+use super::salts::{SaltLimits, SaltRegistry};
 use super::{GenerateEvent, GenerateRequest, ServerInfo};
 use crate::tenants::{TenantId, TenantLimits};
 use parking_lot::Mutex;
@@ -34,7 +35,6 @@ pub(crate) enum Command {
     },
 }
 
-#[derive(Default)]
 pub(crate) struct Shared {
     pub info: Mutex<ServerInfo>,
     /// Requests waiting: counted up at submission, set exactly at each scheduler step.
@@ -43,4 +43,19 @@ pub(crate) struct Shared {
     pub tenant_queued: Mutex<Vec<usize>>,
     pub draining: AtomicBool,
     pub next_rid: AtomicU64,
+    /// Live salted namespaces: entered at submission, left by the scheduler.
+    pub salts: Mutex<SaltRegistry>,
+}
+
+impl Shared {
+    pub fn new(salt_limits: SaltLimits) -> Self {
+        Self {
+            info: Mutex::default(),
+            queued: AtomicUsize::new(0),
+            tenant_queued: Mutex::default(),
+            draining: AtomicBool::new(false),
+            next_rid: AtomicU64::new(0),
+            salts: Mutex::new(SaltRegistry::new(salt_limits)),
+        }
+    }
 }

@@ -18,6 +18,9 @@ pub struct GenerateRequest {
     pub tenant: u32,
     /// The request is aborted if still running at this instant.
     pub deadline: Option<Instant>,
+    /// The client set `max_new_tokens` itself: if it does not fit beside the prompt the
+    /// request is refused (OpenAI's behaviour); a default is clamped to what fits instead.
+    pub max_new_tokens_explicit: bool,
 }
 
 impl GenerateRequest {
@@ -29,6 +32,7 @@ impl GenerateRequest {
             namespace: Namespace::global(),
             tenant: 0,
             deadline: None,
+            max_new_tokens_explicit: false,
         }
     }
 }
@@ -123,6 +127,9 @@ pub struct ServerInfo {
     pub retractions: u64,
     pub draining: bool,
     pub uptime_s: f64,
+    /// Live prefix-cache namespaces, and of them the salted ones.
+    pub cache_namespaces: usize,
+    pub salted_namespaces: usize,
     /// One entry per tenant id that has been configured or seen.
     pub tenants: Vec<TenantInfo>,
 }

@@ -18,6 +18,8 @@ pub struct ScriptedModel {
     vocab_size: usize,
     context_length: usize,
     logits: Vec<f32>,
+    /// A batch holding this token id fails (to test how the engine handles model errors).
+    failing_token: Option<u32>,
 }
 
 impl ScriptedModel {
@@ -26,7 +28,14 @@ impl ScriptedModel {
             vocab_size,
             context_length,
             logits: Vec::new(),
+            failing_token: None,
         }
+    }
+
+    /// The same model, failing every forward pass whose batch holds `token`.
+    pub fn failing_on(mut self, token: u32) -> Self {
+        self.failing_token = Some(token);
+        self
     }
 
     /// What `GetModelInfo` reports for this model (tokenizer's vocabulary and stop ids).
@@ -92,6 +101,13 @@ impl ForwardModel for ScriptedModel {
         let t = batch.num_tokens();
         if batch.positions.len() != t || batch.out_cache_loc.len() != t {
             return Err(ModelError::Batch("positions / out_cache_loc length".into()));
+        }
+        if let Some(bad) = self.failing_token {
+            if batch.input_ids.contains(&bad) {
+                return Err(ModelError::Batch(format!(
+                    "scripted failure on token {bad}"
+                )));
+            }
         }
         let keys: Vec<f32> = batch
             .input_ids

@@ -6,6 +6,7 @@ pub mod params;
 mod rng;
 pub mod sampler;
 pub mod stop;
+mod stop_matcher;
 
 pub use params::SamplingParams;
 pub use sampler::{SampleOutput, Sampler, GREEDY_TEMPERATURE};

@@ -2,6 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Most stop strings per request.
+pub const MAX_STOP_STRINGS: usize = 64;
+/// Longest stop string, in bytes.
+pub const MAX_STOP_STRING_BYTES: usize = 256;
+/// Most bytes of all of a request's stop strings together.
+pub const MAX_STOP_TOTAL_BYTES: usize = 4096;
+/// Most stop token ids per request.
+pub const MAX_STOP_TOKEN_IDS: usize = 256;
+
 /// How to pick each next token, and when to stop.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -93,6 +102,7 @@ impl SamplingParams {
         if self.max_new_tokens == 0 {
             return Err("max_new_tokens must be at least 1".into());
         }
+        self.validate_stop_lists()?;
         if let Some(&bad) = self
             .stop_token_ids
             .iter()
@@ -102,13 +112,44 @@ impl SamplingParams {
                 "stop token id {bad} is outside the vocabulary of {vocab_size}"
             ));
         }
-        if self.stop.iter().any(String::is_empty) {
-            return Err("stop strings must not be empty".into());
-        }
         if let Some(n) = self.logprobs {
             if n > 20 {
                 return Err(format!("logprobs must be at most 20, got {n}"));
             }
+        }
+        Ok(())
+    }
+
+    /// Stop lists are matched on the scheduler thread and held by every queued request:
+    /// their size is bounded.
+    fn validate_stop_lists(&self) -> Result<(), String> {
+        if self.stop.len() > MAX_STOP_STRINGS {
+            return Err(format!(
+                "stop has {} strings; at most {MAX_STOP_STRINGS} are allowed",
+                self.stop.len()
+            ));
+        }
+        if self.stop.iter().any(String::is_empty) {
+            return Err("stop strings must not be empty".into());
+        }
+        if let Some(long) = self.stop.iter().find(|s| s.len() > MAX_STOP_STRING_BYTES) {
+            return Err(format!(
+                "stop has a string of {} bytes; at most {MAX_STOP_STRING_BYTES} are allowed",
+                long.len()
+            ));
+        }
+        let total: usize = self.stop.iter().map(String::len).sum();
+        if total > MAX_STOP_TOTAL_BYTES {
+            return Err(format!(
+                "stop strings have {total} bytes together; at most {MAX_STOP_TOTAL_BYTES} are \
+                 allowed"
+            ));
+        }
+        if self.stop_token_ids.len() > MAX_STOP_TOKEN_IDS {
+            return Err(format!(
+                "stop_token_ids has {} ids; at most {MAX_STOP_TOKEN_IDS} are allowed",
+                self.stop_token_ids.len()
+            ));
         }
         Ok(())
     }

@@ -2,8 +2,10 @@
 //! and the token budget.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::params::SamplingParams;
+use super::stop_matcher::StopMatcher;
 
 /// What ended a request with [`FinishReason::Stop`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,9 +80,9 @@ pub struct StopChecker {
     /// Empty when the request set `ignore_eos`.
     eos: Vec<u32>,
     stop_ids: Vec<u32>,
-    stops: Vec<String>,
-    /// Longest stop string in bytes: bounds how much held text can still matter.
-    longest_stop: usize,
+    stops: Arc<[String]>,
+    /// `None` without stop strings.
+    matcher: Option<StopMatcher>,
     max_new_tokens: u32,
     generated: u32,
     held: String,
@@ -92,7 +94,7 @@ impl StopChecker {
     /// end-of-sequence tokens (ignored when `params.ignore_eos`). Empty stop strings are
     /// skipped (validation rejects them anyway).
     pub fn new(params: &SamplingParams, eos_ids: &[u32]) -> Self {
-        let stops: Vec<String> = params
+        let stops: Arc<[String]> = params
             .stop
             .iter()
             .filter(|s| !s.is_empty())
@@ -105,7 +107,7 @@ impl StopChecker {
                 eos_ids.to_vec()
             },
             stop_ids: params.stop_token_ids.clone(),
-            longest_stop: stops.iter().map(String::len).max().unwrap_or(0),
+            matcher: (!stops.is_empty()).then(|| StopMatcher::new(&stops)),
             stops,
             max_new_tokens: params.max_new_tokens,
             generated: 0,
@@ -152,7 +154,7 @@ impl StopChecker {
         if self.stop_ids.contains(&token) {
             return self.finish_flushing(FinishReason::Stop(StopMatch::TokenId(token)));
         }
-        if self.stops.is_empty() {
+        let Some(matcher) = self.matcher.as_mut() else {
             if self.generated >= self.max_new_tokens {
                 self.finished = Some(FinishReason::Length);
             }
@@ -160,17 +162,20 @@ impl StopChecker {
                 text: delta.to_owned(),
                 finish: self.finished.clone(),
             };
-        }
+        };
+        let hit = matcher.feed(delta);
+        let pending = matcher.pending_len();
         self.held.push_str(delta);
-        if let Some((at, which)) = self.find_stop() {
-            self.held.truncate(at);
-            let stop = self.stops.get(which).cloned().unwrap_or_default();
+        if let Some(hit) = hit {
+            // The match starts at a character boundary: stop strings are whole UTF-8 text.
+            self.held.truncate(self.held.len().saturating_sub(hit.back));
+            let stop = self.stops.get(hit.index).cloned().unwrap_or_default();
             return self.finish_flushing(FinishReason::Stop(StopMatch::String(stop)));
         }
         if self.generated >= self.max_new_tokens {
             return self.finish_flushing(FinishReason::Length);
         }
-        let keep_from = self.hold_start();
+        let keep_from = self.held.len().saturating_sub(pending);
         let rest = self.held.split_off(keep_from);
         StopStep {
             text: std::mem::replace(&mut self.held, rest),
@@ -195,32 +200,6 @@ impl StopChecker {
             text: std::mem::take(&mut self.held),
             finish: Some(reason),
         }
-    }
-
-    /// Earliest stop-string match in the held text: (byte offset, stop index). At equal
-    /// offsets the shorter string wins, since it completed first. Held text never contains
-    /// a complete match from an earlier step, so any match involves the new delta.
-    fn find_stop(&self) -> Option<(usize, usize)> {
-        self.stops
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| self.held.find(s.as_str()).map(|at| (at, s.len(), i)))
-            .min()
-            .map(|(at, _, i)| (at, i))
-    }
-
-    /// Start of the longest suffix of the held text that is a proper prefix of some stop
-    /// string; everything before it can never be part of a match.
-    fn hold_start(&self) -> usize {
-        let len = self.held.len();
-        let from = len.saturating_sub(self.longest_stop.saturating_sub(1));
-        (from..len)
-            .filter(|&i| self.held.is_char_boundary(i))
-            .find(|&i| {
-                let tail = self.held.get(i..).unwrap_or_default();
-                self.stops.iter().any(|s| s.starts_with(tail))
-            })
-            .unwrap_or(len)
     }
 }
 
@@ -263,7 +242,7 @@ mod tests {
     }
 
     #[test]
-    fn earliest_match_wins_then_shortest() {
+    fn earliest_end_wins_then_longest() {
         let mut c = checker(&["AB", "xA"], 100);
         let step = c.push(10, "zxAB");
         assert_eq!(step.text, "z");
@@ -273,6 +252,14 @@ mod tests {
         );
         let mut c = checker(&["abc", "ab"], 100);
         let step = c.push(10, "abcd");
+        assert_eq!(
+            step.finish.as_ref().and_then(|f| f.matched_string()),
+            Some("ab")
+        );
+        // Ending at the same byte, the longer string covers more of the text.
+        let mut c = checker(&["b", "ab"], 100);
+        let step = c.push(10, "xab");
+        assert_eq!(step.text, "x");
         assert_eq!(
             step.finish.as_ref().and_then(|f| f.matched_string()),
             Some("ab")

@@ -33,7 +33,8 @@ impl<M: ForwardModel> Scheduler<M> {
             tx,
             submitted_at,
         } = new;
-        let ns = self.cache.namespace_id(&request.namespace);
+        // Released when the request ends (`stream_and_release`).
+        let ns = self.cache.acquire_namespace(&request.namespace);
         let tenant = request.tenant;
         let active = |r: &Req| r.tenant == tenant;
         if !self.waiting.iter().chain(&self.running).any(active) {
@@ -80,6 +81,7 @@ impl<M: ForwardModel> Scheduler<M> {
             pending_text: String::new(),
             pending_logprobs: Vec::new(),
             finish: None,
+            error: None,
         });
     }
 
@@ -232,6 +234,7 @@ impl<M: ForwardModel> Scheduler<M> {
             self.undo_admit(&req, kv);
             return Admission::TenantBlocked(req);
         }
+        self.cache.record_admission(&kv, key.len());
         if req.cached_tokens.is_none() {
             req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
         }

@@ -185,12 +185,14 @@ impl<M: ForwardModel> Scheduler<M> {
             Command::SetTenants(limits) => self.tenants.set_limits(limits),
             Command::Flush { namespace, reply } => {
                 let result = match namespace {
-                    Some(ns) => {
-                        let id = self.cache.namespace_id(&ns);
-                        self.cache.flush_namespace(id)
-                    }
+                    // Flushing a namespace that does not exist (any more) frees nothing.
+                    Some(ns) => match self.cache.tree().find_namespace(&ns) {
+                        Some(id) => self.cache.flush_namespace(id),
+                        None => Ok(0),
+                    },
                     None => self.cache.flush_all(),
                 };
+                self.sync_salts();
                 // The caller may have gone; nothing to do then.
                 let _ = reply.send(result.map_err(|e| e.to_string()));
             }

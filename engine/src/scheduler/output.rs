@@ -74,6 +74,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 }
                 self.trim_to_quota(req.tenant);
             }
+            self.release_namespace(req.ns);
             let reason = req.finish.take().unwrap_or(FinishReason::Abort);
             let now = Instant::now();
             let outcome = match reason {
@@ -105,7 +106,38 @@ impl<M: ForwardModel> Scheduler<M> {
                 e2e_s: (now - req.submitted_at).as_secs_f64(),
             };
             // A closed stream means the client left; the request is over either way.
-            let _ = req.tx.send(GenerateEvent::Finished(completion));
+            let last = match req.error.take() {
+                Some(message) => GenerateEvent::Error(message),
+                None => GenerateEvent::Finished(completion),
+            };
+            let _ = req.tx.send(last);
+        }
+    }
+
+    /// Ends a finished request's hold on its namespace, telling the salt registry.
+    fn release_namespace(&mut self, ns: radix::NsId) {
+        let salted = self
+            .cache
+            .tree()
+            .namespace(ns)
+            .filter(|n| n.salt.is_some())
+            .cloned();
+        let reclaimed = self.cache.release_namespace(ns);
+        if let Some(namespace) = salted {
+            self.shared.salts.lock().leave(&namespace, !reclaimed);
+        }
+    }
+
+    /// Tells the salt registry which salted namespaces the tree reclaimed (by eviction,
+    /// flush or a request's end); run after every batch of tree changes.
+    pub(super) fn sync_salts(&mut self) {
+        let reclaimed = self.cache.take_reclaimed_namespaces();
+        if reclaimed.is_empty() {
+            return;
+        }
+        let mut salts = self.shared.salts.lock();
+        for ns in &reclaimed {
+            salts.reclaimed(ns);
         }
     }
 
@@ -143,6 +175,10 @@ impl<M: ForwardModel> Scheduler<M> {
             (info.kv_capacity_tokens - info.kv_free_tokens.min(info.kv_capacity_tokens)) as f64,
         );
         metrics::counter!("radixserve_evicted_tokens_total").absolute(stats.evicted_tokens);
+        info.cache_namespaces = tree.namespace_count();
+        info.salted_namespaces = self.shared.salts.lock().len();
+        metrics::gauge!(metrics_names::CACHE_NAMESPACES).set(info.cache_namespaces as f64);
+        metrics::gauge!(metrics_names::CACHE_SALTS).set(info.salted_namespaces as f64);
         info.tenants = self.tenant_infos();
         let mut tenant_queued = self.shared.tenant_queued.lock();
         tenant_queued.clear();
@@ -196,16 +232,15 @@ impl<M: ForwardModel> Scheduler<M> {
                 info.running_requests += 1;
             }
         }
-        let tree = self.cache.tree();
-        for ns in tree.namespace_ids() {
-            let owner = match tree.namespace(ns).map(|n| n.scope) {
-                Some(radix::CacheScope::Tenant(t)) => t as usize,
-                Some(radix::CacheScope::Global) => 0,
-                _ => continue,
+        for (scope, hits) in self.cache.tree().scope_hits() {
+            let owner = match scope {
+                radix::CacheScope::Tenant(t) => t as usize,
+                radix::CacheScope::Global => 0,
+                radix::CacheScope::Group(_) => continue,
             };
-            if let (Some(info), Some(stats)) = (infos.get_mut(owner), tree.namespace_stats(ns)) {
-                info.cache_queried_tokens += stats.queried_tokens;
-                info.cache_hit_tokens += stats.hit_tokens;
+            if let Some(info) = infos.get_mut(owner) {
+                info.cache_queried_tokens += hits.queried_tokens;
+                info.cache_hit_tokens += hits.hit_tokens;
             }
         }
         infos

@@ -137,6 +137,7 @@ mod tests {
             pending_text: String::new(),
             pending_logprobs: Vec::new(),
             finish: None,
+            error: None,
         }
     }
 

@@ -38,6 +38,9 @@ pub struct Req {
     pub pending_text: String,
     pub pending_logprobs: Vec<TokenLogprob>,
     pub finish: Option<FinishReason>,
+    /// Set when the request failed (a model error): its stream ends with this error
+    /// instead of `Finished`.
+    pub error: Option<String>,
 }
 
 impl Req {

@@ -5,7 +5,9 @@ use super::{Req, Scheduler};
 use crate::model::ForwardModel;
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
 use crate::server::metrics::STEP_PHASE;
+use crate::tenants::TenantId;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Rows sampled per parallel task: a row (49,152 logits for the default model) takes tens of
@@ -50,6 +52,7 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         self.stream_and_release();
         self.cache.end_free_group();
+        self.sync_salts();
         phase_done("output", computed);
     }
 
@@ -83,22 +86,21 @@ impl<M: ForwardModel> Scheduler<M> {
         self.done.push_back(req);
     }
 
-    /// Makes sure every decoding request can get its next slot this step; if the pool is short
-    /// even after eviction, retracts the requests with the fewest generated tokens (and the
-    /// longest prompts) back to the waiting queue, their computed prefix left in the tree.
+    /// Makes sure every decoding request can get its next slot this step, each tenant's from
+    /// free slots and what that tenant may evict (fair share, see `tenant_kv`); if one is
+    /// left short, retracts a request (of the tenant most above its share, else of the short
+    /// tenant itself) back to the waiting queue, its computed prefix left in the tree.
     fn prepare_for_decode(&mut self) {
         loop {
-            let decoding = self
-                .running
-                .iter()
-                .filter(|r| r.pending_tokens() == 1)
-                .count();
             let page = self.cache.page_size();
-            // Worst case a fresh page per request.
-            let need = if page == 1 { decoding } else { decoding * page };
-            if need <= self.cache.available_with_eviction() || self.running.is_empty() {
-                break;
+            let mut needs: BTreeMap<TenantId, usize> = BTreeMap::new();
+            for r in self.running.iter().filter(|r| r.pending_tokens() == 1) {
+                // Worst case a fresh page per request.
+                *needs.entry(r.tenant).or_default() += page;
             }
+            let Some(short) = self.make_decode_room(&needs) else {
+                break;
+            };
             if self.running.len() == 1 {
                 // Alone and out of memory: nothing to give way to. End it with what it has.
                 let mut req = self.running.remove(0);
@@ -108,7 +110,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.done.push_back(req);
                 break;
             }
-            self.retract_one();
+            self.retract_for(short);
         }
         if self.running.iter().all(|r| r.pending_tokens() == 1) {
             self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
@@ -116,17 +118,64 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
+    /// Frees room for each tenant's decode slots (`needs`) from what that tenant may evict;
+    /// returns a tenant that stays short.
+    fn make_decode_room(&mut self, needs: &BTreeMap<TenantId, usize>) -> Option<TenantId> {
+        let mut promised = 0;
+        for (&tenant, &need) in needs {
+            let free = self.cache.allocator().available().saturating_sub(promised);
+            if free < need {
+                self.evict_for(tenant, need - free);
+            }
+            if self.cache.allocator().available().saturating_sub(promised) < need {
+                return Some(tenant);
+            }
+            promised += need;
+        }
+        None
+    }
+
+    /// Retracts one request because `short` cannot get its decode slots: one of the tenant
+    /// holding the most KV above its fair share, or, when no tenant is above it, one of
+    /// `short`'s own (it may not take from tenants within their share).
+    fn retract_for(&mut self, short: TenantId) {
+        let capacity = self.cache.allocator().capacity();
+        let cached = self.cached_by_tenant();
+        let mut tenants: Vec<TenantId> = self.running.iter().map(|r| r.tenant).collect();
+        tenants.sort_unstable();
+        tenants.dedup();
+        let excess = |s: &Self, t: TenantId| {
+            let held = cached.get(t as usize).copied().unwrap_or(0) + s.running_kv_of(t);
+            held as i64 - s.tenants.fair_share(t, capacity) as i64
+        };
+        let most_over = tenants
+            .iter()
+            .map(|&t| (excess(self, t), t))
+            .max()
+            .filter(|&(over, _)| over > 0)
+            .map(|(_, t)| t);
+        let victim_tenant = most_over.unwrap_or(short);
+        self.retract_one_where(|r| r.tenant == victim_tenant);
+    }
+
     /// Retracts the running request with the fewest generated tokens (then the longest
     /// prompt, then the newest): it loses the least work.
     fn retract_one(&mut self) {
-        let victim = (0..self.running.len()).min_by_key(|&i| {
-            let r = &self.running[i];
-            (
-                r.output_ids.len(),
-                std::cmp::Reverse(r.input_ids.len()),
-                std::cmp::Reverse(r.seq),
-            )
-        });
+        self.retract_one_where(|_| true);
+    }
+
+    /// [`Self::retract_one`] among the running requests `eligible` accepts.
+    fn retract_one_where(&mut self, eligible: impl Fn(&Req) -> bool) {
+        let victim = (0..self.running.len())
+            .filter(|&i| eligible(&self.running[i]))
+            .min_by_key(|&i| {
+                let r = &self.running[i];
+                (
+                    r.output_ids.len(),
+                    std::cmp::Reverse(r.input_ids.len()),
+                    std::cmp::Reverse(r.seq),
+                )
+            });
         if let Some(i) = victim {
             let req = self.running.swap_remove(i);
             self.retract(req);
@@ -184,15 +233,15 @@ impl<M: ForwardModel> Scheduler<M> {
             if tokens == 0 {
                 continue;
             }
-            // Room first from what this tenant may evict; the allocator's global LRU
-            // eviction only as a last resort.
+            // Room from what this tenant may evict.
             let page = self.cache.page_size();
             self.make_room_for(self.running[i].tenant, tokens.div_ceil(page) * page + page);
             let req = &mut self.running[i];
             let Some(kv) = req.kv.as_mut() else {
                 continue;
             };
-            if let Err(e) = self.cache.alloc_tokens(kv, tokens) {
+            // From free slots only: the global LRU could take a cache within its fair share.
+            if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
                 // Memory went to earlier entries this step; try again next step.
                 tracing::debug!(rid = %req.rid, "no slots this step: {e}");
                 continue;
@@ -319,10 +368,8 @@ impl<M: ForwardModel> Scheduler<M> {
         idx.sort_unstable_by(|a, b| b.cmp(a));
         for i in idx {
             let mut req = self.running.swap_remove(i);
-            // The request's stream gets the error; its KV is released like an abort.
-            let _ = req
-                .tx
-                .send(crate::handle::GenerateEvent::Error(message.to_string()));
+            // The request's stream ends with the error; its KV is released like an abort.
+            req.error = Some(message.to_string());
             req.finish = Some(FinishReason::Abort);
             self.counters.aborted += 1;
             self.done.push_back(req);
@@ -343,5 +390,6 @@ impl<M: ForwardModel> Scheduler<M> {
             self.finish_aborted(req);
         }
         self.stream_and_release();
+        self.sync_salts();
     }
 }

@@ -115,8 +115,8 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
-    /// Makes `slots` free for `tenant`'s next allocation from what it may evict, so the
-    /// allocator's own (global LRU) eviction is only a last resort.
+    /// Makes `slots` free for `tenant`'s next allocation from what it may evict (the
+    /// scheduler allocates from free slots only, never through the global LRU).
     pub(super) fn make_room_for(&mut self, tenant: TenantId, slots: usize) {
         let short = slots.saturating_sub(self.cache.allocator().available());
         if short > 0 {

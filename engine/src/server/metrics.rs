@@ -37,6 +37,9 @@ pub const TENANT_WAITING: &str = "radixserve_tenant_waiting_requests";
 pub const TENANT_RUNNING: &str = "radixserve_tenant_running_requests";
 pub const TENANT_CACHED_TOKENS: &str = "radixserve_tenant_cached_tokens";
 pub const TENANT_VIRTUAL_TOKENS: &str = "radixserve_tenant_virtual_tokens";
+/// Live radix namespaces, and of them the salted ones (bounded by the salt caps).
+pub const CACHE_NAMESPACES: &str = "radixserve_cache_namespaces";
+pub const CACHE_SALTS: &str = "radixserve_cache_salted_namespaces";
 /// HTTP responses by `route` (the matched route template) and `status`.
 pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
 
@@ -112,6 +115,11 @@ pub fn record_server_info(info: &ServerInfo) {
 fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram};
     describe_gauge!(TENANT_WAITING, "A tenant's requests waiting for admission");
+    describe_gauge!(CACHE_NAMESPACES, "Live prefix-cache namespaces");
+    describe_gauge!(
+        CACHE_SALTS,
+        "Live salted prefix-cache namespaces (capped per tenant and in all)"
+    );
     describe_gauge!(TENANT_RUNNING, "A tenant's requests in the running batch");
     describe_gauge!(
         TENANT_CACHED_TOKENS,

@@ -22,17 +22,26 @@ impl TokenBucket {
 
     /// Takes `cost` tokens if the bucket holds them; otherwise takes nothing.
     pub fn try_take(&mut self, cost: f64, now: Instant) -> bool {
+        let ok = self.can_take(cost, now);
+        if ok {
+            self.tokens -= cost;
+        }
+        ok
+    }
+
+    /// Whether the bucket holds `cost` tokens now (refilling it, taking nothing).
+    pub fn can_take(&mut self, cost: f64, now: Instant) -> bool {
         let elapsed = now
             .saturating_duration_since(self.refilled_at)
             .as_secs_f64();
         self.tokens = (self.tokens + elapsed * self.rate.per_second).min(self.rate.burst);
         self.refilled_at = now;
-        if cost <= self.tokens {
-            self.tokens -= cost;
-            true
-        } else {
-            false
-        }
+        cost <= self.tokens
+    }
+
+    /// The most one request may ever cost.
+    pub fn burst(&self) -> f64 {
+        self.rate.burst
     }
 }
 

@@ -105,6 +105,17 @@ impl TenantRegistry {
     /// Replaces the table with `file`'s (all or nothing). Keys removed or revoked are refused
     /// from the next request on; requests already admitted run to completion.
     pub fn reload(&self, file: &TenantsFile) -> Result<(), TenantsError> {
+        self.reload_with(file, |_| {})
+    }
+
+    /// [`TenantRegistry::reload`], calling `apply` with the new limits while no request can
+    /// authenticate: the new keys and the new limits (handed by `apply` to the engine) take
+    /// effect together, so no request passes a new key under old limits.
+    pub fn reload_with(
+        &self,
+        file: &TenantsFile,
+        apply: impl FnOnce(Vec<TenantLimits>),
+    ) -> Result<(), TenantsError> {
         let valid = file.validate()?;
         let mut ids = self.ids.lock();
         let mut table = Table {
@@ -139,7 +150,9 @@ impl TenantRegistry {
                 revoked,
             }));
         }
-        *self.table.write() = Some(Arc::new(table));
+        let mut current = self.table.write();
+        apply(ids.limits.clone());
+        *current = Some(Arc::new(table));
         Ok(())
     }
 

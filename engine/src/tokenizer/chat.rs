@@ -120,6 +120,33 @@ impl ChatTemplate {
         Ok(rendered)
     }
 
+    /// Renders like [`ChatTemplate::render`] and finds where each message's content lies in
+    /// the result, by rendering again with a unique marker in place of every content. When
+    /// the template transforms content (so the markers do not splice back into the same
+    /// text), `content` is `None`.
+    pub fn render_marked(
+        &self,
+        messages: &[ChatMessage],
+        add_generation_prompt: bool,
+    ) -> Result<RenderedChat> {
+        let text = self.render(messages, add_generation_prompt)?;
+        let nonce = std::hash::BuildHasher::hash_one(
+            &std::collections::hash_map::RandomState::new(),
+            messages.len(),
+        );
+        let prefix = format!("{MARK_OPEN}{nonce:016x}.");
+        let marked: Vec<ChatMessage> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ChatMessage::new(m.role.clone(), format!("{prefix}{i}{MARK_CLOSE}")))
+            .collect();
+        let content = self
+            .render(&marked, add_generation_prompt)
+            .ok()
+            .and_then(|rendered| splice_contents(&rendered, &prefix, messages, &text));
+        Ok(RenderedChat { text, content })
+    }
+
     pub fn source(&self) -> &str {
         &self.source
     }
@@ -128,6 +155,43 @@ impl ChatTemplate {
     pub fn is_fallback(&self) -> bool {
         self.is_fallback
     }
+}
+
+/// Private-use characters around a content marker.
+const MARK_OPEN: char = '\u{E000}';
+const MARK_CLOSE: char = '\u{E001}';
+
+/// A rendered conversation and the byte ranges of its messages' contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderedChat {
+    pub text: String,
+    /// Sorted and disjoint; `None` when they could not be located.
+    pub content: Option<Vec<std::ops::Range<usize>>>,
+}
+
+/// Replaces each marker in `marked` by its message's content; the ranges of the contents if
+/// the result is exactly `expected`.
+fn splice_contents(
+    marked: &str,
+    prefix: &str,
+    messages: &[ChatMessage],
+    expected: &str,
+) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut out = String::with_capacity(expected.len());
+    let mut ranges = Vec::with_capacity(messages.len());
+    let mut rest = marked;
+    while let Some(at) = rest.find(prefix) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + prefix.len()..];
+        let end = after.find(MARK_CLOSE)?;
+        let index: usize = after[..end].parse().ok()?;
+        let content = &messages.get(index)?.content;
+        ranges.push(out.len()..out.len() + content.len());
+        out.push_str(content);
+        rest = &after[end + MARK_CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    (out == expected).then_some(ranges)
 }
 
 /// An environment configured as Hugging Face's: blocks trimmed, Python string/dict methods,

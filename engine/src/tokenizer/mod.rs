@@ -9,6 +9,7 @@
 mod byte_level;
 mod chat;
 mod pre_tokenizer;
+mod special;
 mod stream;
 #[cfg(test)]
 mod tests;
@@ -23,7 +24,7 @@ use crate::gguf::Metadata;
 use byte_level::ByteDecoder;
 use pre_tokenizer::pre_tokenizer_for;
 
-pub use chat::{ChatMessage, ChatTemplate, CHATML_TEMPLATE};
+pub use chat::{ChatMessage, ChatTemplate, RenderedChat, CHATML_TEMPLATE};
 pub use stream::DecodeStream;
 
 /// Errors of building a tokenizer, encoding, decoding or rendering a chat template.
@@ -127,6 +128,9 @@ pub struct Tokenizer {
     add_eos: bool,
     /// Sorted, without duplicates.
     stop_ids: Vec<u32>,
+    special: special::SpecialMatcher,
+    /// Bytes of the longest token text (as stored or as decoded, whichever is longer).
+    max_token_bytes: usize,
 }
 
 impl std::fmt::Debug for Tokenizer {
@@ -231,9 +235,19 @@ impl Tokenizer {
         stop_ids.sort_unstable();
         stop_ids.dedup();
 
+        let special = special::SpecialMatcher::new(&texts, &kinds)?;
+        let max_token_bytes = piece_starts
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .chain(texts.iter().map(String::len))
+            .max()
+            .unwrap_or(1)
+            .max(1);
         Ok(Self {
             parse_special,
             plain_special,
+            special,
+            max_token_bytes,
             texts,
             kinds,
             piece_bytes,

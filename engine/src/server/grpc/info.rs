@@ -21,8 +21,26 @@ pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
 }
 
 /// Engine-wide figures, and per-tenant ones: every tenant's for an administrator, only the
-/// caller's own otherwise (another tenant's cache figures would leak its traffic).
+/// caller's own otherwise (another tenant's cache figures would leak its traffic). Engine-wide
+/// activity (queue, running, free KV, hits, finished requests) sums every tenant's, so a
+/// non-administrator gets only the engine's fixed sizes and state.
 pub(super) fn server_info(info: &ServerInfo, caller: &Caller) -> pb::GetServerInfoResponse {
+    if !caller.is_admin {
+        let mut shape = ServerInfo {
+            kv_capacity_tokens: info.kv_capacity_tokens,
+            kv_bytes_per_token: info.kv_bytes_per_token,
+            page_size: info.page_size,
+            draining: info.draining,
+            uptime_s: info.uptime_s,
+            ..ServerInfo::default()
+        };
+        shape.tenants = info.tenants.clone();
+        return engine_wide(&shape, caller);
+    }
+    engine_wide(info, caller)
+}
+
+fn engine_wide(info: &ServerInfo, caller: &Caller) -> pb::GetServerInfoResponse {
     let tenants = info
         .tenants
         .iter()

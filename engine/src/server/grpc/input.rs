@@ -2,7 +2,7 @@
 //! or chat turns through the model's chat template), fill unset sampling parameters with the
 //! engine's defaults, and place the request in the caller's namespace.
 
-use crate::handle::{EngineHandle, GenerateRequest};
+use crate::handle::{EngineHandle, GenerateRequest, PromptInput};
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
@@ -13,31 +13,10 @@ use tonic::Status;
 
 /// Request ids are echoed in every response and logged: keep them short.
 const MAX_REQUEST_ID_BYTES: usize = 256;
-/// Inputs longer than this are tokenized on a blocking thread, off the I/O workers.
-const INLINE_TOKENIZE_BYTES: usize = 16 << 10;
-
 /// A request ready for [`EngineHandle::submit`], and how to render its output.
 pub(super) struct Prepared {
     pub request: GenerateRequest,
     pub skip_special_tokens: bool,
-}
-
-/// Input that still needs the tokenizer.
-enum TextInput {
-    Text(String),
-    Chat(Vec<ChatMessage>),
-}
-
-impl TextInput {
-    fn len(&self) -> usize {
-        match self {
-            Self::Text(text) => text.len(),
-            Self::Chat(messages) => messages
-                .iter()
-                .map(|m| m.role.len() + m.content.len())
-                .sum(),
-        }
-    }
 }
 
 /// Validates and converts `request`. Range checks of the sampling parameters are left to
@@ -55,21 +34,28 @@ pub(super) async fn prepare(
                 "the request has no input: set one of text, chat or token_ids",
             ))
         }
-        Some(Input::TokenIds(ids)) => ids.ids,
-        Some(Input::Text(text)) => tokenize(engine, TextInput::Text(text)).await?,
-        Some(Input::Chat(chat)) => {
-            if chat.messages.is_empty() {
-                return Err(Status::invalid_argument("chat.messages is empty"));
-            }
-            let messages = chat
-                .messages
+        Some(Input::TokenIds(ids)) => PromptInput::Tokens(ids.ids),
+        Some(Input::Text(text)) => PromptInput::Text(text),
+        Some(Input::Chat(chat)) if chat.messages.is_empty() => {
+            return Err(Status::invalid_argument("chat.messages is empty"))
+        }
+        Some(Input::Chat(chat)) => PromptInput::Chat(
+            chat.messages
                 .into_iter()
                 .map(|m| ChatMessage::new(m.role, m.content))
-                .collect();
-            tokenize(engine, TextInput::Chat(messages)).await?
-        }
+                .collect(),
+        ),
     };
+    let input_ids = engine
+        .build_prompt(input_ids)
+        .await
+        .map_err(super::status::from_submit)?;
+    let explicit = request
+        .sampling_params
+        .as_ref()
+        .is_some_and(|p| p.max_new_tokens.is_some());
     let mut generate = GenerateRequest::new(input_ids, sampling_params(request.sampling_params));
+    generate.max_new_tokens_explicit = explicit;
     generate.rid = rid;
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
     generate.tenant = caller.tenant;
@@ -113,33 +99,6 @@ pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingPar
         ignore_eos: p.ignore_eos.unwrap_or(defaults.ignore_eos),
         logprobs: p.logprobs.or(defaults.logprobs),
     }
-}
-
-async fn tokenize(engine: &EngineHandle, input: TextInput) -> Result<Vec<u32>, Status> {
-    if input.len() <= INLINE_TOKENIZE_BYTES {
-        return tokenize_now(engine, input);
-    }
-    let engine = engine.clone();
-    tokio::task::spawn_blocking(move || tokenize_now(&engine, input))
-        .await
-        .map_err(|e| Status::internal(format!("tokenizer task failed: {e}")))?
-}
-
-/// Text: special tokens written in it are parsed. Chat: the template (with the assistant
-/// prompt) holds any BOS itself, so none is added.
-fn tokenize_now(engine: &EngineHandle, input: TextInput) -> Result<Vec<u32>, Status> {
-    let tokenizer = engine.tokenizer();
-    let encoded = match input {
-        TextInput::Text(text) => tokenizer.encode(&text, true),
-        TextInput::Chat(messages) => {
-            let text = engine
-                .chat_template()
-                .render(&messages, true)
-                .map_err(|e| Status::invalid_argument(format!("cannot render the chat: {e}")))?;
-            tokenizer.encode_without_bos_eos(&text, true)
-        }
-    };
-    encoded.map_err(|e| Status::invalid_argument(format!("cannot tokenize the input: {e}")))
 }
 
 #[cfg(test)]

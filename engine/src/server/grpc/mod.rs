@@ -17,13 +17,14 @@ mod stream;
 mod text;
 
 use crate::handle::EngineHandle;
+use crate::server::connections::{limited_incoming, ConnectionLimits};
 use crate::tenants::TenantRegistry;
 use proto::v1::radix_serve_server::{RadixServeServer, SERVICE_NAME};
 use service::{EngineSlot, RadixServeService};
 use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-use tonic::transport::server::{Router, TcpIncoming};
+use tonic::transport::server::Router;
 use tonic::transport::Server;
 use tonic_health::server::{HealthReporter, HealthService};
 use tonic_health::ServingStatus;
@@ -107,7 +108,7 @@ impl GrpcServer {
     }
 
     /// All services on one tonic router: `radixserve.v1.RadixServe`, health and reflection.
-    pub fn router(&self) -> Result<Router, GrpcError> {
+    pub fn router(&self, limits: ConnectionLimits) -> Result<Router, GrpcError> {
         let reflection = || {
             tonic_reflection::server::Builder::configure()
                 .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
@@ -125,6 +126,7 @@ impl GrpcServer {
         Ok(Server::builder()
             .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
             .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+            .max_concurrent_streams(limits.max_streams_per_connection)
             .add_service(health)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
@@ -138,9 +140,19 @@ impl GrpcServer {
         listener: tokio::net::TcpListener,
         shutdown: impl Future<Output = ()>,
     ) -> Result<(), GrpcError> {
-        // Token chunks are small writes: do not let Nagle hold them back.
-        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        self.router()?
+        self.serve_with_limits(listener, ConnectionLimits::default(), shutdown)
+            .await
+    }
+
+    /// [`GrpcServer::serve`] with explicit connection limits.
+    pub async fn serve_with_limits(
+        self,
+        listener: tokio::net::TcpListener,
+        limits: ConnectionLimits,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), GrpcError> {
+        let incoming = limited_incoming(listener, limits);
+        self.router(limits)?
             .serve_with_incoming_shutdown(incoming, shutdown)
             .await?;
         Ok(())

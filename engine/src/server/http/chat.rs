@@ -2,16 +2,16 @@
 //! generated like a completion.
 
 use super::error::ApiError;
-use super::generate::{collect, submit};
+use super::generate::{collect, parse_body, prompt_ids, submit};
 use super::logprobs::chat_logprobs;
 use super::params::{sampling_params, stream_flags};
-use super::protocol::{parse_json, ChatCompletionRequest, ChatMessageIn, Content};
+use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
 use super::response::{
     ChatBody, ChatChoice, ChatChunk, ChatChunkChoice, ChatMessageOut, Delta, ResponseMeta, UsageOut,
 };
 use super::sse::{sse_response, ChunkFormatter};
 use super::HttpState;
-use crate::handle::{Completion, EngineHandle, TokenLogprob};
+use crate::handle::{Completion, EngineHandle, PromptInput, TokenLogprob};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
@@ -26,9 +26,16 @@ pub async fn chat_completions(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request: ChatCompletionRequest = parse_json(&body?)?;
     let engine = state.serving_engine()?;
-    let input_ids = prompt_ids(engine, &request.messages)?;
+    let request: ChatCompletionRequest = parse_body(engine, body?).await?;
+    let messages = request
+        .messages
+        .iter()
+        .map(to_chat_message)
+        .collect::<Result<Vec<_>, _>>()?;
+    let input_ids = prompt_ids(engine, PromptInput::Chat(messages))
+        .await
+        .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
         (Some(true), top) => Some(top.unwrap_or(0)),
         (_, Some(n)) if n > 0 => {
@@ -50,6 +57,7 @@ pub async fn chat_completions(
         &caller,
         input_ids,
         params,
+        max_tokens.is_some(),
         sampling.cache_salt.as_deref(),
     )
     .map_err(|e| rename_param(e, "prompt", "messages"))?;
@@ -92,29 +100,6 @@ fn rename_param(mut e: ApiError, from: &str, to: &str) -> ApiError {
     e
 }
 
-/// Renders the conversation with the chat template (ending in the assistant's turn) and
-/// tokenizes it; the template writes any BOS it wants itself.
-fn prompt_ids(engine: &EngineHandle, messages: &[ChatMessageIn]) -> Result<Vec<u32>, ApiError> {
-    if messages.is_empty() {
-        return Err(ApiError::invalid_param(
-            "messages",
-            "messages must not be empty",
-        ));
-    }
-    let messages = messages
-        .iter()
-        .map(to_chat_message)
-        .collect::<Result<Vec<_>, _>>()?;
-    let text = engine
-        .chat_template()
-        .render(&messages, true)
-        .map_err(|e| ApiError::invalid_param("messages", format!("chat template: {e}")))?;
-    engine
-        .tokenizer()
-        .encode_without_bos_eos(&text, true)
-        .map_err(|e| ApiError::invalid_param("messages", format!("cannot tokenize: {e}")))
-}
-
 fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
     let content = match &m.content {
         None => String::new(),
@@ -135,13 +120,7 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
             text
         }
     };
-    // OpenAI's newer name for the system role; templates know only `system`.
-    let role = if m.role == "developer" {
-        "system"
-    } else {
-        m.role.as_str()
-    };
-    Ok(ChatMessage::new(role, content))
+    Ok(ChatMessage::new(m.role.as_str(), content))
 }
 
 struct ChatChunks {

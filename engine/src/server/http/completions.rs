@@ -1,14 +1,14 @@
 //! `POST /v1/completions`: a text or token-id prompt, completed as is.
 
 use super::error::ApiError;
-use super::generate::{collect, submit};
+use super::generate::{collect, parse_body, prompt_ids, submit};
 use super::logprobs::CompletionLogprobsBuilder;
 use super::params::{sampling_params, stream_flags};
-use super::protocol::{parse_json, CompletionRequest, Prompt};
+use super::protocol::{CompletionRequest, Prompt};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
 use super::sse::{sse_response, ChunkFormatter};
 use super::HttpState;
-use crate::handle::{Completion, EngineHandle, TokenLogprob};
+use crate::handle::{Completion, EngineHandle, PromptInput, TokenLogprob};
 use crate::tenants::Caller;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -25,8 +25,8 @@ pub async fn completions(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request: CompletionRequest = parse_json(&body?)?;
     let engine = state.serving_engine()?;
+    let request: CompletionRequest = parse_body(engine, body?).await?;
     if request.echo == Some(true) {
         return Err(ApiError::invalid_param("echo", "echo is not supported"));
     }
@@ -36,7 +36,7 @@ pub async fn completions(
     if request.best_of.is_some_and(|n| n != 1) {
         return Err(ApiError::invalid_param("best_of", "best_of must be 1"));
     }
-    let input_ids = prompt_ids(engine, request.prompt)?;
+    let input_ids = prompt_ids(engine, prompt_input(request.prompt)?).await?;
     let sampling = &request.sampling;
     let params = sampling_params(
         sampling,
@@ -50,6 +50,7 @@ pub async fn completions(
         &caller,
         input_ids,
         params,
+        sampling.max_tokens.is_some(),
         sampling.cache_salt.as_deref(),
     )?;
     let meta = ResponseMeta::new("cmpl", &rx.rid, &engine.model_info().name);
@@ -76,14 +77,8 @@ pub async fn completions(
     Ok(Json(CompletionBody::new(&meta, vec![choice], Some(Some(usage)))).into_response())
 }
 
-/// The prompt's token ids: text is tokenized (special tokens written in it count as such).
-fn prompt_ids(engine: &EngineHandle, prompt: Prompt) -> Result<Vec<u32>, ApiError> {
-    let encode = |text: &str| {
-        engine
-            .tokenizer()
-            .encode(text, true)
-            .map_err(|e| ApiError::invalid_param("prompt", format!("cannot tokenize: {e}")))
-    };
+/// The prompt as sent: text (control tokens written in it count as such) or token ids.
+fn prompt_input(prompt: Prompt) -> Result<PromptInput, ApiError> {
     let batch_of_one = || {
         ApiError::invalid_param(
             "prompt",
@@ -91,14 +86,14 @@ fn prompt_ids(engine: &EngineHandle, prompt: Prompt) -> Result<Vec<u32>, ApiErro
         )
     };
     match prompt {
-        Prompt::Text(text) => encode(&text),
-        Prompt::Tokens(ids) => Ok(ids),
+        Prompt::Text(text) => Ok(PromptInput::Text(text)),
+        Prompt::Tokens(ids) => Ok(PromptInput::Tokens(ids)),
         Prompt::TextBatch(texts) => match <[String; 1]>::try_from(texts) {
-            Ok([text]) => encode(&text),
+            Ok([text]) => Ok(PromptInput::Text(text)),
             Err(_) => Err(batch_of_one()),
         },
         Prompt::TokenBatch(batch) => match <[Vec<u32>; 1]>::try_from(batch) {
-            Ok([ids]) => Ok(ids),
+            Ok([ids]) => Ok(PromptInput::Tokens(ids)),
             Err(_) => Err(batch_of_one()),
         },
     }

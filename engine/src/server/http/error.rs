@@ -146,7 +146,11 @@ fn param_named_in(message: &str) -> Option<&'static str> {
         ("max_new_tokens", "max_tokens"),
         ("stop token id", "stop_token_ids"),
         ("stop strings", "stop"),
+        ("stop_token_ids", "stop_token_ids"),
+        ("stop has", "stop"),
         ("logprobs", "logprobs"),
+        ("cache_salt", "cache_salt"),
+        ("messages", "messages"),
         ("the prompt", "prompt"),
         ("token id", "prompt"),
     ];

@@ -3,10 +3,33 @@
 
 use super::error::ApiError;
 use crate::handle::{
-    Completion, EngineHandle, GenerateEvent, GenerateRequest, RequestStream, TokenLogprob,
+    Completion, EngineHandle, GenerateEvent, GenerateRequest, PromptInput, RequestStream,
+    TokenLogprob,
 };
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
+use serde::de::DeserializeOwned;
+
+/// Bodies up to this size are parsed in place; larger ones on the engine's bounded pool.
+const INLINE_PARSE_BYTES: usize = 64 << 10;
+
+/// Parses a JSON request body without holding an async worker for a large one.
+pub async fn parse_body<T: DeserializeOwned + Send + 'static>(
+    engine: &EngineHandle,
+    body: axum::body::Bytes,
+) -> Result<T, ApiError> {
+    if body.len() <= INLINE_PARSE_BYTES {
+        return super::protocol::parse_json(&body);
+    }
+    engine
+        .run_bounded(move || super::protocol::parse_json(&body))
+        .await?
+}
+
+/// The prompt's token ids, built on the engine's shared path.
+pub async fn prompt_ids(engine: &EngineHandle, input: PromptInput) -> Result<Vec<u32>, ApiError> {
+    engine.build_prompt(input).await.map_err(ApiError::from)
+}
 
 /// Queues a request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`.
 pub fn submit(
@@ -14,9 +37,11 @@ pub fn submit(
     caller: &Caller,
     input_ids: Vec<u32>,
     params: SamplingParams,
+    max_tokens_explicit: bool,
     cache_salt: Option<&str>,
 ) -> Result<RequestStream, ApiError> {
     let mut request = GenerateRequest::new(input_ids, params);
+    request.max_new_tokens_explicit = max_tokens_explicit;
     request.namespace = caller.namespace_for(cache_salt);
     request.tenant = caller.tenant;
     engine.submit(request).map_err(ApiError::from)

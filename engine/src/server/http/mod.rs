@@ -11,6 +11,7 @@ mod completions;
 pub mod error;
 mod generate;
 mod info;
+mod listen;
 mod logprobs;
 pub mod params;
 pub mod protocol;
@@ -18,6 +19,7 @@ pub mod response;
 mod sse;
 
 use crate::handle::EngineHandle;
+use crate::server::connections::ConnectionLimits;
 use crate::tenants::TenantRegistry;
 use auth::authenticate;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
@@ -25,7 +27,6 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::Router;
 use error::ApiError;
 use metrics_exporter_prometheus::PrometheusHandle;
@@ -120,15 +121,17 @@ pub async fn serve(
     state: Arc<HttpState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    // Token chunks are small writes: do not let Nagle hold them back.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("TCP_NODELAY: {e}");
-        }
-    });
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_with_limits(listener, state, ConnectionLimits::default(), shutdown).await
+}
+
+/// [`serve`] with explicit connection limits.
+pub async fn serve_with_limits(
+    listener: tokio::net::TcpListener,
+    state: Arc<HttpState>,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    listen::serve_router(listener, router(state), limits, shutdown).await
 }
 
 /// Runs [`authenticate`] before the handler and hands it the [`auth::Caller`].

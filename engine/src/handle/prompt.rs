@@ -1,0 +1,157 @@
+//! Building a request's prompt, the one path both servers take: render a conversation with
+//! the chat template, tokenize, and refuse what cannot fit the context as early as possible.
+//! Large inputs are built on blocking threads, at most one per core at a time, so a huge
+//! prompt never stalls the async runtime's workers (health checks, streams, gRPC).
+
+use super::{EngineHandle, SubmitError};
+use crate::tokenizer::ChatMessage;
+
+/// The roles a chat message may have (OpenAI's; `developer` is rendered as `system`).
+pub const CHAT_ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
+
+/// Inputs up to this size are built in place: cheaper than a hop to another thread.
+const INLINE_BYTES: usize = 16 << 10;
+
+/// What a client sent as its prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PromptInput {
+    /// Raw text; control tokens written in it are parsed (the client owns the whole prompt).
+    Text(String),
+    Tokens(Vec<u32>),
+    /// A conversation, rendered with the model's chat template; control tokens come only
+    /// from the template, never from message content.
+    Chat(Vec<ChatMessage>),
+}
+
+impl PromptInput {
+    fn bytes(&self) -> usize {
+        match self {
+            Self::Text(text) => text.len(),
+            Self::Tokens(ids) => ids.len() * 4,
+            Self::Chat(messages) => messages
+                .iter()
+                .map(|m| m.role.len() + m.content.len())
+                .sum(),
+        }
+    }
+}
+
+impl EngineHandle {
+    /// The prompt's token ids, built off the async runtime when the input is large.
+    pub async fn build_prompt(&self, input: PromptInput) -> Result<Vec<u32>, SubmitError> {
+        if input.bytes() <= INLINE_BYTES {
+            return self.build_prompt_now(input);
+        }
+        let engine = self.clone();
+        self.run_bounded(move || engine.build_prompt_now(input))
+            .await?
+    }
+
+    /// Runs `work` on a blocking thread once one of the bounded pool's permits is free.
+    pub async fn run_bounded<R: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, SubmitError> {
+        let permit = self
+            .inner
+            .prompt_permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| SubmitError::Unavailable("the engine has stopped".into()))?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+        .map_err(|e| SubmitError::Unavailable(format!("a prompt task failed: {e}")))
+    }
+
+    /// The prompt's token ids, built on this thread.
+    pub fn build_prompt_now(&self, input: PromptInput) -> Result<Vec<u32>, SubmitError> {
+        match input {
+            PromptInput::Tokens(ids) => Ok(ids),
+            PromptInput::Text(text) => {
+                self.refuse_if_too_long(text.len(), "the prompt")?;
+                self.tokenizer().encode(&text, true).map_err(|e| {
+                    SubmitError::InvalidArgument(format!("the prompt cannot be tokenized: {e}"))
+                })
+            }
+            PromptInput::Chat(messages) => self.chat_prompt(messages),
+        }
+    }
+
+    fn chat_prompt(&self, mut messages: Vec<ChatMessage>) -> Result<Vec<u32>, SubmitError> {
+        if messages.is_empty() {
+            return Err(invalid("messages must not be empty".into()));
+        }
+        for (i, m) in messages.iter_mut().enumerate() {
+            if !CHAT_ROLES.contains(&m.role.as_str()) {
+                return Err(invalid(format!(
+                    "messages[{i}].role {:?} is not one of {}",
+                    m.role,
+                    CHAT_ROLES.join(", ")
+                )));
+            }
+            // OpenAI's newer name for the system role; templates know only `system`.
+            if m.role == "developer" {
+                m.role = "system".into();
+            }
+        }
+        let rendered = self
+            .chat_template()
+            .render_marked(&messages, true)
+            .map_err(|e| {
+                invalid(format!(
+                    "messages: the chat template refused the conversation: {e}"
+                ))
+            })?;
+        self.refuse_if_too_long(rendered.text.len(), "messages: the conversation")?;
+        let tokenizer = self.tokenizer();
+        let encoded = match &rendered.content {
+            Some(content) => tokenizer.encode_chat(&rendered.text, content),
+            None => {
+                // The template rewrites content, so where it lies is unknown: refuse control
+                // tokens in it rather than let them through.
+                if let Some(i) = messages
+                    .iter()
+                    .position(|m| tokenizer.contains_control_token(&m.content))
+                {
+                    return Err(invalid(format!(
+                        "messages[{i}].content holds a control token's text, which this \
+                         model's chat template cannot keep apart from its own"
+                    )));
+                }
+                tokenizer.encode_without_bos_eos(&rendered.text, true)
+            }
+        };
+        encoded.map_err(|e| invalid(format!("messages cannot be tokenized: {e}")))
+    }
+
+    /// A text of `bytes` bytes has at least `bytes / max_token_bytes` tokens: refuses it
+    /// before encoding when even that many cannot fit.
+    fn refuse_if_too_long(&self, bytes: usize, what: &str) -> Result<(), SubmitError> {
+        let fits = self.max_prompt_tokens();
+        let at_least = bytes.div_ceil(self.tokenizer().max_token_bytes());
+        if at_least > fits {
+            return Err(invalid(format!(
+                "{what} has at least {at_least} tokens ({bytes} bytes); at most {fits} fit \
+                 (context {}, KV pool {})",
+                self.inner.max_context_len, self.inner.kv_capacity
+            )));
+        }
+        Ok(())
+    }
+
+    /// Longest prompt accepted: room is left for at least one generated token.
+    pub fn max_prompt_tokens(&self) -> usize {
+        self.inner
+            .max_context_len
+            .min(self.inner.kv_capacity)
+            .saturating_sub(1)
+    }
+}
+
+fn invalid(message: String) -> SubmitError {
+    SubmitError::InvalidArgument(message)
+}
