@@ -1,0 +1,591 @@
+//! Both servers under abuse: huge bodies, thousands of idle connections, streams nobody
+//! reads, oversized parameters, and randomly generated requests (proptest) on both APIs.
+//! Every answer must be a 2xx or a 4xx in the API's error shape, never a 5xx, a hang or a
+//! dropped connection, `/health` must keep answering, and the KV ownership invariant must
+//! hold afterwards. The engine runs the scripted model with the real tokenizer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use engine::gguf::GgufFile;
+use engine::handle::{EngineConfig, EngineHandle};
+use engine::model::scripted::ScriptedModel;
+use engine::server::connections::ConnectionLimits;
+use engine::server::grpc::GrpcServer;
+use engine::server::http::{self, HttpState};
+use engine::tokenizer::{ChatTemplate, Tokenizer};
+use proptest::prelude::*;
+use proto::v1 as pb;
+use proto::v1::generate_request::Input;
+use proto::v1::radix_serve_client::RadixServeClient;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const HEADER_TIMEOUT: Duration = Duration::from_secs(2);
+
+struct Servers {
+    http: SocketAddr,
+    grpc: SocketAddr,
+    engine: EngineHandle,
+}
+
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn engine() -> EngineHandle {
+    let file = GgufFile::open(common::model_path()).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
+    let model = ScriptedModel::new(tok.vocab_size(), 1024);
+    let info = model.model_info(tok.stop_token_ids());
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 16384 * 16;
+    config.scheduler.max_running_requests = 128;
+    EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
+}
+
+/// Raises this process's open-file limit to its hard limit (thousands of sockets).
+fn raise_fd_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: plain libc calls on a local struct.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+            limit.rlim_cur = limit.rlim_max.min(65536);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
+
+/// Both servers on one single-worker runtime (the worst case for a blocked worker), with a
+/// short header timeout so idle connections are closed within the test.
+fn servers() -> &'static Servers {
+    static SERVERS: OnceLock<Servers> = OnceLock::new();
+    SERVERS.get_or_init(|| {
+        raise_fd_limit();
+        let engine = engine();
+        let limits = ConnectionLimits {
+            max_connections: 4096,
+            header_read_timeout: HEADER_TIMEOUT,
+            max_streams_per_connection: 64,
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let served = engine.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let http_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send((
+                    http_listener.local_addr().unwrap(),
+                    grpc_listener.local_addr().unwrap(),
+                ))
+                .unwrap();
+                let grpc = GrpcServer::ready(served.clone()).await;
+                let grpc = tokio::spawn(grpc.serve_with_limits(
+                    grpc_listener,
+                    limits,
+                    std::future::pending(),
+                ));
+                let state = HttpState::ready(served, None);
+                http::serve_with_limits(http_listener, state, limits, std::future::pending())
+                    .await
+                    .unwrap();
+                let _ = grpc.await;
+            });
+        });
+        let (http, grpc) = rx.recv().unwrap();
+        Servers { http, grpc, engine }
+    })
+}
+
+fn url(path: &str) -> String {
+    format!("http://{}{path}", servers().http)
+}
+
+/// `/health`'s status and how long it took.
+async fn health() -> (u16, Duration) {
+    let started = Instant::now();
+    let response = reqwest::Client::new()
+        .get(url("/health"))
+        .timeout(Duration::from_secs(20))
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), started.elapsed())
+}
+
+async fn post(path: &str, body: String) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .post(url(path))
+        .header("content-type", "application/json")
+        .body(body)
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+/// A short completion answers 200 with text.
+async fn assert_a_normal_request_completes() {
+    let body = json!({"prompt": "hello there", "max_tokens": 4}).to_string();
+    let (status, text) = post("/v1/completions", body).await;
+    assert_eq!(status, 200, "{text}");
+    let value: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["usage"]["completion_tokens"], 4, "{value}");
+}
+
+async fn wait_idle() {
+    let engine = servers().engine.clone();
+    tokio::task::spawn_blocking(move || common::wait_idle(&engine))
+        .await
+        .unwrap();
+}
+
+/// Resident memory of this process, from /proc.
+fn rss_bytes() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    pages * 4096
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_and_streams_answer_while_huge_prompts_arrive() {
+    let _turn = SERIAL.lock().await;
+    let huge = json!({"prompt": "lorem ipsum ".repeat(2_600_000), "max_tokens": 4}).to_string();
+    assert!(huge.len() > 30_000_000 && huge.len() < 32 << 20);
+    let big: Vec<_> = (0..2)
+        .map(|_| tokio::spawn(post("/v1/completions", huge.clone())))
+        .collect();
+    let stream_body = json!({"prompt": "a short one", "max_tokens": 8, "stream": true});
+    let short = tokio::spawn(post("/v1/completions", stream_body.to_string()));
+    let mut worst = Duration::ZERO;
+    for _ in 0..10 {
+        let (status, took) = health().await;
+        assert_eq!(status, 200);
+        worst = worst.max(took);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    println!("slowest /health while 2 x 30 MB prompts arrived: {worst:?}");
+    assert!(worst < Duration::from_secs(2), "/health took {worst:?}");
+    let (status, text) = short.await.unwrap();
+    assert_eq!(status, 200);
+    assert!(text.trim_end().ends_with("data: [DONE]"), "{text}");
+    for request in big {
+        let (status, text) = request.await.unwrap();
+        assert_eq!(status, 400, "{}", &text[..text.len().min(300)]);
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["error"]["param"], "prompt", "{value}");
+        assert!(
+            value["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("at most 1023 fit"),
+            "{value}"
+        );
+    }
+    wait_idle().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_and_unread_streams_do_not_stop_the_server() {
+    let _turn = SERIAL.lock().await;
+    servers();
+    let rss_before = rss_bytes();
+    let mut idle = Vec::with_capacity(2000);
+    for _ in 0..2000 {
+        idle.push(TcpStream::connect(servers().http).await.unwrap());
+    }
+    let (status, took) = health().await;
+    assert_eq!(status, 200);
+    println!("/health with 2,000 idle connections open: {took:?}");
+    assert_a_normal_request_completes().await;
+    // 500 streaming requests whose responses nobody reads.
+    let mut unread = Vec::with_capacity(500);
+    for i in 0..500 {
+        let body =
+            json!({"prompt": format!("story {i}"), "max_tokens": 200, "stream": true}).to_string();
+        let mut tcp = TcpStream::connect(servers().http).await.unwrap();
+        let request = format!(
+            "POST /v1/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        tcp.write_all(request.as_bytes()).await.unwrap();
+        unread.push(tcp);
+    }
+    for _ in 0..5 {
+        let (status, took) = health().await;
+        assert_eq!(status, 200);
+        assert!(took < Duration::from_secs(2), "/health took {took:?}");
+    }
+    assert_a_normal_request_completes().await;
+    let grown = rss_bytes().saturating_sub(rss_before);
+    println!("RSS growth with 2,000 idle connections and 500 unread streams: {grown} B");
+    assert!(grown < 256 << 20, "memory grew by {grown} bytes");
+    // The idle connections sent nothing: the server closes them after the header timeout.
+    tokio::time::sleep(HEADER_TIMEOUT + Duration::from_millis(500)).await;
+    let mut closed = 0;
+    for tcp in idle.iter_mut().take(50) {
+        let mut byte = [0u8; 1];
+        if let Ok(Ok(0)) = tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut byte)).await {
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, 50, "idle connections must be closed by the server");
+    drop(unread);
+    wait_idle().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
+    let _turn = SERIAL.lock().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = ConnectionLimits {
+        max_connections: 4,
+        header_read_timeout: Duration::from_secs(1),
+        max_streams_per_connection: 4,
+    };
+    let state = HttpState::ready(servers().engine.clone(), None);
+    let server = tokio::spawn(http::serve_with_limits(
+        listener,
+        state,
+        limits,
+        std::future::pending(),
+    ));
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut extra = TcpStream::connect(addr).await.unwrap();
+    let started = Instant::now();
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_millis(900), extra.read(&mut byte)).await;
+    assert!(
+        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        "the fifth connection was not closed at once: {read:?}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(900));
+    // Once the silent ones time out, the server takes requests again.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let response = reqwest::get(format!("http://{addr}/health")).await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    server.abort();
+}
+
+/// The parameter an HTTP error names, with its status.
+async fn error_of(path: &str, body: Value) -> (u16, String, String) {
+    let (status, text) = post(path, body.to_string()).await;
+    let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let param = value["error"]["param"].as_str().unwrap_or("").to_string();
+    let message = value["error"]["message"].as_str().unwrap().to_string();
+    (status, param, message)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_parameters_get_400_naming_them_on_both_apis() {
+    let _turn = SERIAL.lock().await;
+    let cases = [
+        (
+            json!({"prompt": "x", "stop": vec!["s"; 65]}),
+            "stop",
+            "at most 64",
+        ),
+        (
+            json!({"prompt": "x", "stop": ["y".repeat(300)]}),
+            "stop",
+            "at most 256",
+        ),
+        (
+            json!({"prompt": "x", "stop": vec!["z".repeat(200); 30]}),
+            "stop",
+            "at most 4096",
+        ),
+        (
+            json!({"prompt": "x", "stop_token_ids": vec![5; 257]}),
+            "stop_token_ids",
+            "at most 256",
+        ),
+        (
+            json!({"prompt": "x", "cache_salt": "s".repeat(300)}),
+            "cache_salt",
+            "at most 256",
+        ),
+        (
+            json!({"prompt": "x", "max_tokens": 5000}),
+            "max_tokens",
+            "exceed the context of 1024",
+        ),
+    ];
+    for (body, param, needle) in cases {
+        let (status, got, message) = error_of("/v1/completions", body.clone()).await;
+        assert_eq!((status, got.as_str()), (400, param), "{body}: {message}");
+        assert!(message.contains(needle), "{message}");
+    }
+    let (status, param, message) = error_of(
+        "/v1/chat/completions",
+        json!({"messages": [{"role": "wizard", "content": "hi"}]}),
+    )
+    .await;
+    assert_eq!((status, param.as_str()), (400, "messages"), "{message}");
+    // Omitted, max_tokens still means "until the context is full".
+    let (status, text) = post(
+        "/v1/chat/completions",
+        json!({"messages": [{"role": "user", "content": "hi"}], "stop": ["\u{1}"], "max_tokens": null})
+            .to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let mut client = RadixServeClient::connect(format!("http://{}", servers().grpc))
+        .await
+        .unwrap();
+    let status = client
+        .generate(pb::GenerateRequest {
+            input: Some(Input::Text("x".into())),
+            sampling_params: Some(pb::SamplingParams {
+                stop: vec!["s".into(); 65],
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert!(status.message().contains("at most 64"), "{status:?}");
+    wait_idle().await;
+}
+
+// ---- randomized abuse -------------------------------------------------------------------
+
+/// Any JSON value, biased towards the shapes the API expects.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        (-3i64..3000).prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        "[a-z<|>_ \\n]{0,12}".prop_map(Value::String),
+        ".{0,40}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+const FIELDS: &[&str] = &[
+    "model",
+    "prompt",
+    "messages",
+    "max_tokens",
+    "max_completion_tokens",
+    "temperature",
+    "top_p",
+    "top_k",
+    "min_p",
+    "n",
+    "stream",
+    "stream_options",
+    "stop",
+    "stop_token_ids",
+    "seed",
+    "logprobs",
+    "top_logprobs",
+    "frequency_penalty",
+    "presence_penalty",
+    "repetition_penalty",
+    "ignore_eos",
+    "cache_salt",
+    "echo",
+    "suffix",
+    "best_of",
+];
+
+/// A request body: known fields with any values, plausible ones more often.
+fn body() -> impl Strategy<Value = Value> {
+    let field_value = prop_oneof![
+        3 => any_json(),
+        1 => (1u32..40).prop_map(|n| json!(n)),
+        1 => Just(json!("tell me a story")),
+        1 => Just(json!([{"role": "user", "content": "hi"}])),
+        1 => Just(json!(true)),
+    ];
+    prop::collection::btree_map(prop::sample::select(FIELDS), field_value, 0..9).prop_map(|m| {
+        let mut map: serde_json::Map<String, Value> =
+            m.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        // Keep generation short: the point is the validation, not the decode.
+        if let Some(n) = map.get("max_tokens").and_then(Value::as_u64) {
+            map.insert("max_tokens".into(), json!(n.min(40)));
+        }
+        Value::Object(map)
+    })
+}
+
+/// Sends `body` and checks the answer: 2xx, or 4xx with an OpenAI-shaped error.
+async fn check_http(path: &str, body: &Value) -> Result<(), TestCaseError> {
+    let (status, text) = post(path, body.to_string()).await;
+    prop_assert!(
+        (200..300).contains(&status) || (400..500).contains(&status),
+        "{path} {body}: {status} {text}"
+    );
+    if status >= 400 {
+        let value: Value =
+            serde_json::from_str(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
+        prop_assert!(value["error"]["message"].is_string(), "{text}");
+        prop_assert!(value["error"]["type"].is_string(), "{text}");
+    } else if body["stream"] == json!(true) {
+        prop_assert!(text.contains("data: "), "{text}");
+    }
+    Ok(())
+}
+
+#[test]
+fn random_openai_bodies_get_2xx_or_a_shaped_4xx() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let _turn = runtime.block_on(SERIAL.lock());
+    let config = ProptestConfig {
+        cases: 150,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    proptest!(config, |(body in body(), chat in any::<bool>())| {
+        let path = if chat { "/v1/chat/completions" } else { "/v1/completions" };
+        runtime.block_on(check_http(path, &body))?;
+    });
+    runtime.block_on(async {
+        let (status, _) = health().await;
+        assert_eq!(status, 200);
+        wait_idle().await;
+    });
+}
+
+fn any_f32() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        any::<f32>(),
+        -3.0f32..3.0,
+        Just(f32::NAN),
+        Just(f32::INFINITY),
+        Just(0.0f32)
+    ]
+}
+
+fn grpc_request() -> impl Strategy<Value = pb::GenerateRequest> {
+    let input = prop_oneof![
+        Just(None),
+        ".{0,60}".prop_map(|t| Some(Input::Text(t))),
+        prop::collection::vec(any::<u32>(), 0..20)
+            .prop_map(|ids| Some(Input::TokenIds(pb::TokenIds { ids }))),
+        prop::collection::vec(("[a-z]{0,10}", ".{0,30}"), 0..4).prop_map(|turns| {
+            Some(Input::Chat(pb::ChatInput {
+                messages: turns
+                    .into_iter()
+                    .map(|(role, content)| pb::ChatMessage { role, content })
+                    .collect(),
+            }))
+        }),
+    ];
+    let sampling = (
+        (
+            prop::option::of(any_f32()),
+            prop::option::of(any::<u32>()),
+            prop::option::of(any_f32()),
+            prop::option::of(any_f32()),
+            prop::option::of(any_f32()),
+        ),
+        (
+            prop::option::of(prop_oneof![any::<u32>(), 1u32..40]),
+            prop::collection::vec(".{0,8}", 0..4),
+            prop::collection::vec(any::<u32>(), 0..4),
+            prop::option::of(any::<u32>()),
+            prop::option::of(any::<bool>()),
+        ),
+    )
+        .prop_map(
+            |(
+                (temperature, top_k, top_p, min_p, frequency),
+                (max_new, stop, stop_ids, logprobs, ignore_eos),
+            )| {
+                pb::SamplingParams {
+                    temperature,
+                    top_k,
+                    top_p,
+                    min_p,
+                    frequency_penalty: frequency,
+                    max_new_tokens: max_new.map(|n| n.min(40)),
+                    stop,
+                    stop_token_ids: stop_ids,
+                    logprobs,
+                    ignore_eos,
+                    ..Default::default()
+                }
+            },
+        );
+    (
+        input,
+        prop::option::of(sampling),
+        prop::option::of(".{0,20}"),
+        prop::option::of(".{0,20}"),
+    )
+        .prop_map(
+            |(input, sampling_params, request_id, cache_salt)| pb::GenerateRequest {
+                input,
+                sampling_params,
+                request_id,
+                cache_salt,
+                ..Default::default()
+            },
+        )
+}
+
+#[test]
+fn random_grpc_requests_get_ok_or_a_client_error() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let _turn = runtime.block_on(SERIAL.lock());
+    let addr = servers().grpc;
+    let client = runtime
+        .block_on(RadixServeClient::connect(format!("http://{addr}")))
+        .unwrap();
+    let config = ProptestConfig {
+        cases: 150,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    proptest!(config, |(request in grpc_request())| {
+        let mut client = client.clone();
+        let outcome = runtime.block_on(async {
+            let mut stream = client.generate(request.clone()).await?.into_inner();
+            while stream.message().await?.is_some() {}
+            Ok::<(), tonic::Status>(())
+        });
+        if let Err(status) = outcome {
+            prop_assert!(
+                matches!(
+                    status.code(),
+                    tonic::Code::InvalidArgument | tonic::Code::ResourceExhausted
+                ),
+                "{request:?}: {status:?}"
+            );
+        }
+    });
+    runtime.block_on(wait_idle());
+}
