@@ -116,6 +116,14 @@ fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram};
     describe_gauge!(TENANT_WAITING, "A tenant's requests waiting for admission");
     describe_gauge!(CACHE_NAMESPACES, "Live prefix-cache namespaces");
+    describe_counter!(
+        super::connections::CONNECTIONS_REFUSED,
+        "Connections closed at once: the server held its maximum"
+    );
+    describe_counter!(
+        super::connections::CONNECTIONS_TIMED_OUT,
+        "Connections closed for sending nothing within the header read timeout"
+    );
     describe_gauge!(
         CACHE_SALTS,
         "Live salted prefix-cache namespaces (capped per tenant and in all)"
