@@ -244,3 +244,52 @@ fn metrics_show_running(port: u16) -> bool {
         })
     })
 }
+
+#[test]
+fn sighup_never_ends_a_server_without_tenants_or_while_loading() {
+    let model = common::model_path();
+    let port = free_port();
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .arg("--model")
+        .arg(&model)
+        .args(["--http-port", &port.to_string()])
+        .args(["--grpc-port", &free_port().to_string()])
+        .args(["--kv-budget-mb", "64", "--max-context-len", "1024"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let hangup = |child: &Child| {
+        // SAFETY: kill(2) on our own child's pid; no memory is involved.
+        let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGHUP) };
+        assert_eq!(rc, 0);
+    };
+    // As soon as the HTTP server answers (503 while the model loads, or 200 already).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while http(port, "GET", "/health", "").is_none() {
+        assert!(Instant::now() < deadline, "the server never listened");
+        assert!(child.try_wait().unwrap().is_none(), "exited early");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    hangup(&child);
+    while http(port, "GET", "/health", "").map(|r| r.0) != Some(200) {
+        assert!(Instant::now() < deadline, "/health never answered 200");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "SIGHUP while loading ended the server"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    hangup(&child);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "SIGHUP without a tenants file ended the server"
+    );
+    assert_eq!(http(port, "GET", "/health", "").map(|r| r.0), Some(200));
+    // SAFETY: as above.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert!(wait_exit(&mut child, Duration::from_secs(30)).success());
+}

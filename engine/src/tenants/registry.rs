@@ -267,6 +267,31 @@ mod tests {
     }
 
     #[test]
+    fn a_reload_applies_new_limits_while_no_one_can_authenticate() {
+        let r = TenantRegistry::from_file(&file("")).unwrap();
+        let heavier = TenantsFile::parse(&format!(
+            "[[tenant]]\nname = \"b\"\nweight = 5\napi_keys = [\"{}\"]\n",
+            hash_api_key("key-b2")
+        ))
+        .unwrap();
+        let mut seen = None;
+        r.reload_with(&heavier, |limits| {
+            // Authentication waits for the swap: the old key table is not readable here.
+            assert!(r.table.try_read().is_none());
+            seen = Some(limits[1].weight);
+        })
+        .unwrap();
+        assert_eq!(seen, Some(5.0));
+        assert_eq!(r.authenticate(Some("Bearer key-b2")).unwrap().tenant, 1);
+        // A bad file applies nothing.
+        let mut called = false;
+        assert!(r
+            .reload_with(&TenantsFile::parse("").unwrap(), |_| called = true)
+            .is_err());
+        assert!(!called);
+    }
+
+    #[test]
     fn an_open_registry_lets_everyone_in_as_admin() {
         let r = TenantRegistry::open();
         assert!(r.is_open());

@@ -87,3 +87,67 @@ fn tenant_stats(t: &TenantInfo) -> pb::TenantStats {
 fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radix::Namespace;
+
+    fn caller(tenant: u32, is_admin: bool) -> Caller {
+        Caller {
+            tenant,
+            tenant_name: "t".into(),
+            namespace: Namespace::global(),
+            is_admin,
+        }
+    }
+
+    #[test]
+    fn only_an_administrator_sees_engine_wide_activity() {
+        let info = ServerInfo {
+            waiting_requests: 3,
+            running_requests: 5,
+            kv_capacity_tokens: 1000,
+            kv_free_tokens: 400,
+            kv_evictable_tokens: 300,
+            cache_queried_tokens: 77,
+            cache_hit_tokens: 50,
+            finished_requests: 9,
+            retractions: 2,
+            tenants: vec![
+                TenantInfo {
+                    name: "a".into(),
+                    running_requests: 4,
+                    ..TenantInfo::default()
+                },
+                TenantInfo {
+                    name: "b".into(),
+                    running_requests: 1,
+                    ..TenantInfo::default()
+                },
+            ],
+            ..ServerInfo::default()
+        };
+        let admin = server_info(&info, &caller(0, true));
+        assert_eq!((admin.running_requests, admin.cache_hit_tokens), (5, 50));
+        assert_eq!(admin.tenants.len(), 2);
+        let b = server_info(&info, &caller(1, false));
+        assert_eq!(b.kv_capacity_tokens, 1000);
+        let activity = (
+            b.waiting_requests,
+            b.running_requests,
+            b.kv_free_tokens,
+            b.kv_evictable_tokens,
+            b.cache_queried_tokens,
+            b.cache_hit_tokens,
+            b.finished_requests,
+            b.retractions,
+        );
+        assert_eq!(activity, (0, 0, 0, 0, 0, 0, 0, 0));
+        assert_eq!(b.tenants.len(), 1);
+        assert_eq!(
+            (b.tenants[0].tenant.as_str(), b.tenants[0].running_requests),
+            ("b", 1)
+        );
+    }
+}
