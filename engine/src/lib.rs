@@ -2,6 +2,7 @@
 //! the scheduler and the servers.
 
 pub mod gguf;
+pub mod grammar;
 pub mod handle;
 pub mod model;
 pub mod sampling;

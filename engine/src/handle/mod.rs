@@ -16,6 +16,7 @@ pub use types::{
 };
 
 use crate::gguf::GgufFile;
+use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
 use crate::model::{Device, ForwardModel, KvPoolSize, Model, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
@@ -45,6 +46,8 @@ pub struct EngineConfig {
     pub scheduler: SchedulerConfig,
     /// Caps on live salted cache namespaces.
     pub salt_limits: SaltLimits,
+    /// Limits on structured-output grammars.
+    pub grammar_limits: GrammarLimits,
 }
 
 impl EngineConfig {
@@ -58,6 +61,7 @@ impl EngineConfig {
             device: Device::Cpu,
             scheduler: SchedulerConfig::default(),
             salt_limits: SaltLimits::default(),
+            grammar_limits: GrammarLimits::default(),
         }
     }
 }
@@ -109,6 +113,7 @@ struct Inner {
     gate: parking_lot::Mutex<TenantGate>,
     /// One permit per core for building large prompts off the async runtime.
     prompt_permits: Arc<tokio::sync::Semaphore>,
+    grammars: Arc<Grammars>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -169,6 +174,7 @@ impl EngineHandle {
         config: &EngineConfig,
     ) -> Result<Self, EngineError> {
         let layout = model.kv_layout(config.kv_dtype);
+        let model_vocab = model.vocab_size();
         let num_slots = layout.slots_for_budget(config.kv_budget_bytes, config.page_size);
         let max_context_len = match config.max_context_len {
             0 => model.context_length(),
@@ -202,6 +208,11 @@ impl EngineHandle {
         })?;
         let kv_capacity = cache.allocator().capacity();
         let tokenizer = Arc::new(tokenizer);
+        let grammars = Arc::new(Grammars::new(
+            tokenizer.clone(),
+            model_vocab,
+            config.grammar_limits,
+        ));
         let shared = Arc::new(Shared::new(config.salt_limits));
         let (tx, rx) = mpsc::channel();
         let scheduler = Scheduler::new(
@@ -233,6 +244,7 @@ impl EngineHandle {
                 prompt_permits: Arc::new(tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(1, |n| n.get()),
                 )),
+                grammars,
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),
         })
@@ -387,6 +399,23 @@ impl EngineHandle {
         // Counted up here, set exactly by the scheduler at every step.
         tenant_queued[t] += 1;
         Ok(())
+    }
+
+    /// Compiles `spec` into a fresh constraint for one request, on the bounded pool (off the
+    /// async runtime and the scheduler thread); cached grammars are cloned.
+    pub async fn compile_grammar(&self, spec: GrammarSpec) -> Result<Constraint, SubmitError> {
+        let grammars = self.inner.grammars.clone();
+        self.run_bounded(move || grammars.compile(&spec))
+            .await?
+            .map_err(SubmitError::InvalidArgument)
+    }
+
+    /// [`EngineHandle::compile_grammar`] on this thread.
+    pub fn compile_grammar_now(&self, spec: &GrammarSpec) -> Result<Constraint, SubmitError> {
+        self.inner
+            .grammars
+            .compile(spec)
+            .map_err(SubmitError::InvalidArgument)
     }
 
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.

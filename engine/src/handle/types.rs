@@ -1,5 +1,6 @@
 //! What clients of the engine (the servers, the CLI, tests) send and receive.
 
+use crate::grammar::Constraint;
 use crate::sampling::{FinishReason, SamplingParams};
 use radix::Namespace;
 use std::time::Instant;
@@ -21,6 +22,8 @@ pub struct GenerateRequest {
     /// The client set `max_new_tokens` itself: if it does not fit beside the prompt the
     /// request is refused (OpenAI's behaviour); a default is clamped to what fits instead.
     pub max_new_tokens_explicit: bool,
+    /// A grammar the output must match ([`crate::handle::EngineHandle::compile_grammar`]).
+    pub constraint: Option<Constraint>,
 }
 
 impl GenerateRequest {
@@ -33,6 +36,7 @@ impl GenerateRequest {
             tenant: 0,
             deadline: None,
             max_new_tokens_explicit: false,
+            constraint: None,
         }
     }
 }
@@ -130,6 +134,8 @@ pub struct ServerInfo {
     /// Live prefix-cache namespaces, and of them the salted ones.
     pub cache_namespaces: usize,
     pub salted_namespaces: usize,
+    /// Scheduler steps run (each computes one batch).
+    pub scheduler_steps: u64,
     /// One entry per tenant id that has been configured or seen.
     pub tenants: Vec<TenantInfo>,
 }

@@ -8,6 +8,8 @@ pub const MAX_STOP_STRINGS: usize = 64;
 pub const MAX_STOP_STRING_BYTES: usize = 256;
 /// Most bytes of all of a request's stop strings together.
 pub const MAX_STOP_TOTAL_BYTES: usize = 4096;
+/// Most `logit_bias` entries per request (OpenAI's limit).
+pub const MAX_LOGIT_BIAS: usize = 300;
 /// Most stop token ids per request.
 pub const MAX_STOP_TOKEN_IDS: usize = 256;
 
@@ -39,6 +41,9 @@ pub struct SamplingParams {
     pub ignore_eos: bool,
     /// Return the log-probability of each chosen token and of this many top candidates.
     pub logprobs: Option<u32>,
+    /// Added to these tokens' logits before sampling (OpenAI `logit_bias`; -100 bans,
+    /// 100 all but forces).
+    pub logit_bias: Vec<(u32, f32)>,
 }
 
 impl Default for SamplingParams {
@@ -57,6 +62,7 @@ impl Default for SamplingParams {
             stop: Vec::new(),
             ignore_eos: false,
             logprobs: None,
+            logit_bias: Vec::new(),
         }
     }
 }
@@ -103,6 +109,7 @@ impl SamplingParams {
             return Err("max_new_tokens must be at least 1".into());
         }
         self.validate_stop_lists()?;
+        self.validate_logit_bias(vocab_size)?;
         if let Some(&bad) = self
             .stop_token_ids
             .iter()
@@ -115,6 +122,28 @@ impl SamplingParams {
         if let Some(n) = self.logprobs {
             if n > 20 {
                 return Err(format!("logprobs must be at most 20, got {n}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_logit_bias(&self, vocab_size: usize) -> Result<(), String> {
+        if self.logit_bias.len() > MAX_LOGIT_BIAS {
+            return Err(format!(
+                "logit_bias has {} entries; at most {MAX_LOGIT_BIAS} are allowed",
+                self.logit_bias.len()
+            ));
+        }
+        for &(token, bias) in &self.logit_bias {
+            if token as usize >= vocab_size {
+                return Err(format!(
+                    "logit_bias names token {token}, outside the vocabulary of {vocab_size}"
+                ));
+            }
+            if !bias.is_finite() || !(-100.0..=100.0).contains(&bias) {
+                return Err(format!(
+                    "logit_bias for token {token} must be in [-100, 100], got {bias}"
+                ));
             }
         }
         Ok(())

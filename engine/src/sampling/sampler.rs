@@ -91,6 +91,7 @@ pub struct Sampler {
     weights: Vec<f32>,
     chunk_sums: Vec<f64>,
     keys: Vec<u64>,
+    logit_bias: Vec<(u32, f32)>,
 }
 
 impl Sampler {
@@ -116,6 +117,7 @@ impl Sampler {
             presence_penalty: params.presence_penalty,
             n_top: params.logprobs.unwrap_or(0) as usize,
             logprobs: params.logprobs.is_some(),
+            logit_bias: params.logit_bias.clone(),
             seed,
             rng: TokenRng::new(seed),
             steps: 0,
@@ -220,9 +222,18 @@ impl Sampler {
         out
     }
 
-    /// Applies the repetition, frequency and presence penalties for the history so far.
-    /// Ids outside `logits` are ignored.
+    /// Applies the repetition, frequency and presence penalties for the history so far,
+    /// then the request's logit bias. Ids outside `logits` are ignored.
     pub fn apply_penalties(&self, logits: &mut [f32]) {
+        self.apply_history_penalties(logits);
+        for &(t, bias) in &self.logit_bias {
+            if let Some(x) = logits.get_mut(t as usize) {
+                *x += bias;
+            }
+        }
+    }
+
+    fn apply_history_penalties(&self, logits: &mut [f32]) {
         let rep = self.repetition_penalty;
         if rep != 1.0 {
             for &t in &self.seen {

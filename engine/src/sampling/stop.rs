@@ -16,6 +16,8 @@ pub enum StopMatch {
     TokenId(u32),
     /// One of the request's stop strings.
     String(String),
+    /// The request's grammar is complete.
+    Grammar,
 }
 
 /// Why a request finished.
@@ -185,12 +187,18 @@ impl StopChecker {
 
     /// Ends the request as aborted, flushing held text. No effect once finished.
     pub fn abort(&mut self) -> StopStep {
+        self.end(FinishReason::Abort)
+    }
+
+    /// Ends the request for `reason` (a finished grammar, an aborted request), flushing held
+    /// text. No effect once finished.
+    pub fn end(&mut self, reason: FinishReason) -> StopStep {
         match &self.finished {
             Some(reason) => StopStep {
                 text: String::new(),
                 finish: Some(reason.clone()),
             },
-            None => self.finish_flushing(FinishReason::Abort),
+            None => self.finish_flushing(reason),
         }
     }
 

@@ -82,6 +82,7 @@ impl<M: ForwardModel> Scheduler<M> {
             pending_logprobs: Vec::new(),
             finish: None,
             error: None,
+            constraint: request.constraint,
         });
     }
 

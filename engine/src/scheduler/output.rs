@@ -1,9 +1,10 @@
 //! Sampling, streaming and the end of requests (`process_batch_result_*`, `cache_finished_req`).
 
 use super::{Req, Scheduler};
+use crate::grammar::Step;
 use crate::handle::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
 use crate::model::{ForwardModel, KvPool};
-use crate::sampling::{FinishReason, SampleOutput};
+use crate::sampling::{FinishReason, SampleOutput, StopMatch};
 use crate::server::metrics as metrics_names;
 use std::time::Instant;
 
@@ -24,23 +25,68 @@ impl<M: ForwardModel> Scheduler<M> {
                 .record((now - last).as_secs_f64());
         }
         req.last_token_at = Some(now);
-        req.output_ids.push(out.token);
-        req.pending_ids.push(out.token);
-        if req.params.logprobs.is_some() {
-            req.pending_logprobs.push(TokenLogprob {
-                token_id: out.token,
-                logprob: out.logprob,
-                top: out.top,
-            });
+        // The grammar first: it may fail, force the next tokens or end the request.
+        let grammar = req.constraint.as_mut().map(|c| c.advance(out.token));
+        let logprob = req.params.logprobs.is_some().then_some(TokenLogprob {
+            token_id: out.token,
+            logprob: out.logprob,
+            top: out.top,
+        });
+        if self.push_output_token(index, out.token, logprob) {
+            return true;
         }
-        let delta = match req.detok.step(&self.tokenizer, out.token) {
+        let (forced, done) = match grammar {
+            None => return false,
+            Some(Err(message)) => {
+                let req = &mut self.running[index];
+                req.error = Some(message);
+                req.finish = Some(FinishReason::Abort);
+                return true;
+            }
+            Some(Ok(Step::Continue { forced })) => (forced, false),
+            Some(Ok(Step::Done { forced })) => (forced, true),
+        };
+        let with_logprobs = self.running[index].params.logprobs.is_some();
+        for token in forced {
+            // Forced: the only token the grammar allowed, so its probability is 1.
+            let logprob = with_logprobs.then(|| TokenLogprob {
+                token_id: token,
+                logprob: 0.0,
+                top: vec![(token, 0.0)],
+            });
+            if self.push_output_token(index, token, logprob) {
+                return true;
+            }
+        }
+        if done {
+            let req = &mut self.running[index];
+            let step = req.stop.end(FinishReason::Stop(StopMatch::Grammar));
+            req.pending_text.push_str(&step.text);
+            req.finish = step.finish;
+        }
+        done
+    }
+
+    /// Appends one output token (sampled or forced by a grammar): its text through the
+    /// detokenizer and the stop checker. Returns whether the request is finished.
+    fn push_output_token(
+        &mut self,
+        index: usize,
+        token: u32,
+        logprob: Option<TokenLogprob>,
+    ) -> bool {
+        let req = &mut self.running[index];
+        req.output_ids.push(token);
+        req.pending_ids.push(token);
+        req.pending_logprobs.extend(logprob);
+        let delta = match req.detok.step(&self.tokenizer, token) {
             Ok(d) => d,
             Err(e) => {
                 tracing::warn!(rid = %req.rid, "detokenize: {e}");
                 String::new()
             }
         };
-        let step = req.stop.push(out.token, &delta);
+        let step = req.stop.push(token, &delta);
         req.pending_text.push_str(&step.text);
         if let Some(reason) = step.finish {
             req.finish = Some(reason);
@@ -176,6 +222,7 @@ impl<M: ForwardModel> Scheduler<M> {
         );
         metrics::counter!("radixserve_evicted_tokens_total").absolute(stats.evicted_tokens);
         info.cache_namespaces = tree.namespace_count();
+        info.scheduler_steps = self.counters.steps;
         info.salted_namespaces = self.shared.salts.lock().len();
         metrics::gauge!(metrics_names::CACHE_NAMESPACES).set(info.cache_namespaces as f64);
         metrics::gauge!(metrics_names::CACHE_SALTS).set(info.salted_namespaces as f64);

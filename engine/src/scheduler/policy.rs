@@ -138,6 +138,7 @@ mod tests {
             pending_logprobs: Vec::new(),
             finish: None,
             error: None,
+            constraint: None,
         }
     }
 

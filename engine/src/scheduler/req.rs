@@ -1,5 +1,6 @@
 //! A request's life inside the scheduler.
 
+use crate::grammar::Constraint;
 use crate::handle::{GenerateEvent, TokenLogprob};
 use crate::sampling::{FinishReason, Sampler, SamplingParams, StopChecker};
 use crate::tokenizer::DecodeStream;
@@ -41,6 +42,8 @@ pub struct Req {
     /// Set when the request failed (a model error): its stream ends with this error
     /// instead of `Finished`.
     pub error: Option<String>,
+    /// The grammar its output must match, if any.
+    pub constraint: Option<Constraint>,
 }
 
 impl Req {

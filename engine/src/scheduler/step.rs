@@ -2,6 +2,7 @@
 //! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
 
 use super::{Req, Scheduler};
+use crate::grammar::Constraint;
 use crate::model::ForwardModel;
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
 use crate::server::metrics::STEP_PHASE;
@@ -305,6 +306,17 @@ impl<M: ForwardModel> Scheduler<M> {
             let Some(sample) = samples.next() else {
                 break; // one sample per sampling entry: cannot happen
             };
+            let sample = match sample {
+                Ok(sample) => sample,
+                Err(message) => {
+                    // The request's grammar failed: it ends with the error, nobody else does.
+                    let req = &mut self.running[e.index];
+                    req.error = Some(message);
+                    req.finish = Some(FinishReason::Abort);
+                    finished.push(e.index);
+                    continue;
+                }
+            };
             if self.record_sample(e.index, sample) {
                 finished.push(e.index);
             } else if e.tokens > 1 {
@@ -323,9 +335,13 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Samples one token for each entry of `entries` that samples, from the logits rows in
     /// `logits_scratch` (one row per such entry, in order), the rows in parallel: each
-    /// request's sampler is its own (RNG, penalties), so the result does not depend on the
-    /// threads.
-    fn sample_rows(&mut self, entries: &[Entry], vocab: usize) -> Vec<SampleOutput> {
+    /// request's sampler and grammar are its own (RNG, penalties, mask), so the result does
+    /// not depend on the threads. A grammar that fails fails only its own row.
+    fn sample_rows(
+        &mut self,
+        entries: &[Entry],
+        vocab: usize,
+    ) -> Vec<Result<SampleOutput, String>> {
         // Running index -> logits row.
         let mut row_of = vec![usize::MAX; self.running.len()];
         let mut rows = 0;
@@ -335,18 +351,23 @@ impl<M: ForwardModel> Scheduler<M> {
                 rows += 1;
             }
         }
-        let mut jobs: Vec<(usize, &mut Sampler)> = self
+        let mut jobs: Vec<(usize, &mut Sampler, Option<&mut Constraint>)> = self
             .running
             .iter_mut()
             .zip(&row_of)
             .filter(|(_, &row)| row != usize::MAX)
-            .map(|(req, &row)| (row, &mut req.sampler))
+            .map(|(req, &row)| (row, &mut req.sampler, req.constraint.as_mut()))
             .collect();
-        jobs.sort_unstable_by_key(|(row, _)| *row);
+        jobs.sort_unstable_by_key(|(row, _, _)| *row);
         jobs.into_par_iter()
             .zip(self.logits_scratch.par_chunks_exact_mut(vocab))
             .with_min_len(ROWS_PER_TASK)
-            .map(|((_, sampler), logits)| sampler.sample(logits))
+            .map(|((_, sampler, constraint), logits)| {
+                if let Some(constraint) = constraint {
+                    constraint.mask_logits(logits)?;
+                }
+                Ok(sampler.sample(logits))
+            })
             .collect()
     }
 

@@ -2,6 +2,7 @@
 //! or chat turns through the model's chat template), fill unset sampling parameters with the
 //! engine's defaults, and place the request in the caller's namespace.
 
+use crate::grammar::GrammarSpec;
 use crate::handle::{EngineHandle, GenerateRequest, PromptInput};
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
@@ -54,8 +55,18 @@ pub(super) async fn prepare(
         .sampling_params
         .as_ref()
         .is_some_and(|p| p.max_new_tokens.is_some());
+    let constraint = match grammar_spec(request.sampling_params.as_ref())? {
+        Some(spec) => Some(
+            engine
+                .compile_grammar(spec)
+                .await
+                .map_err(super::status::from_submit)?,
+        ),
+        None => None,
+    };
     let mut generate = GenerateRequest::new(input_ids, sampling_params(request.sampling_params));
     generate.max_new_tokens_explicit = explicit;
+    generate.constraint = constraint;
     generate.rid = rid;
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
     generate.tenant = caller.tenant;
@@ -98,7 +109,38 @@ pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingPar
         stop: p.stop,
         ignore_eos: p.ignore_eos.unwrap_or(defaults.ignore_eos),
         logprobs: p.logprobs.or(defaults.logprobs),
+        logit_bias: {
+            // A fixed order: the same request gives the same logits.
+            let mut bias: Vec<(u32, f32)> = p.logit_bias.into_iter().collect();
+            bias.sort_unstable_by_key(|&(id, _)| id);
+            bias
+        },
     }
+}
+
+/// The output constraint of `params`, if any (at most one).
+fn grammar_spec(params: Option<&pb::SamplingParams>) -> Result<Option<GrammarSpec>, Status> {
+    let Some(p) = params else {
+        return Ok(None);
+    };
+    let mut specs = Vec::new();
+    if let Some(text) = &p.json_schema {
+        let schema = serde_json::from_str(text)
+            .map_err(|e| Status::invalid_argument(format!("json_schema is not valid JSON: {e}")))?;
+        specs.push(GrammarSpec::JsonSchema(schema));
+    }
+    if p.json_object == Some(true) {
+        specs.push(GrammarSpec::JsonObject);
+    }
+    specs.extend(p.regex.clone().map(GrammarSpec::Regex));
+    specs.extend(p.ebnf.clone().map(GrammarSpec::Ebnf));
+    specs.extend(p.lark.clone().map(GrammarSpec::Lark));
+    if specs.len() > 1 {
+        return Err(Status::invalid_argument(
+            "set at most one of json_schema, json_object, regex, ebnf and lark",
+        ));
+    }
+    Ok(specs.pop())
 }
 
 #[cfg(test)]

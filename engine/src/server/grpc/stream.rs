@@ -153,6 +153,7 @@ fn finished(completion: &Completion) -> pb::GenerateFinished {
             pb::FinishReason::Stop,
             Some(MatchedStop::MatchedString(s.clone())),
         ),
+        FinishReason::Stop(StopMatch::Grammar) => (pb::FinishReason::Stop, None),
         FinishReason::Length => (pb::FinishReason::Length, None),
         FinishReason::Abort => (pb::FinishReason::Abort, None),
     };

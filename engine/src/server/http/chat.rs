@@ -58,8 +58,9 @@ pub async fn chat_completions(
         input_ids,
         params,
         max_tokens.is_some(),
-        sampling.cache_salt.as_deref(),
+        sampling,
     )
+    .await
     .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let meta = ResponseMeta::new("chatcmpl", &rx.rid, &engine.model_info().name);
     let top = top_logprobs.map(|n| n as usize);

@@ -51,8 +51,9 @@ pub async fn completions(
         input_ids,
         params,
         sampling.max_tokens.is_some(),
-        sampling.cache_salt.as_deref(),
-    )?;
+        sampling,
+    )
+    .await?;
     let meta = ResponseMeta::new("cmpl", &rx.rid, &engine.model_info().name);
     let want_logprobs = request.logprobs.is_some();
     if stream {

@@ -150,6 +150,7 @@ fn param_named_in(message: &str) -> Option<&'static str> {
         ("stop has", "stop"),
         ("logprobs", "logprobs"),
         ("cache_salt", "cache_salt"),
+        ("logit_bias", "logit_bias"),
         ("messages", "messages"),
         ("the prompt", "prompt"),
         ("token id", "prompt"),

@@ -2,6 +2,8 @@
 //! request's whole output for non-streaming responses.
 
 use super::error::ApiError;
+use super::params::grammar_spec;
+use super::protocol::SamplingFields;
 use crate::handle::{
     Completion, EngineHandle, GenerateEvent, GenerateRequest, PromptInput, RequestStream,
     TokenLogprob,
@@ -31,16 +33,27 @@ pub async fn prompt_ids(engine: &EngineHandle, input: PromptInput) -> Result<Vec
     engine.build_prompt(input).await.map_err(ApiError::from)
 }
 
-/// Queues a request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`.
-pub fn submit(
+/// Queues a request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`;
+/// its output constraint (if any) is compiled first.
+pub async fn submit(
     engine: &EngineHandle,
     caller: &Caller,
     input_ids: Vec<u32>,
     params: SamplingParams,
     max_tokens_explicit: bool,
-    cache_salt: Option<&str>,
+    fields: &SamplingFields,
 ) -> Result<RequestStream, ApiError> {
+    let constraint = match grammar_spec(fields)? {
+        Some(spec) => {
+            let param = spec.param();
+            let compiled = engine.compile_grammar(spec).await;
+            Some(compiled.map_err(|e| ApiError::from(e).with_param(param))?)
+        }
+        None => None,
+    };
+    let cache_salt = fields.cache_salt.as_deref();
     let mut request = GenerateRequest::new(input_ids, params);
+    request.constraint = constraint;
     request.max_new_tokens_explicit = max_tokens_explicit;
     request.namespace = caller.namespace_for(cache_salt);
     request.tenant = caller.tenant;

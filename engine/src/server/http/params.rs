@@ -4,7 +4,9 @@
 
 use super::error::ApiError;
 use super::protocol::SamplingFields;
+use crate::grammar::GrammarSpec;
 use crate::sampling::SamplingParams;
+use serde_json::Value;
 
 /// The most logprob candidates per token the engine returns.
 pub const MAX_TOP_LOGPROBS: u32 = 20;
@@ -67,7 +69,78 @@ pub fn sampling_params(
             .unwrap_or_default(),
         ignore_eos: fields.ignore_eos.unwrap_or(false),
         logprobs,
+        logit_bias: logit_bias(fields)?,
     })
+}
+
+/// OpenAI's `logit_bias`: keys are token ids written as strings.
+fn logit_bias(fields: &SamplingFields) -> Result<Vec<(u32, f32)>, ApiError> {
+    let Some(map) = &fields.logit_bias else {
+        return Ok(Vec::new());
+    };
+    let mut bias: Vec<(u32, f32)> = map
+        .iter()
+        .map(|(key, &value)| {
+            key.trim()
+                .parse::<u32>()
+                .map(|id| (id, value))
+                .map_err(|_| {
+                    ApiError::invalid_param("logit_bias", format!("{key:?} is not a token id"))
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    // A fixed order: the same request gives the same logits whatever the map's order.
+    bias.sort_unstable_by_key(|&(id, _)| id);
+    Ok(bias)
+}
+
+/// The output constraint a request asks for, if any (at most one).
+pub fn grammar_spec(fields: &SamplingFields) -> Result<Option<GrammarSpec>, ApiError> {
+    let mut specs = Vec::new();
+    if let Some(format) = &fields.response_format {
+        specs.extend(response_format(format)?);
+    }
+    if let Some(schema) = &fields.json_schema {
+        let schema = match schema {
+            Value::String(text) => serde_json::from_str(text).map_err(|e| {
+                ApiError::invalid_param("json_schema", format!("not valid JSON: {e}"))
+            })?,
+            other => other.clone(),
+        };
+        specs.push(GrammarSpec::JsonSchema(schema));
+    }
+    specs.extend(fields.regex.clone().map(GrammarSpec::Regex));
+    specs.extend(fields.ebnf.clone().map(GrammarSpec::Ebnf));
+    specs.extend(fields.lark.clone().map(GrammarSpec::Lark));
+    if specs.len() > 1 {
+        return Err(ApiError::invalid_param(
+            "response_format",
+            "give at most one of response_format (json), json_schema, regex, ebnf and lark",
+        ));
+    }
+    Ok(specs.pop())
+}
+
+fn response_format(format: &Value) -> Result<Option<GrammarSpec>, ApiError> {
+    let bad = |m: &str| ApiError::invalid_param("response_format", m.to_string());
+    match format.get("type").and_then(Value::as_str) {
+        Some("text") => Ok(None),
+        Some("json_object") => Ok(Some(GrammarSpec::JsonObject)),
+        Some("json_schema") => {
+            let schema = format
+                .get("json_schema")
+                .and_then(|j| j.get("schema"))
+                .ok_or_else(|| bad("json_schema.schema is required"))?;
+            if !schema.is_object() && !schema.is_boolean() {
+                return Err(bad("json_schema.schema must be a JSON schema object"));
+            }
+            Ok(Some(GrammarSpec::JsonSchema(schema.clone())))
+        }
+        Some(other) => Err(bad(&format!(
+            "type {other:?} is not one of text, json_object, json_schema"
+        ))),
+        None => Err(bad("response_format needs a type")),
+    }
 }
 
 /// Whether the client asked for a stream, and for a usage chunk at its end.

@@ -34,6 +34,17 @@ pub struct SamplingFields {
     pub stream_options: Option<StreamOptions>,
     /// Narrows the caller's cache namespace: requests with different salts never share KV.
     pub cache_salt: Option<String>,
+    /// OpenAI: `{"type": "text" | "json_object"}` or `{"type": "json_schema", "json_schema":
+    /// {"name", "schema", "strict"}}`.
+    pub response_format: Option<serde_json::Value>,
+    /// SGLang's constraint names: a JSON schema (as a string or an object), a regex, a GBNF
+    /// grammar; and `lark`, a Lark grammar (llguidance's native form).
+    pub json_schema: Option<serde_json::Value>,
+    pub regex: Option<String>,
+    pub ebnf: Option<String>,
+    pub lark: Option<String>,
+    /// OpenAI: token id (as a string) -> bias in [-100, 100].
+    pub logit_bias: Option<std::collections::HashMap<String, f32>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

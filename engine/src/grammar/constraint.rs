@@ -1,0 +1,87 @@
+//! One request's grammar state: the mask before each sampled token, then the token consumed
+//! and the tokens the grammar forces next (jump-forward).
+
+use llguidance::Matcher;
+
+/// What the grammar says after a sampled token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Go on; `forced` tokens follow without sampling (possibly none).
+    Continue { forced: Vec<u32> },
+    /// The grammar is complete after `forced` (possibly none): the request ends with "stop".
+    Done { forced: Vec<u32> },
+}
+
+/// A compiled grammar at some point of a request's output. A clone goes on independently
+/// (it shares only the compiled grammar's caches).
+#[derive(Clone)]
+pub struct Constraint {
+    matcher: Matcher,
+    vocab_size: usize,
+}
+
+impl std::fmt::Debug for Constraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Constraint")
+            .field("stopped", &self.matcher.is_stopped())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Constraint {
+    pub(super) fn new(matcher: Matcher, vocab_size: usize) -> Self {
+        Self {
+            matcher,
+            vocab_size,
+        }
+    }
+
+    /// Sets the logits of every token the grammar does not allow next to -inf (ids past the
+    /// vocabulary too). The error is the grammar's (it admits no token, or failed).
+    pub fn mask_logits(&mut self, logits: &mut [f32]) -> Result<(), String> {
+        let mask = self
+            .matcher
+            .compute_mask()
+            .map_err(|e| format!("the grammar failed: {e}"))?;
+        let words = mask.as_slice();
+        for (i, logit) in logits.iter_mut().enumerate() {
+            let allowed =
+                i < self.vocab_size && words.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);
+            if !allowed {
+                *logit = f32::NEG_INFINITY;
+            }
+        }
+        Ok(())
+    }
+
+    /// Consumes a sampled token (one the mask allowed) and the tokens it forces.
+    pub fn advance(&mut self, token: u32) -> Result<Step, String> {
+        self.matcher
+            .consume_token(token)
+            .map_err(|e| format!("the grammar failed: {e}"))?;
+        if self.matcher.is_stopped() {
+            return self.done(Vec::new());
+        }
+        let forced = self.matcher.consume_ff_tokens();
+        if let Some(e) = self.matcher.get_error() {
+            return Err(format!("the grammar failed: {e}"));
+        }
+        if self.matcher.is_stopped() {
+            return self.done(forced);
+        }
+        Ok(Step::Continue { forced })
+    }
+
+    fn done(&self, forced: Vec<u32>) -> Result<Step, String> {
+        if self.matcher.stop_reason().is_ok() {
+            Ok(Step::Done { forced })
+        } else {
+            Err(format!(
+                "the grammar stopped: {}",
+                self.matcher
+                    .get_error()
+                    .unwrap_or_else(|| format!("{:?}", self.matcher.stop_reason()))
+            ))
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! Structured outputs: grammars compiled by llguidance into per-request constraints that the
+//! sampler applies as a mask. Compilation runs off the scheduler thread and off the async
+//! runtime (callers use the engine's bounded pool) and compiled grammars are cached by their
+//! text; the scheduler only computes masks, consumes tokens and appends the tokens a grammar
+//! forces (jump-forward).
+
+mod constraint;
+mod gbnf;
+mod vocab;
+
+pub use constraint::{Constraint, Step};
+pub use gbnf::gbnf_to_lark;
+
+use crate::tokenizer::Tokenizer;
+use llguidance::api::TopLevelGrammar;
+use llguidance::{Matcher, ParserFactory};
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, OnceLock};
+
+/// What a request's output must match.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GrammarSpec {
+    /// A JSON schema (OpenAI `json_schema`, SGLang `json_schema`).
+    JsonSchema(serde_json::Value),
+    /// Any JSON object (OpenAI `json_object`).
+    JsonObject,
+    /// The whole output matches this regex (Rust `regex` syntax).
+    Regex(String),
+    /// A Lark grammar, llguidance's native form.
+    Lark(String),
+    /// GBNF / EBNF as llama.cpp and SGLang write it (`root ::= ...`).
+    Ebnf(String),
+}
+
+impl GrammarSpec {
+    /// The parameter a client set, for error messages.
+    pub fn param(&self) -> &'static str {
+        match self {
+            Self::JsonSchema(_) | Self::JsonObject => "response_format",
+            Self::Regex(_) => "regex",
+            Self::Lark(_) => "lark",
+            Self::Ebnf(_) => "ebnf",
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Self::JsonSchema(schema) => format!("json:{schema}"),
+            Self::JsonObject => "json_object".into(),
+            Self::Regex(rx) => format!("regex:{rx}"),
+            Self::Lark(lark) => format!("lark:{lark}"),
+            Self::Ebnf(ebnf) => format!("ebnf:{ebnf}"),
+        }
+    }
+
+    fn top_level(&self) -> Result<TopLevelGrammar, String> {
+        Ok(match self {
+            Self::JsonSchema(schema) => TopLevelGrammar::from_json_schema(compact(&strict(schema))),
+            Self::JsonObject => {
+                TopLevelGrammar::from_json_schema(compact(&serde_json::json!({"type": "object"})))
+            }
+            Self::Regex(rx) => TopLevelGrammar::from_regex(rx),
+            Self::Lark(lark) => TopLevelGrammar::from_lark(lark.clone()),
+            Self::Ebnf(ebnf) => TopLevelGrammar::from_lark(gbnf_to_lark(ebnf)?),
+        })
+    }
+}
+
+/// JSON without optional whitespace unless the schema asks otherwise (llguidance's
+/// `x-guidance` options): a small model cannot loop on blank space, and the grammar forces
+/// more of the output (keys, `":"`), which jump-forward then appends without sampling.
+fn compact(schema: &serde_json::Value) -> serde_json::Value {
+    let mut schema = schema.clone();
+    if let Some(object) = schema.as_object_mut() {
+        object
+            .entry("x-guidance")
+            .or_insert_with(|| serde_json::json!({"whitespace_flexible": false}));
+    }
+    schema
+}
+
+/// A client's schema made strict as SGLang's default grammar backend makes it: an object
+/// schema that does not say otherwise admits no properties beyond those it names (else a
+/// model may add keys until its budget runs out). Applied to every nested schema.
+fn strict(schema: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    let mut schema = schema.clone();
+    fn visit(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                let is_object_schema = map.get("type").and_then(Value::as_str) == Some("object")
+                    || map.contains_key("properties");
+                if is_object_schema && !map.contains_key("additionalProperties") {
+                    map.insert("additionalProperties".into(), Value::Bool(false));
+                }
+                for (key, child) in map.iter_mut() {
+                    match key.as_str() {
+                        // Maps from names to schemas: the names are not keywords.
+                        "properties" | "patternProperties" | "$defs" | "definitions"
+                        | "dependentSchemas" => {
+                            if let Value::Object(named) = child {
+                                named.values_mut().for_each(visit);
+                            }
+                        }
+                        // Data, not schemas.
+                        "enum" | "const" | "default" | "examples" => {}
+                        _ => visit(child),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(visit),
+            _ => {}
+        }
+    }
+    visit(&mut schema);
+    schema
+}
+
+/// Limits on what a client may ask the grammar compiler for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrammarLimits {
+    /// Longest grammar or schema text, in bytes.
+    pub max_grammar_bytes: usize,
+    /// Compiled grammars kept for reuse.
+    pub max_cached: usize,
+    /// Lexer work allowed to build a grammar (about 50,000 units per millisecond): bounds
+    /// compile time.
+    pub compile_fuel: u64,
+    /// Grammar symbols allowed after expansion.
+    pub max_grammar_size: usize,
+}
+
+impl Default for GrammarLimits {
+    fn default() -> Self {
+        Self {
+            max_grammar_bytes: 256 << 10,
+            max_cached: 256,
+            compile_fuel: 1_000_000,
+            max_grammar_size: 500_000,
+        }
+    }
+}
+
+/// The grammar compiler of one model: llguidance's parser factory (built on first use: it
+/// indexes the vocabulary) and a cache of compiled grammars.
+pub struct Grammars {
+    tokenizer: Arc<Tokenizer>,
+    logits_width: usize,
+    limits: GrammarLimits,
+    factory: OnceLock<Result<Arc<ParserFactory>, String>>,
+    cache: Mutex<GrammarCache>,
+}
+
+#[derive(Default)]
+struct GrammarCache {
+    entries: FxHashMap<String, (Matcher, u64)>,
+    clock: u64,
+}
+
+impl Grammars {
+    pub fn new(tokenizer: Arc<Tokenizer>, logits_width: usize, limits: GrammarLimits) -> Self {
+        Self {
+            tokenizer,
+            logits_width,
+            limits,
+            factory: OnceLock::new(),
+            cache: Mutex::default(),
+        }
+    }
+
+    pub fn limits(&self) -> GrammarLimits {
+        self.limits
+    }
+
+    fn factory(&self) -> Result<Arc<ParserFactory>, String> {
+        self.factory
+            .get_or_init(|| {
+                let env = vocab::tok_env(self.tokenizer.clone(), self.logits_width)?;
+                let mut factory = ParserFactory::new_simple(&env).map_err(|e| e.to_string())?;
+                factory.quiet();
+                let limits = factory.limits_mut();
+                limits.initial_lexer_fuel = self.limits.compile_fuel;
+                limits.max_grammar_size = self.limits.max_grammar_size;
+                // Errors go to clients: no parser state or grammar dumps in them.
+                limits.verbose_errors = false;
+                Ok(Arc::new(factory))
+            })
+            .clone()
+    }
+
+    /// A fresh constraint for `spec`: compiled (blocking: call it off the async runtime and
+    /// off the scheduler thread), or cloned from the cache. The error is the compiler's.
+    pub fn compile(&self, spec: &GrammarSpec) -> Result<Constraint, String> {
+        let key = spec.text();
+        if key.len() > self.limits.max_grammar_bytes {
+            return Err(format!(
+                "{}: the grammar has {} bytes; at most {} are allowed",
+                spec.param(),
+                key.len(),
+                self.limits.max_grammar_bytes
+            ));
+        }
+        if let Some(matcher) = self.cached(&key) {
+            return Ok(Constraint::new(matcher, self.tokenizer.vocab_size()));
+        }
+        let factory = self.factory()?;
+        let grammar = spec.top_level()?;
+        let parser = factory
+            .create_parser(grammar)
+            .map_err(|e| format!("{}: the grammar does not compile: {e}", spec.param()))?;
+        let matcher = Matcher::new(Ok(parser));
+        if let Some(e) = matcher.get_error() {
+            return Err(format!(
+                "{}: the grammar does not compile: {e}",
+                spec.param()
+            ));
+        }
+        self.store(key, matcher.clone());
+        Ok(Constraint::new(matcher, self.tokenizer.vocab_size()))
+    }
+
+    fn cached(&self, key: &str) -> Option<Matcher> {
+        let mut cache = self.cache.lock();
+        cache.clock += 1;
+        let now = cache.clock;
+        cache.entries.get_mut(key).map(|(matcher, used)| {
+            *used = now;
+            matcher.clone()
+        })
+    }
+
+    fn store(&self, key: String, matcher: Matcher) {
+        let mut cache = self.cache.lock();
+        if cache.entries.len() >= self.limits.max_cached {
+            let oldest = cache
+                .entries
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                cache.entries.remove(&oldest);
+            }
+        }
+        if self.limits.max_cached > 0 {
+            let now = cache.clock;
+            cache.entries.insert(key, (matcher, now));
+        }
+    }
+
+    /// Compiled grammars held in the cache.
+    pub fn cached_count(&self) -> usize {
+        self.cache.lock().entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn strict_closes_every_object_schema_that_does_not_say_otherwise() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "properties": {"type": "object", "properties": {"a": {"type": "integer"}}},
+                "open": {"type": "object", "additionalProperties": true},
+                "list": {"type": "array", "items": {"properties": {"x": {}}}},
+                "choice": {"enum": [{"type": "object"}]}
+            },
+            "$defs": {"d": {"type": "object"}}
+        });
+        let strict = strict(&schema);
+        assert_eq!(strict["additionalProperties"], json!(false));
+        let p = &strict["properties"];
+        assert_eq!(p["properties"]["additionalProperties"], json!(false));
+        assert!(
+            p.get("additionalProperties").is_none(),
+            "a property name is not a keyword"
+        );
+        assert_eq!(p["open"]["additionalProperties"], json!(true));
+        assert_eq!(p["list"]["items"]["additionalProperties"], json!(false));
+        assert_eq!(
+            p["choice"]["enum"][0],
+            json!({"type": "object"}),
+            "data stays data"
+        );
+        assert_eq!(strict["$defs"]["d"]["additionalProperties"], json!(false));
+    }
+}
