@@ -514,3 +514,148 @@ async fn both_apis_take_constraints_and_refuse_bad_ones_by_name() {
         .await
         .unwrap();
 }
+
+fn weather_tools() -> Value {
+    json!([
+        {"type": "function", "function": {
+            "name": "get_weather",
+            "description": "The weather in a city",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "maxLength": 20},
+                    "unit": {"enum": ["celsius", "fahrenheit"]}
+                },
+                "required": ["city", "unit"]
+            }
+        }},
+        {"type": "function", "function": {
+            "name": "get_time",
+            "parameters": {"type": "object", "properties": {"zone": {"type": "string", "maxLength": 10}}, "required": ["zone"]}
+        }}
+    ])
+}
+
+/// SSE `data:` payloads of a streamed response.
+async fn post_stream(body: Value) -> Vec<Value> {
+    let text = reqwest::Client::new()
+        .post(format!("http://{}/v1/chat/completions", servers().http))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.split("\n\n")
+        .filter_map(|e| e.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
+    let tools = weather_tools();
+    let schemas: Vec<Value> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["parameters"].clone())
+        .collect();
+    let ask = |choice: Value, stream: bool| {
+        json!({
+            "messages": [{"role": "user", "content": "What is the weather in Paris?"}],
+            "tools": tools, "tool_choice": choice, "temperature": 0, "max_tokens": 120,
+            "stream": stream
+        })
+    };
+    for choice in [
+        json!("required"),
+        json!({"type": "function", "function": {"name": "get_time"}}),
+    ] {
+        let (status, body) = post("/v1/chat/completions", ask(choice.clone(), false)).await;
+        assert_eq!(status, 200, "{body}");
+        let choice0 = &body["choices"][0];
+        assert_eq!(choice0["finish_reason"], "tool_calls", "{body}");
+        let call = &choice0["message"]["tool_calls"][0];
+        assert_eq!(call["type"], "function");
+        let name = call["function"]["name"].as_str().unwrap();
+        if choice.is_object() {
+            assert_eq!(name, "get_time");
+        }
+        let schema = &schemas[if name == "get_weather" { 0 } else { 1 }];
+        let arguments: Value =
+            serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+        let validator = jsonschema::validator_for(schema).unwrap();
+        assert!(
+            validator.is_valid(&arguments),
+            "{arguments} breaks {schema}"
+        );
+        // Streamed, the deltas carry the same calls, one each, in order.
+        let events = post_stream(ask(choice, true)).await;
+        let streamed: Vec<&Value> = events
+            .iter()
+            .filter_map(|e| e["choices"][0]["delta"].get("tool_calls"))
+            .map(|calls| &calls[0])
+            .collect();
+        let full = choice0["message"]["tool_calls"].as_array().unwrap();
+        assert_eq!(streamed.len(), full.len(), "{events:?}");
+        for (i, (s, f)) in streamed.iter().zip(full).enumerate() {
+            assert_eq!(s["function"], f["function"]);
+            assert_eq!(s["index"], i);
+        }
+        let last = events.last().unwrap();
+        assert_eq!(last["choices"][0]["finish_reason"], "tool_calls");
+    }
+    // Auto: text, or a well-formed call.
+    let (status, body) = post("/v1/chat/completions", ask(json!("auto"), false)).await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    if let Some(calls) = message.get("tool_calls") {
+        let arguments = calls[0]["function"]["arguments"].as_str().unwrap();
+        assert!(serde_json::from_str::<Value>(arguments)
+            .unwrap()
+            .is_object());
+    } else {
+        assert!(message["content"].is_string(), "{body}");
+    }
+    // A conversation that carries a call and its result goes on.
+    let (status, body) = post(
+        "/v1/chat/completions",
+        json!({
+            "messages": [
+                {"role": "user", "content": "Weather in Rome?"},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+                  "function": {"name": "get_weather", "arguments": "{\"city\":\"Rome\",\"unit\":\"celsius\"}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "21 degrees, sunny"}
+            ],
+            "tools": tools, "tool_choice": "none", "temperature": 0, "max_tokens": 20
+        }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["choices"][0]["message"]["content"].is_string());
+    for (body, param) in [
+        (
+            ask(
+                json!({"type": "function", "function": {"name": "nope"}}),
+                false,
+            ),
+            "tool_choice",
+        ),
+        (ask(json!("sometimes"), false), "tool_choice"),
+        (
+            json!({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "bad name!"}}]}),
+            "tools",
+        ),
+    ] {
+        let (status, reply) = post("/v1/chat/completions", body.clone()).await;
+        assert_eq!(
+            (status, reply["error"]["param"].as_str()),
+            (400, Some(param)),
+            "{reply}"
+        );
+    }
+}

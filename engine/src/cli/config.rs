@@ -5,6 +5,7 @@
 use super::DEFAULT_MODEL;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use engine::grammar::GrammarLimits;
 use engine::handle::{EngineConfig, SaltLimits};
 use engine::scheduler::{Policy, SchedulerConfig};
 use engine::server::connections::ConnectionLimits;
@@ -86,6 +87,15 @@ pub struct ServeArgs {
     /// Concurrent HTTP/2 streams per connection (gRPC and HTTP/2) [default: 128]
     #[arg(long)]
     pub max_streams_per_connection: Option<u32>,
+    /// Longest structured-output grammar or JSON schema, in KiB [default: 256]
+    #[arg(long)]
+    pub max_grammar_kb: Option<usize>,
+    /// Compiled grammars kept for reuse [default: 256]
+    #[arg(long)]
+    pub grammar_cache_size: Option<usize>,
+    /// Lexer work allowed to compile one grammar (~50,000 per millisecond) [default: 1000000]
+    #[arg(long)]
+    pub grammar_compile_fuel: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -157,6 +167,9 @@ impl ServeArgs {
             max_streams_per_connection: self
                 .max_streams_per_connection
                 .or(file.max_streams_per_connection),
+            max_grammar_kb: self.max_grammar_kb.or(file.max_grammar_kb),
+            grammar_cache_size: self.grammar_cache_size.or(file.grammar_cache_size),
+            grammar_compile_fuel: self.grammar_compile_fuel.or(file.grammar_compile_fuel),
         }
     }
 
@@ -211,6 +224,18 @@ impl ServeArgs {
         engine.salt_limits = SaltLimits {
             per_tenant: self.max_cache_salts_per_tenant.unwrap_or(salts.per_tenant),
             total: self.max_cache_salts.unwrap_or(salts.total),
+        };
+        let grammar = GrammarLimits::default();
+        engine.grammar_limits = GrammarLimits {
+            max_grammar_bytes: match self.max_grammar_kb {
+                Some(kb) => kb
+                    .checked_mul(1024)
+                    .context("--max-grammar-kb is too large")?,
+                None => grammar.max_grammar_bytes,
+            },
+            max_cached: self.grammar_cache_size.unwrap_or(grammar.max_cached),
+            compile_fuel: self.grammar_compile_fuel.unwrap_or(grammar.compile_fuel),
+            ..grammar
         };
         let conn = ConnectionLimits::default();
         let header_secs = self

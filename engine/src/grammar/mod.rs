@@ -6,10 +6,15 @@
 
 mod constraint;
 mod gbnf;
+mod tools;
 mod vocab;
 
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
+pub use tools::{
+    parse_tool_calls, render_tool_calls, tool_grammar, tools_prompt, ToolCall, ToolChoice,
+    ToolFunction,
+};
 
 use crate::tokenizer::Tokenizer;
 use llguidance::api::TopLevelGrammar;

@@ -1,17 +1,18 @@
 //! `POST /v1/chat/completions`: messages rendered with the model's chat template, then
 //! generated like a completion.
 
+use super::chat_stream::ChatChunks;
 use super::error::ApiError;
 use super::generate::{collect, parse_body, prompt_ids, submit};
 use super::logprobs::chat_logprobs;
-use super::params::{sampling_params, stream_flags};
+use super::params::{grammar_spec, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
-use super::response::{
-    ChatBody, ChatChoice, ChatChunk, ChatChunkChoice, ChatMessageOut, Delta, ResponseMeta, UsageOut,
-};
-use super::sse::{sse_response, ChunkFormatter};
+use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
+use super::sse::sse_response;
+use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
-use crate::handle::{Completion, EngineHandle, PromptInput, TokenLogprob};
+use crate::grammar::parse_tool_calls;
+use crate::handle::PromptInput;
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
@@ -28,11 +29,24 @@ pub async fn chat_completions(
 ) -> Result<Response, ApiError> {
     let engine = state.serving_engine()?;
     let request: ChatCompletionRequest = parse_body(engine, body?).await?;
-    let messages = request
+    let mut messages = request
         .messages
         .iter()
         .map(to_chat_message)
         .collect::<Result<Vec<_>, _>>()?;
+    let tools = ToolRequest::from_request(&request)?;
+    let sampling = &request.sampling;
+    let mut grammar = grammar_spec(sampling)?;
+    if let Some(tools) = &tools {
+        if grammar.is_some() {
+            return Err(ApiError::invalid_param(
+                "tool_choice",
+                "tools cannot be combined with response_format or another output constraint",
+            ));
+        }
+        tools.announce(&mut messages);
+        grammar = tools.grammar();
+    }
     let input_ids = prompt_ids(engine, PromptInput::Chat(messages))
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
@@ -46,7 +60,6 @@ pub async fn chat_completions(
         }
         _ => None,
     };
-    let sampling = &request.sampling;
     // No default cap: the engine stops at the end of the context.
     let max_tokens = request.max_completion_tokens.or(sampling.max_tokens);
     let params = sampling_params(sampling, max_tokens, u32::MAX, top_logprobs)
@@ -59,29 +72,42 @@ pub async fn chat_completions(
         params,
         max_tokens.is_some(),
         sampling,
+        grammar,
     )
     .await
     .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let meta = ResponseMeta::new("chatcmpl", &rx.rid, &engine.model_info().name);
     let top = top_logprobs.map(|n| n as usize);
     if stream {
-        let formatter = ChatChunks {
-            engine: engine.clone(),
-            meta,
-            include_usage,
-            top,
-        };
+        let formatter = ChatChunks::new(engine.clone(), meta, include_usage, top, tools.is_some());
         return Ok(sse_response(rx, formatter));
     }
     let out = collect(&mut rx).await?;
+    let mut finish_reason = out.completion.finish_reason.as_str();
+    let (content, tool_calls) = match &tools {
+        Some(_) => {
+            let (content, calls) = parse_tool_calls(&out.text);
+            if calls.is_empty() {
+                (Some(content), None)
+            } else {
+                if finish_reason == "stop" {
+                    finish_reason = "tool_calls";
+                }
+                let content = (!content.is_empty()).then_some(content);
+                (content, Some(calls_out(&meta.id, calls, false)))
+            }
+        }
+        None => (Some(out.text), None),
+    };
     let choice = ChatChoice {
         index: 0,
         message: ChatMessageOut {
             role: "assistant",
-            content: out.text,
+            content,
+            tool_calls,
         },
         logprobs: top.map(|n| chat_logprobs(engine.tokenizer(), &out.logprobs, n)),
-        finish_reason: out.completion.finish_reason.as_str(),
+        finish_reason,
     };
     Ok(Json(ChatBody {
         id: meta.id,
@@ -121,66 +147,16 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
             text
         }
     };
-    Ok(ChatMessage::new(m.role.as_str(), content))
-}
-
-struct ChatChunks {
-    engine: EngineHandle,
-    meta: ResponseMeta,
-    include_usage: bool,
-    top: Option<usize>,
-}
-
-impl ChatChunks {
-    fn body(&self, choices: Vec<ChatChunkChoice>, usage: Option<UsageOut>) -> String {
-        let usage = self.include_usage.then_some(usage);
-        serde_json::to_string(&ChatChunk::new(&self.meta, choices, usage)).unwrap_or_default()
-    }
-
-    fn choice(delta: Delta, finish_reason: Option<&'static str>) -> ChatChunkChoice {
-        ChatChunkChoice {
-            index: 0,
-            delta,
-            logprobs: None,
-            finish_reason,
-        }
-    }
-}
-
-impl ChunkFormatter for ChatChunks {
-    fn start(&mut self) -> Vec<String> {
-        let delta = Delta {
-            role: Some("assistant"),
-            content: Some(String::new()),
-        };
-        vec![self.body(vec![Self::choice(delta, None)], None)]
-    }
-
-    fn chunk(&mut self, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
-        let logprobs = match self.top {
-            Some(n) if !logprobs.is_empty() => {
-                Some(chat_logprobs(self.engine.tokenizer(), logprobs, n))
+    let content = match &m.tool_calls {
+        Some(calls) if !calls.is_empty() => {
+            let calls = history_calls(calls)?;
+            if content.is_empty() {
+                calls
+            } else {
+                format!("{content}\n{calls}")
             }
-            _ if text.is_empty() => return None,
-            _ => None,
-        };
-        let mut choice = Self::choice(
-            Delta {
-                role: None,
-                content: Some(text),
-            },
-            None,
-        );
-        choice.logprobs = logprobs;
-        Some(self.body(vec![choice], None))
-    }
-
-    fn finish(&mut self, completion: &Completion) -> Vec<String> {
-        let reason = completion.finish_reason.as_str();
-        let mut out = vec![self.body(vec![Self::choice(Delta::default(), Some(reason))], None)];
-        if self.include_usage {
-            out.push(self.body(Vec::new(), Some(completion.usage.into())));
         }
-        out
-    }
+        _ => content,
+    };
+    Ok(ChatMessage::new(m.role.as_str(), content))
 }

@@ -3,7 +3,7 @@
 use super::error::ApiError;
 use super::generate::{collect, parse_body, prompt_ids, submit};
 use super::logprobs::CompletionLogprobsBuilder;
-use super::params::{sampling_params, stream_flags};
+use super::params::{grammar_spec, sampling_params, stream_flags};
 use super::protocol::{CompletionRequest, Prompt};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
 use super::sse::{sse_response, ChunkFormatter};
@@ -52,6 +52,7 @@ pub async fn completions(
         params,
         sampling.max_tokens.is_some(),
         sampling,
+        grammar_spec(sampling)?,
     )
     .await?;
     let meta = ResponseMeta::new("cmpl", &rx.rid, &engine.model_info().name);

@@ -2,8 +2,8 @@
 //! request's whole output for non-streaming responses.
 
 use super::error::ApiError;
-use super::params::grammar_spec;
 use super::protocol::SamplingFields;
+use crate::grammar::GrammarSpec;
 use crate::handle::{
     Completion, EngineHandle, GenerateEvent, GenerateRequest, PromptInput, RequestStream,
     TokenLogprob,
@@ -34,7 +34,7 @@ pub async fn prompt_ids(engine: &EngineHandle, input: PromptInput) -> Result<Vec
 }
 
 /// Queues a request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`;
-/// its output constraint (if any) is compiled first.
+/// its output constraint `grammar` (if any) is compiled first.
 pub async fn submit(
     engine: &EngineHandle,
     caller: &Caller,
@@ -42,8 +42,9 @@ pub async fn submit(
     params: SamplingParams,
     max_tokens_explicit: bool,
     fields: &SamplingFields,
+    grammar: Option<GrammarSpec>,
 ) -> Result<RequestStream, ApiError> {
-    let constraint = match grammar_spec(fields)? {
+    let constraint = match grammar {
         Some(spec) => {
             let param = spec.param();
             let compiled = engine.compile_grammar(spec).await;

@@ -7,6 +7,7 @@
 
 mod auth;
 mod chat;
+mod chat_stream;
 mod completions;
 pub mod error;
 mod generate;
@@ -17,6 +18,7 @@ pub mod params;
 pub mod protocol;
 pub mod response;
 mod sse;
+mod tools;
 
 use crate::handle::EngineHandle;
 use crate::server::connections::ConnectionLimits;

@@ -104,6 +104,11 @@ pub struct ChatCompletionRequest {
     pub max_completion_tokens: Option<u32>,
     pub logprobs: Option<bool>,
     pub top_logprobs: Option<u32>,
+    /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`.
+    pub tools: Option<Vec<serde_json::Value>>,
+    /// `"none" | "auto" | "required"` or `{"type": "function", "function": {"name"}}`.
+    pub tool_choice: Option<serde_json::Value>,
+    pub parallel_tool_calls: Option<bool>,
     #[serde(flatten)]
     pub sampling: SamplingFields,
 }
@@ -114,6 +119,9 @@ pub struct ChatMessageIn {
     /// `null` for assistant turns that only carried tool calls.
     #[serde(default)]
     pub content: Option<Content>,
+    /// An assistant turn's calls, in OpenAI's shape.
+    #[serde(default)]
+    pub tool_calls: Option<Vec<serde_json::Value>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

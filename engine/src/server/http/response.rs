@@ -117,7 +117,28 @@ pub struct ChatChoice {
 #[derive(Debug, Serialize)]
 pub struct ChatMessageOut {
     pub role: &'static str,
-    pub content: String,
+    /// `null` when the turn is only tool calls.
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCallOut>>,
+}
+
+/// One call of a function in OpenAI's shape (`arguments` is JSON text).
+#[derive(Debug, Serialize)]
+pub struct ToolCallOut {
+    /// Only in stream deltas: the call's position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub function: FunctionCallOut,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FunctionCallOut {
+    pub name: String,
+    pub arguments: String,
 }
 
 /// A `chat.completion.chunk` (one stream event).
@@ -163,4 +184,6 @@ pub struct Delta {
     pub role: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCallOut>>,
 }

@@ -1,0 +1,198 @@
+//! Tool calls in the Hermes / Qwen format, which chat templates without a tool syntax of
+//! their own (SmolLM2's ChatML) can carry as text:
+//!
+//! ```text
+//! <tool_call>
+//! {"name": "get_weather", "arguments": {"city": "Paris"}}
+//! </tool_call>
+//! ```
+//!
+//! The tools are announced in the system prompt; the output is constrained by a Lark grammar
+//! whose calls are JSON validated against each function's parameter schema: only calls for
+//! `required` or a named function, or free text that may turn into calls after the trigger
+//! `<tool_call>` for `auto` (a lazy lexeme: text matches as little as it can).
+
+use super::{compact, strict, GrammarSpec};
+use serde_json::{json, Value};
+
+const CALL_OPEN: &str = "<tool_call>";
+const CALL_CLOSE: &str = "</tool_call>";
+
+/// One function a model may call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolFunction {
+    pub name: String,
+    pub description: Option<String>,
+    /// JSON schema of the arguments (an object schema).
+    pub parameters: Value,
+}
+
+/// Whether and which tools the model must call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolChoice {
+    /// No calls: plain text (the tools are not announced).
+    None,
+    /// Text, or calls after text.
+    Auto,
+    /// At least one call, nothing else.
+    Required,
+    /// One call of this function, nothing else.
+    Function(String),
+}
+
+/// One call the model made: the function's name and its arguments as JSON text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCall {
+    pub name: String,
+    pub arguments: String,
+}
+
+/// The system-prompt text announcing `tools` and the call format.
+pub fn tools_prompt(tools: &[ToolFunction]) -> String {
+    let mut out = String::from(
+        "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
+         You are provided with function signatures within <tools></tools> XML tags:\n<tools>",
+    );
+    for tool in tools {
+        let signature = json!({
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description.clone().unwrap_or_default(),
+                "parameters": tool.parameters,
+            }
+        });
+        out.push('\n');
+        out.push_str(&signature.to_string());
+    }
+    out.push_str(
+        "\n</tools>\n\nFor each function call, return a json object with function name and \
+         arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n\
+         {\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>",
+    );
+    out
+}
+
+/// The grammar for `choice` over `tools` (`None` for [`ToolChoice::None`]). With
+/// `parallel`, `required` admits several calls.
+pub fn tool_grammar(
+    tools: &[ToolFunction],
+    choice: &ToolChoice,
+    parallel: bool,
+) -> Option<GrammarSpec> {
+    let call_schema = |tool: &ToolFunction| {
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"const": tool.name},
+                "arguments": tool.parameters,
+            },
+            "required": ["name", "arguments"],
+            "additionalProperties": false,
+        })
+    };
+    let schema = match choice {
+        ToolChoice::None => return None,
+        ToolChoice::Function(name) => {
+            let tool = tools.iter().find(|t| &t.name == name)?;
+            call_schema(tool)
+        }
+        ToolChoice::Auto | ToolChoice::Required => {
+            json!({"anyOf": tools.iter().map(call_schema).collect::<Vec<_>>()})
+        }
+    };
+    let json = compact(&strict(&schema));
+    let call = format!("call: \"{CALL_OPEN}\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n");
+    let lark = match choice {
+        ToolChoice::Auto => format!(
+            "start: lazy_call* tail\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
+             lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
+             call_trigger[lazy]: TEXT \"{CALL_OPEN}\"\n"
+        ),
+        ToolChoice::Required if parallel => format!("start: call (\"\\n\" call)*\n{call}"),
+        _ => format!("start: call\n{call}"),
+    };
+    Some(GrammarSpec::Lark(lark))
+}
+
+/// Splits an output into the text before the first call and the calls. Calls whose JSON
+/// does not parse into a name and arguments are left in the text.
+pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
+    let Some(first) = text.find(CALL_OPEN) else {
+        return (text.to_string(), Vec::new());
+    };
+    let mut calls = Vec::new();
+    let mut rest = &text[first..];
+    while let Some(open) = rest.find(CALL_OPEN) {
+        let body_start = open + CALL_OPEN.len();
+        let Some(close) = rest[body_start..].find(CALL_CLOSE) else {
+            break;
+        };
+        let body = rest[body_start..body_start + close].trim();
+        let Ok(value) = serde_json::from_str::<Value>(body) else {
+            break;
+        };
+        let (Some(name), Some(arguments)) = (
+            value.get("name").and_then(Value::as_str),
+            value.get("arguments"),
+        ) else {
+            break;
+        };
+        calls.push(ToolCall {
+            name: name.to_string(),
+            arguments: arguments.to_string(),
+        });
+        rest = &rest[body_start + close + CALL_CLOSE.len()..];
+    }
+    if calls.is_empty() {
+        return (text.to_string(), calls);
+    }
+    (text[..first].trim_end().to_string(), calls)
+}
+
+/// The text of an earlier assistant turn's calls, for the conversation history.
+pub fn render_tool_calls(calls: &[ToolCall]) -> String {
+    calls
+        .iter()
+        .map(|c| {
+            let arguments: Value = serde_json::from_str(&c.arguments).unwrap_or(Value::Null);
+            format!(
+                "{CALL_OPEN}\n{}\n{CALL_CLOSE}",
+                json!({"name": c.name, "arguments": arguments})
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_parse_out_of_text_and_render_back() {
+        let text = "Let me check.\n<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n<tool_call>\n{\"name\":\"time\",\"arguments\":{}}\n</tool_call>";
+        let (content, calls) = parse_tool_calls(text);
+        assert_eq!(content, "Let me check.");
+        assert_eq!(
+            calls,
+            vec![
+                ToolCall {
+                    name: "weather".into(),
+                    arguments: "{\"city\":\"Paris\"}".into()
+                },
+                ToolCall {
+                    name: "time".into(),
+                    arguments: "{}".into()
+                }
+            ]
+        );
+        let again = render_tool_calls(&calls);
+        assert_eq!(parse_tool_calls(&again).1, calls);
+        let (content, calls) = parse_tool_calls("no calls <tool_call> broken");
+        assert_eq!(
+            (content.as_str(), calls.len()),
+            ("no calls <tool_call> broken", 0)
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! OpenAI `tools` / `tool_choice` on `/v1/chat/completions`: validated into the engine's
+//! [`ToolFunction`]s and [`ToolChoice`], announced in the system prompt, constrained by the
+//! tool grammar, and the output split back into content and `tool_calls`.
+
+use super::error::ApiError;
+use super::protocol::ChatCompletionRequest;
+use super::response::{FunctionCallOut, ToolCallOut};
+use crate::grammar::{
+    render_tool_calls, tool_grammar, tools_prompt, GrammarSpec, ToolCall, ToolChoice, ToolFunction,
+};
+use crate::tokenizer::ChatMessage;
+use serde_json::Value;
+
+/// A request's tools, when it asks for calls at all.
+pub struct ToolRequest {
+    pub tools: Vec<ToolFunction>,
+    pub choice: ToolChoice,
+    pub parallel: bool,
+}
+
+impl ToolRequest {
+    /// The tools of `request`; `None` without tools or with `tool_choice: "none"`.
+    pub fn from_request(request: &ChatCompletionRequest) -> Result<Option<Self>, ApiError> {
+        let tools = match &request.tools {
+            None => Vec::new(),
+            Some(list) => list.iter().map(tool_function).collect::<Result<_, _>>()?,
+        };
+        let choice = tool_choice(request.tool_choice.as_ref(), &tools)?;
+        if tools.is_empty() || choice == ToolChoice::None {
+            return Ok(None);
+        }
+        Ok(Some(Self {
+            tools,
+            choice,
+            parallel: request.parallel_tool_calls.unwrap_or(true),
+        }))
+    }
+
+    /// Announces the tools at the start of the system prompt (one is added if missing).
+    pub fn announce(&self, messages: &mut Vec<ChatMessage>) {
+        let block = tools_prompt(&self.tools);
+        match messages.first_mut() {
+            Some(first) if first.role == "system" => {
+                first.content = format!("{}\n\n{block}", first.content);
+            }
+            _ => messages.insert(0, ChatMessage::system(block)),
+        }
+    }
+
+    pub fn grammar(&self) -> Option<GrammarSpec> {
+        tool_grammar(&self.tools, &self.choice, self.parallel)
+    }
+}
+
+fn tool_function(value: &Value) -> Result<ToolFunction, ApiError> {
+    let bad = |m: String| ApiError::invalid_param("tools", m);
+    if value.get("type").and_then(Value::as_str) != Some("function") {
+        return Err(bad("every tool must have type \"function\"".into()));
+    }
+    let function = value
+        .get("function")
+        .ok_or_else(|| bad("a tool needs a function".into()))?;
+    let name = function
+        .get("name")
+        .and_then(Value::as_str)
+        .filter(|n| {
+            !n.is_empty()
+                && n.len() <= 64
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+        .ok_or_else(|| bad("function.name must be 1-64 of a-z, A-Z, 0-9, _ and -".into()))?;
+    let parameters = match function.get("parameters") {
+        None | Some(Value::Null) => serde_json::json!({"type": "object", "properties": {}}),
+        Some(p) if p.is_object() => p.clone(),
+        Some(_) => {
+            return Err(bad(format!(
+                "function {name}: parameters must be a JSON schema"
+            )))
+        }
+    };
+    Ok(ToolFunction {
+        name: name.to_string(),
+        description: function
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        parameters,
+    })
+}
+
+fn tool_choice(value: Option<&Value>, tools: &[ToolFunction]) -> Result<ToolChoice, ApiError> {
+    let bad = |m: String| ApiError::invalid_param("tool_choice", m);
+    let choice = match value {
+        None => ToolChoice::Auto,
+        Some(Value::String(s)) => match s.as_str() {
+            "none" => ToolChoice::None,
+            "auto" => ToolChoice::Auto,
+            "required" => ToolChoice::Required,
+            other => return Err(bad(format!("{other:?} is not none, auto or required"))),
+        },
+        Some(object) => {
+            let name = object
+                .get("function")
+                .and_then(|f| f.get("name"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("a named choice needs function.name".into()))?;
+            if !tools.iter().any(|t| t.name == name) {
+                return Err(bad(format!("no tool is named {name:?}")));
+            }
+            ToolChoice::Function(name.to_string())
+        }
+    };
+    if tools.is_empty() && matches!(choice, ToolChoice::Required | ToolChoice::Function(_)) {
+        return Err(bad("tool_choice needs tools".into()));
+    }
+    Ok(choice)
+}
+
+/// An earlier assistant turn's `tool_calls`, as the text the model would have written.
+pub fn history_calls(calls: &[Value]) -> Result<String, ApiError> {
+    let calls = calls
+        .iter()
+        .map(|c| {
+            let function = c.get("function");
+            let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
+            let arguments = function
+                .and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str);
+            match (name, arguments) {
+                (Some(name), Some(arguments)) => Ok(ToolCall {
+                    name: name.to_string(),
+                    arguments: arguments.to_string(),
+                }),
+                _ => Err(ApiError::invalid_param(
+                    "messages",
+                    "tool_calls entries need function.name and function.arguments",
+                )),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(render_tool_calls(&calls))
+}
+
+/// Calls in OpenAI's response shape; `indexed` for stream deltas. Ids are derived from the
+/// request id, so they are stable for one response.
+pub fn calls_out(rid: &str, calls: Vec<ToolCall>, indexed: bool) -> Vec<ToolCallOut> {
+    calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, call)| ToolCallOut {
+            index: indexed.then_some(i as u32),
+            id: format!("call_{rid}_{i}"),
+            kind: "function",
+            function: FunctionCallOut {
+                name: call.name,
+                arguments: call.arguments,
+            },
+        })
+        .collect()
+}
