@@ -44,11 +44,21 @@ impl Constraint {
             .compute_mask()
             .map_err(|e| format!("the grammar failed: {e}"))?;
         let words = mask.as_slice();
-        for (i, logit) in logits.iter_mut().enumerate() {
-            let allowed =
-                i < self.vocab_size && words.get(i / 32).is_some_and(|w| (w >> (i % 32)) & 1 == 1);
-            if !allowed {
-                *logit = f32::NEG_INFINITY;
+        let vocab = self.vocab_size.min(logits.len());
+        let (inside, beyond) = logits.split_at_mut(vocab);
+        beyond.fill(f32::NEG_INFINITY);
+        // A word of the mask covers 32 tokens: most are all allowed or all banned.
+        for (j, chunk) in inside.chunks_mut(32).enumerate() {
+            match words.get(j).copied().unwrap_or(0) {
+                u32::MAX => {}
+                0 => chunk.fill(f32::NEG_INFINITY),
+                word => {
+                    for (bit, logit) in chunk.iter_mut().enumerate() {
+                        if (word >> bit) & 1 == 0 {
+                            *logit = f32::NEG_INFINITY;
+                        }
+                    }
+                }
             }
         }
         Ok(())
