@@ -659,3 +659,48 @@ async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
         );
     }
 }
+
+/// A pool too small for every constrained request at once: decode retracts some, which come
+/// back later with their output and grammar state; every output still validates.
+#[test]
+fn constrained_requests_survive_retraction() {
+    let mut config = EngineConfig::new(common::model_path());
+    // About 600 tokens of f32 K/V (46,080 bytes per token).
+    config.kv_budget_bytes = 600 * 46_080;
+    config.max_context_len = 512;
+    config.scheduler.max_running_requests = 16;
+    // Optimistic admission: the outputs outgrow their reservations and decode runs short.
+    config.scheduler.init_new_token_ratio = 0.05;
+    config.scheduler.min_new_token_ratio = 0.05;
+    let engine = EngineHandle::start(config).unwrap();
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "story": {"type": "string", "pattern": "^[A-Za-z ,.]{100,140}$"},
+            "mood": {"enum": ["happy", "sad"]}
+        },
+        "required": ["story", "mood"]
+    });
+    let spec = GrammarSpec::JsonSchema(schema.clone());
+    let requests = (0..16u64)
+        .map(|seed| {
+            let prompt = chat_ids(&engine, &format!("Tell story number {seed}."));
+            let params = SamplingParams {
+                temperature: 1.0,
+                seed: Some(seed),
+                max_new_tokens: 300,
+                ..SamplingParams::default()
+            };
+            constrained(&engine, prompt, &spec, params)
+        })
+        .collect();
+    let outputs = run_all(&engine, requests);
+    for (i, out) in outputs.iter().enumerate() {
+        assert_valid(&schema, out, &format!("request {i}"));
+    }
+    assert!(
+        engine.server_info().retractions > 0,
+        "the pool was never short"
+    );
+    common::wait_idle(&engine);
+}

@@ -1,0 +1,91 @@
+"""Drives a running radixserve through the OpenAI Python SDK: tool calls (required, named,
+streamed) and a JSON-schema response_format. Exits non-zero with a message on any mismatch.
+
+Usage: openai_sdk_tools.py BASE_URL
+"""
+
+import json
+import sys
+
+from openai import OpenAI
+
+client = OpenAI(base_url=sys.argv[1] + "/v1", api_key="unused")
+
+WEATHER = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "maxLength": 20},
+        "unit": {"enum": ["celsius", "fahrenheit"]},
+    },
+    "required": ["city", "unit"],
+}
+TOOLS = [
+    {"type": "function", "function": {"name": "get_weather", "description": "Weather in a city", "parameters": WEATHER}},
+    {"type": "function", "function": {"name": "get_time", "parameters": {
+        "type": "object", "properties": {"zone": {"type": "string", "maxLength": 10}}, "required": ["zone"]}}},
+]
+MESSAGES = [{"role": "user", "content": "What is the weather in Paris?"}]
+
+
+def check(cond, what):
+    if not cond:
+        sys.exit("FAILED: " + what)
+
+
+def check_weather_args(arguments):
+    args = json.loads(arguments)
+    check(set(args) == {"city", "unit"}, f"keys of {args}")
+    check(isinstance(args["city"], str) and len(args["city"]) <= 20, f"city of {args}")
+    check(args["unit"] in ("celsius", "fahrenheit"), f"unit of {args}")
+
+
+for choice in ("required", {"type": "function", "function": {"name": "get_weather"}}):
+    full = client.chat.completions.create(
+        model="smollm2", messages=MESSAGES, tools=TOOLS, tool_choice=choice,
+        temperature=0, max_tokens=120, parallel_tool_calls=False,
+    )
+    out = full.choices[0]
+    check(out.finish_reason == "tool_calls", f"finish_reason {out.finish_reason}")
+    calls = out.message.tool_calls
+    check(calls is not None and len(calls) == 1, f"calls {calls}")
+    call = calls[0]
+    if isinstance(choice, dict):
+        check(call.function.name == "get_weather", f"name {call.function.name}")
+    if call.function.name == "get_weather":
+        check_weather_args(call.function.arguments)
+    else:
+        check("zone" in json.loads(call.function.arguments), call.function.arguments)
+
+    # The stream's deltas reassemble to the same call.
+    names, arguments, reasons = {}, {}, []
+    for chunk in client.chat.completions.create(
+        model="smollm2", messages=MESSAGES, tools=TOOLS, tool_choice=choice,
+        temperature=0, max_tokens=120, parallel_tool_calls=False, stream=True,
+    ):
+        if not chunk.choices:
+            continue
+        delta = chunk.choices[0].delta
+        for tc in delta.tool_calls or []:
+            if tc.function and tc.function.name:
+                names[tc.index] = names.get(tc.index, "") + tc.function.name
+            if tc.function and tc.function.arguments:
+                arguments[tc.index] = arguments.get(tc.index, "") + tc.function.arguments
+        if chunk.choices[0].finish_reason:
+            reasons.append(chunk.choices[0].finish_reason)
+    check(names == {0: call.function.name}, f"streamed names {names}")
+    check(arguments == {0: call.function.arguments}, f"streamed arguments {arguments}")
+    check(reasons == ["tool_calls"], f"streamed finish {reasons}")
+
+person = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "maxLength": 12}, "age": {"type": "integer", "minimum": 0, "maximum": 120}},
+    "required": ["name", "age"],
+    "additionalProperties": False,
+}
+reply = client.chat.completions.create(
+    model="smollm2", messages=[{"role": "user", "content": "Invent a person."}], temperature=0, max_tokens=60,
+    response_format={"type": "json_schema", "json_schema": {"name": "person", "schema": person, "strict": True}},
+)
+value = json.loads(reply.choices[0].message.content)
+check(set(value) == {"name", "age"} and 0 <= value["age"] <= 120, f"person {value}")
+print("openai SDK checks passed")
