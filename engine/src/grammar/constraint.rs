@@ -39,11 +39,23 @@ impl Constraint {
     /// Sets the logits of every token the grammar does not allow next to -inf (ids past the
     /// vocabulary too). The error is the grammar's (it admits no token, or failed).
     pub fn mask_logits(&mut self, logits: &mut [f32]) -> Result<(), String> {
-        let mask = self
-            .matcher
+        let mask = self.compute_mask()?;
+        self.apply_mask(&mask, logits);
+        Ok(())
+    }
+
+    /// The tokens allowed next, one bit each (token `i` is bit `i % 32` of word `i / 32`).
+    /// Depends only on the tokens consumed so far: it may be computed while the forward pass
+    /// that produces the logits runs.
+    pub fn compute_mask(&mut self) -> Result<Vec<u32>, String> {
+        self.matcher
             .compute_mask()
-            .map_err(|e| format!("the grammar failed: {e}"))?;
-        let words = mask.as_slice();
+            .map(|mask| mask.as_slice().to_vec())
+            .map_err(|e| format!("the grammar failed: {e}"))
+    }
+
+    /// Applies a mask from [`Constraint::compute_mask`] to a row of logits.
+    pub fn apply_mask(&self, words: &[u32], logits: &mut [f32]) {
         let vocab = self.vocab_size.min(logits.len());
         let (inside, beyond) = logits.split_at_mut(vocab);
         beyond.fill(f32::NEG_INFINITY);
@@ -61,7 +73,6 @@ impl Constraint {
                 }
             }
         }
-        Ok(())
     }
 
     /// Consumes a sampled token (one the mask allowed) and the tokens it forces.

@@ -279,7 +279,35 @@ impl<M: ForwardModel> Scheduler<M> {
         metrics::histogram!("radixserve_batch_tokens").record(self.batch.num_tokens() as f64);
         metrics::histogram!("radixserve_batch_requests").record(entries.len() as f64);
         let vocab = self.model.vocab_size();
-        let logits = match self.model.forward(&self.batch, &mut self.kv) {
+        // Grammar masks depend only on the tokens so far: computed beside the forward pass.
+        let constrained: Vec<usize> = entries
+            .iter()
+            .filter(|e| e.samples && self.running[e.index].constraint.is_some())
+            .map(|e| e.index)
+            .collect();
+        let (model, kv, batch, running) = (
+            &mut self.model,
+            &mut self.kv,
+            &self.batch,
+            &mut self.running,
+        );
+        let (forward, mut masks) = std::thread::scope(|scope| {
+            let masks = (!constrained.is_empty()).then(|| {
+                scope.spawn(|| {
+                    let mut masks = vec![None; running.len()];
+                    for &i in &constrained {
+                        if let Some(c) = running.get_mut(i).and_then(|r| r.constraint.as_mut()) {
+                            masks[i] = Some(c.compute_mask());
+                        }
+                    }
+                    masks
+                })
+            });
+            let forward = model.forward(batch, kv);
+            let masks = masks.map(|h| h.join().unwrap_or_default());
+            (forward, masks.unwrap_or_default())
+        });
+        let logits = match forward {
             Ok(l) => l,
             Err(e) => {
                 tracing::error!("forward failed: {e}");
@@ -290,7 +318,7 @@ impl<M: ForwardModel> Scheduler<M> {
         self.logits_scratch.clear();
         self.logits_scratch.extend_from_slice(logits);
         let forwarded = phase_done("forward", since);
-        let mut samples = self.sample_rows(entries, vocab).into_iter();
+        let mut samples = self.sample_rows(entries, vocab, &mut masks).into_iter();
         let mut finished = Vec::new();
         for e in entries {
             let tenant = self.running[e.index].tenant;
@@ -336,11 +364,13 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Samples one token for each entry of `entries` that samples, from the logits rows in
     /// `logits_scratch` (one row per such entry, in order), the rows in parallel: each
     /// request's sampler and grammar are its own (RNG, penalties, mask), so the result does
-    /// not depend on the threads. A grammar that fails fails only its own row.
+    /// not depend on the threads. A grammar that fails fails only its own row. `masks` holds
+    /// grammar masks computed beside the forward pass, by running index.
     fn sample_rows(
         &mut self,
         entries: &[Entry],
         vocab: usize,
+        masks: &mut [Option<Result<Vec<u32>, String>>],
     ) -> Vec<Result<SampleOutput, String>> {
         // Running index -> logits row.
         let mut row_of = vec![usize::MAX; self.running.len()];
@@ -351,20 +381,34 @@ impl<M: ForwardModel> Scheduler<M> {
                 rows += 1;
             }
         }
-        let mut jobs: Vec<(usize, &mut Sampler, Option<&mut Constraint>)> = self
+        type Job<'a> = (
+            usize,
+            &'a mut Sampler,
+            Option<&'a mut Constraint>,
+            Option<Result<Vec<u32>, String>>,
+        );
+        let mut jobs: Vec<Job> = self
             .running
             .iter_mut()
             .zip(&row_of)
-            .filter(|(_, &row)| row != usize::MAX)
-            .map(|(req, &row)| (row, &mut req.sampler, req.constraint.as_mut()))
+            .enumerate()
+            .filter(|(_, (_, &row))| row != usize::MAX)
+            .map(|(i, (req, &row))| {
+                let mask = masks.get_mut(i).and_then(Option::take);
+                (row, &mut req.sampler, req.constraint.as_mut(), mask)
+            })
             .collect();
-        jobs.sort_unstable_by_key(|(row, _, _)| *row);
+        jobs.sort_unstable_by_key(|(row, ..)| *row);
         jobs.into_par_iter()
             .zip(self.logits_scratch.par_chunks_exact_mut(vocab))
             .with_min_len(ROWS_PER_TASK)
-            .map(|((_, sampler, constraint), logits)| {
+            .map(|((_, sampler, constraint, mask), logits)| {
                 if let Some(constraint) = constraint {
-                    constraint.mask_logits(logits)?;
+                    let words = match mask {
+                        Some(computed) => computed?,
+                        None => constraint.compute_mask()?,
+                    };
+                    constraint.apply_mask(&words, logits);
                 }
                 Ok(sampler.sample(logits))
             })
