@@ -177,7 +177,7 @@ fn a_model_error_ends_the_stream_with_exactly_one_final_event() {
     assert_eq!(finish_of(&drain(good)), Some(&FinishReason::Length));
     let bad = engine
         .submit(GenerateRequest::new(
-            vec![300, BAD],
+            vec![400, 401, BAD],
             SamplingParams::greedy(3),
         ))
         .unwrap();
@@ -191,6 +191,28 @@ fn a_model_error_ends_the_stream_with_exactly_one_final_event() {
         matches!(events.last(), Some(GenerateEvent::Error(m)) if m.contains("scripted failure")),
         "{events:?}"
     );
+    // The failed step's K/V was never written: none of it may be served from the cache.
+    let mut cached = None;
+    let mut tokens = Vec::new();
+    let after = engine
+        .submit(GenerateRequest::new(
+            vec![400, 401, 402],
+            SamplingParams::greedy(3),
+        ))
+        .unwrap();
+    for event in drain(after) {
+        match event {
+            GenerateEvent::Chunk { token_ids, .. } => tokens.extend(token_ids),
+            GenerateEvent::Finished(c) => cached = Some(c.usage.cached_tokens),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(cached, Some(0));
+    let mut expected = vec![400, 401, 402];
+    for _ in 0..3 {
+        expected.push(ScriptedModel::reference_next(&expected));
+    }
+    assert_eq!(tokens, expected[3..]);
     common::wait_idle(&engine);
 }
 
@@ -327,8 +349,15 @@ fn a_request_beyond_the_token_burst_is_invalid_and_refusals_cost_nothing() {
     let mut too_long = request(60, 2000);
     too_long.params.max_new_tokens = 2000;
     assert!(engine.submit(too_long).is_err());
-    let ok = engine.submit(request(60, 40)).unwrap();
-    assert!(finish_of(&drain(ok)).is_some());
+    // Without an explicit budget the output is what fits the burst: 60 + 40.
+    let mut default_budget = request(60, 1000);
+    default_budget.max_new_tokens_explicit = false;
+    let events = drain(engine.submit(default_budget).unwrap());
+    let usage = events.iter().find_map(|e| match e {
+        GenerateEvent::Finished(c) => Some(c.usage.completion_tokens),
+        _ => None,
+    });
+    assert_eq!(usage, Some(40));
     let err = engine.submit(request(10, 1)).err().unwrap();
     assert!(
         matches!(&err, SubmitError::ResourceExhausted(m) if m.contains("token rate limit")),
@@ -359,9 +388,20 @@ fn decode_pressure_retracts_the_tenant_over_its_share_instead_of_evicting_anothe
         r.namespace = Namespace::scoped(CacheScope::Tenant(tenant));
         r
     };
+    // Namespace ids with a hole below them (a reclaimed salted namespace of tenant a, made
+    // before tenant b's and a's own): per-namespace flags must follow the ids, not positions.
+    let mut salted = request(0, vec![900, 901], 1);
+    salted.namespace = Namespace::scoped(CacheScope::Tenant(0)).with_salt("x");
+    assert!(finish_of(&drain(engine.submit(salted.clone()).unwrap())).is_some());
     let b_prompt: Vec<u32> = (0..300).map(|i| 200 + i).collect();
     let first = engine.submit(request(1, b_prompt.clone(), 1)).unwrap();
     assert!(finish_of(&drain(first)).is_some());
+    let own = engine.submit(request(0, vec![950, 951, 952], 1)).unwrap();
+    assert!(finish_of(&drain(own)).is_some());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime
+        .block_on(engine.flush_cache(Some(salted.namespace.clone())))
+        .unwrap();
     common::wait_idle(&engine);
     let b_cached = engine.server_info().tenants[1].cached_tokens;
     assert!(b_cached >= 300, "{b_cached}");

@@ -157,6 +157,8 @@ impl KvCache {
     /// Counts a kept admission of `queried` prompt tokens in the tree's hit statistics and
     /// access times (an admission undone by `release_req` leaves no trace there).
     pub fn record_admission(&mut self, req: &ReqKv, queried: usize) {
+        // `admit` looked up at most a row's length.
+        let queried = queried.min(self.req_to_token.max_context_len());
         let found = radix::MatchResult {
             len: req.cached_len,
             last_node: req.lock.node(),

@@ -13,7 +13,7 @@ pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
 pub use tools::{
     parse_tool_calls, render_tool_calls, tool_grammar, tools_prompt, ToolCall, ToolChoice,
-    ToolFunction,
+    ToolFunction, TOOL_CALL_OPEN,
 };
 
 use crate::tokenizer::Tokenizer;

@@ -15,7 +15,9 @@
 use super::{compact, strict, GrammarSpec};
 use serde_json::{json, Value};
 
-const CALL_OPEN: &str = "<tool_call>";
+/// What opens a call in the output (and triggers the call grammar under `auto`).
+pub const TOOL_CALL_OPEN: &str = "<tool_call>";
+const CALL_OPEN: &str = TOOL_CALL_OPEN;
 const CALL_CLOSE: &str = "</tool_call>";
 
 /// One function a model may call.

@@ -32,6 +32,11 @@ impl TenantGate {
         self.buckets = buckets;
     }
 
+    /// The most tokens one request of `tenant` may cost (its rate limit's burst), if limited.
+    pub fn burst(&self, tenant: TenantId) -> Option<f64> {
+        Some(self.limits.get(tenant as usize)?.token_rate?.burst)
+    }
+
     /// The tenant's KV quota, if it has one.
     pub fn kv_quota(&self, tenant: TenantId) -> Option<usize> {
         self.limits.get(tenant as usize)?.kv_quota_tokens

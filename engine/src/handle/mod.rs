@@ -376,6 +376,14 @@ impl EngineHandle {
                 quota,
             )?;
         }
+        if let Some(burst) = gate.burst(request.tenant) {
+            // A default budget is what fits the burst; an explicit one is checked as it is.
+            if !request.max_new_tokens_explicit {
+                let room = (burst as usize).saturating_sub(prompt_len).max(1);
+                let room = u32::try_from(room).unwrap_or(u32::MAX);
+                request.params.max_new_tokens = request.params.max_new_tokens.min(room);
+            }
+        }
         let cost = prompt_len + request.params.max_new_tokens as usize;
         let now = Instant::now();
         let mut tenant_queued = inner.shared.tenant_queued.lock();

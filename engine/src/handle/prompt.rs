@@ -27,7 +27,7 @@ impl PromptInput {
     fn bytes(&self) -> usize {
         match self {
             Self::Text(text) => text.len(),
-            Self::Tokens(ids) => ids.len() * 4,
+            Self::Tokens(_) => 0,
             Self::Chat(messages) => messages
                 .iter()
                 .map(|m| m.role.len() + m.content.len())
@@ -39,7 +39,7 @@ impl PromptInput {
 impl EngineHandle {
     /// The prompt's token ids, built off the async runtime when the input is large.
     pub async fn build_prompt(&self, input: PromptInput) -> Result<Vec<u32>, SubmitError> {
-        if input.bytes() <= INLINE_BYTES {
+        if input.bytes() <= INLINE_BYTES || matches!(input, PromptInput::Tokens(_)) {
             return self.build_prompt_now(input);
         }
         let engine = self.clone();

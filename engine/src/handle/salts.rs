@@ -6,11 +6,12 @@
 //! namespace the tree reclaims. Both sides hold one mutex, taken only for salted requests,
 //! so the count is exact.
 //!
-//! At a cap, a new salt takes the place of the caller's least recently used salted namespace
-//! that only holds cache (no request in flight): that namespace is given up at once and its
-//! cache flushed, so a tenant with many salts churns its own cache, never another's. Only
-//! when every one of its salted namespaces has a request in flight is the new one refused
-//! (429 naming the limit).
+//! At the per-tenant cap, a new salt takes the place of the caller's least recently used
+//! salted namespace that only holds cache (no request in flight): that namespace is given up
+//! at once and its cache flushed, so the tenant churns its own cache. At the global cap the
+//! least recently used cache-only salted namespace of any tenant goes (salted caches are the
+//! clients' own partitions; the unsalted caches and fair shares are untouched). Only when no
+//! such namespace is left is the new one refused (429 naming the limit).
 
 use super::SubmitError;
 use radix::{CacheScope, Namespace};

@@ -222,6 +222,18 @@ impl Sampler {
         out
     }
 
+    /// Adds a token the sampler did not pick (one a grammar forced) to the penalties' history;
+    /// the random stream does not move.
+    pub fn observe(&mut self, token: u32) {
+        if self.repetition_penalty != 1.0 {
+            self.mark_seen(token);
+        }
+        if self.frequency_penalty != 0.0 || self.presence_penalty != 0.0 {
+            let c = self.counts.entry(token).or_insert(0);
+            *c = c.saturating_add(1);
+        }
+    }
+
     /// Applies the repetition, frequency and presence penalties for the history so far,
     /// then the request's logit bias. Ids outside `logits` are ignored.
     pub fn apply_penalties(&self, logits: &mut [f32]) {
@@ -254,13 +266,7 @@ impl Sampler {
     }
 
     fn record(&mut self, token: u32) {
-        if self.repetition_penalty != 1.0 {
-            self.mark_seen(token);
-        }
-        if self.frequency_penalty != 0.0 || self.presence_penalty != 0.0 {
-            let c = self.counts.entry(token).or_insert(0);
-            *c = c.saturating_add(1);
-        }
+        self.observe(token);
         self.steps += 1;
     }
 

@@ -48,6 +48,7 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         let with_logprobs = self.running[index].params.logprobs.is_some();
         for token in forced {
+            self.running[index].sampler.observe(token);
             // Forced: the only token the grammar allowed, so its probability is 1.
             let logprob = with_logprobs.then(|| TokenLogprob {
                 token_id: token,
@@ -113,12 +114,19 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             flush_chunk(&mut req);
             if let Some(kv) = req.kv.take() {
-                let len = kv.kv_len();
-                let ids: Vec<u32> = (0..len).map(|p| req.token_at(p)).collect();
-                if let Err(e) = self.cache.cache_finished_req(kv, &ids) {
-                    tracing::error!(rid = %req.rid, "cache_finished_req: {e}");
+                if req.error.is_some() {
+                    // A failed step may have left K/V unwritten: none of it goes to the tree.
+                    if let Err(e) = self.cache.release_req(kv) {
+                        tracing::error!(rid = %req.rid, "release_req: {e}");
+                    }
+                } else {
+                    let len = kv.kv_len();
+                    let ids: Vec<u32> = (0..len).map(|p| req.token_at(p)).collect();
+                    if let Err(e) = self.cache.cache_finished_req(kv, &ids) {
+                        tracing::error!(rid = %req.rid, "cache_finished_req: {e}");
+                    }
+                    self.trim_to_quota(req.tenant);
                 }
-                self.trim_to_quota(req.tenant);
             }
             self.release_namespace(req.ns);
             let reason = req.finish.take().unwrap_or(FinishReason::Abort);

@@ -68,14 +68,26 @@ impl<M: ForwardModel> Scheduler<M> {
             cached.get(owner as usize).copied().unwrap_or(0)
                 > self.tenants.fair_share(owner, capacity)
         };
-        self.cache
-            .tree()
+        self.namespace_flags(|ns| match self.ns_owner(ns) {
+            None => true,
+            Some(owner) => owner == tenant || over_share(owner),
+        })
+    }
+
+    /// `flag` of every live namespace, indexed by namespace id (ids of reclaimed namespaces
+    /// leave holes, which read false).
+    fn namespace_flags(&self, mut flag: impl FnMut(NsId) -> bool) -> Vec<bool> {
+        let tree = self.cache.tree();
+        let len = tree
             .namespace_ids()
-            .map(|ns| match self.ns_owner(ns) {
-                None => true,
-                Some(owner) => owner == tenant || over_share(owner),
-            })
-            .collect()
+            .map(|ns| ns.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut flags = vec![false; len];
+        for ns in tree.namespace_ids() {
+            flags[ns.index()] = flag(ns);
+        }
+        flags
     }
 
     /// Tokens eviction could free for `tenant`'s work.
@@ -83,7 +95,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let allowed = self.evictable_namespaces(tenant);
         self.cache
             .tree()
-            .evictable_where(|ns| allowed.get(ns.index()).copied().unwrap_or(true))
+            .evictable_where(|ns| allowed.get(ns.index()).copied().unwrap_or(false))
     }
 
     /// Evicts up to `tokens` (whole leaves) from what `tenant`'s work may evict.
@@ -94,12 +106,7 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Evicts up to `tokens` of `tenant`'s own private cache (it is over its KV quota).
     pub(super) fn evict_own(&mut self, tenant: TenantId, tokens: usize) -> usize {
-        let own: Vec<bool> = self
-            .cache
-            .tree()
-            .namespace_ids()
-            .map(|ns| self.ns_owner(ns) == Some(tenant))
-            .collect();
+        let own = self.namespace_flags(|ns| self.ns_owner(ns) == Some(tenant));
         self.evict_namespaces(tokens, &own)
     }
 

@@ -6,10 +6,8 @@ use super::logprobs::chat_logprobs;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
-use crate::grammar::parse_tool_calls;
+use crate::grammar::{parse_tool_calls, TOOL_CALL_OPEN as CALL_OPEN};
 use crate::handle::{Completion, EngineHandle, TokenLogprob};
-
-const CALL_OPEN: &str = "<tool_call>";
 
 pub struct ChatChunks {
     engine: EngineHandle,
@@ -30,8 +28,10 @@ impl ToolStream {
     /// Content that can no longer be part of a call: up to the first `<tool_call>`, less a
     /// tail that could still become one.
     fn sendable(&mut self) -> String {
-        let end = match self.text.find(CALL_OPEN) {
-            Some(at) => at,
+        // Only the text not yet sent can hold the first call: what was sent holds none.
+        let from = self.sent;
+        let end = match self.text.get(from..).and_then(|t| t.find(CALL_OPEN)) {
+            Some(at) => from + at,
             None => {
                 let len = self.text.len();
                 (len.saturating_sub(CALL_OPEN.len() - 1)..len)

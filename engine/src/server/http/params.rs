@@ -91,6 +91,12 @@ fn logit_bias(fields: &SamplingFields) -> Result<Vec<(u32, f32)>, ApiError> {
         .collect::<Result<_, _>>()?;
     // A fixed order: the same request gives the same logits whatever the map's order.
     bias.sort_unstable_by_key(|&(id, _)| id);
+    if let Some(pair) = bias.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(ApiError::invalid_param(
+            "logit_bias",
+            format!("token {} is given twice", pair[0].0),
+        ));
+    }
     Ok(bias)
 }
 

@@ -40,7 +40,7 @@ impl ToolRequest {
     pub fn announce(&self, messages: &mut Vec<ChatMessage>) {
         let block = tools_prompt(&self.tools);
         match messages.first_mut() {
-            Some(first) if first.role == "system" => {
+            Some(first) if first.role == "system" || first.role == "developer" => {
                 first.content = format!("{}\n\n{block}", first.content);
             }
             _ => messages.insert(0, ChatMessage::system(block)),
