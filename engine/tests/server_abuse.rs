@@ -589,3 +589,42 @@ fn random_grpc_requests_get_ok_or_a_client_error() {
     });
     runtime.block_on(wait_idle());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_caller_is_refused_before_its_body_is_read_into_a_prompt() {
+    let _turn = SERIAL.lock().await;
+    let engine = engine();
+    let mut limits = engine::tenants::TenantLimits::unlimited("default");
+    limits.max_queued_requests = Some(0);
+    engine.set_tenant_limits(vec![limits]);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = tokio::spawn(http::serve(
+        listener,
+        HttpState::ready(engine.clone(), None),
+        std::future::pending(),
+    ));
+    let client = reqwest::Client::new();
+    let huge = json!({"prompt": "lorem ipsum ".repeat(2_000_000)}).to_string();
+    for body in ["{ not json".to_string(), huge] {
+        let response = client
+            .post(format!("http://{addr}/v1/completions"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        // Not 400 (bad JSON, prompt too long): the tenant's queue limit answers first.
+        assert_eq!(response.status().as_u16(), 429);
+        let value: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
+        assert!(
+            value["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("max_queued_requests is 0"),
+            "{value}"
+        );
+    }
+    server.abort();
+    engine.shutdown(Duration::ZERO);
+}

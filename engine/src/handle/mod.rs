@@ -352,6 +352,31 @@ impl EngineHandle {
         Ok(RequestStream { rid, rx })
     }
 
+    /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its
+    /// queue limit or with an empty token bucket. Servers call it before the costly work of
+    /// building a prompt or compiling a grammar; `submit` checks everything again exactly.
+    pub fn precheck(&self, tenant: TenantId) -> Result<(), SubmitError> {
+        let inner = &self.inner;
+        if inner.shared.draining.load(Ordering::Acquire) {
+            return Err(SubmitError::Unavailable("the server is draining".into()));
+        }
+        if inner.shared.queued.load(Ordering::Acquire) >= inner.max_queued {
+            return Err(SubmitError::ResourceExhausted(format!(
+                "the request queue is full ({} waiting)",
+                inner.max_queued
+            )));
+        }
+        let waiting = inner
+            .shared
+            .tenant_queued
+            .lock()
+            .get(tenant as usize)
+            .copied()
+            .unwrap_or(0);
+        // The smallest request costs one token.
+        inner.gate.lock().check(tenant, waiting, 1, Instant::now())
+    }
+
     /// The tenant's quota, queue and rate limits, and the salt caps, checked under one lock;
     /// only a request that passes them all is counted and debited.
     fn pass_tenant_limits(

@@ -58,6 +58,10 @@ impl RadixServe for RadixServeService {
         let caller = self.caller(&request)?;
         let engine = self.serving_engine()?;
         let deadline = deadline::deadline(request.metadata(), Instant::now())?;
+        // Cheap refusals before tokenizing or compiling anything.
+        engine
+            .precheck(caller.tenant)
+            .map_err(status::from_submit)?;
         let prepared = input::prepare(engine, &caller, request.into_inner(), deadline).await?;
         let text = ChunkText::new(
             engine,

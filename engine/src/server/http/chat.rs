@@ -28,6 +28,8 @@ pub async fn chat_completions(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let engine = state.serving_engine()?;
+    // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
+    engine.precheck(caller.tenant)?;
     let request: ChatCompletionRequest = parse_body(engine, body?).await?;
     let mut messages = request
         .messages

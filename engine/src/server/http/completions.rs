@@ -26,6 +26,8 @@ pub async fn completions(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let engine = state.serving_engine()?;
+    // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
+    engine.precheck(caller.tenant)?;
     let request: CompletionRequest = parse_body(engine, body?).await?;
     if request.echo == Some(true) {
         return Err(ApiError::invalid_param("echo", "echo is not supported"));
