@@ -4,6 +4,7 @@
 pub mod gguf;
 pub mod grammar;
 pub mod handle;
+pub mod metric_names;
 pub mod model;
 pub mod sampling;
 pub mod scheduler;

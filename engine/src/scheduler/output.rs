@@ -3,9 +3,9 @@
 use super::{Req, Scheduler};
 use crate::grammar::Step;
 use crate::handle::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
+use crate::metric_names as names;
 use crate::model::{ForwardModel, KvPool};
 use crate::sampling::{FinishReason, SampleOutput, StopMatch};
-use crate::server::metrics as metrics_names;
 use std::time::Instant;
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -18,11 +18,10 @@ impl<M: ForwardModel> Scheduler<M> {
         let now = Instant::now();
         if let Some(tenant) = tenant {
             req.first_token_at = Some(now);
-            metrics::histogram!("radixserve_time_to_first_token_seconds", "tenant" => tenant)
+            metrics::histogram!(names::TTFT, "tenant" => tenant)
                 .record((now - req.submitted_at).as_secs_f64());
         } else if let Some(last) = req.last_token_at {
-            metrics::histogram!("radixserve_inter_token_latency_seconds")
-                .record((now - last).as_secs_f64());
+            metrics::histogram!(names::INTER_TOKEN).record((now - last).as_secs_f64());
         }
         req.last_token_at = Some(now);
         // The grammar first: it may fail, force the next tokens or end the request.
@@ -137,15 +136,15 @@ impl<M: ForwardModel> Scheduler<M> {
                 FinishReason::Stop(_) => "stop",
             };
             let tenant = self.tenant_label(req.tenant);
-            metrics::counter!("radixserve_requests_total", "outcome" => outcome, "tenant" => tenant.clone())
+            metrics::counter!(names::REQUESTS, "outcome" => outcome, "tenant" => tenant.clone())
                 .increment(1);
-            metrics::counter!("radixserve_prompt_tokens_total", "tenant" => tenant.clone())
+            metrics::counter!(names::PROMPT_TOKENS, "tenant" => tenant.clone())
                 .increment(req.input_ids.len() as u64);
-            metrics::counter!("radixserve_cached_tokens_total", "tenant" => tenant.clone())
+            metrics::counter!(names::CACHED_TOKENS, "tenant" => tenant.clone())
                 .increment(req.cached_tokens.unwrap_or(0) as u64);
-            metrics::counter!("radixserve_generated_tokens_total", "tenant" => tenant.clone())
+            metrics::counter!(names::GENERATED_TOKENS, "tenant" => tenant.clone())
                 .increment(req.output_ids.len() as u64);
-            metrics::histogram!("radixserve_e2e_latency_seconds", "tenant" => tenant)
+            metrics::histogram!(names::E2E, "tenant" => tenant)
                 .record((now - req.submitted_at).as_secs_f64());
             let completion = Completion {
                 finish_reason: reason,
@@ -218,36 +217,35 @@ impl<M: ForwardModel> Scheduler<M> {
         self.shared
             .queued
             .store(self.waiting.len(), std::sync::atomic::Ordering::Relaxed);
-        metrics::gauge!("radixserve_queue_length").set(self.waiting.len() as f64);
-        metrics::gauge!("radixserve_running_requests").set(self.running.len() as f64);
-        metrics::gauge!("radixserve_kv_slots", "state" => "free").set(info.kv_free_tokens as f64);
-        metrics::gauge!("radixserve_kv_slots", "state" => "evictable")
+        metrics::gauge!(names::QUEUE_LENGTH).set(self.waiting.len() as f64);
+        metrics::gauge!(names::RUNNING_REQUESTS).set(self.running.len() as f64);
+        metrics::gauge!(names::KV_SLOTS, "state" => "free").set(info.kv_free_tokens as f64);
+        metrics::gauge!(names::KV_SLOTS, "state" => "evictable")
             .set(info.kv_evictable_tokens as f64);
-        metrics::gauge!("radixserve_kv_slots", "state" => "protected")
+        metrics::gauge!(names::KV_SLOTS, "state" => "protected")
             .set(info.kv_protected_tokens as f64);
-        metrics::gauge!("radixserve_kv_slots", "state" => "used").set(
+        metrics::gauge!(names::KV_SLOTS, "state" => "used").set(
             (info.kv_capacity_tokens - info.kv_free_tokens.min(info.kv_capacity_tokens)) as f64,
         );
-        metrics::counter!("radixserve_evicted_tokens_total").absolute(stats.evicted_tokens);
+        metrics::counter!(names::EVICTED_TOKENS).absolute(stats.evicted_tokens);
         info.cache_namespaces = tree.namespace_count();
         info.scheduler_steps = self.counters.steps;
         info.salted_namespaces = self.shared.salts.lock().len();
-        metrics::gauge!(metrics_names::CACHE_NAMESPACES).set(info.cache_namespaces as f64);
-        metrics::gauge!(metrics_names::CACHE_SALTS).set(info.salted_namespaces as f64);
+        metrics::gauge!(names::CACHE_NAMESPACES).set(info.cache_namespaces as f64);
+        metrics::gauge!(names::CACHE_SALTS).set(info.salted_namespaces as f64);
         info.tenants = self.tenant_infos();
         let mut tenant_queued = self.shared.tenant_queued.lock();
         tenant_queued.clear();
         tenant_queued.extend(info.tenants.iter().map(|t| t.waiting_requests));
         for t in &info.tenants {
             let name = t.name.clone();
-            metrics::gauge!(metrics_names::TENANT_WAITING, "tenant" => name.clone())
+            metrics::gauge!(names::TENANT_WAITING, "tenant" => name.clone())
                 .set(t.waiting_requests as f64);
-            metrics::gauge!(metrics_names::TENANT_RUNNING, "tenant" => name.clone())
+            metrics::gauge!(names::TENANT_RUNNING, "tenant" => name.clone())
                 .set(t.running_requests as f64);
-            metrics::gauge!(metrics_names::TENANT_CACHED_TOKENS, "tenant" => name.clone())
+            metrics::gauge!(names::TENANT_CACHED_TOKENS, "tenant" => name.clone())
                 .set(t.cached_tokens as f64);
-            metrics::gauge!(metrics_names::TENANT_VIRTUAL_TOKENS, "tenant" => name)
-                .set(t.virtual_tokens);
+            metrics::gauge!(names::TENANT_VIRTUAL_TOKENS, "tenant" => name).set(t.virtual_tokens);
         }
     }
 

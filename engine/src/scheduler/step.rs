@@ -3,9 +3,10 @@
 
 use super::{Req, Scheduler};
 use crate::grammar::Constraint;
+use crate::metric_names as names;
+use crate::metric_names::STEP_PHASE;
 use crate::model::ForwardModel;
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
-use crate::server::metrics::STEP_PHASE;
 use crate::tenants::TenantId;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -193,7 +194,7 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         req.retractions += 1;
         self.counters.retractions += 1;
-        metrics::counter!("radixserve_retractions_total").increment(1);
+        metrics::counter!(names::RETRACTIONS).increment(1);
         // Retraction means admission was too optimistic: reserve more from now on.
         self.new_token_ratio = (self.new_token_ratio + 0.3).min(1.0);
         self.waiting.push(req);
@@ -276,8 +277,8 @@ impl<M: ForwardModel> Scheduler<M> {
             .sum();
         self.counters.prefill_tokens += prefill as u64;
         self.counters.decode_tokens += (self.batch.num_tokens() - prefill) as u64;
-        metrics::histogram!("radixserve_batch_tokens").record(self.batch.num_tokens() as f64);
-        metrics::histogram!("radixserve_batch_requests").record(entries.len() as f64);
+        metrics::histogram!(names::BATCH_TOKENS).record(self.batch.num_tokens() as f64);
+        metrics::histogram!(names::BATCH_REQUESTS).record(entries.len() as f64);
         let vocab = self.model.vocab_size();
         // Grammar masks depend only on the tokens so far: computed beside the forward pass.
         let constrained: Vec<usize> = entries

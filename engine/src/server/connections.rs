@@ -14,10 +14,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
-/// Connections refused because the server was at its `max_connections`.
-pub const CONNECTIONS_REFUSED: &str = "radixserve_connections_refused_total";
-/// Connections closed because they sent nothing within the header read timeout.
-pub const CONNECTIONS_TIMED_OUT: &str = "radixserve_connections_timed_out_total";
+pub use crate::metric_names::{CONNECTIONS_REFUSED, CONNECTIONS_TIMED_OUT};
 
 /// Limits on one server's connections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,41 @@
+//! Every metric series' name, defined once: the scheduler, the servers and the exporter all
+//! use these constants (the series are documented in `docs/metrics.md`). Kept outside the
+//! servers so that the scheduler depends on names, not on the server layer.
+
+/// Requests by outcome (`stop`, `length`, `abort`), counted when they end.
+pub const REQUESTS: &str = "radixserve_requests_total";
+pub const PROMPT_TOKENS: &str = "radixserve_prompt_tokens_total";
+pub const CACHED_TOKENS: &str = "radixserve_cached_tokens_total";
+pub const GENERATED_TOKENS: &str = "radixserve_generated_tokens_total";
+pub const QUEUE_LENGTH: &str = "radixserve_queue_length";
+pub const RUNNING_REQUESTS: &str = "radixserve_running_requests";
+/// KV slots by `state`: `used`, `evictable`, `free`, `protected`.
+pub const KV_SLOTS: &str = "radixserve_kv_slots";
+pub const KV_CAPACITY: &str = "radixserve_kv_capacity_tokens";
+pub const RETRACTIONS: &str = "radixserve_retractions_total";
+pub const EVICTED_TOKENS: &str = "radixserve_evicted_tokens_total";
+pub const CACHE_QUERIED_TOKENS: &str = "radixserve_cache_queried_tokens_total";
+pub const CACHE_HIT_TOKENS: &str = "radixserve_cache_hit_tokens_total";
+pub const TTFT: &str = "radixserve_time_to_first_token_seconds";
+pub const INTER_TOKEN: &str = "radixserve_inter_token_latency_seconds";
+pub const E2E: &str = "radixserve_e2e_latency_seconds";
+pub const BATCH_TOKENS: &str = "radixserve_batch_tokens";
+pub const BATCH_REQUESTS: &str = "radixserve_batch_requests";
+/// Scheduler step time by `phase`: `schedule`, `forward`, `sample`, `output`.
+pub const STEP_PHASE: &str = "radixserve_step_phase_seconds";
+pub const DRAINING: &str = "radixserve_draining";
+pub const UPTIME: &str = "radixserve_uptime_seconds";
+/// Per tenant (label `tenant`), published by the scheduler.
+pub const TENANT_WAITING: &str = "radixserve_tenant_waiting_requests";
+pub const TENANT_RUNNING: &str = "radixserve_tenant_running_requests";
+pub const TENANT_CACHED_TOKENS: &str = "radixserve_tenant_cached_tokens";
+pub const TENANT_VIRTUAL_TOKENS: &str = "radixserve_tenant_virtual_tokens";
+/// Live radix namespaces, and of them the salted ones (bounded by the salt caps).
+pub const CACHE_NAMESPACES: &str = "radixserve_cache_namespaces";
+pub const CACHE_SALTS: &str = "radixserve_cache_salted_namespaces";
+/// Connections closed at once because the server held `--max-connections`.
+pub const CONNECTIONS_REFUSED: &str = "radixserve_connections_refused_total";
+/// Connections closed because they sent nothing within the header read timeout.
+pub const CONNECTIONS_TIMED_OUT: &str = "radixserve_connections_timed_out_total";
+/// HTTP responses by `route` (the matched route template) and `status`.
+pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
