@@ -63,13 +63,6 @@ fn finish_of(events: &[GenerateEvent]) -> Option<&FinishReason> {
     })
 }
 
-/// Resident memory of this process, from /proc.
-fn rss_bytes() -> usize {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-    let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-    pages * 4096
-}
-
 #[test]
 fn a_hundred_thousand_distinct_salts_leave_namespaces_and_memory_bounded() {
     const CAP: usize = 256;
@@ -110,10 +103,10 @@ fn a_hundred_thousand_distinct_salts_leave_namespaces_and_memory_bounded() {
             info.salted_namespaces
         );
         if wave == 40 {
-            rss_after_warmup = rss_bytes();
+            rss_after_warmup = common::process::rss_bytes();
         }
     }
-    let growth = rss_bytes().saturating_sub(rss_after_warmup);
+    let growth = common::process::rss_bytes().saturating_sub(rss_after_warmup);
     println!(
         "most live namespaces {most_namespaces}; RSS growth after 10,000 requests: {growth} B"
     );

@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::process::Rng;
 use engine::gguf::GgufFile;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::model::scripted::ScriptedModel;
@@ -15,22 +16,6 @@ use engine::sampling::{FinishReason, SamplingParams};
 use engine::scheduler::Policy;
 use engine::tokenizer::{ChatTemplate, Tokenizer};
 use std::time::{Duration, Instant};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Bytes per token of the scripted model's KV: K and V of 2 f32 each.
 const SCRIPTED_BYTES_PER_TOKEN: usize = 16;

@@ -48,27 +48,12 @@ fn engine() -> EngineHandle {
     EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
 }
 
-/// Raises this process's open-file limit to its hard limit (thousands of sockets).
-fn raise_fd_limit() {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: plain libc calls on a local struct.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-            limit.rlim_cur = limit.rlim_max.min(65536);
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
-        }
-    }
-}
-
 /// Both servers on one single-worker runtime (the worst case for a blocked worker), with a
 /// short header timeout so idle connections are closed within the test.
 fn servers() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
     SERVERS.get_or_init(|| {
-        raise_fd_limit();
+        common::process::raise_fd_limit();
         let engine = engine();
         let limits = ConnectionLimits {
             max_connections: 4096,
@@ -154,13 +139,6 @@ async fn wait_idle() {
         .unwrap();
 }
 
-/// Resident memory of this process, from /proc.
-fn rss_bytes() -> usize {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-    let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-    pages * 4096
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_and_streams_answer_while_huge_prompts_arrive() {
     let _turn = SERIAL.lock().await;
@@ -203,7 +181,7 @@ async fn health_and_streams_answer_while_huge_prompts_arrive() {
 async fn idle_connections_and_unread_streams_do_not_stop_the_server() {
     let _turn = SERIAL.lock().await;
     servers();
-    let rss_before = rss_bytes();
+    let rss_before = common::process::rss_bytes();
     let mut idle = Vec::with_capacity(2000);
     for _ in 0..2000 {
         idle.push(TcpStream::connect(servers().http).await.unwrap());
@@ -232,7 +210,7 @@ async fn idle_connections_and_unread_streams_do_not_stop_the_server() {
         assert!(took < Duration::from_secs(2), "/health took {took:?}");
     }
     assert_a_normal_request_completes().await;
-    let grown = rss_bytes().saturating_sub(rss_before);
+    let grown = common::process::rss_bytes().saturating_sub(rss_before);
     println!("RSS growth with 2,000 idle connections and 500 unread streams: {grown} B");
     assert!(grown < 256 << 20, "memory grew by {grown} bytes");
     // The idle connections sent nothing: the server closes them after the header timeout.

@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::process::Rng;
 use engine::grammar::GrammarSpec;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, PromptInput};
 use engine::sampling::{FinishReason, SamplingParams, StopMatch};
@@ -107,22 +108,6 @@ fn constrained(
     let mut request = GenerateRequest::new(prompt, params);
     request.constraint = Some(engine.compile_grammar_now(spec).unwrap());
     request
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 const WORDS: &[&str] = &["red", "green", "blue", "cat", "dog", "paris", "rome", "tea"];

@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod llama_reference;
+pub mod process;
 
 use engine::gguf::GgufFile;
 use engine::handle::EngineHandle;
