@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use engine::gguf::GgufFile;
+use engine::model::Hparams;
 use kernels::quant::GgmlType;
 
 const MODEL: &str = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
@@ -30,7 +31,7 @@ fn smollm2_directory_and_hparams() {
     assert_eq!(file.architecture(), Some("llama"));
     assert_eq!(file.tensors().len(), 272);
 
-    let hp = file.llama_hparams().unwrap();
+    let hp = Hparams::from_metadata(file.metadata()).unwrap();
     assert_eq!(hp.block_count, 30);
     assert_eq!(hp.embedding_length, 576);
     assert_eq!(hp.head_count, 9);

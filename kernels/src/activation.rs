@@ -1,4 +1,4 @@
-//! SwiGLU's gate: `silu(gate) * up`.
+//! The gated MLPs' activations: SwiGLU's `silu(gate) * up` and GeGLU's `gelu(gate) * up`.
 
 use crate::vector::exp_approx;
 use crate::KernelError;
@@ -6,16 +6,27 @@ use multiversion::multiversion;
 
 /// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `silu(gate) * up` rows of `ffn`.
 pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {
+    gated("silu_mul", gate_up, ffn, out, silu_mul_row)
+}
+
+/// Applies `row(gate, up, out)` to every `[gate | up]` row.
+fn gated(
+    name: &str,
+    gate_up: &[f32],
+    ffn: usize,
+    out: &mut [f32],
+    row: fn(&[f32], &[f32], &mut [f32]),
+) -> Result<(), KernelError> {
     if ffn == 0 || !gate_up.len().is_multiple_of(2 * ffn) || out.len() * 2 != gate_up.len() {
         return Err(KernelError::Shape(format!(
-            "silu_mul: {} gate/up values, {} outputs, ffn {ffn}",
+            "{name}: {} gate/up values, {} outputs, ffn {ffn}",
             gate_up.len(),
             out.len()
         )));
     }
-    for (row, dst) in gate_up.chunks_exact(2 * ffn).zip(out.chunks_exact_mut(ffn)) {
-        let (gate, up) = row.split_at(ffn);
-        silu_mul_row(gate, up, dst);
+    for (pair, dst) in gate_up.chunks_exact(2 * ffn).zip(out.chunks_exact_mut(ffn)) {
+        let (gate, up) = pair.split_at(ffn);
+        row(gate, up, dst);
     }
     Ok(())
 }
@@ -25,6 +36,23 @@ pub fn silu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), Kern
 fn silu_mul_row(gate: &[f32], up: &[f32], dst: &mut [f32]) {
     for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
         *d = g / (1.0 + exp_approx(-g)) * u;
+    }
+}
+
+/// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `gelu(gate) * up` rows of `ffn`, with
+/// GELU's tanh form (what Gemma was trained with, and llama.cpp computes).
+pub fn gelu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {
+    gated("gelu_mul", gate_up, ffn, out, gelu_mul_row)
+}
+
+/// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`, with `tanh(y) = 1 - 2 / (e^(2y) + 1)`.
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+fn gelu_mul_row(gate: &[f32], up: &[f32], dst: &mut [f32]) {
+    const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+    for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
+        let y = SQRT_2_OVER_PI * (g + 0.044_715 * g * g * g);
+        let tanh = 1.0 - 2.0 / (exp_approx(2.0 * y) + 1.0);
+        *d = 0.5 * g * (1.0 + tanh) * u;
     }
 }
 
@@ -51,6 +79,30 @@ mod tests {
         add_in_place(&mut x, &[0.5, 2.0, -1.0]).unwrap();
         assert_eq!(x, [1.5, 0.0, -0.5]);
         assert!(add_in_place(&mut x, &[1.0]).is_err());
+    }
+
+    #[test]
+    fn gelu_mul_matches_the_tanh_formula_in_f64_without_nan_at_the_extremes() {
+        let gates: Vec<f32> = (-400..=400)
+            .map(|i| i as f32 * 0.05)
+            .chain([-1e4, 1e4])
+            .collect();
+        let ffn = gates.len();
+        let mut gate_up = gates.clone();
+        gate_up.extend(std::iter::repeat_n(-0.75f32, ffn));
+        let mut out = vec![0.0; ffn];
+        gelu_mul(&gate_up, ffn, &mut out).unwrap();
+        for (&g, &got) in gates.iter().zip(&out) {
+            let x = f64::from(g);
+            let inner = (2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x);
+            let want = 0.5 * x * (1.0 + inner.tanh()) * -0.75;
+            let tol = 1e-5 * want.abs().max(1.0);
+            assert!(
+                (f64::from(got) - want).abs() <= tol,
+                "gelu({x}): {got} vs {want}"
+            );
+        }
+        assert!(gelu_mul(&gate_up[..5], 3, &mut out[..2]).is_err());
     }
 
     #[test]

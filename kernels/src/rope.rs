@@ -55,6 +55,11 @@ impl Rope {
     }
 
     /// Head size, frequencies, style and position scale: what the device twin uploads.
+    /// Which dimensions are paired.
+    pub fn style(&self) -> RopeStyle {
+        self.style
+    }
+
     #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) fn parts(&self) -> (usize, &[f64], RopeStyle, f64) {
         (

@@ -14,7 +14,6 @@ use memmap2::Mmap;
 
 use super::decode::read_metadata;
 use super::error::GgufError;
-use super::hparams::LlamaHparams;
 use super::metadata::Metadata;
 use super::reader::Reader;
 use super::tensor::{read_tensor_info, TensorInfo, TensorView, MIN_TENSOR_INFO_BYTES};
@@ -137,11 +136,6 @@ impl GgufFile {
     /// `general.architecture` (e.g. "llama"), the prefix of the model's hyper-parameter keys.
     pub fn architecture(&self) -> Option<&str> {
         self.metadata.get_str(ARCHITECTURE_KEY)
-    }
-
-    /// The Llama-family hyper-parameters under `{architecture}.*`.
-    pub fn llama_hparams(&self) -> Result<LlamaHparams, GgufError> {
-        LlamaHparams::from_metadata(&self.metadata)
     }
 
     /// The data section's alignment (`general.alignment`, default 32).

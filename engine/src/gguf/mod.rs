@@ -8,7 +8,7 @@
 mod decode;
 pub mod error;
 pub mod file;
-pub mod hparams;
+pub mod keys;
 pub mod metadata;
 mod reader;
 pub mod tensor;
@@ -16,6 +16,5 @@ pub mod tensor;
 pub use decode::{MAX_ARRAY_DEPTH, MAX_METADATA_VALUES};
 pub use error::GgufError;
 pub use file::{GgufFile, DEFAULT_ALIGNMENT};
-pub use hparams::{LlamaHparams, RopeScaling, RopeScalingKind};
 pub use metadata::{Metadata, MetadataValue};
 pub use tensor::{TensorInfo, TensorView, MAX_DIMS};

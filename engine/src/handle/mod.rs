@@ -17,7 +17,7 @@ pub use types::{
 
 use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
-use crate::model::{Device, ForwardModel, KvPoolSize, Model, ModelError};
+use crate::model::{Device, ForwardModel, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
 use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
@@ -128,7 +128,7 @@ impl EngineHandle {
         let file = GgufFile::open(&config.model_path)?;
         let tokenizer = Tokenizer::from_gguf_metadata(file.metadata())?;
         let chat_template = ChatTemplate::from_gguf_metadata(file.metadata(), &tokenizer)?;
-        let model = Model::from_gguf(&file)?;
+        let model = crate::model::load(&file, config.device)?;
         let c = model.config();
         let model_info = ModelInfo {
             name: config
@@ -146,22 +146,14 @@ impl EngineHandle {
             eos_token_ids: tokenizer.stop_token_ids().to_vec(),
         };
         drop(file);
-        match config.device {
-            Device::Cpu => {
+        match model {
+            LoadedModel::Cpu(model) => {
                 Self::start_with_model(model, tokenizer, chat_template, model_info, &config)
             }
             #[cfg(feature = "cuda")]
-            Device::Cuda(ordinal) => {
-                let gpu = crate::model::gpu::GpuModel::from_model(&model, ordinal)?;
-                // The host copy of the weights is not needed once they are on the device.
-                drop(model);
+            LoadedModel::Cuda(gpu) => {
                 Self::start_with_model(gpu, tokenizer, chat_template, model_info, &config)
             }
-            #[cfg(not(feature = "cuda"))]
-            Device::Cuda(_) => Err(EngineError::Config(format!(
-                "device {} needs a build with CUDA support (cargo build --features cuda)",
-                config.device
-            ))),
         }
     }
 

@@ -1,11 +1,15 @@
-//! The forward pass: embeddings, then per layer RMSNorm -> fused QKV -> RoPE -> K/V written to
-//! the pool at `out_cache_loc` -> paged attention through `kv_indices` -> output projection,
-//! RMSNorm -> fused gate/up -> SiLU*up -> down, and the output head on the requested rows.
+//! The decoder pass every family runs: embeddings (scaled where the family says), then per
+//! layer RMSNorm -> fused QKV (+ bias) -> per-head Q/K norm -> RoPE -> K/V written to the pool
+//! at `out_cache_loc` -> paged attention through `kv_indices` (windowed on sliding layers) ->
+//! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
+//! times up -> down (-> post-norm) -> residual, and the output head (soft-capped where
+//! declared) on the requested rows. Which of the optional steps run is the family's choice,
+//! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
-use super::{ForwardBatch, ModelConfig, ModelError, Weights};
+use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
-use kernels::activation::silu_mul;
-use kernels::attention::{paged_attention, AttentionShape, PagedBatch};
+use kernels::activation::{gelu_mul, silu_mul};
+use kernels::attention::{paged_attention_windowed, AttentionShape, PagedBatch};
 use kernels::norm::rms_norm;
 use kernels::rope::RopeAngles;
 use pools::{KvDtype, KvLayout, KvStorage};
@@ -27,8 +31,8 @@ struct Scratch {
     selected: Vec<f32>,
     logits: Vec<f32>,
     tmp: Vec<f32>,
-    /// RoPE angles of the batch's positions, shared by every layer.
-    angles: RopeAngles,
+    /// RoPE angles of the batch's positions per RoPE table, shared by the layers using it.
+    angles: Vec<RopeAngles>,
 }
 
 /// A loaded model ready to run batches.
@@ -43,11 +47,16 @@ impl Model {
         Self::from_gguf(&file)
     }
 
+    /// Loads whichever supported family the file's `general.architecture` names.
     pub fn from_gguf(file: &GgufFile) -> Result<Self, ModelError> {
-        Ok(Self {
-            weights: Weights::load(file)?,
+        Ok(Self::from_weights(super::load::load_weights(file)?))
+    }
+
+    pub fn from_weights(weights: Weights) -> Self {
+        Self {
+            weights,
             scratch: Scratch::default(),
-        })
+        }
     }
 
     pub fn config(&self) -> &ModelConfig {
@@ -82,6 +91,9 @@ impl Model {
         for (row, &id) in s.x.chunks_exact_mut(hidden).zip(&batch.input_ids) {
             w.token_embd.row(id as usize, row)?;
         }
+        if let Some(scale) = c.embedding_scale {
+            s.x.iter_mut().for_each(|v| *v *= scale);
+        }
         let shape = AttentionShape {
             num_heads: c.num_heads,
             num_kv_heads: c.num_kv_heads,
@@ -92,23 +104,50 @@ impl Model {
             kv_indptr: &batch.kv_indptr,
             kv_indices: &batch.kv_indices,
         };
-        w.rope.angles_into(&batch.positions, &mut s.angles);
+        s.angles.resize_with(w.ropes.len(), RopeAngles::default);
+        for (rope, angles) in w.ropes.iter().zip(&mut s.angles) {
+            rope.angles_into(&batch.positions, angles);
+        }
         for (layer, lw) in w.layers.iter().enumerate() {
             s.normed.resize(t * hidden, 0.0);
             rms_norm(&s.x, &lw.attn_norm, c.rms_norm_eps, &mut s.normed)?;
             s.qkv.resize(t * (q_dim + 2 * kv_dim), 0.0);
             lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
+            if let Some(bias) = &lw.qkv_bias {
+                s.qkv
+                    .chunks_exact_mut(bias.len())
+                    .for_each(|row| add_in_place(row, bias));
+            }
             split_qkv(&s.qkv, q_dim, kv_dim, &mut s.q, &mut s.k, &mut s.v);
-            w.rope.apply_angles(&mut s.q, c.num_heads, &s.angles)?;
-            w.rope.apply_angles(&mut s.k, c.num_kv_heads, &s.angles)?;
+            if let (Some(q_norm), Some(k_norm)) = (&lw.q_norm, &lw.k_norm) {
+                norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
+                norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
+            }
+            let (rope, angles) = (&w.ropes[lw.rope], &s.angles[lw.rope]);
+            rope.apply_angles(&mut s.q, c.num_heads, angles)?;
+            rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+            if let Some(scale) = c.query_scale {
+                s.q.iter_mut().for_each(|v| *v *= scale);
+            }
             kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
                 .layer(layer)
                 .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
             s.attn.resize(t * q_dim, 0.0);
-            paged_attention(&shape, &paged, &s.q, k_cache, v_cache, &mut s.attn)?;
+            paged_attention_windowed(
+                &shape,
+                lw.window,
+                &paged,
+                &s.q,
+                k_cache,
+                v_cache,
+                &mut s.attn,
+            )?;
             s.proj.resize(t * hidden, 0.0);
             lw.attn_output.matmul(&s.attn, t, &mut s.proj)?;
+            if let Some(post) = &lw.post_attn_norm {
+                norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
+            }
             add_in_place(&mut s.x, &s.proj);
 
             rms_norm(&s.x, &lw.ffn_norm, c.rms_norm_eps, &mut s.normed)?;
@@ -116,8 +155,14 @@ impl Model {
             lw.gate_up
                 .matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
             s.act.resize(t * c.ffn, 0.0);
-            silu_mul(&s.gate_up, c.ffn, &mut s.act)?;
+            match c.activation {
+                Activation::Silu => silu_mul(&s.gate_up, c.ffn, &mut s.act)?,
+                Activation::GeluTanh => gelu_mul(&s.gate_up, c.ffn, &mut s.act)?,
+            }
             lw.ffn_down.matmul(&s.act, t, &mut s.proj)?;
+            if let Some(post) = &lw.post_ffn_norm {
+                norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
+            }
             add_in_place(&mut s.x, &s.proj);
         }
         // The final norm and the head only for the rows whose logits are wanted.
@@ -137,6 +182,11 @@ impl Model {
         s.logits.resize(rows * c.vocab_size, 0.0);
         w.output_head()
             .matmul(&s.normed[..rows * hidden], rows, &mut s.logits)?;
+        if let Some(cap) = c.final_logit_softcap {
+            s.logits
+                .iter_mut()
+                .for_each(|l| *l = cap * (*l / cap).tanh());
+        }
         Ok(&s.logits)
     }
 
@@ -172,6 +222,18 @@ fn split_qkv(
         k.extend_from_slice(&row[q_dim..q_dim + kv_dim]);
         v.extend_from_slice(&row[q_dim + kv_dim..]);
     }
+}
+
+/// RMSNorm of each `weight.len()`-wide row of `x` (a head, or a whole hidden row), in place.
+fn norm_in_place(
+    x: &mut [f32],
+    weight: &[f32],
+    eps: f32,
+    tmp: &mut Vec<f32>,
+) -> Result<(), ModelError> {
+    tmp.clear();
+    tmp.extend_from_slice(x);
+    Ok(rms_norm(tmp, weight, eps, x)?)
 }
 
 fn add_in_place(x: &mut [f32], y: &[f32]) {

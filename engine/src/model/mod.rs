@@ -1,19 +1,35 @@
-//! The Llama-family model: weights loaded from GGUF and a forward pass over the paged KV pool.
+//! The models: one folder per family (`llama/`, `qwen2/`, `qwen3/`, `gemma3/`), each reading its
+//! hyper-parameters and weight names from GGUF and choosing the blocks its layers run; beside
+//! them, what the families share: the hyper-parameters every decoder has, RoPE set-up, the
+//! weight loader, the decoder pass over the paged KV pool, the [`ForwardModel`] contract the
+//! scheduler calls, and [`load`], which dispatches on `general.architecture`.
 
 mod batch;
+mod config;
 mod device;
 mod forward;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod hparams;
+mod load;
+mod rope;
 pub mod scripted;
 mod table_diff;
 mod weights;
 
+mod gemma3;
+mod llama;
+mod qwen2;
+mod qwen3;
+
 pub use batch::ForwardBatch;
+pub use config::{Activation, ModelConfig};
 pub use device::Device;
 pub use forward::Model;
+pub use hparams::{Hparams, RopeScaling, RopeScalingKind};
+pub use load::{load, load_weights, supported_architectures, LoadedModel};
 pub use table_diff::req_to_token_updates;
-pub use weights::{ModelConfig, Weights};
+pub use weights::{LayerPlan, LayerWeights, Weights};
 
 use crate::gguf::GgufError;
 use kernels::KernelError;

@@ -1,34 +1,12 @@
-//! Loading a Llama-family model's weights from GGUF into kernel-ready matrices, once.
+//! Loading a decoder's weights from GGUF into kernel-ready matrices, once. Tensor names are
+//! GGUF's standard ones (`blk.N.attn_q.weight`, ...), shared by every family; a family says
+//! which optional parts its layers have ([`LayerPlan`]).
 
-use super::ModelError;
-use crate::gguf::{GgufFile, LlamaHparams, RopeScalingKind, TensorView};
+use super::{ModelConfig, ModelError};
+use crate::gguf::{GgufFile, TensorView};
 use kernels::matmul::QMatrix;
 use kernels::quant::dequantize;
-use kernels::rope::{Rope, RopeStyle};
-
-/// Shape and constants of the loaded model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelConfig {
-    pub hidden: usize,
-    pub num_layers: usize,
-    pub num_heads: usize,
-    pub num_kv_heads: usize,
-    pub head_dim: usize,
-    pub ffn: usize,
-    pub vocab_size: usize,
-    pub rms_norm_eps: f32,
-    pub context_length: usize,
-}
-
-impl ModelConfig {
-    pub fn q_dim(&self) -> usize {
-        self.num_heads * self.head_dim
-    }
-
-    pub fn kv_dim(&self) -> usize {
-        self.num_kv_heads * self.head_dim
-    }
-}
+use kernels::rope::Rope;
 
 /// Several projections that read the same input, fused into one matrix (Q|K|V, gate|up) so
 /// one multiplication reads the input once and keeps both cores busy.
@@ -112,13 +90,90 @@ impl FusedLinear {
     }
 }
 
+/// What one layer of a family holds beyond pre-norm attention and a gated MLP, and how it
+/// attends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayerPlan {
+    /// Q/K/V biases (`attn_{q,k,v}.bias`: Qwen2).
+    pub qkv_bias: bool,
+    /// Per-head RMSNorm of Q and K before RoPE (`attn_{q,k}_norm`: Qwen3, Gemma 3).
+    pub qk_norm: bool,
+    /// RMSNorm of the attention and MLP outputs before each residual add
+    /// (`post_attention_norm`, `post_ffw_norm`: Gemma 3).
+    pub post_norms: bool,
+    /// Which of the model's RoPE tables the layer uses.
+    pub rope: usize,
+    /// Keys each query sees at most (sliding-window attention); `None`: all before it.
+    pub window: Option<usize>,
+}
+
 pub struct LayerWeights {
     pub attn_norm: Vec<f32>,
     pub qkv: FusedLinear,
+    /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
+    pub qkv_bias: Option<Vec<f32>>,
+    /// `[head_dim]` each.
+    pub q_norm: Option<Vec<f32>>,
+    pub k_norm: Option<Vec<f32>>,
     pub attn_output: QMatrix,
+    pub post_attn_norm: Option<Vec<f32>>,
     pub ffn_norm: Vec<f32>,
     pub gate_up: FusedLinear,
     pub ffn_down: QMatrix,
+    pub post_ffn_norm: Option<Vec<f32>>,
+    pub rope: usize,
+    pub window: Option<usize>,
+}
+
+impl LayerWeights {
+    /// Layer `i` of `file` as `plan` describes it.
+    pub fn load(
+        file: &GgufFile,
+        i: usize,
+        config: &ModelConfig,
+        plan: LayerPlan,
+    ) -> Result<Self, ModelError> {
+        let name = |s: &str| format!("blk.{i}.{s}.weight");
+        let hidden = config.hidden;
+        let (q_dim, kv_dim, d) = (config.q_dim(), config.kv_dim(), config.head_dim);
+        let optional = |on: bool, part: &str, len: usize| -> Result<Option<Vec<f32>>, ModelError> {
+            on.then(|| vector(file, &name(part), len)).transpose()
+        };
+        let qkv_bias = if plan.qkv_bias {
+            let bias = |part: &str, len| vector(file, &format!("blk.{i}.{part}.bias"), len);
+            let mut b = bias("attn_q", q_dim)?;
+            b.extend(bias("attn_k", kv_dim)?);
+            b.extend(bias("attn_v", kv_dim)?);
+            Some(b)
+        } else {
+            None
+        };
+        let layer = Self {
+            attn_norm: vector(file, &name("attn_norm"), hidden)?,
+            qkv: FusedLinear::load(
+                file,
+                &[name("attn_q"), name("attn_k"), name("attn_v")],
+                hidden,
+            )?,
+            qkv_bias,
+            q_norm: optional(plan.qk_norm, "attn_q_norm", d)?,
+            k_norm: optional(plan.qk_norm, "attn_k_norm", d)?,
+            attn_output: single(file, &name("attn_output"), q_dim, hidden)?,
+            post_attn_norm: optional(plan.post_norms, "post_attention_norm", hidden)?,
+            ffn_norm: vector(file, &name("ffn_norm"), hidden)?,
+            gate_up: FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?,
+            ffn_down: single(file, &name("ffn_down"), config.ffn, hidden)?,
+            post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
+            rope: plan.rope,
+            window: plan.window,
+        };
+        if layer.qkv.widths != [q_dim, kv_dim, kv_dim] || layer.gate_up.widths != [config.ffn; 2] {
+            return Err(ModelError::Shape(format!(
+                "layer {i}: projection sizes do not match"
+            )));
+        }
+        Ok(layer)
+    }
 }
 
 pub struct Weights {
@@ -128,20 +183,18 @@ pub struct Weights {
     pub output_norm: Vec<f32>,
     /// `None` when the output head is tied to the token embedding.
     pub output: Option<QMatrix>,
-    pub rope: Rope,
+    /// The RoPE tables the layers use (one, or a local and a global one).
+    pub ropes: Vec<Rope>,
 }
 
 impl Weights {
-    pub fn load(file: &GgufFile) -> Result<Self, ModelError> {
-        let hp = file.llama_hparams()?;
-        if hp.architecture != "llama" {
-            return Err(ModelError::Unsupported(format!(
-                "architecture {:?} (only llama is supported)",
-                hp.architecture
-            )));
-        }
-        let config = config_from(&hp, file)?;
-        let rope = rope_from(file, &hp, &config)?;
+    /// Embedding, layers planned by `plan(i)`, final norm and output head.
+    pub fn load(
+        file: &GgufFile,
+        config: ModelConfig,
+        ropes: Vec<Rope>,
+        plan: impl Fn(usize) -> LayerPlan,
+    ) -> Result<Self, ModelError> {
         let hidden = config.hidden;
         let token_embd = {
             let v = tensor(file, "token_embd.weight")?;
@@ -150,29 +203,16 @@ impl Weights {
         };
         let mut layers = Vec::with_capacity(config.num_layers);
         for i in 0..config.num_layers {
-            let name = |s: &str| format!("blk.{i}.{s}.weight");
-            let attn_output = single(file, &name("attn_output"), config.q_dim(), hidden)?;
-            let ffn_down = single(file, &name("ffn_down"), config.ffn, hidden)?;
-            layers.push(LayerWeights {
-                attn_norm: vector(file, &name("attn_norm"), hidden)?,
-                qkv: FusedLinear::load(
-                    file,
-                    &[name("attn_q"), name("attn_k"), name("attn_v")],
-                    hidden,
-                )?,
-                attn_output,
-                ffn_norm: vector(file, &name("ffn_norm"), hidden)?,
-                gate_up: FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?,
-                ffn_down,
-            });
-            let l = &layers[i];
-            if l.qkv.widths != [config.q_dim(), config.kv_dim(), config.kv_dim()]
-                || l.gate_up.widths != [config.ffn, config.ffn]
-            {
+            let p = plan(i);
+            if p.rope >= ropes.len() || p.window == Some(0) {
                 return Err(ModelError::Shape(format!(
-                    "layer {i}: projection sizes do not match"
+                    "layer {i}: RoPE table {} of {}, window {:?}",
+                    p.rope,
+                    ropes.len(),
+                    p.window
                 )));
             }
+            layers.push(LayerWeights::load(file, i, &config, p)?);
         }
         let output = match file.tensor("output.weight") {
             Some(v) => Some(QMatrix::new(
@@ -189,7 +229,7 @@ impl Weights {
             token_embd,
             layers,
             output,
-            rope,
+            ropes,
         })
     }
 
@@ -197,76 +237,33 @@ impl Weights {
     pub fn output_head(&self) -> &QMatrix {
         self.output.as_ref().unwrap_or(&self.token_embd)
     }
-}
 
-fn config_from(hp: &LlamaHparams, file: &GgufFile) -> Result<ModelConfig, ModelError> {
-    if hp.head_count == 0
-        || hp.head_count_kv == 0
-        || !hp.head_count.is_multiple_of(hp.head_count_kv)
-    {
-        return Err(ModelError::Shape(format!(
-            "{} heads cannot be grouped over {} KV heads",
-            hp.head_count, hp.head_count_kv
-        )));
-    }
-    if hp.key_length != hp.value_length {
-        return Err(ModelError::Unsupported(
-            "key and value head sizes differ".into(),
-        ));
-    }
-    let embd = tensor(file, "token_embd.weight")?;
-    let vocab_size = matrix_shape(&embd, hp.embedding_length)?;
-    Ok(ModelConfig {
-        hidden: hp.embedding_length,
-        num_layers: hp.block_count,
-        num_heads: hp.head_count,
-        num_kv_heads: hp.head_count_kv,
-        head_dim: hp.key_length,
-        ffn: hp.feed_forward_length,
-        vocab_size,
-        rms_norm_eps: hp.rms_norm_eps,
-        context_length: hp.context_length,
-    })
-}
-
-fn rope_from(file: &GgufFile, hp: &LlamaHparams, config: &ModelConfig) -> Result<Rope, ModelError> {
-    let factor = match hp.rope_scaling {
-        None => 1.0,
-        Some(s) if s.kind == RopeScalingKind::Linear => s.factor,
-        Some(s) if s.factor == 1.0 => 1.0,
-        Some(s) => {
-            return Err(ModelError::Unsupported(format!(
-                "RoPE scaling {:?}",
-                s.kind
-            )));
-        }
-    };
-    let rope = Rope::new(
-        config.head_dim,
-        hp.rope_dimension_count,
-        hp.rope_freq_base,
-        RopeStyle::Normal,
-        factor,
-    )?;
-    // Llama 3.1+ ships per-pair frequency divisors as a tensor, not as metadata.
-    match file.tensor(ROPE_FREQS) {
-        None => Ok(rope),
-        Some(_) => {
-            let factors = vector(file, ROPE_FREQS, hp.rope_dimension_count / 2)?;
-            Ok(rope.with_freq_factors(&factors)?)
-        }
+    /// Whether every layer is plain pre-norm attention + SwiGLU with one RoPE table and no
+    /// window (what the CUDA runner implements).
+    pub fn is_plain_llama(&self) -> bool {
+        let c = &self.config;
+        c.activation == super::Activation::Silu
+            && c.embedding_scale.is_none()
+            && c.query_scale.is_none()
+            && c.final_logit_softcap.is_none()
+            && self.ropes.len() == 1
+            && self.ropes[0].style() == kernels::rope::RopeStyle::Normal
+            && self.layers.iter().all(|l| {
+                l.qkv_bias.is_none()
+                    && l.q_norm.is_none()
+                    && l.post_attn_norm.is_none()
+                    && l.window.is_none()
+            })
     }
 }
 
-const ROPE_FREQS: &str = "rope_freqs.weight";
-
-fn tensor<'a>(file: &'a GgufFile, name: &str) -> Result<TensorView<'a>, ModelError> {
+pub(super) fn tensor<'a>(file: &'a GgufFile, name: &str) -> Result<TensorView<'a>, ModelError> {
     file.tensor(name)
         .ok_or_else(|| ModelError::MissingTensor(name.to_string()))
 }
 
 /// Output rows of a 2-D tensor whose rows hold `k_in` values.
-fn matrix_shape(v: &TensorView<'_>, k_in: usize) -> Result<usize, ModelError> {
+pub(super) fn matrix_shape(v: &TensorView<'_>, k_in: usize) -> Result<usize, ModelError> {
     match v.dims() {
         [k, n] if *k as usize == k_in => Ok(*n as usize),
         dims => Err(ModelError::Shape(format!(
@@ -276,7 +273,12 @@ fn matrix_shape(v: &TensorView<'_>, k_in: usize) -> Result<usize, ModelError> {
     }
 }
 
-fn single(file: &GgufFile, name: &str, k_in: usize, n_out: usize) -> Result<QMatrix, ModelError> {
+pub(super) fn single(
+    file: &GgufFile,
+    name: &str,
+    k_in: usize,
+    n_out: usize,
+) -> Result<QMatrix, ModelError> {
     let v = tensor(file, name)?;
     let n = matrix_shape(&v, k_in)?;
     if n != n_out {
@@ -287,7 +289,7 @@ fn single(file: &GgufFile, name: &str, k_in: usize, n_out: usize) -> Result<QMat
     Ok(QMatrix::new(v.ggml_type(), n, k_in, v.data())?)
 }
 
-fn vector(file: &GgufFile, name: &str, len: usize) -> Result<Vec<f32>, ModelError> {
+pub(super) fn vector(file: &GgufFile, name: &str, len: usize) -> Result<Vec<f32>, ModelError> {
     let v = tensor(file, name)?;
     if v.n_elements() != len as u64 {
         return Err(ModelError::Shape(format!(

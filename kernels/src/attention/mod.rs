@@ -2,7 +2,9 @@
 //! rows `q_indptr[b]..q_indptr[b+1]`, its keys and values are the pool slots
 //! `kv_indices[kv_indptr[b]..kv_indptr[b+1]]` in position order. Query `i` of a request with
 //! `q_len` queries and `kv_len` keys sees the first `kv_len - (q_len - 1 - i)` keys (causal,
-//! aligned at the end), so one kernel serves extend, decode and mixed batches.
+//! aligned at the end), so one kernel serves extend, decode and mixed batches. With a sliding
+//! window of `w`, a query sees only the last `w` of those keys (itself included), as in
+//! llama.cpp's standard SWA mask.
 //!
 //! Every query's result is computed by the same sequence of operations whatever else is in
 //! the batch (key tiles at fixed offsets, an online softmax with fixed-order sums, values
@@ -73,7 +75,28 @@ pub fn paged_attention(
     v_cache: &LayerKv,
     out: &mut [f32],
 ) -> Result<(), KernelError> {
+    paged_attention_windowed(shape, None, batch, q, k_cache, v_cache, out)
+}
+
+/// [`paged_attention`] where each query sees at most its last `window` keys. Keys outside the
+/// window add exact zeros (or are skipped whole), so a row's result is bitwise that of the
+/// same row in any other batch.
+pub fn paged_attention_windowed(
+    shape: &AttentionShape,
+    window: Option<usize>,
+    batch: &PagedBatch<'_>,
+    q: &[f32],
+    k_cache: &LayerKv,
+    v_cache: &LayerKv,
+    out: &mut [f32],
+) -> Result<(), KernelError> {
     validate(shape, batch, q, k_cache, out)?;
+    if window == Some(0) {
+        return Err(KernelError::Shape(
+            "paged_attention: a sliding window of 0 keys".into(),
+        ));
+    }
+    let window = window.unwrap_or(usize::MAX);
     let kv = KvPair::new(k_cache, v_cache)?;
     let (q_row, heads) = (shape.q_row(), shape.num_heads);
     // Tasks in order of query block, then key range: each block's tasks are consecutive.
@@ -84,9 +107,10 @@ pub fn paged_attention(
         let mut first = lo;
         while first < hi {
             let last = (first + QUERY_BLOCK).min(hi);
-            // The block's last query sees the most keys.
+            // The block's last query sees the most keys, its first the earliest one.
             let max_visible = kv_len - (hi - last);
-            for split in 0..max_visible.div_ceil(SPLIT_KEYS) {
+            let min_from = (kv_len - (hi - first) + 1).saturating_sub(window);
+            for split in min_from / SPLIT_KEYS..max_visible.div_ceil(SPLIT_KEYS) {
                 tasks.push(Task {
                     request: b,
                     first,
@@ -119,7 +143,7 @@ pub fn paged_attention(
     tasks
         .par_iter()
         .zip(partials.into_par_iter())
-        .for_each(|(task, partial)| attend_block(shape, batch, task, q, kv, partial));
+        .for_each(|(task, partial)| attend_block(shape, window, batch, task, q, kv, partial));
 
     // Merge each block's key ranges, in order, into its rows of `out`.
     let mut blocks = Vec::new();
@@ -259,6 +283,7 @@ fn cache_slots(cache: &LayerKv, row: usize) -> usize {
 /// Runs one task: its query rows over its range of the request's visible keys.
 fn attend_block(
     shape: &AttentionShape,
+    window: usize,
     batch: &PagedBatch<'_>,
     task: &Task,
     q: &[f32],
@@ -273,6 +298,7 @@ fn attend_block(
     let visible: Vec<usize> = (task.first..task.last)
         .map(|t| keys.len() - (q_len - 1 - (t - q_start)))
         .collect();
+    let from: Vec<usize> = visible.iter().map(|v| v.saturating_sub(window)).collect();
     let q_row = shape.q_row();
     let block = Block {
         num_heads: shape.num_heads,
@@ -280,6 +306,7 @@ fn attend_block(
         head_dim: shape.head_dim,
         queries: &q[task.first * q_row..task.last * q_row],
         visible: &visible,
+        from: &from,
         kv: keys,
         keys_from: task.keys_from,
         keys_to: task.keys_from + SPLIT_KEYS,
@@ -327,15 +354,28 @@ mod tests {
         v: &[Vec<f32>],
         q_len: usize,
     ) -> Vec<f32> {
+        reference_windowed(shape, usize::MAX, q, k, v, q_len)
+    }
+
+    /// The dense reference where each query sees its last `window` keys.
+    fn reference_windowed(
+        shape: &AttentionShape,
+        window: usize,
+        q: &[f32],
+        k: &[Vec<f32>],
+        v: &[Vec<f32>],
+        q_len: usize,
+    ) -> Vec<f32> {
         let (h, d) = (shape.num_heads, shape.head_dim);
         let group = h / shape.num_kv_heads;
         let mut out = vec![0.0f32; q_len * h * d];
         for i in 0..q_len {
             let vis = k.len() - (q_len - 1 - i);
+            let from = vis.saturating_sub(window);
             for head in 0..h {
                 let g = head / group;
                 let qv = &q[(i * h + head) * d..][..d];
-                let s: Vec<f64> = (0..vis)
+                let s: Vec<f64> = (from..vis)
                     .map(|j| {
                         qv.iter()
                             .zip(&k[j][g * d..][..d])
@@ -347,9 +387,9 @@ mod tests {
                 let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
                 let e: Vec<f64> = s.iter().map(|x| (x - m).exp()).collect();
                 let z: f64 = e.iter().sum();
-                for j in 0..vis {
+                for (j, ej) in (from..vis).zip(&e) {
                     for t in 0..d {
-                        out[(i * h + head) * d + t] += (e[j] / z * v[j][g * d + t] as f64) as f32;
+                        out[(i * h + head) * d + t] += (ej / z * v[j][g * d + t] as f64) as f32;
                     }
                 }
             }
@@ -428,6 +468,69 @@ mod tests {
         let mut one = vec![0.0; 48];
         paged_attention(&shape, &solo, &q[19 * 48..20 * 48], &kc, &vc, &mut one).unwrap();
         assert_eq!(one, out[19 * 48..20 * 48]);
+    }
+
+    #[test]
+    fn sliding_windows_match_the_dense_reference_and_are_batch_invariant() {
+        // 2,500 keys: three key splits, the window (700) inside one, across one boundary, or
+        // past the first split entirely; head sizes with a fixed and a run-time path.
+        for (head_dim, window) in [(64, 700), (64, 13), (24, 700), (24, 1)] {
+            let shape = AttentionShape {
+                num_heads: 4,
+                num_kv_heads: 2,
+                head_dim,
+            };
+            let (kv_row, q_row, keys, q_len) = (2 * head_dim, 4 * head_dim, 2500, 40);
+            let kbuf = pseudo(11, keys * kv_row);
+            let vbuf = pseudo(12, keys * kv_row);
+            let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
+            let slots: Vec<SlotId> = (0..keys as SlotId).rev().collect();
+            let q = pseudo(13, q_len * q_row);
+            let batch = PagedBatch {
+                q_indptr: &[0, q_len as u32],
+                kv_indptr: &[0, keys as u32],
+                kv_indices: &slots,
+            };
+            let mut out = vec![0.0; q.len()];
+            paged_attention_windowed(&shape, Some(window), &batch, &q, &kc, &vc, &mut out).unwrap();
+            let rows = |buf: &[f32]| gather_rows(&slots, buf, kv_row);
+            let want = reference_windowed(&shape, window, &q, &rows(&kbuf), &rows(&vbuf), q_len);
+            for (got, want) in out.iter().zip(&want) {
+                assert!(
+                    (got - want).abs() < 1e-4,
+                    "d {head_dim} w {window}: {got} vs {want}"
+                );
+            }
+            // The last query alone (a decode step) gives bitwise the same row.
+            let solo = PagedBatch {
+                q_indptr: &[0, 1],
+                kv_indptr: &[0, keys as u32],
+                kv_indices: &slots,
+            };
+            let mut one = vec![0.0; q_row];
+            let last = &q[(q_len - 1) * q_row..];
+            paged_attention_windowed(&shape, Some(window), &solo, last, &kc, &vc, &mut one)
+                .unwrap();
+            assert_eq!(one, out[(q_len - 1) * q_row..]);
+        }
+        let err = paged_attention_windowed(
+            &AttentionShape {
+                num_heads: 1,
+                num_kv_heads: 1,
+                head_dim: 8,
+            },
+            Some(0),
+            &PagedBatch {
+                q_indptr: &[0, 1],
+                kv_indptr: &[0, 1],
+                kv_indices: &[0],
+            },
+            &[0.0; 8],
+            &LayerKv::F32(vec![0.0; 8]),
+            &LayerKv::F32(vec![0.0; 8]),
+            &mut [0.0; 8],
+        );
+        assert!(err.is_err());
     }
 
     #[test]

@@ -95,8 +95,10 @@ pub struct Block<'a> {
     pub head_dim: usize,
     /// The block's queries, `[queries, heads * d]`.
     pub queries: &'a [f32],
-    /// Keys visible to each query of the block.
+    /// Keys visible to each query of the block: `from[i]..visible[i]` (`from` is 0 without a
+    /// sliding window).
     pub visible: &'a [usize],
+    pub from: &'a [usize],
     /// The request's slots, in position order.
     pub kv: &'a [SlotId],
     /// The keys this block covers: `keys_from..keys_to` (clipped to each row's visible ones).
@@ -159,8 +161,9 @@ impl HeadDim for Runtime {
     fn run_tile(self, st: &mut RowState, first: usize, rows: usize, tile: &Tile<'_>) {
         for r in 0..rows {
             let vis = tile.visible[r / tile.group];
-            if vis > tile.j0 {
-                tile_row(st, first + r, self, tile, tile.n.min(vis - tile.j0));
+            let from = tile.from[r / tile.group].saturating_sub(tile.j0);
+            if vis > tile.j0 && from < tile.n.min(vis - tile.j0) {
+                tile_row(st, first + r, self, tile, tile.n.min(vis - tile.j0), from);
             }
         }
     }
@@ -172,6 +175,7 @@ struct Tile<'a> {
     avx512: bool,
     group: usize,
     visible: &'a [usize],
+    from: &'a [usize],
     j0: usize,
     n: usize,
     keys: &'a TileRows<'a>,
@@ -281,7 +285,11 @@ fn attend_dim<E: KvElem, D: HeadDim>(
     };
     let tile_offsets: Vec<usize> = (0..KEY_TILE).map(|j| j * kv_row).collect();
     let mut cache_offsets = vec![0usize; KEY_TILE];
-    for j0 in (block.keys_from..max_keys).step_by(KEY_TILE) {
+    // Tiles before every row's window hold nothing it sees; tiles stay at fixed offsets.
+    let min_from = block.from.iter().copied().min().unwrap_or(0);
+    let first_tile =
+        block.keys_from + min_from.saturating_sub(block.keys_from) / KEY_TILE * KEY_TILE;
+    for j0 in (first_tile..max_keys).step_by(KEY_TILE) {
         let n = KEY_TILE.min(max_keys - j0);
         for (off, &slot) in cache_offsets.iter_mut().zip(&block.kv[j0..j0 + n]) {
             *off = slot as usize * kv_row;
@@ -311,6 +319,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
                 avx512,
                 group,
                 visible: block.visible,
+                from: block.from,
                 j0,
                 n,
                 keys: &keys,
@@ -364,12 +373,14 @@ fn tile_block<const D: usize, const R: usize>(
         let visible = tile.visible[local(i) / tile.group]
             .saturating_sub(tile.j0)
             .min(n);
+        let from = tile.from[local(i) / tile.group].saturating_sub(tile.j0);
         let pi = &mut p[i][..n];
-        if i >= count || visible == 0 {
+        if i >= count || from >= visible {
             pi.fill(0.0);
             continue;
         }
         active[i] = true;
+        pi[..from].fill(f32::NEG_INFINITY);
         pi[visible..].fill(f32::NEG_INFINITY);
         correction[i] = online_softmax(&mut st.max[r], &mut st.sum[r], pi);
     }
@@ -427,7 +438,14 @@ pub(super) fn portable_scores<const D: usize, const R: usize>(
 /// time: scores, the online-softmax update of its running max and sum, and the weighted
 /// values added to its accumulator.
 #[inline(always)]
-fn tile_row<D: HeadDim>(st: &mut RowState, r: usize, dim: D, tile: &Tile<'_>, n: usize) {
+fn tile_row<D: HeadDim>(
+    st: &mut RowState,
+    r: usize,
+    dim: D,
+    tile: &Tile<'_>,
+    n: usize,
+    from: usize,
+) {
     let d = dim.get();
     let q = &st.q[r * d..][..d];
     let lanes = &mut st.lanes[..n];
@@ -438,6 +456,7 @@ fn tile_row<D: HeadDim>(st: &mut RowState, r: usize, dim: D, tile: &Tile<'_>, n:
     for (pj, acc) in p.iter_mut().zip(lanes.iter()) {
         *pj = reduce_lanes(acc);
     }
+    p[..from].fill(f32::NEG_INFINITY);
     let correction = online_softmax(&mut st.max[r], &mut st.sum[r], p);
     let acc = &mut st.acc[r * d..][..d];
     if correction != 1.0 {

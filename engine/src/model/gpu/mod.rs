@@ -93,10 +93,18 @@ impl GpuModel {
     /// Uploads `model`'s weights to the device of `gpu`, and compiles every kernel now so a
     /// missing header or library fails at startup, not at the first request.
     pub fn with_context(model: &Model, gpu: GpuContext) -> Result<Self, ModelError> {
-        gpu.preload()?;
         let w = model.weights();
+        if !w.is_plain_llama() {
+            return Err(ModelError::Unsupported(format!(
+                "the CUDA runner runs plain Llama layers only; this {} model has parts it \
+                 lacks (biases, Q/K norms, post-norms, GELU, sliding windows or NeoX RoPE): \
+                 serve it with --device cpu",
+                w.config.architecture
+            )));
+        }
+        gpu.preload()?;
         let weights = DeviceWeights::upload(&gpu, w)?;
-        let rope = DeviceRope::from_rope(&gpu, &w.rope)?;
+        let rope = DeviceRope::from_rope(&gpu, &w.ropes[0])?;
         Ok(Self {
             gpu,
             config: w.config.clone(),

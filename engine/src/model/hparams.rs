@@ -1,11 +1,12 @@
-//! Llama-family hyper-parameters, read from the `{arch}.*` metadata keys.
+//! The hyper-parameters every decoder family shares, read from the `{arch}.*` metadata keys
+//! (a family reads its own extras in its folder).
 //!
 //! Required and optional keys, and the defaults of the optional ones, follow llama.cpp's
-//! loader, so that any file it loads as a Llama loads here too.
+//! loader, so that any file it loads loads here too.
 
-use super::error::GgufError;
-use super::file::ARCHITECTURE_KEY;
-use super::metadata::{Metadata, MetadataValue};
+use crate::gguf::file::ARCHITECTURE_KEY;
+use crate::gguf::keys::{invalid, Keys};
+use crate::gguf::{GgufError, Metadata, MetadataValue};
 
 /// RoPE frequency base when `{arch}.rope.freq_base` is absent (llama.cpp's default).
 pub const DEFAULT_ROPE_FREQ_BASE: f32 = 10_000.0;
@@ -28,16 +29,16 @@ pub struct RopeScaling {
     pub original_context_length: Option<usize>,
 }
 
-/// The shape and constants of a Llama-family model.
+/// The shape and constants of a decoder-only model.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LlamaHparams {
+pub struct Hparams {
     /// `general.architecture`, the prefix of every other key.
     pub architecture: String,
     /// Transformer layers (`{arch}.block_count`).
     pub block_count: usize,
     /// Hidden size (`{arch}.embedding_length`).
     pub embedding_length: usize,
-    /// SwiGLU inner size (`{arch}.feed_forward_length`).
+    /// Gated MLP inner size (`{arch}.feed_forward_length`).
     pub feed_forward_length: usize,
     /// Query heads (`{arch}.attention.head_count`).
     pub head_count: usize,
@@ -59,11 +60,14 @@ pub struct LlamaHparams {
     pub rope_scaling: Option<RopeScaling>,
     /// `{arch}.vocab_size`, else the length of `tokenizer.ggml.tokens`, if either is present.
     pub vocab_size: Option<usize>,
+    /// Keys a sliding-window layer's query sees (`{arch}.attention.sliding_window`; absent or
+    /// 0: none). Which layers slide is the family's rule.
+    pub sliding_window: Option<usize>,
 }
 
-impl LlamaHparams {
-    pub fn from_metadata(metadata: &Metadata) -> Result<LlamaHparams, GgufError> {
-        let keys = Keys { metadata };
+impl Hparams {
+    pub fn from_metadata(metadata: &Metadata) -> Result<Hparams, GgufError> {
+        let keys = Keys::new(metadata);
         let architecture = keys.required_str(ARCHITECTURE_KEY)?.to_owned();
         let arch_key = |suffix: &str| format!("{architecture}.{suffix}");
 
@@ -142,7 +146,11 @@ impl LlamaHparams {
                 .map(<[MetadataValue]>::len),
         };
 
-        Ok(LlamaHparams {
+        let sliding_window = keys
+            .optional_usize(&arch_key("attention.sliding_window"))?
+            .filter(|&w| w > 0);
+
+        Ok(Hparams {
             architecture,
             block_count,
             embedding_length,
@@ -157,12 +165,18 @@ impl LlamaHparams {
             rope_dimension_count,
             rope_scaling,
             vocab_size,
+            sliding_window,
         })
     }
 
     /// Query heads that share one K/V head.
     pub fn gqa_group_size(&self) -> usize {
         self.head_count / self.head_count_kv
+    }
+
+    /// `{architecture}.{suffix}`: where a family's own keys live.
+    pub fn key(&self, suffix: &str) -> String {
+        format!("{}.{suffix}", self.architecture)
     }
 }
 
@@ -213,78 +227,6 @@ fn rope_scaling(keys: &Keys<'_>, architecture: &str) -> Result<Option<RopeScalin
     }))
 }
 
-fn invalid(key: &str, reason: String) -> GgufError {
-    GgufError::InvalidValue {
-        key: key.to_owned(),
-        reason,
-    }
-}
-
-/// Typed lookups that tell a missing key from one of the wrong type.
-struct Keys<'a> {
-    metadata: &'a Metadata,
-}
-
-impl<'a> Keys<'a> {
-    fn convert<T>(
-        &self,
-        key: &str,
-        expected: &'static str,
-        convert: impl Fn(&'a MetadataValue) -> Option<T>,
-    ) -> Result<Option<T>, GgufError> {
-        let Some(value) = self.metadata.get(key) else {
-            return Ok(None);
-        };
-        convert(value)
-            .map(Some)
-            .ok_or_else(|| GgufError::WrongType {
-                key: key.to_owned(),
-                expected,
-                found: value.type_name(),
-            })
-    }
-
-    fn optional_usize(&self, key: &str) -> Result<Option<usize>, GgufError> {
-        self.convert(key, "a non-negative integer", |value| {
-            usize::try_from(value.as_u64()?).ok()
-        })
-    }
-
-    fn optional_f32(&self, key: &str) -> Result<Option<f32>, GgufError> {
-        self.convert(key, "a number", |value| value.as_f64().map(|v| v as f32))
-    }
-
-    fn optional_str(&self, key: &str) -> Result<Option<&'a str>, GgufError> {
-        self.convert(key, "a string", MetadataValue::as_str)
-    }
-
-    // The optional lookups return `None` only for an absent key (a wrong type is an error).
-    fn required_usize(&self, key: &str) -> Result<usize, GgufError> {
-        self.optional_usize(key)?.ok_or_else(|| missing(key))
-    }
-
-    fn required_f32(&self, key: &str) -> Result<f32, GgufError> {
-        self.optional_f32(key)?.ok_or_else(|| missing(key))
-    }
-
-    fn required_str(&self, key: &str) -> Result<&'a str, GgufError> {
-        self.optional_str(key)?.ok_or_else(|| missing(key))
-    }
-
-    fn positive(&self, key: &str, value: usize) -> Result<(), GgufError> {
-        if value == 0 {
-            return Err(invalid(key, "must be positive, found 0".to_owned()));
-        }
-        Ok(())
-    }
-}
-
-fn missing(key: &str) -> GgufError {
-    GgufError::MissingKey {
-        key: key.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,7 +254,7 @@ mod tests {
 
     #[test]
     fn reads_required_keys_and_fills_defaults() {
-        let hp = LlamaHparams::from_metadata(&smollm2_like()).unwrap();
+        let hp = Hparams::from_metadata(&smollm2_like()).unwrap();
         assert_eq!(hp.block_count, 30);
         assert_eq!(hp.key_length, 64);
         assert_eq!(hp.value_length, 64);
@@ -329,7 +271,7 @@ mod tests {
             "general.architecture".into(),
             MetadataValue::String("qwen2".into()),
         );
-        let err = LlamaHparams::from_metadata(&md).unwrap_err();
+        let err = Hparams::from_metadata(&md).unwrap_err();
         assert_eq!(
             err.to_string(),
             "metadata key \"qwen2.block_count\" is missing"
@@ -343,7 +285,7 @@ mod tests {
             "llama.attention.head_count".into(),
             MetadataValue::String("9".into()),
         );
-        let err = LlamaHparams::from_metadata(&md).unwrap_err();
+        let err = Hparams::from_metadata(&md).unwrap_err();
         assert!(
             matches!(err, GgufError::WrongType { ref key, .. } if key == "llama.attention.head_count")
         );
@@ -357,7 +299,7 @@ mod tests {
             MetadataValue::String("yarn".into()),
         );
         md.insert("llama.rope.scaling.factor".into(), MetadataValue::F32(4.0));
-        let hp = LlamaHparams::from_metadata(&md).unwrap();
+        let hp = Hparams::from_metadata(&md).unwrap();
         let scaling = hp.rope_scaling.unwrap();
         assert_eq!(scaling.kind, RopeScalingKind::Yarn);
         assert_eq!(scaling.factor, 4.0);
@@ -366,7 +308,7 @@ mod tests {
             "llama.rope.scaling.type".into(),
             MetadataValue::String("bogus".into()),
         );
-        assert!(LlamaHparams::from_metadata(&md).is_err());
+        assert!(Hparams::from_metadata(&md).is_err());
     }
 
     #[test]
@@ -376,8 +318,8 @@ mod tests {
             "llama.attention.head_count_kv".into(),
             MetadataValue::U32(0),
         );
-        assert!(LlamaHparams::from_metadata(&md).is_err());
+        assert!(Hparams::from_metadata(&md).is_err());
         md.insert("llama.attention.head_count".into(), MetadataValue::U32(0));
-        assert!(LlamaHparams::from_metadata(&md).is_err());
+        assert!(Hparams::from_metadata(&md).is_err());
     }
 }

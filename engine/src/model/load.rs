@@ -1,0 +1,69 @@
+//! The one entry point that turns a GGUF file into a runnable model: it dispatches on
+//! `general.architecture` to the family that knows its hyper-parameters and weight names,
+//! then places the weights on the device. A new family is a folder and a line in
+//! [`FAMILIES`].
+
+use super::{gemma3, llama, qwen2, qwen3};
+use super::{Device, Model, ModelConfig, ModelError, Weights};
+use crate::gguf::GgufFile;
+
+type LoadWeights = fn(&GgufFile) -> Result<Weights, ModelError>;
+
+/// Every supported family, by the `general.architecture` it answers to.
+const FAMILIES: [(&str, LoadWeights); 4] = [
+    (llama::ARCHITECTURE, llama::load),
+    (qwen2::ARCHITECTURE, qwen2::load),
+    (qwen3::ARCHITECTURE, qwen3::load),
+    (gemma3::ARCHITECTURE, gemma3::load),
+];
+
+/// The architectures [`load`] accepts.
+pub fn supported_architectures() -> impl Iterator<Item = &'static str> {
+    FAMILIES.iter().map(|(name, _)| *name)
+}
+
+/// The weights of the file's family, on the host.
+pub fn load_weights(file: &GgufFile) -> Result<Weights, ModelError> {
+    let architecture = file.architecture().unwrap_or("");
+    let Some((_, load)) = FAMILIES.iter().find(|(name, _)| *name == architecture) else {
+        let supported: Vec<_> = supported_architectures().collect();
+        return Err(ModelError::Unsupported(format!(
+            "architecture {architecture:?} (general.architecture); supported: {}",
+            supported.join(", ")
+        )));
+    };
+    load(file)
+}
+
+/// A model ready to serve on one device.
+pub enum LoadedModel {
+    Cpu(Model),
+    #[cfg(feature = "cuda")]
+    Cuda(super::gpu::GpuModel),
+}
+
+impl LoadedModel {
+    pub fn config(&self) -> &ModelConfig {
+        match self {
+            LoadedModel::Cpu(m) => m.config(),
+            #[cfg(feature = "cuda")]
+            LoadedModel::Cuda(m) => m.config(),
+        }
+    }
+}
+
+/// Loads the file's family and places it on `device`.
+pub fn load(file: &GgufFile, device: Device) -> Result<LoadedModel, ModelError> {
+    let model = Model::from_weights(load_weights(file)?);
+    match device {
+        Device::Cpu => Ok(LoadedModel::Cpu(model)),
+        #[cfg(feature = "cuda")]
+        Device::Cuda(ordinal) => Ok(LoadedModel::Cuda(super::gpu::GpuModel::from_model(
+            &model, ordinal,
+        )?)),
+        #[cfg(not(feature = "cuda"))]
+        Device::Cuda(_) => Err(ModelError::Unsupported(format!(
+            "device {device} needs a build with CUDA support (cargo build --features cuda)"
+        ))),
+    }
+}
