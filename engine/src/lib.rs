@@ -1,9 +1,10 @@
-//! radixserve's engine: the model runtime (GGUF, tokenizer, Llama-family forward), sampling,
+//! radixserve's engine: the model runtime (GGUF, tokenizer, the model families' forward passes), sampling,
 //! the scheduler and the servers.
 
 pub mod gguf;
 pub mod grammar;
 pub mod handle;
+pub mod io;
 pub mod metric_names;
 pub mod model;
 pub mod sampling;

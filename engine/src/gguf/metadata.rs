@@ -158,6 +158,14 @@ impl Metadata {
             .collect()
     }
 
+    pub fn get_f32_array(&self, key: &str) -> Option<Vec<f32>> {
+        self.get(key)?
+            .as_array()?
+            .iter()
+            .map(|v| v.as_f64().map(|x| x as f32))
+            .collect()
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -4,26 +4,23 @@
 
 mod gate;
 mod prompt;
-mod salts;
-pub(crate) mod shared;
-mod types;
 
-pub use prompt::{PromptInput, CHAT_ROLES};
-pub use salts::{SaltLimits, MAX_SALT_BYTES};
-pub use types::{
+pub use crate::io::{
     Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TenantInfo,
     TokenLogprob, Usage,
 };
+pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
+pub use prompt::{PromptInput, CHAT_ROLES};
 
 use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
+use crate::io::{Command, NewRequest, Shared};
 use crate::model::{Device, ForwardModel, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
 use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
 use gate::TenantGate;
 use pools::{KvCache, KvCacheConfig, KvDtype, PoolError};
-use shared::{Command, NewRequest, Shared};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
@@ -206,14 +203,12 @@ impl EngineHandle {
             config.grammar_limits,
         ));
         let shared = Arc::new(Shared::new(config.salt_limits));
-        let (tx, rx) = mpsc::channel();
-        let scheduler = Scheduler::new(
+        let (scheduler, tx) = Scheduler::new(
             model,
             cache,
             kv,
             tokenizer.clone(),
             sched.clone(),
-            rx,
             shared.clone(),
         );
         // The first snapshot exists before anyone can read one.

@@ -39,8 +39,8 @@ impl ScriptedModel {
     }
 
     /// What `GetModelInfo` reports for this model (tokenizer's vocabulary and stop ids).
-    pub fn model_info(&self, eos_token_ids: &[u32]) -> crate::handle::ModelInfo {
-        crate::handle::ModelInfo {
+    pub fn model_info(&self, eos_token_ids: &[u32]) -> crate::io::ModelInfo {
+        crate::io::ModelInfo {
             name: "scripted".into(),
             path: String::new(),
             architecture: "scripted".into(),

@@ -7,7 +7,7 @@
 
 use super::policy::order_waiting;
 use super::{Req, Scheduler};
-use crate::handle::shared::NewRequest;
+use crate::io::NewRequest;
 use crate::model::ForwardModel;
 use crate::sampling::{Sampler, StopChecker};
 use crate::tenants::TenantId;

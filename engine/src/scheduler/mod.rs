@@ -15,13 +15,13 @@ mod tenant_kv;
 pub use policy::Policy;
 pub(crate) use req::Req;
 
-use crate::handle::shared::{Command, Shared};
+use crate::io::{Command, Shared};
 use crate::model::{ForwardBatch, ForwardModel};
 use crate::tokenizer::Tokenizer;
 use fair::TenantBook;
 use pools::KvCache;
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -106,12 +106,13 @@ impl<M: ForwardModel> Scheduler<M> {
         kv: M::Kv,
         tokenizer: Arc<Tokenizer>,
         config: SchedulerConfig,
-        rx: Receiver<Command>,
         shared: Arc<Shared>,
-    ) -> Self {
+    ) -> (Self, Sender<Command>) {
         let eos_ids = tokenizer.stop_token_ids().to_vec();
         let ratio = config.init_new_token_ratio;
-        Self {
+        // The scheduler owns its inbox; whoever drives it gets the sending end.
+        let (inbox, rx) = std::sync::mpsc::channel();
+        let scheduler = Self {
             model,
             cache,
             kv,
@@ -131,7 +132,8 @@ impl<M: ForwardModel> Scheduler<M> {
             shutdown_at: None,
             started_at: Instant::now(),
             done: VecDeque::new(),
-        }
+        };
+        (scheduler, inbox)
     }
 
     /// Runs until shut down (or every handle is gone).

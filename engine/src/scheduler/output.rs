@@ -2,7 +2,7 @@
 
 use super::{Req, Scheduler};
 use crate::grammar::Step;
-use crate::handle::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
+use crate::io::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
 use crate::metric_names as names;
 use crate::model::{ForwardModel, KvPool};
 use crate::sampling::{FinishReason, SampleOutput, StopMatch};

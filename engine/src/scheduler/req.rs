@@ -1,7 +1,7 @@
 //! A request's life inside the scheduler.
 
 use crate::grammar::Constraint;
-use crate::handle::{GenerateEvent, TokenLogprob};
+use crate::io::{GenerateEvent, TokenLogprob};
 use crate::sampling::{FinishReason, Sampler, SamplingParams, StopChecker};
 use crate::tokenizer::DecodeStream;
 use pools::ReqKv;

@@ -1,15 +1,18 @@
-//! The tokenizer a GGUF file carries: byte-level BPE (`tokenizer.ggml.model == "gpt2"`), its
-//! special tokens, an incremental detokenizer for streaming, and the chat template.
+//! The tokenizer a GGUF file carries: byte-level BPE (`tokenizer.ggml.model == "gpt2"`: SmolLM,
+//! Llama 3, Qwen) or SentencePiece (`"llama"`: Llama 2, Mistral, Gemma), its special tokens,
+//! an incremental detokenizer for streaming, and the chat template.
 //!
-//! Encoding runs on the `tokenizers` crate, built in code from the GGUF vocabulary and merges
-//! with llama.cpp's pre-tokenizer regexes, so ids match llama.cpp's for the same file.
-//! Decoding maps each id to the bytes it stands for (byte-level BPE makes every token a fixed
-//! byte string); text is those bytes read as UTF-8.
+//! BPE encoding runs on the `tokenizers` crate, built in code from the GGUF vocabulary and
+//! merges with llama.cpp's pre-tokenizer regexes; SentencePiece encoding is our own
+//! (`spm`), after llama.cpp's; so ids match llama.cpp's for the same file. Decoding maps each
+//! id to the bytes it stands for (every token is a fixed byte string); text is those bytes
+//! read as UTF-8.
 
 mod byte_level;
 mod chat;
 mod pre_tokenizer;
 mod special;
+mod spm;
 mod stream;
 #[cfg(test)]
 mod tests;
@@ -22,7 +25,7 @@ use tokenizers::{AddedToken, DecoderWrapper, PreTokenizerWrapper, SplitDelimiter
 
 use crate::gguf::Metadata;
 use byte_level::ByteDecoder;
-use pre_tokenizer::pre_tokenizer_for;
+use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
 pub use chat::{ChatMessage, ChatTemplate, RenderedChat, CHATML_TEMPLATE};
 pub use stream::DecodeStream;
@@ -32,7 +35,10 @@ pub use stream::DecodeStream;
 pub enum TokenizerError {
     #[error("GGUF metadata has no `{0}` (or it has the wrong type)")]
     MissingKey(&'static str),
-    #[error("unsupported tokenizer model `{0}`: only byte-level BPE (`gpt2`) is supported")]
+    #[error(
+        "unsupported tokenizer model `{0}`: byte-level BPE (`gpt2`) and SentencePiece (`llama`) \
+         are supported"
+    )]
     UnsupportedModel(String),
     #[error(
         "unknown pre-tokenizer `{0}` (tokenizer.ggml.pre); supported: default, gpt2, smollm, \
@@ -105,12 +111,20 @@ const END_OF_GENERATION_TEXTS: [&str; 9] = [
     "<|end_of_text|>",
 ];
 
-/// A byte-level BPE tokenizer built from GGUF metadata. Cheap to share (`Arc`), `Send + Sync`.
+/// How text becomes ids.
+enum Encoder {
+    Bpe {
+        /// Control tokens written in the text are parsed as such.
+        parse_special: Box<tokenizers::Tokenizer>,
+        /// The same, but control tokens in the text are encoded as plain text.
+        plain_special: Box<tokenizers::Tokenizer>,
+    },
+    Spm(Box<spm::Spm>),
+}
+
+/// The tokenizer built from GGUF metadata. Cheap to share (`Arc`), `Send + Sync`.
 pub struct Tokenizer {
-    /// Control tokens written in the text are parsed as such.
-    parse_special: tokenizers::Tokenizer,
-    /// The same, but control tokens in the text are encoded as plain text.
-    plain_special: tokenizers::Tokenizer,
+    encoder: Encoder,
     /// Vocabulary strings as stored in the file, by id.
     texts: Vec<String>,
     kinds: Vec<TokenKind>,
@@ -152,9 +166,11 @@ impl Tokenizer {
         let model = metadata
             .get_str("tokenizer.ggml.model")
             .ok_or(TokenizerError::MissingKey("tokenizer.ggml.model"))?;
-        if model != "gpt2" {
-            return Err(TokenizerError::UnsupportedModel(model.to_string()));
-        }
+        let sentencepiece = match model {
+            "gpt2" => false,
+            "llama" => true,
+            other => return Err(TokenizerError::UnsupportedModel(other.to_string())),
+        };
         let texts: Vec<String> = metadata
             .get_str_array("tokenizer.ggml.tokens")
             .ok_or(TokenizerError::MissingKey("tokenizer.ggml.tokens"))?
@@ -167,9 +183,6 @@ impl Tokenizer {
                 texts.len()
             )));
         }
-        let merges = metadata
-            .get_str_array("tokenizer.ggml.merges")
-            .ok_or(TokenizerError::MissingKey("tokenizer.ggml.merges"))?;
         let kinds = match metadata.get_i64_array("tokenizer.ggml.token_type") {
             Some(types) if types.len() == texts.len() => {
                 types.into_iter().map(TokenKind::from_gguf).collect()
@@ -184,7 +197,16 @@ impl Tokenizer {
             None => vec![TokenKind::Normal; texts.len()],
         };
         let pre_name = metadata.get_str("tokenizer.ggml.pre");
-        let spec = pre_tokenizer_for(pre_name)?;
+        let spec = if sentencepiece {
+            // SentencePiece has no pre-tokenizer; llama.cpp adds BOS by default.
+            PreTokenizerSpec {
+                regexes: &[],
+                ignore_merges: false,
+                add_bos_default: true,
+            }
+        } else {
+            pre_tokenizer_for(pre_name)?
+        };
 
         // Ids outside the vocabulary count as absent, as in llama.cpp.
         let vocab_size = texts.len();
@@ -213,11 +235,33 @@ impl Tokenizer {
             ));
         }
 
-        let parse_special =
-            build_backend(&texts, &kinds, &merges, spec.regexes, spec.ignore_merges)?;
-        let mut plain_special = parse_special.clone();
-        plain_special.set_encode_special_tokens(true);
-        let (piece_bytes, piece_starts) = build_pieces(&texts, &kinds);
+        let encoder = if sentencepiece {
+            let scores = metadata.get_f32_array("tokenizer.ggml.scores");
+            let add_space_prefix = metadata
+                .get_bool("tokenizer.ggml.add_space_prefix")
+                .unwrap_or(true);
+            let unk = special_id("tokenizer.ggml.unknown_token_id");
+            Encoder::Spm(Box::new(spm::Spm::new(
+                &texts,
+                &kinds,
+                scores,
+                unk,
+                add_space_prefix,
+            )?))
+        } else {
+            let merges = metadata
+                .get_str_array("tokenizer.ggml.merges")
+                .ok_or(TokenizerError::MissingKey("tokenizer.ggml.merges"))?;
+            let parse_special =
+                build_backend(&texts, &kinds, &merges, spec.regexes, spec.ignore_merges)?;
+            let mut plain_special = parse_special.clone();
+            plain_special.set_encode_special_tokens(true);
+            Encoder::Bpe {
+                parse_special: Box::new(parse_special),
+                plain_special: Box::new(plain_special),
+            }
+        };
+        let (piece_bytes, piece_starts) = build_pieces(&texts, &kinds, sentencepiece);
 
         let eot = special_id("tokenizer.ggml.eot_token_id");
         let eom = special_id("tokenizer.ggml.eom_token_id");
@@ -244,8 +288,7 @@ impl Tokenizer {
             .unwrap_or(1)
             .max(1);
         Ok(Self {
-            parse_special,
-            plain_special,
+            encoder,
             special,
             max_token_bytes,
             texts,
@@ -283,10 +326,16 @@ impl Tokenizer {
     /// Encodes text without adding BOS/EOS (for text that follows other tokens, or a rendered
     /// chat template that already holds them).
     pub fn encode_without_bos_eos(&self, text: &str, parse_special: bool) -> Result<Vec<u32>> {
-        let backend = if parse_special {
-            &self.parse_special
-        } else {
-            &self.plain_special
+        let backend = match &self.encoder {
+            Encoder::Bpe {
+                parse_special: on, ..
+            } if parse_special => on,
+            Encoder::Bpe { plain_special, .. } => plain_special,
+            Encoder::Spm(spm) => {
+                let mut ids = Vec::with_capacity(text.len() / 3 + 1);
+                spm.encode(text, parse_special, &mut ids);
+                return Ok(ids);
+            }
         };
         let encoding = backend
             .encode_fast(text, false)
@@ -346,7 +395,10 @@ impl Tokenizer {
 
     /// The id of a vocabulary string (`"<|im_end|>"`, `"Ġthe"`).
     pub fn token_id(&self, text: &str) -> Option<u32> {
-        self.parse_special.token_to_id(text)
+        match &self.encoder {
+            Encoder::Bpe { parse_special, .. } => parse_special.token_to_id(text),
+            Encoder::Spm(spm) => spm.token_id(text),
+        }
     }
 
     pub fn token_kind(&self, id: u32) -> Option<TokenKind> {
@@ -492,16 +544,27 @@ fn bad_merge(index: usize, merge: &str) -> TokenizerError {
 }
 
 /// The byte string of every token, concatenated, with start offsets (`len + 1` of them).
-fn build_pieces(texts: &[String], kinds: &[TokenKind]) -> (Vec<u8>, Vec<usize>) {
+fn build_pieces(
+    texts: &[String],
+    kinds: &[TokenKind],
+    sentencepiece: bool,
+) -> (Vec<u8>, Vec<usize>) {
     let decoder = ByteDecoder::new();
     let mut bytes = Vec::with_capacity(texts.iter().map(String::len).sum());
     let mut starts = Vec::with_capacity(texts.len() + 1);
     for (text, kind) in texts.iter().zip(kinds) {
         starts.push(bytes.len());
+        let byte = (*kind == TokenKind::Byte)
+            .then(|| spm::parse_byte_token(text))
+            .flatten();
         if kind.is_literal() {
             bytes.extend_from_slice(text.as_bytes());
-        } else {
+        } else if !sentencepiece {
             decoder.decode_into(text, &mut bytes);
+        } else if let Some(byte) = byte {
+            bytes.push(byte);
+        } else {
+            bytes.extend_from_slice(text.replace(spm::SPACE, " ").as_bytes());
         }
     }
     starts.push(bytes.len());

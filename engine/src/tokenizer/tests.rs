@@ -210,12 +210,12 @@ fn metadata_errors_are_clear() {
     let md = metadata_with("smollm", |md| {
         md.insert(
             "tokenizer.ggml.model".into(),
-            MetadataValue::String("llama".into()),
+            MetadataValue::String("ugm".into()),
         );
     });
     let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
     assert!(
-        matches!(err, TokenizerError::UnsupportedModel(ref m) if m == "llama"),
+        matches!(err, TokenizerError::UnsupportedModel(ref m) if m == "ugm"),
         "{err}"
     );
 
@@ -438,4 +438,84 @@ mod chat_templates {
         let err = ChatTemplate::new("{% for %}", "", "").unwrap_err();
         assert!(matches!(err, TokenizerError::Template(_)), "{err}");
     }
+}
+
+/// A SentencePiece vocabulary: control tokens, the 256 byte tokens, and scored pieces.
+fn sentencepiece(add_space_prefix: bool) -> Tokenizer {
+    let mut texts: Vec<String> = ["<unk>", "<s>", "</s>", "<turn>"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut types = vec![2, 3, 3, 3];
+    for b in 0..=255u8 {
+        texts.push(format!("<0x{b:02X}>"));
+        types.push(6);
+    }
+    let pieces = [
+        ("\u{2581}", -1.0),
+        ("h", -5.0),
+        ("e", -5.0),
+        ("l", -5.0),
+        ("o", -5.0),
+        ("\u{2581}h", -3.0),
+        ("ll", -2.0),
+        ("\u{2581}he", -2.5),
+        ("llo", -1.5),
+        ("\u{2581}hello", -0.5),
+        ("lo", -1.0),
+    ];
+    let mut scores = vec![0.0f32; texts.len()];
+    for (text, score) in pieces {
+        texts.push(text.to_string());
+        types.push(1);
+        scores.push(score);
+    }
+    let mut md = Metadata::default();
+    md.insert(
+        "tokenizer.ggml.model".into(),
+        MetadataValue::String("llama".into()),
+    );
+    md.insert("tokenizer.ggml.tokens".into(), strings(&texts));
+    md.insert(
+        "tokenizer.ggml.token_type".into(),
+        MetadataValue::Array(types.into_iter().map(MetadataValue::I32).collect()),
+    );
+    md.insert(
+        "tokenizer.ggml.scores".into(),
+        MetadataValue::Array(scores.into_iter().map(MetadataValue::F32).collect()),
+    );
+    md.insert("tokenizer.ggml.bos_token_id".into(), MetadataValue::U32(1));
+    md.insert("tokenizer.ggml.eos_token_id".into(), MetadataValue::U32(2));
+    md.insert(
+        "tokenizer.ggml.add_space_prefix".into(),
+        MetadataValue::Bool(add_space_prefix),
+    );
+    Tokenizer::from_gguf_metadata(&md).unwrap()
+}
+
+#[test]
+fn sentencepiece_merges_by_score_falls_back_to_bytes_and_round_trips() {
+    let tok = sentencepiece(true);
+    let id = |t: &str| tok.token_id(t).unwrap();
+    // BOS by default; the space prefix makes "hello" one piece.
+    assert_eq!(
+        tok.encode("hello", false).unwrap(),
+        [1, id("\u{2581}hello")]
+    );
+    // Spaces become the piece marker inside the text too: each word merges to its piece.
+    let ids = tok.encode_without_bos_eos("hello hello", false).unwrap();
+    assert_eq!(ids, [id("\u{2581}hello"), id("\u{2581}hello")]);
+    // A character no piece holds is spelled as its UTF-8 bytes.
+    let ids = tok.encode_without_bos_eos("h\u{e9}", false).unwrap();
+    assert_eq!(ids, [id("\u{2581}h"), id("<0xC3>"), id("<0xA9>")]);
+    assert_eq!(tok.decode(&ids, false).unwrap(), " h\u{e9}");
+    // Control tokens split the text only when asked; each raw run after one gets the prefix.
+    let ids = tok.encode_without_bos_eos("<turn>hello", true).unwrap();
+    assert_eq!(ids, [3, id("\u{2581}hello")]);
+    let plain = tok.encode_without_bos_eos("<turn>", false).unwrap();
+    assert!(!plain.contains(&3) && plain.len() > 1, "{plain:?}");
+    let no_prefix = sentencepiece(false);
+    let ids = no_prefix.encode_without_bos_eos("hello", false).unwrap();
+    assert_eq!(no_prefix.decode(&ids, false).unwrap(), "hello");
+    assert!(!ids.contains(&id("\u{2581}hello")));
 }

@@ -1,8 +1,8 @@
 //! What the handle and the scheduler thread share: the command channel's messages and a
 //! snapshot of the engine's state.
 
-use super::salts::{SaltLimits, SaltRegistry};
 use super::{GenerateEvent, GenerateRequest, ServerInfo};
+use super::{SaltLimits, SaltRegistry};
 use crate::tenants::{TenantId, TenantLimits};
 use parking_lot::Mutex;
 use radix::Namespace;

@@ -22,7 +22,7 @@ pub struct GenerateRequest {
     /// The client set `max_new_tokens` itself: if it does not fit beside the prompt the
     /// request is refused (OpenAI's behaviour); a default is clamped to what fits instead.
     pub max_new_tokens_explicit: bool,
-    /// A grammar the output must match ([`crate::handle::EngineHandle::compile_grammar`]).
+    /// A grammar the output must match (compiled by the handle's `compile_grammar`).
     pub constraint: Option<Constraint>,
 }
 

@@ -1,0 +1,16 @@
+//! What crosses between the engine's front door and its scheduler thread, in one place that
+//! both import (neither imports the other's types): requests, the events streamed back, the
+//! commands on the scheduler's inbox, and the state they share (the snapshot, the
+//! registry of live cache salts).
+
+mod salts;
+mod shared;
+mod types;
+
+pub(crate) use salts::SaltRegistry;
+pub use salts::{SaltLimits, MAX_SALT_BYTES};
+pub(crate) use shared::{Command, NewRequest, Shared};
+pub use types::{
+    Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TenantInfo,
+    TokenLogprob, Usage,
+};
