@@ -12,6 +12,8 @@ pub const RUNNING_REQUESTS: &str = "radixserve_running_requests";
 /// KV slots by `state`: `used`, `evictable`, `free`, `protected`.
 pub const KV_SLOTS: &str = "radixserve_kv_slots";
 pub const KV_CAPACITY: &str = "radixserve_kv_capacity_tokens";
+/// Bytes sliding-window layers hold for the tokens the prefix cache keeps.
+pub const KV_SLIDING_CACHED_BYTES: &str = "radixserve_kv_sliding_cached_bytes";
 pub const RETRACTIONS: &str = "radixserve_retractions_total";
 pub const EVICTED_TOKENS: &str = "radixserve_evicted_tokens_total";
 pub const CACHE_QUERIED_TOKENS: &str = "radixserve_cache_queried_tokens_total";

@@ -123,6 +123,10 @@ pub struct ServerInfo {
     pub kv_evictable_tokens: usize,
     pub kv_protected_tokens: usize,
     pub kv_bytes_per_token: usize,
+    /// Of `kv_bytes_per_token`, the part sliding-window layers hold, and that part summed over
+    /// the tokens the prefix cache keeps: what a window-aware cache could free at most.
+    pub kv_sliding_bytes_per_token: usize,
+    pub kv_sliding_cached_bytes: u64,
     pub page_size: usize,
     pub cache_queried_tokens: u64,
     pub cache_hit_tokens: u64,

@@ -93,6 +93,12 @@ pub trait ForwardModel: Send {
     fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<Self::Kv, ModelError>;
     /// Runs `batch`, writing K/V into `kv`; returns logits of `batch.logits_rows`.
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut Self::Kv) -> Result<&[f32], ModelError>;
+
+    /// Layers that attend through a sliding window (their K/V of tokens past the window is
+    /// kept with the other layers' but never read again by requests extending further).
+    fn sliding_window_layers(&self) -> usize {
+        0
+    }
 }
 
 impl ForwardModel for Model {
@@ -116,5 +122,13 @@ impl ForwardModel for Model {
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
         Model::forward(self, batch, kv)
+    }
+
+    fn sliding_window_layers(&self) -> usize {
+        self.weights()
+            .layers
+            .iter()
+            .filter(|l| l.window.is_some())
+            .count()
     }
 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod equivalence;
 pub mod llama_reference;
 pub mod process;
 
@@ -30,6 +31,26 @@ pub fn model_path() -> PathBuf {
         );
     }
     path
+}
+
+/// A family's random-weight GGUF (`llama`, `qwen2`, `qwen3`, `gemma3`), generated bit-identically
+/// by `scripts/fetch-family-models.sh` when missing (it checks the fixtures' sha256).
+pub fn family_model_path(family: &str) -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let out = Command::new(root.join("scripts/fetch-family-models.sh"))
+            .output()
+            .expect("run scripts/fetch-family-models.sh");
+        assert!(
+            out.status.success(),
+            "scripts/fetch-family-models.sh failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        PathBuf::from(stdout.lines().last().unwrap().trim())
+    });
+    dir.join(format!("{family}.gguf"))
 }
 
 pub fn load_model() -> (Model, Tokenizer) {

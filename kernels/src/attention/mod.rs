@@ -474,7 +474,14 @@ mod tests {
     fn sliding_windows_match_the_dense_reference_and_are_batch_invariant() {
         // 2,500 keys: three key splits, the window (700) inside one, across one boundary, or
         // past the first split entirely; head sizes with a fixed and a run-time path.
-        for (head_dim, window) in [(64, 700), (64, 13), (24, 700), (24, 1)] {
+        for (head_dim, window) in [
+            (64, 700),
+            (64, 13),
+            (24, 700),
+            (24, 1),
+            (128, 5000),
+            (256, 30),
+        ] {
             let shape = AttentionShape {
                 num_heads: 4,
                 num_kv_heads: 2,

@@ -29,6 +29,7 @@ pub(super) fn server_info(info: &ServerInfo, caller: &Caller) -> pb::GetServerIn
         let mut shape = ServerInfo {
             kv_capacity_tokens: info.kv_capacity_tokens,
             kv_bytes_per_token: info.kv_bytes_per_token,
+            kv_sliding_bytes_per_token: info.kv_sliding_bytes_per_token,
             page_size: info.page_size,
             draining: info.draining,
             uptime_s: info.uptime_s,
@@ -65,6 +66,8 @@ fn engine_wide(info: &ServerInfo, caller: &Caller) -> pb::GetServerInfoResponse 
         draining: info.draining,
         uptime_s: info.uptime_s,
         tenants,
+        kv_sliding_bytes_per_token: info.kv_sliding_bytes_per_token as u64,
+        kv_sliding_cached_bytes: info.kv_sliding_cached_bytes,
     }
 }
 

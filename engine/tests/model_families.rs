@@ -1,0 +1,180 @@
+//! Every supported family against llama.cpp on the same file: small GGUFs with random weights
+//! at each family's real layer structure (`scripts/make-family-models.py`, regenerated
+//! bit-identically), whose llama.cpp outputs are in `fixtures/families/<family>.json`
+//! (`scripts/make-family-fixtures.py`). Per family: the tokenization and greedy continuations
+//! of several prompts agree (criteria in `common/llama_reference.rs`), the prompt computed
+//! four ways over the paged pool gives bitwise the same logits, and a model of an unknown
+//! family is refused with the supported ones named.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::equivalence::assert_four_ways_agree;
+use common::llama_reference::{assert_agrees_with_fixture, read_fixture, FAMILY_NEAR_TIE};
+use common::{family_model_path, Runner};
+use engine::gguf::GgufFile;
+use engine::model::{Model, ModelConfig};
+use engine::tokenizer::Tokenizer;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+fn fixture(family: &str) -> Value {
+    read_fixture(&format!(
+        "{}/tests/fixtures/families/{family}.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+}
+
+/// Loads the family's model, checks it is the file the fixture was made from, and runs the
+/// agreement and equivalence checks; returns the config for family-specific assertions.
+fn check_family(family: &str) -> (ModelConfig, Tokenizer, Value) {
+    let fixture = fixture(family);
+    let path = family_model_path(family);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(
+        hex::encode(Sha256::digest(&bytes)),
+        fixture["gguf_sha256"].as_str().unwrap(),
+        "{family}: the regenerated model differs from the one the fixture was made from"
+    );
+    let file = GgufFile::from_bytes(bytes).unwrap();
+    assert_eq!(file.architecture(), Some(family));
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let config = model.config().clone();
+    let mut runner = Runner::new(model, 1, 4096);
+    assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE);
+
+    let prompts: Vec<Vec<u32>> = fixture["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(3)
+        .map(|p| tok.encode(p["prompt"].as_str().unwrap(), true).unwrap())
+        .collect();
+    let other1 = tok
+        .encode("Once upon a time, in a land far away,", true)
+        .unwrap();
+    let other2 = tok.encode("1 2 3", true).unwrap();
+    assert_four_ways_agree(&mut runner, &prompts, [&other1, &other2]);
+    (config, tok, fixture)
+}
+
+#[test]
+fn llama_3_with_rope_freqs_agrees_with_llama_cpp() {
+    let (config, tok, _) = check_family("llama");
+    assert_eq!(config.architecture, "llama");
+    assert_eq!(tok.pre_tokenizer(), "llama-bpe");
+}
+
+#[test]
+fn qwen2_with_qkv_biases_agrees_with_llama_cpp() {
+    let (config, tok, _) = check_family("qwen2");
+    assert_eq!((config.num_heads, config.num_kv_heads), (7, 1));
+    assert_eq!(tok.pre_tokenizer(), "qwen2");
+}
+
+#[test]
+fn qwen3_with_qk_norms_and_wide_heads_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("qwen3");
+    assert_ne!(config.head_dim * config.num_heads, config.hidden);
+}
+
+#[test]
+fn gemma3_with_sliding_windows_and_sentencepiece_agrees_with_llama_cpp() {
+    let (config, tok, fixture) = check_family("gemma3");
+    assert!(config.embedding_scale.is_some());
+    // Prompts longer than the window: the sliding layers' mask matters for them.
+    let longest = fixture["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["token_ids"].as_array().unwrap().len())
+        .max()
+        .unwrap();
+    assert!(longest > 2 * 16, "no prompt crosses the 16-token window");
+    // SentencePiece tokenization of tricky strings, id for id.
+    for case in fixture["tokenization"].as_array().unwrap() {
+        let text = case["text"].as_str().unwrap();
+        let parse_special = case["parse_special"].as_bool().unwrap_or(false);
+        let want: Vec<u32> = case["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u32)
+            .collect();
+        let got = tok.encode_without_bos_eos(text, parse_special).unwrap();
+        assert_eq!(got, want, "{text:?} (parse_special {parse_special})");
+    }
+}
+
+#[test]
+fn an_unknown_family_is_refused_naming_the_supported_ones() {
+    let path = family_model_path("qwen2");
+    let mut bytes = std::fs::read(path).unwrap();
+    // Rename the architecture in place ("qwen2" -> "qwenX") without moving any offset.
+    let key = b"general.architecture";
+    let at = bytes.windows(key.len()).position(|w| w == key).unwrap();
+    let value = bytes[at..].windows(5).position(|w| w == b"qwen2").unwrap() + at;
+    bytes[value + 4] = b'X';
+    let file = GgufFile::from_bytes(bytes).unwrap();
+    let err = Model::from_gguf(&file).err().unwrap().to_string();
+    for name in ["qwenX", "llama", "qwen2", "qwen3", "gemma3"] {
+        assert!(err.contains(name), "{err}");
+    }
+}
+
+/// Gemma 3 served by the engine: its own chat template (from the GGUF, through minijinja)
+/// renders, the greedy output is the one the bare model gives, and the server reports what
+/// the sliding layers hold for the cached tokens (5 of its 6 layers slide).
+#[test]
+fn gemma3_serves_through_the_engine_and_reports_sliding_window_memory() {
+    use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+    use engine::sampling::SamplingParams;
+    use engine::tokenizer::ChatMessage;
+
+    let path = family_model_path("gemma3");
+    let engine = EngineHandle::start(EngineConfig::new(&path)).unwrap();
+    let messages = [ChatMessage {
+        role: "user".into(),
+        content: "Tell me about the sea.".into(),
+    }];
+    let text = engine.chat_template().render(&messages, true).unwrap();
+    assert!(text.contains("Tell me about the sea."), "{text}");
+    let ids = engine.tokenizer().encode_chat(&text, &[]).unwrap();
+
+    let file = GgufFile::open(&path).unwrap();
+    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 1024);
+    let mut req = runner.admit_uncached();
+    let logits = runner.extend(&mut [(&mut req, &ids)]).remove(0);
+    let want = runner.greedy_decode(&mut req, &ids, &logits, 12);
+    runner.release(req);
+
+    let mut params = SamplingParams::greedy(12);
+    params.ignore_eos = true;
+    let mut stream = engine
+        .submit(GenerateRequest::new(ids.clone(), params))
+        .unwrap();
+    let mut got = Vec::new();
+    loop {
+        match stream.blocking_next().expect("stream ended early") {
+            GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
+            GenerateEvent::Finished(_) => break,
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(got, want);
+    common::wait_idle(&engine);
+    let info = engine.server_info();
+    assert_eq!(
+        info.kv_sliding_bytes_per_token,
+        info.kv_bytes_per_token * 5 / 6
+    );
+    let cached = info.kv_evictable_tokens + info.kv_protected_tokens;
+    assert!(cached >= ids.len(), "{cached} cached tokens");
+    assert_eq!(
+        info.kv_sliding_cached_bytes,
+        (cached * info.kv_sliding_bytes_per_token) as u64
+    );
+    engine.shutdown(std::time::Duration::from_secs(5));
+}

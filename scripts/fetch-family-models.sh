@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Generates the small random-weight llama/qwen2/qwen3/gemma3 GGUFs the family tests run
+# (scripts/make-family-models.py) into .cache/family-models, with gguf and numpy pinned in
+# .cache/gguf-py so the files come out byte-identical, and checks each against the sha256 in
+# its fixture (engine/tests/fixtures/families/<family>.json). Prints the models directory
+# as the last line of stdout.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+deps="$root/.cache/gguf-py"
+dest="$root/.cache/family-models"
+fixtures="$root/engine/tests/fixtures/families"
+gguf_version="0.17.1"
+numpy_version="2.2.6"
+families=(llama qwen2 qwen3 gemma3)
+
+# The sha256 a family's fixture was made from, or nothing if it has no fixture yet.
+expected_sha256() {
+  local fixture="$fixtures/$1.json"
+  [ -f "$fixture" ] || return 0
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["gguf_sha256"])' "$fixture"
+}
+
+up_to_date() {
+  local want
+  want="$(expected_sha256 "$1")"
+  [ -n "$want" ] && [ -f "$dest/$1.gguf" ] &&
+    echo "$want  $dest/$1.gguf" | sha256sum --check --status
+}
+
+missing=()
+for family in "${families[@]}"; do
+  up_to_date "$family" || missing+=("$family")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  if ! PYTHONPATH="$deps" python3 -c "
+import sys, gguf, numpy, importlib.metadata as m
+sys.exit(m.version('gguf') != '$gguf_version' or numpy.__version__ != '$numpy_version')
+" 2>/dev/null; then
+    rm -rf "$deps"
+    python3 -m pip install --quiet --disable-pip-version-check --no-warn-conflicts \
+      --target "$deps" "gguf==$gguf_version" "numpy==$numpy_version" >&2
+  fi
+  # The llama/qwen2/qwen3 models reuse SmolLM2's BPE vocabulary.
+  "$root/scripts/fetch-model.sh" >&2
+
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  PYTHONPATH="$deps" python3 "$root/scripts/make-family-models.py" \
+    --out "$tmp" "${missing[@]}" >&2
+  mkdir -p "$dest"
+  status=0
+  for family in "${missing[@]}"; do
+    want="$(expected_sha256 "$family")"
+    got="$(sha256sum "$tmp/$family.gguf" | cut -d' ' -f1)"
+    if [ -n "$want" ] && [ "$got" != "$want" ]; then
+      echo "fetch-family-models: $family.gguf came out with sha256 $got, but" \
+        "$fixtures/$family.json was made from $want (if the generator changed on purpose," \
+        "regenerate with scripts/make-family-models.py and scripts/make-family-fixtures.py)" >&2
+      status=1
+      continue
+    fi
+    mv "$tmp/$family.gguf" "$dest/$family.gguf"
+  done
+  [ "$status" -eq 0 ] || exit "$status"
+fi
+echo "$dest"

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Regenerates engine/tests/fixtures/families/<family>.json.
+
+For each of the small random-weight models that scripts/make-family-models.py
+writes (llama, qwen2, qwen3, gemma3), runs llama.cpp's llama-server on the GGUF
+and records, per prompt, llama.cpp's tokenization (with BOS where the model adds
+one) and a 32-step greedy continuation with the top-5 next-token probabilities,
+so the engine's forward pass for every family is checked against an
+implementation we did not write. For gemma3 (a SentencePiece-style vocabulary)
+it also records llama.cpp's ids for a set of awkward strings.
+
+Usage: scripts/make-family-fixtures.py [--server PATH] [--models DIR] [--out DIR] [FAMILY ...]
+Run scripts/fetch-family-models.sh first. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3")
+
+
+def _load_reference_helpers():
+    """Server, sha256_file, candidates and dump_compact from make-reference-fixtures.py,
+    so both fixture sets run llama-server the same way."""
+    path = Path(__file__).resolve().parent / "make-reference-fixtures.py"
+    spec = importlib.util.spec_from_file_location("make_reference_fixtures", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ref = _load_reference_helpers()
+Server, sha256_file, candidates, dump_compact = (
+    ref.Server, ref.sha256_file, ref.candidates, ref.dump_compact)
+
+N_PREDICT = ref.N_PREDICT
+N_PROBS = ref.N_PROBS
+
+MEDIUM = (
+    "She walked to the station early in the morning, bought a ticket for the first train "
+    "north, and sat by the window with a book she had been meaning to read for years, "
+    "watching the fields and rivers pass until the city was gone behind the hills."
+)
+
+LONG = (
+    "The history of the lighthouse is, in many ways, the history of coastal trade itself. "
+    "Long before electric lamps and rotating lenses, harbour towns kept fires burning on "
+    "headlands so that returning ships could find the entrance to the bay after dark. These "
+    "early beacons were unreliable: rain put them out, wind scattered the embers, and the "
+    "keepers sometimes fell asleep at their posts. As shipping grew busier, governments began "
+    "to build permanent stone towers, staffed by trained keepers who lived with their "
+    "families at the foot of the light. Every evening the keeper trimmed the wicks, polished "
+    "the glass, and wound the clockwork that turned the lens."
+)
+
+COMMON_PROMPTS = [
+    "The quick brown fox jumps over the lazy dog.",
+    "Once upon a time, in a small village by the sea, there lived",
+    "Water boils at one hundred degrees at sea level, but on a high mountain it boils at a "
+    "lower temperature because the air pressure is lower.",
+    "def fibonacci(n):\n    if n < 2:\n        return n\n    return",
+    "Order 12345 shipped on 2024-03-15 for $99.99 (3 items, 7.5 kg).",
+    MEDIUM,
+    LONG,
+]
+
+CHAT_PROMPT = {
+    "llama": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+    "qwen2": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+    "qwen3": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+    "gemma3": "<start_of_turn>user\nWhat is the capital of France?<end_of_turn>\n"
+              "<start_of_turn>model\n",
+}
+
+# Strings whose SentencePiece tokenization is easy to get subtly wrong: (text, parse_special).
+GEMMA3_TOKENIZATION = [
+    ("", False),
+    (" ", False),
+    ("   ", False),
+    ("Hello world", False),
+    (" Hello world", False),
+    ("Hello world ", False),
+    ("Hello   world", False),
+    ("  two  spaces  ", False),
+    ("\n", False),
+    ("line one\nline two", False),
+    ("para one\n\n\npara two", False),
+    ("\tindented\twith\ttabs", False),
+    ("The THE the tHe", False),
+    ("don't can't it's", False),
+    ("café résumé naïve", False),
+    ("中文", False),
+    ("emoji 🚀 and 🙂!", False),
+    ("xylophone quizzically zephyr", False),
+    ("unbelievableness", False),
+    ("12345 67 890 3.14159", False),
+    ("2024-03-15 $99.99", False),
+    ("a\u00a0b", False),
+    ("def f(x):\n    return x * 2", False),
+    ("<start_of_turn>user\nHi<end_of_turn>\n", True),
+    ("<start_of_turn>user\nHi<end_of_turn>\n", False),
+    ("<bos>text<eos>", True),
+]
+
+
+def tokenize(server: Server, text: str, add_special: bool, parse_special: bool) -> list[int]:
+    return server.request("/tokenize", {
+        "content": text, "add_special": add_special, "parse_special": parse_special,
+    })["tokens"]
+
+
+def reference_for(server: Server, prompt: str, filler_id: int) -> tuple[dict, list[str]]:
+    notes = []
+    # The model's own BOS rule applies (add_special); special-token text in the prompt is
+    # parsed as the special token.
+    ids = tokenize(server, prompt, add_special=True, parse_special=True)
+    plain = tokenize(server, prompt, add_special=False, parse_special=True)
+    back = server.request("/detokenize", {"tokens": plain})["content"]
+    if back != prompt:
+        notes.append(f"detokenize mismatch: {back!r} != {prompt!r}")
+
+    # Pure greedy from llama.cpp itself: top_k=1 is the only sampler (the final "dist" draw
+    # is then a no-op). Passing ids keeps the server from adding BOS again or re-tokenizing.
+    # n_probs without post_sampling_probs gives a softmax over the raw logits.
+    out = server.request("/completion", {
+        "prompt": ids,
+        "n_predict": N_PREDICT,
+        "samplers": ["top_k"],
+        "top_k": 1,
+        "temperature": 0,
+        "cache_prompt": False,
+        "return_tokens": True,
+        "n_probs": N_PROBS,
+        "post_sampling_probs": False,
+    })
+    greedy = out["tokens"]
+    steps = out.get("completion_probabilities", [])
+    top: list = [None] * len(greedy)
+    # The server drops the probabilities of a token that ends mid UTF-8 character, so align
+    # by token id.
+    j = 0
+    for i, tok in enumerate(greedy):
+        if j < len(steps) and steps[j]["id"] == tok:
+            top[i] = candidates(steps[j])
+            j += 1
+    if j != len(steps):
+        notes.append(f"could not align {len(steps)} probability steps to {greedy}")
+    # Fill the gaps by re-running the prefix and forcing a harmless next token (logit_bias
+    # acts in the sampler chain; the reported probabilities come from the raw logits). A
+    # prefill rather than a decode step, so it can differ in the last digits.
+    refilled = [i for i, t in enumerate(top) if t is None]
+    for i in refilled:
+        forced = server.request("/completion", {
+            "prompt": ids + greedy[:i],
+            "n_predict": 1,
+            "samplers": ["top_k"],
+            "top_k": 1,
+            "cache_prompt": False,
+            "n_probs": N_PROBS,
+            "logit_bias": [[filler_id, 1000.0]],
+        })
+        top[i] = candidates(forced["completion_probabilities"][0])
+    for i, (tok, cands) in enumerate(zip(greedy, top)):
+        if cands[0][0] != tok:
+            notes.append(f"step {i}: greedy token {tok} is not the top candidate {cands[0][0]}")
+    if len(greedy) != N_PREDICT:
+        notes.append(f"stopped after {len(greedy)} tokens ({out.get('stop_type')})")
+
+    return {
+        "prompt": prompt,
+        "token_ids": ids,
+        "greedy_ids": greedy,
+        "greedy_text": out["content"],
+        "stop_type": out.get("stop_type"),
+        "top_candidates": top,
+        "top_candidates_from_prefill": refilled,
+    }, notes
+
+
+def tokenization_cases(server: Server) -> tuple[list[dict], list[str]]:
+    cases, notes = [], []
+    for text, parse_special in GEMMA3_TOKENIZATION:
+        ids = tokenize(server, text, add_special=False, parse_special=parse_special)
+        back = server.request("/detokenize", {"tokens": ids})["content"] if ids else ""
+        if back != text:
+            notes.append(f"tokenization {text!r}: detokenizes to {back!r}")
+        cases.append({"text": text, "parse_special": parse_special, "ids": ids})
+    return cases, notes
+
+
+def peak_stats(records: list[dict]) -> dict:
+    gaps, p1 = [], []
+    for rec in records:
+        for cands in rec["top_candidates"]:
+            gaps.append(cands[0][1] - cands[1][1])
+            p1.append(cands[0][1])
+    return {
+        "steps": len(gaps),
+        "top1_over_0.5": round(sum(p > 0.5 for p in p1) / len(p1), 3),
+        "gap_under_0.05": round(sum(g < 0.05 for g in gaps) / len(gaps), 3),
+        "min_gap": round(min(gaps), 6),
+    }
+
+
+def run_family(family: str, args, version_file: Path) -> int:
+    model = args.models / f"{family}.gguf"
+    if not model.exists():
+        print(f"missing {model} (run scripts/fetch-family-models.sh)", file=sys.stderr)
+        return 1
+    started = time.monotonic()
+    log_path = Path(tempfile.gettempdir()) / f"llama-server-family-{family}.log"
+    server = Server(args.server, model, log_path)
+    try:
+        server.wait_healthy()
+        props = server.request("/props")
+        build = props.get("build_info", "unknown build")
+        version = version_file.read_text().strip() if version_file.exists() else build
+
+        filler = tokenize(server, "\n", add_special=False, parse_special=False)
+        if len(filler) != 1:
+            raise RuntimeError(f"'\\n' is not a single token: {filler}")
+
+        records, all_notes = [], []
+        for prompt in COMMON_PROMPTS + [CHAT_PROMPT[family]]:
+            rec, notes = reference_for(server, prompt, filler[0])
+            records.append(rec)
+            all_notes += [f"{prompt[:40]!r}: {n}" for n in notes]
+            print(f"{family}: {len(rec['token_ids']):4d} prompt tokens, "
+                  f"{len(rec['greedy_ids']):2d} generated ({rec['stop_type']}): "
+                  f"{rec['greedy_text'][:50]!r}")
+        tok_cases = None
+        if family == "gemma3":
+            tok_cases, notes = tokenization_cases(server)
+            all_notes += notes
+    except Exception:
+        print(f"{family}: failed; server log: {log_path}", file=sys.stderr)
+        raise
+    finally:
+        server.stop()
+
+    fixture = {
+        "family": family,
+        "gguf_file": model.name,
+        "gguf_sha256": sha256_file(model),
+        "llama_cpp_version": f"{version} via llama-server ({build})",
+        "settings": {
+            "tokenize": {"add_special": True, "parse_special": True},
+            "greedy": {"n_predict": N_PREDICT, "samplers": ["top_k"], "top_k": 1,
+                       "n_ctx": 4096, "flash_attn": "on",
+                       "top_candidates": f"top {N_PROBS} of softmax(raw logits)"},
+        },
+        "notes": all_notes,
+        "prompts": records,
+    }
+    if tok_cases is not None:
+        fixture["tokenization"] = tok_cases
+    out = args.out / f"{family}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(dump_compact(fixture))
+    for n in all_notes:
+        print(f"{family}: note: {n}")
+    stats = peak_stats(records)
+    print(f"{family}: {stats['steps']} steps, top-1 > 0.5 in {stats['top1_over_0.5']:.1%}, "
+          f"top-1/top-2 gap < 0.05 in {stats['gap_under_0.05']:.1%} "
+          f"(smallest {stats['min_gap']}); {time.monotonic() - started:.1f}s")
+    print(f"wrote {out}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--server", type=Path, default=ref.PREFIX / "bin" / "llama-server")
+    ap.add_argument("--models", type=Path, default=ROOT / ".cache" / "family-models")
+    ap.add_argument("--out", type=Path,
+                    default=ROOT / "engine" / "tests" / "fixtures" / "families")
+    ap.add_argument("families", nargs="*", default=list(FAMILIES))
+    args = ap.parse_args()
+
+    bad = [f for f in args.families if f not in FAMILIES]
+    if bad:
+        print(f"unknown families {bad}; known: {', '.join(FAMILIES)}", file=sys.stderr)
+        return 2
+    if not args.server.exists():
+        print(f"missing {args.server} (see scripts/build-llama-cpp.sh)", file=sys.stderr)
+        return 1
+    version_file = args.server.parent.parent / "VERSION"
+    for family in args.families:
+        rc = run_family(family, args, version_file)
+        if rc:
+            return rc
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

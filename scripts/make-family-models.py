@@ -1,0 +1,486 @@
+#!/usr/bin/env python3
+"""Writes small random-weight GGUF models for the llama, qwen2, qwen3 and gemma3 families.
+
+Each model keeps the head layout of its family's smallest released model, scaled
+down, with weights drawn from fixed seeds, so the files are byte-identical on
+every run (given the pinned gguf and numpy that scripts/fetch-family-models.sh
+installs). The engine tests compare their forward pass on these files with
+llama.cpp's (engine/tests/fixtures/families/*.json, written by
+scripts/make-family-fixtures.py).
+
+The BPE families reuse the SmolLM2 vocabulary and merges; gemma3 gets a small
+synthesized SentencePiece-style vocabulary with byte fallback.
+
+Usage: scripts/make-family-models.py [--vocab-from SMOLLM2.gguf] [--out DIR] [FAMILY ...]
+Needs gguf and numpy (scripts/fetch-family-models.sh puts them in .cache/gguf-py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import gguf
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3")
+
+Q = gguf.GGMLQuantizationType
+
+
+# --------------------------------------------------------------------------------------------
+# Layouts
+
+
+LAYOUTS = {
+    # Llama 3.2 style: GQA 4:1, head_dim 64, Llama 3.1 rope frequency factors.
+    "llama": dict(
+        seed=0x11A3A, n_layer=2, n_embd=512, n_head=8, n_head_kv=2, head_dim=64, n_ff=1024,
+        rope_base=500000.0, eps=1e-5, tied=False, qkv_bias=False, qk_norm=False,
+        pre="llama-bpe", add_bos=True,
+        # token_embd / output are the big tensors (49152 rows); quantized to keep the file small
+        embd_type=Q.Q5_0, output_type=Q.Q4_0, embd_std=0.25,
+    ),
+    # Qwen2 style: one K/V head, Q/K/V biases, tied output.
+    "qwen2": dict(
+        seed=0x0E2, n_layer=3, n_embd=448, n_head=7, n_head_kv=1, head_dim=64, n_ff=1024,
+        rope_base=1e6, eps=1e-6, tied=True, qkv_bias=True, qk_norm=False,
+        pre="qwen2", add_bos=False,
+        embd_type=Q.Q8_0, embd_std=0.05,
+    ),
+    # Qwen3 style: head_dim 128 != n_embd / n_head, per-head Q/K RMS norms, tied output.
+    "qwen3": dict(
+        seed=0x0E3, n_layer=3, n_embd=256, n_head=4, n_head_kv=2, head_dim=128, n_ff=768,
+        rope_base=1e6, eps=1e-6, tied=True, qkv_bias=False, qk_norm=True,
+        pre="qwen2", add_bos=False,
+        # All f32: llama.cpp then computes without rounding activations to f16 or 8 bits,
+        # so this family is checked on the exact path (the others cover quantized types).
+        embd_type=Q.F32, embd_std=0.05, matrix_type=Q.F32, down_type=Q.F32,
+    ),
+    # Gemma 3 1B style: one K/V head of 256, 5 sliding layers then 1 global, post norms,
+    # GELU FFN, embeddings scaled by sqrt(n_embd), tied output.
+    "gemma3": dict(
+        seed=0x6E3, n_layer=6, n_embd=384, n_head=4, n_head_kv=1, head_dim=256, n_ff=768,
+        rope_base=1e6, eps=1e-6, tied=True, qkv_bias=False, qk_norm=True,
+        sliding_window=16, add_bos=True,
+        # llama.cpp applies tanh capping to gemma3 logits when this key is present (its
+        # probabilities change without it); 40 bends the top logits (about 30 here) visibly
+        # without flattening the distribution
+        final_logit_softcapping=40.0,
+        # the graph multiplies embeddings by sqrt(384) on input: 0.003 * 19.6 = 0.06
+        embd_type=Q.F16, embd_std=0.003,
+    ),
+}
+
+CONTEXT_LENGTH = 4096
+LOGIT_STD = 8.0
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenizers
+
+
+def bpe_vocab_from(path: Path) -> dict:
+    """tokens, merges, token types and special ids of a GGUF's BPE tokenizer."""
+    reader = gguf.GGUFReader(path)
+
+    def field(key):
+        f = reader.get_field(key)
+        if f is None:
+            raise SystemExit(f"{path}: no {key}")
+        return f.contents()
+
+    if field("tokenizer.ggml.model") != "gpt2":
+        raise SystemExit(f"{path}: not a BPE (gpt2) tokenizer")
+    return {
+        "tokens": list(field("tokenizer.ggml.tokens")),
+        "merges": list(field("tokenizer.ggml.merges")),
+        "types": [int(t) for t in field("tokenizer.ggml.token_type")],
+        "bos": int(field("tokenizer.ggml.bos_token_id")),
+        "eos": int(field("tokenizer.ggml.eos_token_id")),
+        "unk": int(field("tokenizer.ggml.unknown_token_id")),
+        "pad": int(field("tokenizer.ggml.padding_token_id")),
+        "chat_template": field("tokenizer.chat_template"),
+    }
+
+
+SPACE = "\u2581"  # SentencePiece's visible space
+
+# Common English words, most frequent first (the order feeds the piece scores).
+WORDS = """
+the of and to a in is it you that he was for on are with as I his they be at one have this
+from or had by not word but what some we can out other were all there when up use your how
+said an each she which do their time if will way about many then them write would like so
+these her long make thing see him two has look more day could go come did number sound no
+most people my over know water than call first who may down side been now find any new work
+part take get place made live where after back little only round man year came show every
+good me give our under name very through just form sentence great think say help low line
+differ turn cause much mean before move right boy old too same tell does set three want air
+well also play small end put home read hand port large spell add even land here must big
+high such follow act why ask men change went light kind off need house picture try us again
+animal point mother world near build self earth father head stand own page should country
+found answer school grow study still learn plant cover food sun four between state keep eye
+never last let thought city tree cross farm hard start might story saw far sea draw left
+late run while press close night real life few north open seem together next white children
+begin got walk example ease paper group always music those both mark often letter until
+mile river car feet care second book carry took science eat room friend began idea fish
+mountain stop once base hear horse cut sure watch color face wood main enough plain girl
+usual young ready above ever red list though feel talk bird soon body dog family direct pose
+leave song measure door product black short numeral class wind question happen complete ship
+area half rock order fire south problem piece told knew pass since top whole king space heard
+best hour better true during hundred five remember step early hold west ground interest reach
+fast verb sing listen six table travel less morning ten simple several vowel toward war lay
+against pattern slow center love person money serve appear road map rain rule govern pull cold
+notice voice unit power town fine certain fly fall lead cry dark machine note wait plan figure
+star box noun field rest correct able pound done beauty drive stood contain front teach week
+final gave green oh quick develop ocean warm free minute strong special mind behind clear tail
+produce fact street inch multiply nothing course stay wheel full force blue object decide
+surface deep moon island foot system busy test record boat common gold possible plane stead
+dry wonder laugh thousand ago ran check game shape equate hot miss brought heat snow tire
+bring yes distant fill east paint language among grand ball yet wave drop heart am present
+heavy dance engine position arm wide sail material size vary settle speak weight general ice
+matter circle pair include divide syllable felt perhaps pick sudden count square reason length
+represent art subject region energy hunt probable bed brother egg ride cell believe fraction
+forest sit race window store summer train sleep prove lone leg exercise wall catch mount wish
+sky board joy winter sat written wild instrument kept glass grass cow job edge sign visit past
+soft fun bright gas weather month million bear finish happy hope flower clothe strange gone
+jump baby eight village meet root buy raise solve metal whether push seven paragraph third
+shall held hair describe cook floor either result burn hill safe cat century consider type law
+bit coast copy phrase silent tall sand soil roll temperature finger industry value fight lie
+beat excite natural view sense ear else quite broke case middle kill son lake moment scale
+loud spring observe child straight consonant nation dictionary milk speed method organ pay age
+section dress cloud surprise quiet stone tiny climb cool design poor lot experiment bottom key
+iron single stick flat twenty skin smile crease hole trade melody trip office receive row mouth
+exact symbol die least trouble shout except wrote seed tone join suggest clean break lady yard
+rise bad blow oil blood touch grew cent mix team wire cost lost brown wear garden equal sent
+choose fell fit flow fair bank collect save control decimal gentle woman captain practice
+separate difficult doctor please protect noon whose locate ring character insect caught period
+indicate radio spoke atom human history effect electric expect crop modern element hit student
+corner party supply bone rail imagine provide agree thus capital chair danger fruit rich thick
+soldier process operate guess necessary sharp wing create neighbor wash bat rather crowd corn
+compare poem string bell depend meat rub tube famous dollar stream fear sight thin triangle
+planet hurry chief colony clock mine tie enter major fresh search send yellow gun allow print
+dead spot desert suit current lift rose continue block chart hat sell success company subtract
+event particular deal swim term opposite wife shoe shoulder spread arrange camp invent cotton
+born determine quart nine truck noise level chance gather shop stretch throw shine property
+column molecule select wrong gray repeat require broad prepare salt nose plural anger claim
+continent oxygen sugar death pretty skill women season solution magnet silver thank branch
+match suffix especially fig afraid huge sister steel discuss forward similar guide experience
+score apple bought led pitch coat mass card band rope slip win dream evening condition feed
+tool total basic smell valley nor double seat arrive master track parent shore division sheet
+substance favor connect post spend chord fat glad original share station dad bread charge
+proper bar offer segment slave duck instant market degree populate chick dear enemy reply
+drink occur support speech nature range steam motion path liquid log meant quotient teeth
+shell neck lighthouse keeper ships harbour coastal trade storm lamp lens tower stairs
+function return value model token server request engine memory cache data file code error
+string number list print import class def self none true false let mut fn pub struct impl
+""".split()
+
+SUFFIXES = "s es ed ing er ers est ly tion tions ment ness able ful less ous al ive ity y".split()
+PUNCT = list(".,;:!?'\"()[]{}<>-_/\\|@#$%^&*+=~`")
+
+
+def spm_vocab() -> dict:
+    """A SentencePiece-style (llama.cpp "llama" model) vocabulary: control tokens, the 256
+    byte-fallback tokens, then single characters, words and subwords with and without the
+    leading visible space. Every piece's prefixes are pieces too, so any word in the list can
+    be assembled by pairwise merges."""
+    tokens = ["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>"]
+    types = [3, 3, 3, 2, 3, 3]
+    scores = [0.0] * len(tokens)
+    for b in range(256):
+        tokens.append(f"<0x{b:02X}>")
+        types.append(6)
+        scores.append(0.0)
+
+    pieces: dict[str, float] = {}
+
+    def add(piece: str, score: float) -> None:
+        if piece and (piece not in pieces or pieces[piece] < score):
+            pieces[piece] = score
+
+    def add_with_prefixes(piece: str, score: float) -> None:
+        for n in range(1, len(piece) + 1):
+            # a prefix scores a little below its extension's base so longer pieces win ties
+            add(piece[:n], score - 0.5 * (len(piece) - n))
+
+    chars = ([SPACE, "\n", "\t"] + [chr(c) for c in range(ord("a"), ord("z") + 1)]
+             + [chr(c) for c in range(ord("A"), ord("Z") + 1)] + list("0123456789") + PUNCT
+             + list("éèàüöäçñ—…"))
+    for c in chars:
+        add(c, -8.0)
+    for run in (SPACE * 2, SPACE * 3, SPACE * 4, SPACE * 8, "\n\n", "\n\n\n", "\t\t"):
+        add_with_prefixes(run, -4.0 + 0.1 * len(run))
+    for d in range(100):
+        add_with_prefixes(str(d), -6.0)
+        add_with_prefixes(SPACE + str(d), -6.0)
+    for p in (".", ",", "(", "\"", "'", "-", ":", "[", "{", "<", "=", "+", "*", "/", "$"):
+        add(SPACE + p, -5.0)
+    for p in ("()", "):", "\",", ".\n", ",\n", "->", "=>", "==", "!=", "<=", ">=", "::",
+              "//", "/*", "*/", "{}", "[]", "...", "--", "n'", "'s", "'t", "'re", "'ll"):
+        add_with_prefixes(p, -3.0)
+
+    seen_words = []
+    for w in WORDS:
+        if w not in seen_words:
+            seen_words.append(w)
+    n = len(seen_words)
+    for rank, w in enumerate(seen_words):
+        freq = 3.0 * (1.0 - rank / n)  # commoner words score higher
+        base = 0.35 * len(w) + freq
+        add_with_prefixes(SPACE + w, base + 0.5)
+        add_with_prefixes(w, base)
+        if rank < 150:
+            cap = w[:1].upper() + w[1:]
+            add_with_prefixes(SPACE + cap, base)
+            add_with_prefixes(cap, base - 0.5)
+        if rank < 150:
+            for s in SUFFIXES[:4]:
+                add_with_prefixes(SPACE + w + s, base - 0.5)
+    for s in SUFFIXES:
+        add_with_prefixes(s, 0.3 * len(s))
+
+    # Stable order: by score, descending, then by the piece itself; break score ties so no
+    # two pieces share a score (tokenizers differ in how they break them).
+    ordered = sorted(pieces.items(), key=lambda kv: (-kv[1], kv[0]))
+    for i, (piece, score) in enumerate(ordered):
+        tokens.append(piece)
+        types.append(1)
+        scores.append(float(np.float32(round(score - i * 1e-4, 4))))
+    return {"tokens": tokens, "types": types, "scores": scores,
+            "bos": 2, "eos": 1, "unk": 3, "pad": 0}
+
+
+GEMMA_CHAT_TEMPLATE = (
+    "{{ bos_token }}"
+    "{%- if messages[0]['role'] == 'system' -%}"
+    "{%- set first_user_prefix = messages[0]['content'] + '\n\n' -%}"
+    "{%- set loop_messages = messages[1:] -%}"
+    "{%- else -%}"
+    "{%- set first_user_prefix = '' -%}"
+    "{%- set loop_messages = messages -%}"
+    "{%- endif -%}"
+    "{%- for message in loop_messages -%}"
+    "{%- if message['role'] == 'assistant' -%}{%- set role = 'model' -%}"
+    "{%- else -%}{%- set role = message['role'] -%}{%- endif -%}"
+    "{{ '<start_of_turn>' + role + '\n' + (first_user_prefix if loop.first else '')"
+    " + message['content'] | trim + '<end_of_turn>\n' }}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{ '<start_of_turn>model\n' }}{%- endif -%}"
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Weights
+
+
+def llama31_rope_factors(base: float, dim: int, factor=8.0, low=1.0, high=4.0,
+                         original_ctx=8192) -> np.ndarray:
+    """Per-pair frequency divisors of Llama 3.1's RoPE scaling (as llama.cpp's converter
+    writes them into rope_freqs.weight)."""
+    low_wavelen = original_ctx / low
+    high_wavelen = original_ctx / high
+    out = []
+    for i in range(0, dim, 2):
+        freq = 1.0 / (base ** (i / dim))
+        wavelen = 2 * math.pi / freq
+        if wavelen < high_wavelen:
+            out.append(1.0)
+        elif wavelen > low_wavelen:
+            out.append(factor)
+        else:
+            smooth = (original_ctx / wavelen - low) / (high - low)
+            out.append(1.0 / ((1 - smooth) / factor + smooth))
+    return np.array(out, dtype=np.float32)
+
+
+class Tensors:
+    """Draws tensors from one generator in a fixed order and adds them to the writer."""
+
+    def __init__(self, writer: gguf.GGUFWriter, seed: int):
+        self.w = writer
+        self.rng = np.random.default_rng(seed)
+
+    def normal(self, shape, std: float) -> np.ndarray:
+        return (self.rng.standard_normal(shape, dtype=np.float64) * std).astype(np.float32)
+
+    def add(self, name: str, data: np.ndarray, ty: Q) -> None:
+        if ty == Q.F32:
+            self.w.add_tensor(name, data.astype(np.float32))
+        elif ty == Q.F16:
+            self.w.add_tensor(name, data.astype(np.float16))
+        else:
+            self.w.add_tensor(name, gguf.quants.quantize(data, ty), raw_dtype=ty)
+
+    def norm(self, name: str, n: int, gain: float = 1.0) -> None:
+        self.add(name, gain * (1.0 + self.normal((n,), 0.1)), Q.F32)
+
+    def matrix(self, name: str, n_out: int, n_in: int, std: float, ty: Q = Q.F16) -> np.ndarray:
+        m = self.normal((n_out, n_in), std)
+        self.add(name, m, ty)
+        return m
+
+
+def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None = None) -> None:
+    """softcap: overrides gemma3's final_logit_softcapping (0 leaves the key out)."""
+    L = LAYOUTS[family]
+    mt = L.get("matrix_type", Q.F16)
+    d, hd, nh, nkv, ff = L["n_embd"], L["head_dim"], L["n_head"], L["n_head_kv"], L["n_ff"]
+    vocab = spm_vocab() if family == "gemma3" else bpe
+    n_vocab = len(vocab["tokens"])
+
+    w = gguf.GGUFWriter(str(out), family)
+    w.add_name(f"radixserve test {family}")
+    w.add_context_length(CONTEXT_LENGTH)
+    w.add_block_count(L["n_layer"])
+    w.add_embedding_length(d)
+    w.add_feed_forward_length(ff)
+    w.add_head_count(nh)
+    w.add_head_count_kv(nkv)
+    if hd != d // nh or family == "gemma3":
+        w.add_key_length(hd)
+        w.add_value_length(hd)
+    w.add_layer_norm_rms_eps(L["eps"])
+    w.add_rope_freq_base(L["rope_base"])
+    if family == "llama":
+        w.add_rope_dimension_count(hd)
+    if family == "gemma3":
+        w.add_sliding_window(L["sliding_window"])
+        if softcap is None:
+            softcap = L["final_logit_softcapping"]
+        if softcap:
+            w.add_final_logit_softcapping(softcap)
+    w.add_vocab_size(n_vocab)
+    w.add_quantization_version(gguf.GGML_QUANT_VERSION)
+
+    if family == "gemma3":
+        w.add_tokenizer_model("llama")
+        w.add_tokenizer_pre("default")
+        w.add_token_list(vocab["tokens"])
+        w.add_token_scores(vocab["scores"])
+        w.add_token_types(vocab["types"])
+        w.add_bos_token_id(vocab["bos"])
+        w.add_eos_token_id(vocab["eos"])
+        w.add_unk_token_id(vocab["unk"])
+        w.add_pad_token_id(vocab["pad"])
+        w.add_add_bos_token(True)
+        w.add_add_eos_token(False)
+        w.add_add_space_prefix(False)
+        w.add_chat_template(GEMMA_CHAT_TEMPLATE)
+    else:
+        w.add_tokenizer_model("gpt2")
+        w.add_tokenizer_pre(L["pre"])
+        w.add_token_list(vocab["tokens"])
+        w.add_token_types(vocab["types"])
+        w.add_token_merges(vocab["merges"])
+        w.add_bos_token_id(vocab["bos"])
+        w.add_eos_token_id(vocab["eos"])
+        w.add_unk_token_id(vocab["unk"])
+        w.add_pad_token_id(vocab["pad"])
+        w.add_add_bos_token(L["add_bos"])
+        w.add_add_space_prefix(False)
+        w.add_chat_template(vocab["chat_template"])
+
+    t = Tensors(w, L["seed"])
+    # Control tokens get short output rows, so greedy runs never stop on an end-of-generation
+    # token and the reference continuations are always full length. So do gemma3's byte
+    # tokens: random byte sequences are invalid UTF-8, for which llama-server reports no
+    # probabilities.
+    types = np.array(vocab["types"])
+    control = types == 3
+    byte = types == 6
+
+    # Scales: small embeddings (real models' are small too), so the residual stream at the
+    # output is dominated by what the layers wrote rather than by the last token's own
+    # embedding -- with a tied head a large embedding would make "repeat the last token" the
+    # answer at every step. Xavier-style projections with slightly sharp attention, and an
+    # output head whose logits have a standard deviation of about LOGIT_STD so next-token
+    # distributions are peaked and near-ties rare.
+    embd_std = L["embd_std"]
+    embd = t.normal((n_vocab, d), embd_std)
+    if L["tied"]:
+        embd[control] *= 0.05
+        embd[byte] *= 0.2
+    t.add("token_embd.weight", embd, L["embd_type"])
+
+    for i in range(L["n_layer"]):
+        p = f"blk.{i}."
+        t.norm(p + "attn_norm.weight", d)
+        t.matrix(p + "attn_q.weight", nh * hd, d, 1.5 / math.sqrt(d), mt)
+        t.matrix(p + "attn_k.weight", nkv * hd, d, 1.5 / math.sqrt(d), mt)
+        t.matrix(p + "attn_v.weight", nkv * hd, d, 1.0 / math.sqrt(d), mt)
+        if L["qkv_bias"]:
+            t.add(p + "attn_q.bias", t.normal((nh * hd,), 0.5), Q.F32)
+            t.add(p + "attn_k.bias", t.normal((nkv * hd,), 0.5), Q.F32)
+            t.add(p + "attn_v.bias", t.normal((nkv * hd,), 0.2), Q.F32)
+        if L["qk_norm"]:
+            t.norm(p + "attn_q_norm.weight", hd)
+            t.norm(p + "attn_k_norm.weight", hd)
+        t.matrix(p + "attn_output.weight", d, nh * hd, 1.0 / math.sqrt(nh * hd), mt)
+        if family == "gemma3":
+            t.norm(p + "post_attention_norm.weight", d)
+        t.norm(p + "ffn_norm.weight", d)
+        t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
+        t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
+        t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff), L.get("down_type", Q.Q8_0))
+        if family == "gemma3":
+            t.norm(p + "post_ffw_norm.weight", d)
+
+    # Logit std ~= embd_std * sqrt(d) * output_norm gain for a tied head, so with the small
+    # embeddings the tied models' final norms are large (about 24, 32 and 420).
+    if L["tied"]:
+        gain = LOGIT_STD / (embd_std * math.sqrt(d))
+        t.norm("output_norm.weight", d, gain)
+    else:
+        t.norm("output_norm.weight", d)
+        head = t.normal((n_vocab, d), LOGIT_STD / math.sqrt(d))
+        head[control] *= 0.05
+        t.add("output.weight", head, L["output_type"])
+
+    if family == "llama":
+        t.add("rope_freqs.weight", llama31_rope_factors(L["rope_base"], hd), Q.F32)
+
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--vocab-from", type=Path,
+                    default=ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf",
+                    help="GGUF whose BPE vocabulary the llama/qwen2/qwen3 models reuse")
+    ap.add_argument("--out", type=Path, default=ROOT / ".cache" / "family-models")
+    ap.add_argument("--gemma3-softcap", type=float, default=None,
+                    help="gemma3.final_logit_softcapping to write instead of the default "
+                    f"{LAYOUTS['gemma3']['final_logit_softcapping']} (0: leave the key out)")
+    ap.add_argument("families", nargs="*", default=list(FAMILIES))
+    args = ap.parse_args()
+
+    bad = [f for f in args.families if f not in FAMILIES]
+    if bad:
+        print(f"unknown families {bad}; known: {', '.join(FAMILIES)}", file=sys.stderr)
+        return 2
+    bpe = None
+    if any(f != "gemma3" for f in args.families):
+        if not args.vocab_from.exists():
+            print(f"missing {args.vocab_from} (run scripts/fetch-model.sh)", file=sys.stderr)
+            return 1
+        bpe = bpe_vocab_from(args.vocab_from)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for family in args.families:
+        path = args.out / f"{family}.gguf"
+        tmp = path.with_suffix(".gguf.tmp")
+        write_model(family, tmp, bpe, args.gemma3_softcap if family == "gemma3" else None)
+        tmp.replace(path)
+        print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
