@@ -145,11 +145,11 @@ impl EngineHandle {
         drop(file);
         match model {
             LoadedModel::Cpu(model) => {
-                Self::start_with_model(model, tokenizer, chat_template, model_info, &config)
+                Self::start_with_model(*model, tokenizer, chat_template, model_info, &config)
             }
             #[cfg(feature = "cuda")]
             LoadedModel::Cuda(gpu) => {
-                Self::start_with_model(gpu, tokenizer, chat_template, model_info, &config)
+                Self::start_with_model(*gpu, tokenizer, chat_template, model_info, &config)
             }
         }
     }

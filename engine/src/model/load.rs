@@ -37,9 +37,9 @@ pub fn load_weights(file: &GgufFile) -> Result<Weights, ModelError> {
 
 /// A model ready to serve on one device.
 pub enum LoadedModel {
-    Cpu(Model),
+    Cpu(Box<Model>),
     #[cfg(feature = "cuda")]
-    Cuda(super::gpu::GpuModel),
+    Cuda(Box<super::gpu::GpuModel>),
 }
 
 impl LoadedModel {
@@ -56,11 +56,11 @@ impl LoadedModel {
 pub fn load(file: &GgufFile, device: Device) -> Result<LoadedModel, ModelError> {
     let model = Model::from_weights(load_weights(file)?);
     match device {
-        Device::Cpu => Ok(LoadedModel::Cpu(model)),
+        Device::Cpu => Ok(LoadedModel::Cpu(Box::new(model))),
         #[cfg(feature = "cuda")]
-        Device::Cuda(ordinal) => Ok(LoadedModel::Cuda(super::gpu::GpuModel::from_model(
-            &model, ordinal,
-        )?)),
+        Device::Cuda(ordinal) => Ok(LoadedModel::Cuda(Box::new(
+            super::gpu::GpuModel::from_model(&model, ordinal)?,
+        ))),
         #[cfg(not(feature = "cuda"))]
         Device::Cuda(_) => Err(ModelError::Unsupported(format!(
             "device {device} needs a build with CUDA support (cargo build --features cuda)"
