@@ -126,62 +126,8 @@ def reference_for(server: Server, prompt: str, filler_id: int) -> tuple[dict, li
     if back != prompt:
         notes.append(f"detokenize mismatch: {back!r} != {prompt!r}")
 
-    # Pure greedy from llama.cpp itself: top_k=1 is the only sampler (the final "dist" draw
-    # is then a no-op). Passing ids keeps the server from adding BOS again or re-tokenizing.
-    # n_probs without post_sampling_probs gives a softmax over the raw logits.
-    out = server.request("/completion", {
-        "prompt": ids,
-        "n_predict": N_PREDICT,
-        "samplers": ["top_k"],
-        "top_k": 1,
-        "temperature": 0,
-        "cache_prompt": False,
-        "return_tokens": True,
-        "n_probs": N_PROBS,
-        "post_sampling_probs": False,
-    })
-    greedy = out["tokens"]
-    steps = out.get("completion_probabilities", [])
-    top: list = [None] * len(greedy)
-    # The server drops the probabilities of a token that ends mid UTF-8 character, so align
-    # by token id.
-    j = 0
-    for i, tok in enumerate(greedy):
-        if j < len(steps) and steps[j]["id"] == tok:
-            top[i] = candidates(steps[j])
-            j += 1
-    if j != len(steps):
-        notes.append(f"could not align {len(steps)} probability steps to {greedy}")
-    # Fill the gaps by re-running the prefix and forcing a harmless next token (logit_bias
-    # acts in the sampler chain; the reported probabilities come from the raw logits). A
-    # prefill rather than a decode step, so it can differ in the last digits.
-    refilled = [i for i, t in enumerate(top) if t is None]
-    for i in refilled:
-        forced = server.request("/completion", {
-            "prompt": ids + greedy[:i],
-            "n_predict": 1,
-            "samplers": ["top_k"],
-            "top_k": 1,
-            "cache_prompt": False,
-            "n_probs": N_PROBS,
-            "logit_bias": [[filler_id, 1000.0]],
-        })
-        top[i] = candidates(forced["completion_probabilities"][0])
-    for i, (tok, cands) in enumerate(zip(greedy, top)):
-        if cands[0][0] != tok:
-            notes.append(f"step {i}: greedy token {tok} is not the top candidate {cands[0][0]}")
-    if len(greedy) != N_PREDICT:
-        notes.append(f"stopped after {len(greedy)} tokens ({out.get('stop_type')})")
-
-    return {
-        "prompt": prompt,
-        "token_ids": ids,
-        "greedy_ids": greedy,
-        "greedy_text": out["content"],
-        "stop_type": out.get("stop_type"),
-        "top_candidates": top,
-        "top_candidates_from_prefill": refilled,
-    }, notes
+    entry, more = ref.reference_from_ids(server, prompt, ids, filler_id)
+    return entry, notes + more
 
 
 def tokenization_cases(server: Server) -> tuple[list[dict], list[str]]:

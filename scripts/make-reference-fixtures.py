@@ -150,7 +150,14 @@ def reference_for(server: Server, prompt: str) -> tuple[dict, list[str]]:
     back = server.request("/detokenize", {"tokens": ids})["content"]
     if back != prompt:
         notes.append(f"detokenize mismatch: {back!r} != {prompt!r}")
+    entry, more = reference_from_ids(server, prompt, ids, NEWLINE_ID)
+    return entry, notes + more
 
+
+def reference_from_ids(server: Server, prompt: str, ids: list, filler_id: int) -> tuple[dict, list[str]]:
+    """llama.cpp's greedy continuation of `ids` with the top candidates of each step;
+    `filler_id` is a harmless token forced when a step's probabilities must be refetched."""
+    notes = []
     # Pure greedy: the only sampler left in the chain is top_k=1 (llama.cpp
     # always appends a final "dist" draw, which is then a no-op). Passing ids
     # rather than text keeps the server from adding BOS or re-tokenizing.
@@ -191,7 +198,7 @@ def reference_for(server: Server, prompt: str) -> tuple[dict, list[str]]:
             "top_k": 1,
             "cache_prompt": False,
             "n_probs": N_PROBS,
-            "logit_bias": [[NEWLINE_ID, 1000.0]],
+            "logit_bias": [[filler_id, 1000.0]],
         })
         top[i] = candidates(forced["completion_probabilities"][0])
     for i, (tok, cands) in enumerate(zip(greedy, top)):
