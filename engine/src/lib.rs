@@ -5,6 +5,7 @@ pub mod gguf;
 pub mod grammar;
 pub mod handle;
 pub mod io;
+pub mod kv_events;
 pub mod metric_names;
 pub mod model;
 pub mod sampling;

@@ -41,3 +41,6 @@ pub const CONNECTIONS_REFUSED: &str = "radixserve_connections_refused_total";
 pub const CONNECTIONS_TIMED_OUT: &str = "radixserve_connections_timed_out_total";
 /// HTTP responses by `route` (the matched route template) and `status`.
 pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
+/// Times the scheduler dropped block changes because the KV event hub's queue was full
+/// (each followed by a full resync of every subscriber).
+pub const KV_EVENT_RESYNCS: &str = "radixserve_kv_event_resyncs_total";

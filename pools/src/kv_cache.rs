@@ -9,7 +9,7 @@
 //! last slot is in.
 
 use crate::{KvSlotAllocator, PoolError, ReqRow, ReqToTokenPool, SlotId, TokenId};
-use radix::{Namespace, NodeLock, NsId, RadixCache};
+use radix::{BlockEvent, Namespace, NodeLock, NsId, RadixCache};
 
 /// Sizes of the pools behind a [`KvCache`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +86,21 @@ impl KvCache {
 
     pub fn page_size(&self) -> usize {
         self.allocator.page_size()
+    }
+
+    /// Starts the tree's block events (see [`RadixCache::enable_block_events`]).
+    pub fn enable_block_events(&mut self, block_size: usize) -> Result<(), PoolError> {
+        Ok(self.tree.enable_block_events(block_size)?)
+    }
+
+    /// The tree's block events since the last call.
+    pub fn take_block_events(&mut self) -> Vec<BlockEvent> {
+        self.tree.take_block_events()
+    }
+
+    /// Every cached full block (see [`RadixCache::block_snapshot`]).
+    pub fn block_snapshot(&self) -> Vec<BlockEvent> {
+        self.tree.block_snapshot()
     }
 
     pub fn namespace_id(&mut self, ns: &Namespace) -> NsId {

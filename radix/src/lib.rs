@@ -8,6 +8,7 @@
 //! (or a flush) hands it back through the caller's `free` callback. Slot ids that `insert`
 //! reports as already present stay owned by the caller, who must free them.
 
+mod blocks;
 mod check;
 mod evict;
 mod lock;
@@ -15,6 +16,7 @@ mod namespace;
 mod node;
 mod tree;
 
+pub use blocks::{BlockChange, BlockEvent, StoredBlock};
 pub use evict::{EvictionPolicy, Lfu, Lru, NodeMeta};
 pub use lock::NodeLock;
 pub use namespace::{CacheScope, Namespace, NsId};
@@ -34,6 +36,8 @@ pub enum RadixError {
     Unaligned { len: usize, page_size: usize },
     #[error("page size must be at least 1")]
     ZeroPageSize,
+    #[error("block size must be at least 1")]
+    ZeroBlockSize,
     #[error("unknown namespace id {0:?}")]
     UnknownNamespace(NsId),
     #[error("tree invariant violated: {0}")]

@@ -1,5 +1,6 @@
 //! The radix tree: match, insert, split, lock, evict and flush.
 
+use crate::blocks::BlockJournal;
 use crate::evict::{EvictionPolicy, LeafSet, Lru, NodeMeta};
 use crate::lock::NodeLock;
 use crate::namespace::{CacheScope, Namespace, NsId};
@@ -71,6 +72,8 @@ pub struct RadixCache {
     pub(crate) protected: usize,
     clock: u64,
     stats: CacheStats,
+    /// Block events, when on ([`RadixCache::enable_block_events`]).
+    pub(crate) blocks: Option<BlockJournal>,
 }
 
 impl RadixCache {
@@ -100,6 +103,7 @@ impl RadixCache {
             protected: 0,
             clock: 0,
             stats: CacheStats::default(),
+            blocks: None,
         })
     }
 
@@ -459,6 +463,7 @@ impl RadixCache {
         stats.cached_tokens += len;
         stats.evictable_tokens += len;
         self.leaf_set_refresh(leaf);
+        self.journal_stored(leaf);
     }
 
     /// Splits `child` after `at` tokens; returns the new node holding the first part.
@@ -611,6 +616,7 @@ impl RadixCache {
     /// Removes an unlocked leaf, hands its slots to `free`, and lets its parent become a
     /// leaf candidate. The node must already be out of the eviction set.
     fn remove_leaf(&mut self, id: NodeId, free: &mut impl FnMut(&[SlotId])) -> usize {
+        self.journal_removed(id);
         let node = self.nodes.remove(id.0);
         free(&node.slots);
         let len = node.key.len();

@@ -64,6 +64,11 @@ pub struct ServeArgs {
     /// Without it the server is open to everyone as one tenant
     #[arg(long)]
     pub tenants_config: Option<PathBuf>,
+    /// With a tenants file: the tenant that keyless calls of the SGLang worker protocol act
+    /// as (a gateway such as smg sends no key to its gRPC workers). Without it they need a
+    /// key like every other call
+    #[arg(long)]
+    pub sglang_tenant: Option<String>,
     /// TOML file with any of these settings; flags given on the command line win
     #[arg(long)]
     #[serde(skip)]
@@ -122,6 +127,7 @@ pub struct ServeConfig {
     pub http_port: u16,
     pub grpc_port: u16,
     pub tenants_config: Option<PathBuf>,
+    pub sglang_tenant: Option<String>,
     pub shutdown_grace: Duration,
     pub connections: ConnectionLimits,
 }
@@ -154,6 +160,7 @@ impl ServeArgs {
             policy: self.policy.or(file.policy),
             max_context_len: self.max_context_len.or(file.max_context_len),
             tenants_config: self.tenants_config.or(file.tenants_config),
+            sglang_tenant: self.sglang_tenant.or(file.sglang_tenant),
             config: self.config,
             shutdown_grace_secs: self.shutdown_grace_secs.or(file.shutdown_grace_secs),
             max_cache_salts_per_tenant: self
@@ -266,6 +273,7 @@ impl ServeArgs {
             http_port: self.http_port.unwrap_or(8000),
             grpc_port: self.grpc_port.unwrap_or(50051),
             tenants_config: self.tenants_config,
+            sglang_tenant: self.sglang_tenant,
             shutdown_grace,
             connections,
         })

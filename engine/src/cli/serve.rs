@@ -30,6 +30,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("tenants file {}", path.display()))?,
         None => TenantRegistry::open(),
     });
+    if let Some(name) = &config.sglang_tenant {
+        anyhow::ensure!(
+            config.tenants_config.is_some(),
+            "--sglang-tenant needs --tenants-config (without one every call is served)"
+        );
+        anyhow::ensure!(
+            tenants.caller_named(name).is_some(),
+            "--sglang-tenant {name:?}: no such tenant in the tenants file"
+        );
+    }
     check_model(&config.engine.model_path)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -64,7 +74,9 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
         config.connections,
         stopping(&stopped),
     ));
-    let grpc = GrpcServer::loading_with_tenants(tenants.clone()).await;
+    let grpc = GrpcServer::loading_with_tenants(tenants.clone())
+        .await
+        .with_sglang_tenant(config.sglang_tenant.clone());
     let grpc_server = tokio::spawn(grpc.clone().serve_with_limits(
         grpc_listener,
         config.connections,

@@ -15,6 +15,7 @@ pub use prompt::{PromptInput, CHAT_ROLES};
 use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
 use crate::io::{Command, NewRequest, Shared};
+use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
@@ -45,6 +46,8 @@ pub struct EngineConfig {
     pub salt_limits: SaltLimits,
     /// Limits on structured-output grammars.
     pub grammar_limits: GrammarLimits,
+    /// Tokens per block of the KV events ([`crate::kv_events`]); `None`: no events.
+    pub kv_event_block_size: Option<usize>,
 }
 
 impl EngineConfig {
@@ -59,6 +62,7 @@ impl EngineConfig {
             scheduler: SchedulerConfig::default(),
             salt_limits: SaltLimits::default(),
             grammar_limits: GrammarLimits::default(),
+            kv_event_block_size: Some(KV_EVENT_BLOCK_SIZE),
         }
     }
 }
@@ -106,11 +110,13 @@ struct Inner {
     model_info: ModelInfo,
     max_context_len: usize,
     max_queued: usize,
+    max_running: usize,
     kv_capacity: usize,
     gate: parking_lot::Mutex<TenantGate>,
     /// One permit per core for building large prompts off the async runtime.
     prompt_permits: Arc<tokio::sync::Semaphore>,
     grammars: Arc<Grammars>,
+    kv_events: Option<KvEventHub>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -189,12 +195,22 @@ impl EngineHandle {
                 max_context_len,
             },
         )?;
-        let cache = KvCache::new(KvCacheConfig {
+        let mut cache = KvCache::new(KvCacheConfig {
             max_running_requests: sched.max_running_requests,
             max_context_len,
             num_slots,
             page_size: config.page_size,
         })?;
+        let kv_events = match config.kv_event_block_size {
+            Some(size) => {
+                cache.enable_block_events(size)?;
+                let (hub, tx) = KvEventHub::start(size).map_err(|e| {
+                    EngineError::Config(format!("cannot start the KV event thread: {e}"))
+                })?;
+                Some((hub, tx))
+            }
+            None => None,
+        };
         let kv_capacity = cache.allocator().capacity();
         let tokenizer = Arc::new(tokenizer);
         let grammars = Arc::new(Grammars::new(
@@ -203,7 +219,7 @@ impl EngineHandle {
             config.grammar_limits,
         ));
         let shared = Arc::new(Shared::new(config.salt_limits));
-        let (scheduler, tx) = Scheduler::new(
+        let (mut scheduler, tx) = Scheduler::new(
             model,
             cache,
             kv,
@@ -211,6 +227,13 @@ impl EngineHandle {
             sched.clone(),
             shared.clone(),
         );
+        let kv_events = match kv_events {
+            Some((hub, events)) => {
+                scheduler = scheduler.with_kv_events(events);
+                Some(hub)
+            }
+            None => None,
+        };
         // The first snapshot exists before anyone can read one.
         scheduler.publish();
         let thread = std::thread::Builder::new()
@@ -226,15 +249,22 @@ impl EngineHandle {
                 model_info,
                 max_context_len,
                 max_queued: sched.max_queued_requests,
+                max_running: sched.max_running_requests,
                 kv_capacity,
                 gate: parking_lot::Mutex::new(TenantGate::default()),
                 prompt_permits: Arc::new(tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(1, |n| n.get()),
                 )),
                 grammars,
+                kv_events,
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),
         })
+    }
+
+    /// The KV event subscriptions, if the engine publishes them.
+    pub fn kv_events(&self) -> Option<&KvEventHub> {
+        self.inner.kv_events.as_ref()
     }
 
     pub fn tokenizer(&self) -> &Tokenizer {
@@ -252,6 +282,11 @@ impl EngineHandle {
     /// Longest prompt + output a request may have.
     pub fn max_context_len(&self) -> usize {
         self.inner.max_context_len
+    }
+
+    /// Most requests decoding at once.
+    pub fn max_running_requests(&self) -> usize {
+        self.inner.max_running
     }
 
     /// Validates `request` and queues it. Errors say what is wrong; nothing is queued then.

@@ -16,12 +16,14 @@ pub use policy::Policy;
 pub(crate) use req::Req;
 
 use crate::io::{Command, Shared};
+use crate::kv_events::{HubInput, HubSender};
+use crate::metric_names as names;
 use crate::model::{ForwardBatch, ForwardModel};
 use crate::tokenizer::Tokenizer;
 use fair::TenantBook;
 use pools::KvCache;
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -97,6 +99,10 @@ pub struct Scheduler<M: ForwardModel> {
     started_at: Instant,
     /// Requests finished or failed this step, streamed at the end of it.
     done: VecDeque<Req>,
+    /// Where the tree's block changes go, if KV events are on.
+    kv_events: Option<HubSender>,
+    /// Changes were dropped (the hub's queue was full): resync when there is room.
+    kv_events_lost: bool,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -132,8 +138,43 @@ impl<M: ForwardModel> Scheduler<M> {
             shutdown_at: None,
             started_at: Instant::now(),
             done: VecDeque::new(),
+            kv_events: None,
+            kv_events_lost: false,
         };
         (scheduler, inbox)
+    }
+
+    /// Sends the tree's block changes to `hub` from now on (the tree must journal them).
+    pub(crate) fn with_kv_events(mut self, hub: HubSender) -> Self {
+        self.kv_events = Some(hub);
+        self
+    }
+
+    /// Hands this step's block changes to the KV event hub without waiting: if its queue
+    /// is full they are dropped, and a snapshot of the whole tree follows when there is
+    /// room.
+    fn send_block_events(&mut self) {
+        let Some(hub) = &self.kv_events else {
+            return;
+        };
+        let events = self.cache.take_block_events();
+        let input = if self.kv_events_lost {
+            HubInput::Resync(self.cache.block_snapshot())
+        } else if events.is_empty() {
+            return;
+        } else {
+            HubInput::Events(events)
+        };
+        match hub.try_send(input) {
+            Ok(()) => self.kv_events_lost = false,
+            Err(TrySendError::Full(_)) => {
+                if !self.kv_events_lost {
+                    metrics::counter!(names::KV_EVENT_RESYNCS).increment(1);
+                }
+                self.kv_events_lost = true;
+            }
+            Err(TrySendError::Disconnected(_)) => self.kv_events = None,
+        }
     }
 
     /// Runs until shut down (or every handle is gone).
@@ -146,6 +187,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     break;
                 }
                 self.publish();
+                self.send_block_events();
                 // Nothing to do: sleep until a command arrives.
                 match self.rx.recv_timeout(Duration::from_secs(1)) {
                     Ok(cmd) => self.handle(cmd),
@@ -162,6 +204,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 // New arrivals show in the snapshot before their first token is streamed, so
                 // a client never sees "idle" while its request is in flight.
                 self.publish();
+                self.send_block_events();
             }
             if self.shutdown_at.is_some_and(|at| Instant::now() >= at) {
                 self.abort_all("the server is shutting down");
@@ -169,6 +212,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             self.step();
             self.publish();
+            self.send_block_events();
         }
         self.abort_all("the server is shutting down");
         self.publish();

@@ -85,6 +85,10 @@ fn describe() {
     describe_gauge!(TENANT_WAITING, "A tenant's requests waiting for admission");
     describe_gauge!(CACHE_NAMESPACES, "Live prefix-cache namespaces");
     describe_counter!(
+        crate::metric_names::KV_EVENT_RESYNCS,
+        "Times KV event changes were dropped (hub queue full) and every subscriber resynced"
+    );
+    describe_counter!(
         super::connections::CONNECTIONS_REFUSED,
         "Connections closed at once: the server held its maximum"
     );

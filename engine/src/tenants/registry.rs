@@ -162,6 +162,17 @@ impl TenantRegistry {
         self.ids.lock().limits.clone()
     }
 
+    /// The caller a tenant's keys authenticate as, by the tenant's name (`None` for an
+    /// unknown name or an open server).
+    pub fn caller_named(&self, name: &str) -> Option<Caller> {
+        let table = self.table.read().clone()?;
+        table
+            .callers
+            .iter()
+            .find(|c| &*c.tenant_name == name)
+            .cloned()
+    }
+
     /// Decides who sent a request from its `authorization` header value.
     pub fn authenticate(&self, authorization: Option<&str>) -> Result<Caller, AuthError> {
         let Some(table) = self.table.read().clone() else {

@@ -10,6 +10,7 @@
 
 mod byte_level;
 mod chat;
+mod hf_json;
 mod pre_tokenizer;
 mod special;
 mod spm;

@@ -2,6 +2,7 @@
 //! the handler's future, which for a streaming RPC ends as soon as the stream is returned;
 //! the engine must know the deadline to abort the request itself.
 
+use crate::handle::{GenerateEvent, RequestStream};
 use std::time::{Duration, Instant};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
@@ -42,6 +43,26 @@ fn parse_timeout(text: &str) -> Option<Duration> {
         "n" => Duration::from_nanos(value),
         _ => return None,
     })
+}
+
+/// The request's next event before `deadline`: DEADLINE_EXCEEDED once it passes, and
+/// UNAVAILABLE if the engine stopped before the request finished.
+pub(super) async fn next_event(
+    events: &mut RequestStream,
+    deadline: Option<Instant>,
+) -> Result<GenerateEvent, Status> {
+    let event = match deadline {
+        None => events.next().await,
+        Some(deadline) => tokio::select! {
+            event = events.next() => event,
+            () = tokio::time::sleep_until(deadline.into()) => return Err(exceeded()),
+        },
+    };
+    event.ok_or_else(|| Status::unavailable("the engine stopped before the request finished"))
+}
+
+pub(super) fn exceeded() -> Status {
+    Status::deadline_exceeded("the call's deadline passed: the request was aborted")
 }
 
 #[cfg(test)]

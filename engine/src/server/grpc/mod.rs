@@ -1,4 +1,5 @@
-//! The gRPC API: `radixserve.v1.RadixServe` (tonic) over [`EngineHandle`], the standard
+//! The gRPC API: `radixserve.v1.RadixServe` (tonic) over [`EngineHandle`], the SGLang
+//! worker protocol `sglang.grpc.scheduler.SglangScheduler` for the smg gateway, the standard
 //! `grpc.health.v1.Health` service and server reflection (v1 and v1alpha), so `grpcurl`
 //! works without the `.proto`.
 //!
@@ -12,6 +13,7 @@ mod deadline;
 mod info;
 mod input;
 mod service;
+mod sglang;
 mod status;
 mod stream;
 mod text;
@@ -33,6 +35,8 @@ use tonic_health::ServingStatus;
 /// streams are dropped and their requests aborted.
 const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
 const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Largest request message of the SGLang service (a prompt of a million token ids fits).
+const MAX_REQUEST_BYTES: usize = 16 << 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GrpcError {
@@ -49,6 +53,8 @@ pub struct GrpcServer {
     engine: EngineSlot,
     tenants: Arc<TenantRegistry>,
     health: HealthReporter,
+    /// The tenant keyless SGLang-protocol calls act as (see [`GrpcServer::with_sglang_tenant`]).
+    sglang_tenant: Option<String>,
 }
 
 impl GrpcServer {
@@ -63,6 +69,7 @@ impl GrpcServer {
             engine: Arc::new(OnceLock::new()),
             tenants,
             health: HealthReporter::new(),
+            sglang_tenant: None,
         };
         server.set_serving(false).await;
         server
@@ -85,6 +92,13 @@ impl GrpcServer {
         true
     }
 
+    /// Keyless calls of the SGLang worker protocol act as tenant `name` (a gateway such as
+    /// smg sends no key to its gRPC workers); calls with a key authenticate as usual.
+    pub fn with_sglang_tenant(mut self, name: Option<String>) -> Self {
+        self.sglang_tenant = name;
+        self
+    }
+
     pub fn engine(&self) -> Option<&EngineHandle> {
         self.engine.get()
     }
@@ -97,7 +111,7 @@ impl GrpcServer {
         } else {
             ServingStatus::NotServing
         };
-        for name in ["", SERVICE_NAME] {
+        for name in ["", SERVICE_NAME, sglang::SERVICE_NAME] {
             self.health.set_service_status(name, status).await;
         }
     }
@@ -112,6 +126,7 @@ impl GrpcServer {
         let reflection = || {
             tonic_reflection::server::Builder::configure()
                 .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(proto::SGLANG_FILE_DESCRIPTOR_SET)
                 .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         };
         let reflection_v1 = reflection().build_v1()?;
@@ -123,6 +138,14 @@ impl GrpcServer {
             self.engine.clone(),
             self.tenants.clone(),
         ));
+        let sglang = sglang::SglangSchedulerServer::new(sglang::SglangService::new(
+            self.engine.clone(),
+            self.tenants.clone(),
+            self.sglang_tenant.clone(),
+        ))
+        // Requests may carry long prompts; responses stay far below the 4 MiB a gateway
+        // decodes by default (tokenizer and snapshot chunks are bounded).
+        .max_decoding_message_size(MAX_REQUEST_BYTES);
         Ok(Server::builder()
             .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
             .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
@@ -130,7 +153,8 @@ impl GrpcServer {
             .add_service(health)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
-            .add_service(radixserve))
+            .add_service(radixserve)
+            .add_service(sglang))
     }
 
     /// Serves on `listener` until `shutdown` completes, then waits for open calls to end

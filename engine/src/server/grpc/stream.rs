@@ -61,23 +61,13 @@ impl Generation {
         if self.done {
             return None;
         }
-        let event = match self.deadline {
-            None => self.events.next().await,
-            Some(deadline) => tokio::select! {
-                event = self.events.next() => event,
-                () = tokio::time::sleep_until(deadline.into()) => {
-                    self.done = true;
-                    return Some(Err(deadline_exceeded()));
-                }
-            },
-        };
-        let Some(event) = event else {
-            self.done = true;
-            return Some(Err(Status::unavailable(
-                "the engine stopped before the request finished",
-            )));
-        };
-        Some(self.message_for(event))
+        match super::deadline::next_event(&mut self.events, self.deadline).await {
+            Ok(event) => Some(self.message_for(event)),
+            Err(status) => {
+                self.done = true;
+                Some(Err(status))
+            }
+        }
     }
 
     fn message_for(&mut self, event: GenerateEvent) -> Result<pb::GenerateResponse, Status> {
@@ -98,7 +88,7 @@ impl Generation {
                 self.done = true;
                 let past_deadline = self.deadline.is_some_and(|d| Instant::now() >= d);
                 if completion.finish_reason == FinishReason::Abort && past_deadline {
-                    return Err(deadline_exceeded());
+                    return Err(super::deadline::exceeded());
                 }
                 let rest = self.text.finish(&completion.finish_reason);
                 let finished = self.response(Response::Finished(finished(&completion)));
@@ -125,10 +115,6 @@ impl Generation {
             response: Some(response),
         }
     }
-}
-
-fn deadline_exceeded() -> Status {
-    Status::deadline_exceeded("the call's deadline passed: the request was aborted")
 }
 
 fn token_logprob(lp: TokenLogprob) -> pb::TokenLogprob {

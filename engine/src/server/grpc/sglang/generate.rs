@@ -1,0 +1,189 @@
+//! The response stream of `Generate`: while streaming, one chunk per engine chunk (new
+//! token ids, cumulative counts, their logprobs); always one `GenerateComplete` with the
+//! whole output last; then the stream ends. Dropping the stream (the client cancelled or
+//! vanished) drops the engine's request stream, which aborts the request.
+
+use super::super::deadline;
+use super::inflight::InFlight;
+use crate::handle::{Completion, GenerateEvent, RequestStream, TokenLogprob};
+use crate::sampling::{FinishReason, StopMatch};
+use futures_util::Stream;
+use proto::sglang::scheduler as pb;
+use proto::sglang::scheduler::generate_complete::MatchedStop;
+use proto::sglang::scheduler::generate_response::Response;
+use std::pin::Pin;
+use std::time::Instant;
+use tonic::Status;
+
+pub(super) type GenerateStream =
+    Pin<Box<dyn Stream<Item = Result<pb::GenerateResponse, Status>> + Send>>;
+
+struct Generation {
+    events: RequestStream,
+    rid: String,
+    stream: bool,
+    deadline: Option<Instant>,
+    prompt_tokens: u32,
+    output_ids: Vec<u32>,
+    logprobs: pb::OutputLogProbs,
+    done: bool,
+    /// Keeps the request id abortable while the stream lives.
+    _inflight: InFlight,
+}
+
+pub(super) struct Options {
+    pub rid: String,
+    pub stream: bool,
+    pub deadline: Option<Instant>,
+    pub prompt_tokens: u32,
+}
+
+pub(super) fn response_stream(
+    events: RequestStream,
+    options: Options,
+    inflight: InFlight,
+) -> GenerateStream {
+    let generation = Generation {
+        events,
+        rid: options.rid,
+        stream: options.stream,
+        deadline: options.deadline,
+        prompt_tokens: options.prompt_tokens,
+        output_ids: Vec::new(),
+        logprobs: pb::OutputLogProbs::default(),
+        done: false,
+        _inflight: inflight,
+    };
+    Box::pin(futures_util::stream::unfold(
+        generation,
+        |mut generation| async move {
+            let item = generation.next_message().await?;
+            Some((item, generation))
+        },
+    ))
+}
+
+impl Generation {
+    /// The next message to send; `None` after the last.
+    async fn next_message(&mut self) -> Option<Result<pb::GenerateResponse, Status>> {
+        loop {
+            if self.done {
+                return None;
+            }
+            let event = match deadline::next_event(&mut self.events, self.deadline).await {
+                Ok(event) => event,
+                Err(status) => {
+                    self.done = true;
+                    return Some(Err(status));
+                }
+            };
+            match event {
+                GenerateEvent::Chunk {
+                    token_ids,
+                    logprobs,
+                    ..
+                } => {
+                    let delta = output_logprobs(logprobs);
+                    self.output_ids.extend_from_slice(&token_ids);
+                    append(&mut self.logprobs, &delta);
+                    // Without streaming, only the completion is sent.
+                    if self.stream && !token_ids.is_empty() {
+                        return Some(Ok(self.chunk(token_ids, delta)));
+                    }
+                }
+                GenerateEvent::Finished(completion) => {
+                    self.done = true;
+                    let past_deadline = self.deadline.is_some_and(|d| Instant::now() >= d);
+                    if completion.finish_reason == FinishReason::Abort && past_deadline {
+                        return Some(Err(deadline::exceeded()));
+                    }
+                    return Some(Ok(self.complete(&completion)));
+                }
+                GenerateEvent::Error(message) => {
+                    self.done = true;
+                    return Some(Err(Status::internal(message)));
+                }
+            }
+        }
+    }
+
+    fn chunk(
+        &self,
+        token_ids: Vec<u32>,
+        logprobs: Option<pb::OutputLogProbs>,
+    ) -> pb::GenerateResponse {
+        self.response(Response::Chunk(pb::GenerateStreamChunk {
+            token_ids,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: count(self.output_ids.len()),
+            output_logprobs: logprobs,
+            ..Default::default()
+        }))
+    }
+
+    fn complete(&mut self, completion: &Completion) -> pb::GenerateResponse {
+        let (finish_reason, matched_stop) = finish(&completion.finish_reason);
+        let usage = completion.usage;
+        let logprobs = std::mem::take(&mut self.logprobs);
+        let output_ids = std::mem::take(&mut self.output_ids);
+        self.response(Response::Complete(pb::GenerateComplete {
+            output_ids,
+            finish_reason: finish_reason.to_string(),
+            prompt_tokens: usage.prompt_tokens,
+            completion_tokens: usage.completion_tokens,
+            cached_tokens: usage.cached_tokens,
+            output_logprobs: (!logprobs.token_ids.is_empty()).then_some(logprobs),
+            matched_stop,
+            ..Default::default()
+        }))
+    }
+
+    fn response(&self, response: Response) -> pb::GenerateResponse {
+        pb::GenerateResponse {
+            request_id: self.rid.clone(),
+            response: Some(response),
+        }
+    }
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The SGLang names of finish reasons, and the stop that matched.
+fn finish(reason: &FinishReason) -> (&'static str, Option<MatchedStop>) {
+    match reason {
+        FinishReason::Stop(StopMatch::Eos(id) | StopMatch::TokenId(id)) => {
+            ("stop", Some(MatchedStop::MatchedTokenId(*id)))
+        }
+        FinishReason::Stop(StopMatch::String(s)) => {
+            ("stop", Some(MatchedStop::MatchedStopStr(s.clone())))
+        }
+        FinishReason::Stop(StopMatch::Grammar) => ("stop", None),
+        FinishReason::Length => ("length", None),
+        FinishReason::Abort => ("abort", None),
+    }
+}
+
+/// A chunk's logprobs in the protocol's columns; `None` when none were asked for.
+fn output_logprobs(logprobs: Vec<TokenLogprob>) -> Option<pb::OutputLogProbs> {
+    if logprobs.is_empty() {
+        return None;
+    }
+    let mut out = pb::OutputLogProbs::default();
+    for lp in logprobs {
+        out.token_ids.push(lp.token_id);
+        out.token_logprobs.push(lp.logprob);
+        let (token_ids, values) = lp.top.into_iter().unzip();
+        out.top_logprobs.push(pb::TopLogProbs { values, token_ids });
+    }
+    Some(out)
+}
+
+fn append(all: &mut pb::OutputLogProbs, delta: &Option<pb::OutputLogProbs>) {
+    if let Some(delta) = delta {
+        all.token_ids.extend_from_slice(&delta.token_ids);
+        all.token_logprobs.extend_from_slice(&delta.token_logprobs);
+        all.top_logprobs.extend(delta.top_logprobs.iter().cloned());
+    }
+}

@@ -1,0 +1,221 @@
+//! `GetModelInfo`, `GetServerInfo` and `GetLoads` in the SGLang protocol's shapes, from the
+//! engine's snapshots. Figures that reveal other tenants' traffic (queue, cache use, hit
+//! rate) go to administrators only, as in `radixserve.v1`.
+
+use crate::handle::{EngineHandle, ServerInfo};
+use crate::sampling::SamplingParams;
+use crate::tenants::Caller;
+use parking_lot::Mutex;
+use prost_types::value::Kind;
+use prost_types::{Struct, Value};
+use proto::sglang::scheduler as pb;
+use std::time::Instant;
+
+fn saturate(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// The engine's default sampling values, as SGLang's `generation_config` defaults.
+fn default_sampling_json() -> String {
+    let d = SamplingParams::default();
+    serde_json::json!({
+        "temperature": d.temperature,
+        "top_p": d.top_p,
+        "top_k": if d.top_k == 0 { -1 } else { i64::from(d.top_k) },
+        "min_p": d.min_p,
+        "repetition_penalty": d.repetition_penalty,
+        "max_new_tokens": d.max_new_tokens,
+    })
+    .to_string()
+}
+
+/// The tokenizer source a gateway is told: resolvable only through `GetTokenizer`.
+fn tokenizer_source(engine: &EngineHandle) -> String {
+    format!("radixserve/{}", engine.model_info().name)
+}
+
+pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
+    let info = engine.model_info();
+    let tokenizer = engine.tokenizer();
+    let id = |id: Option<u32>| id.and_then(|i| i32::try_from(i).ok()).unwrap_or(-1);
+    pb::GetModelInfoResponse {
+        // A name no file or hub repository has: the gateway then asks GetTokenizer (it asks
+        // only when some tokenizer source is named).
+        model_path: String::new(),
+        tokenizer_path: tokenizer_source(engine),
+        is_generation: true,
+        served_model_name: info.name.clone(),
+        max_context_length: saturate(engine.max_context_len()),
+        max_req_input_len: saturate(engine.max_context_len().saturating_sub(1)),
+        vocab_size: saturate(info.vocab_size),
+        model_type: info.architecture.clone(),
+        architectures: vec![info.architecture.clone()],
+        eos_token_ids: info
+            .eos_token_ids
+            .iter()
+            .filter_map(|&i| i32::try_from(i).ok())
+            .collect(),
+        bos_token_id: id(tokenizer.bos_token_id()),
+        pad_token_id: id(tokenizer.pad_token_id()),
+        default_sampling_params_json: default_sampling_json(),
+        weight_version: "default".into(),
+        ..Default::default()
+    }
+}
+
+fn value(kind: Kind) -> Value {
+    Value { kind: Some(kind) }
+}
+
+fn fields(entries: Vec<(&str, Kind)>) -> Struct {
+    Struct {
+        fields: entries
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), value(v)))
+            .collect(),
+    }
+}
+
+pub(super) fn server_info(
+    engine: &EngineHandle,
+    caller: &Caller,
+    started: std::time::SystemTime,
+) -> pb::GetServerInfoResponse {
+    let info = engine.server_info();
+    let model = engine.model_info();
+    let capacity = info.kv_capacity_tokens as f64;
+    let server_args = fields(vec![
+        ("served_model_name", Kind::StringValue(model.name.clone())),
+        ("model_path", Kind::StringValue(String::new())),
+        (
+            "tokenizer_path",
+            Kind::StringValue(tokenizer_source(engine)),
+        ),
+        (
+            "context_length",
+            Kind::NumberValue(engine.max_context_len() as f64),
+        ),
+        ("max_total_tokens", Kind::NumberValue(capacity)),
+        (
+            "max_running_requests",
+            Kind::NumberValue(engine.max_running_requests() as f64),
+        ),
+        ("tp_size", Kind::NumberValue(1.0)),
+        ("dp_size", Kind::NumberValue(1.0)),
+        ("pp_size", Kind::NumberValue(1.0)),
+        ("is_embedding", Kind::BoolValue(false)),
+        ("vocab_size", Kind::NumberValue(model.vocab_size as f64)),
+        ("page_size", Kind::NumberValue(info.page_size as f64)),
+        ("disaggregation_mode", Kind::StringValue("null".into())),
+        (
+            "load_balance_method",
+            Kind::StringValue("round_robin".into()),
+        ),
+        ("weight_version", Kind::StringValue("default".into())),
+        (
+            "kv_event_block_size",
+            Kind::NumberValue(engine.kv_events().map_or(0.0, |h| h.block_size() as f64)),
+        ),
+    ]);
+    let (waiting, running) = if caller.is_admin {
+        (info.waiting_requests, info.running_requests)
+    } else {
+        (0, 0)
+    };
+    let scheduler_info = fields(vec![
+        ("num_waiting_reqs", Kind::NumberValue(waiting as f64)),
+        ("num_running_reqs", Kind::NumberValue(running as f64)),
+        ("draining", Kind::BoolValue(info.draining)),
+    ]);
+    pb::GetServerInfoResponse {
+        server_args: Some(server_args),
+        scheduler_info: Some(scheduler_info),
+        active_requests: saturate(waiting + running),
+        is_paused: info.draining,
+        uptime_seconds: info.uptime_s,
+        sglang_version: format!("radixserve {}", env!("CARGO_PKG_VERSION")),
+        server_type: "grpc".into(),
+        start_time: Some(prost_types::Timestamp::from(started)),
+        max_total_num_tokens: saturate(info.kv_capacity_tokens),
+        ..Default::default()
+    }
+}
+
+/// Generated tokens per second between two `GetLoads` calls.
+#[derive(Default)]
+pub(super) struct Throughput {
+    last: Mutex<Option<(Instant, u64)>>,
+}
+
+impl Throughput {
+    fn sample(&self, generated: u64) -> f64 {
+        let now = Instant::now();
+        let mut last = self.last.lock();
+        let rate = match *last {
+            Some((at, before)) if now > at => {
+                generated.saturating_sub(before) as f64 / now.duration_since(at).as_secs_f64()
+            }
+            _ => 0.0,
+        };
+        *last = Some((now, generated));
+        rate
+    }
+}
+
+pub(super) fn loads(
+    engine: &EngineHandle,
+    caller: &Caller,
+    throughput: &Throughput,
+) -> pb::GetLoadsResponse {
+    let info: ServerInfo = engine.server_info();
+    let capacity = info.kv_capacity_tokens.max(1);
+    // Tokens neither free nor reclaimable from the cache: what running requests hold.
+    let used = info
+        .kv_capacity_tokens
+        .saturating_sub(info.kv_free_tokens + info.kv_evictable_tokens);
+    let generated: u64 = info.tenants.iter().map(|t| t.decode_tokens).sum();
+    let mut load = pb::SchedulerLoad {
+        dp_rank: 0,
+        max_total_num_tokens: saturate(info.kv_capacity_tokens),
+        max_running_requests: saturate(engine.max_running_requests()),
+        ..Default::default()
+    };
+    if caller.is_admin {
+        load.num_running_reqs = saturate(info.running_requests);
+        load.num_waiting_reqs = saturate(info.waiting_requests);
+        load.num_total_reqs = saturate(info.running_requests + info.waiting_requests);
+        load.num_used_tokens = saturate(used);
+        load.token_usage = used as f64 / capacity as f64;
+        load.gen_throughput = throughput.sample(generated);
+        load.cache_hit_rate = if info.cache_queried_tokens == 0 {
+            0.0
+        } else {
+            info.cache_hit_tokens as f64 / info.cache_queried_tokens as f64
+        };
+        load.utilization =
+            info.running_requests as f64 / engine.max_running_requests().max(1) as f64;
+        load.queues = Some(pb::QueueMetrics {
+            waiting: load.num_waiting_reqs,
+            ..Default::default()
+        });
+    }
+    pb::GetLoadsResponse {
+        timestamp: format!(
+            "{:.3}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64())
+        ),
+        version: env!("CARGO_PKG_VERSION").into(),
+        dp_rank_count: 1,
+        aggregate: Some(pb::AggregateMetrics {
+            total_running_reqs: load.num_running_reqs,
+            total_waiting_reqs: load.num_waiting_reqs,
+            total_reqs: load.num_total_reqs,
+            avg_token_usage: load.token_usage,
+            avg_throughput: load.gen_throughput,
+            avg_utilization: load.utilization,
+        }),
+        loads: vec![load],
+    }
+}

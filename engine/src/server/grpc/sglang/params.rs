@@ -1,0 +1,316 @@
+//! From the SGLang protocol's `GenerateRequest` (token ids in) to the engine's request.
+//! Every field is either honoured or, when set to something the engine cannot do, refused
+//! with INVALID_ARGUMENT naming it: a gateway must never get a silently different answer.
+
+use crate::grammar::GrammarSpec;
+use crate::handle::{EngineHandle, GenerateRequest};
+use crate::sampling::SamplingParams;
+use crate::tenants::Caller;
+use proto::sglang::scheduler as pb;
+use proto::sglang::scheduler::sampling_params::Constraint;
+use std::time::Instant;
+use tonic::Status;
+
+/// Request ids are echoed and logged: keep them short.
+const MAX_REQUEST_ID_BYTES: usize = 256;
+
+/// A validated request and what its response needs.
+pub(super) struct Prepared {
+    pub request: GenerateRequest,
+    pub rid: String,
+    pub stream: bool,
+    pub prompt_tokens: u32,
+}
+
+fn refuse(field: &str, why: &str) -> Status {
+    Status::invalid_argument(format!("{field}: {why}"))
+}
+
+/// Fields of the request itself that radixserve cannot honour.
+fn refuse_unsupported(request: &pb::GenerateRequest) -> Result<(), Status> {
+    let unsupported = [
+        (
+            request.mm_inputs.is_some(),
+            "mm_inputs",
+            "multimodal input is not supported",
+        ),
+        (
+            request.return_hidden_states,
+            "return_hidden_states",
+            "hidden states are not returned",
+        ),
+        (
+            !request.token_ids_logprob.is_empty(),
+            "token_ids_logprob",
+            "logprobs of chosen ids are not returned",
+        ),
+        (
+            request.disaggregated_params.is_some(),
+            "disaggregated_params",
+            "prefill/decode disaggregation is not supported",
+        ),
+        (
+            !request.custom_logit_processor.is_empty(),
+            "custom_logit_processor",
+            "custom logit processors are not supported",
+        ),
+        (
+            !request.input_embeds.is_empty(),
+            "input_embeds",
+            "input embeddings are not supported",
+        ),
+        (
+            !request.lora_id.is_empty(),
+            "lora_id",
+            "LoRA adapters are not supported",
+        ),
+        (
+            request.data_parallel_rank.is_some_and(|r| r != 0),
+            "data_parallel_rank",
+            "this worker has one rank (0)",
+        ),
+        (
+            request.return_logprob && request.logprob_start_len >= 0,
+            "logprob_start_len",
+            "input (prompt) logprobs are not returned; send -1",
+        ),
+    ];
+    match unsupported.iter().find(|(set, _, _)| *set) {
+        Some((_, field, why)) => Err(refuse(field, why)),
+        None => Ok(()),
+    }
+}
+
+/// The engine's sampling parameters. proto3 cannot leave a number unset, so the zeros a
+/// minimal client sends mean "default" where zero is not a meaningful value (top_p,
+/// repetition_penalty); top_k <= 0 means no cut, as in SGLang.
+fn sampling(
+    p: &pb::SamplingParams,
+    return_logprob: bool,
+    top_logprobs: i32,
+) -> Result<SamplingParams, Status> {
+    if p.n > 1 {
+        return Err(refuse(
+            "n",
+            "parallel samples are not supported; send n = 1",
+        ));
+    }
+    if p.min_new_tokens > 0 {
+        return Err(refuse(
+            "min_new_tokens",
+            "a minimum output length is not supported",
+        ));
+    }
+    if p.custom_params.is_some() {
+        return Err(refuse(
+            "custom_params",
+            "custom sampling parameters are not supported",
+        ));
+    }
+    if p.stream_interval.is_some_and(|i| i > 1) {
+        return Err(refuse(
+            "stream_interval",
+            "tokens are streamed every step; send 1",
+        ));
+    }
+    if matches!(p.constraint, Some(Constraint::StructuralTag(_))) {
+        return Err(refuse(
+            "structural_tag",
+            "structural tags are not supported; use json_schema, regex or ebnf_grammar",
+        ));
+    }
+    if top_logprobs < 0 {
+        return Err(refuse("top_logprobs_num", "must not be negative"));
+    }
+    let defaults = SamplingParams::default();
+    let mut logit_bias = Vec::with_capacity(p.logit_bias.len());
+    for (key, bias) in &p.logit_bias {
+        let id = key
+            .parse::<u32>()
+            .map_err(|_| refuse("logit_bias", &format!("key {key:?} is not a token id")))?;
+        logit_bias.push((id, *bias));
+    }
+    logit_bias.sort_unstable_by_key(|&(id, _)| id);
+    Ok(SamplingParams {
+        temperature: p.temperature,
+        top_k: u32::try_from(p.top_k).unwrap_or(0),
+        top_p: if p.top_p == 0.0 {
+            defaults.top_p
+        } else {
+            p.top_p
+        },
+        min_p: p.min_p,
+        repetition_penalty: if p.repetition_penalty == 0.0 {
+            defaults.repetition_penalty
+        } else {
+            p.repetition_penalty
+        },
+        frequency_penalty: p.frequency_penalty,
+        presence_penalty: p.presence_penalty,
+        seed: defaults.seed,
+        max_new_tokens: p.max_new_tokens.unwrap_or(defaults.max_new_tokens),
+        stop_token_ids: p.stop_token_ids.clone(),
+        stop: p.stop.clone(),
+        ignore_eos: p.ignore_eos,
+        logprobs: return_logprob.then_some(top_logprobs as u32),
+        logit_bias,
+    })
+}
+
+fn grammar(p: &pb::SamplingParams) -> Result<Option<GrammarSpec>, Status> {
+    Ok(match &p.constraint {
+        None | Some(Constraint::StructuralTag(_)) => None,
+        Some(Constraint::Regex(regex)) => Some(GrammarSpec::Regex(regex.clone())),
+        Some(Constraint::EbnfGrammar(ebnf)) => Some(GrammarSpec::Ebnf(ebnf.clone())),
+        Some(Constraint::JsonSchema(text)) => {
+            let schema = serde_json::from_str(text)
+                .map_err(|e| refuse("json_schema", &format!("not valid JSON: {e}")))?;
+            Some(GrammarSpec::JsonSchema(schema))
+        }
+    })
+}
+
+/// Validates and converts `request` for `caller`. Range checks of the sampling values and
+/// of the token ids are left to `submit`, which knows the vocabulary and the context.
+pub(super) async fn prepare(
+    engine: &EngineHandle,
+    caller: &Caller,
+    request: pb::GenerateRequest,
+    deadline: Option<Instant>,
+) -> Result<Prepared, Status> {
+    refuse_unsupported(&request)?;
+    if request.request_id.len() > MAX_REQUEST_ID_BYTES {
+        return Err(refuse(
+            "request_id",
+            &format!("at most {MAX_REQUEST_ID_BYTES} bytes"),
+        ));
+    }
+    let input_ids = request
+        .tokenized
+        .map(|t| t.input_ids)
+        .ok_or_else(|| refuse("tokenized", "the request has no tokenized input"))?;
+    if input_ids.is_empty() {
+        return Err(refuse("tokenized.input_ids", "the prompt is empty"));
+    }
+    let vocab = engine.model_info().vocab_size;
+    if let Some(bad) = input_ids.iter().find(|&&id| id as usize >= vocab) {
+        return Err(refuse(
+            "tokenized.input_ids",
+            &format!("token id {bad} is outside the vocabulary of {vocab}"),
+        ));
+    }
+    let params = request.sampling_params.unwrap_or_default();
+    let constraint = match grammar(&params)? {
+        Some(spec) => Some(
+            engine
+                .compile_grammar(spec)
+                .await
+                .map_err(super::super::status::from_submit)?,
+        ),
+        None => None,
+    };
+    let explicit = params.max_new_tokens.is_some();
+    let sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
+    let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
+    let mut generate = GenerateRequest::new(input_ids, sampling);
+    generate.max_new_tokens_explicit = explicit;
+    generate.constraint = constraint;
+    let rid = request.request_id;
+    generate.rid = (!rid.is_empty()).then(|| rid.clone());
+    generate.namespace = caller.namespace_for(None);
+    generate.tenant = caller.tenant;
+    generate.deadline = deadline;
+    Ok(Prepared {
+        request: generate,
+        rid,
+        stream: request.stream,
+        prompt_tokens,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> pb::SamplingParams {
+        pb::SamplingParams {
+            temperature: 0.7,
+            top_k: -1,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn proto_zeros_mean_defaults_where_zero_means_nothing() {
+        let p = sampling(&params(), false, 0).unwrap_or_default();
+        let d = SamplingParams::default();
+        assert_eq!(
+            (p.top_p, p.repetition_penalty, p.top_k),
+            (d.top_p, d.repetition_penalty, 0)
+        );
+        assert_eq!(p.max_new_tokens, d.max_new_tokens);
+        assert_eq!(p.temperature, 0.7);
+        assert_eq!(p.logprobs, None);
+    }
+
+    #[test]
+    fn logit_bias_keys_are_token_ids() {
+        let mut p = params();
+        p.logit_bias.insert("17".into(), -100.0);
+        p.logit_bias.insert("3".into(), 5.0);
+        let s = sampling(&p, true, 2).unwrap_or_default();
+        assert_eq!(s.logit_bias, vec![(3, 5.0), (17, -100.0)]);
+        assert_eq!(s.logprobs, Some(2));
+        p.logit_bias.insert("x".into(), 1.0);
+        let err = sampling(&p, false, 0)
+            .err()
+            .map(|s| s.message().to_string());
+        assert!(err.is_some_and(|m| m.contains("logit_bias")));
+    }
+
+    #[test]
+    fn unsupported_fields_are_named() {
+        for (mutate, field) in [
+            (
+                Box::new(|p: &mut pb::SamplingParams| p.n = 2) as Box<dyn Fn(&mut _)>,
+                "n",
+            ),
+            (
+                Box::new(|p: &mut pb::SamplingParams| p.min_new_tokens = 3),
+                "min_new_tokens",
+            ),
+            (
+                Box::new(|p: &mut pb::SamplingParams| p.custom_params = Some(Default::default())),
+                "custom_params",
+            ),
+            (
+                Box::new(|p: &mut pb::SamplingParams| {
+                    p.constraint = Some(Constraint::StructuralTag("{}".into()))
+                }),
+                "structural_tag",
+            ),
+        ] {
+            let mut p = params();
+            mutate(&mut p);
+            let status = sampling(&p, false, 0).err();
+            assert!(
+                status
+                    .is_some_and(|s| s.code() == tonic::Code::InvalidArgument
+                        && s.message().starts_with(field)),
+                "{field}"
+            );
+        }
+        let request = pb::GenerateRequest {
+            lora_id: "a".into(),
+            ..Default::default()
+        };
+        let status = refuse_unsupported(&request).err();
+        assert!(status.is_some_and(|s| s.message().starts_with("lora_id")));
+        let request = pb::GenerateRequest {
+            return_logprob: true,
+            logprob_start_len: -1,
+            ..Default::default()
+        };
+        assert!(refuse_unsupported(&request).is_ok());
+    }
+}
