@@ -263,6 +263,38 @@ async fn grpc_random_and_shared_prefix() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sglang_protocol_random_and_shared_prefix() {
+    let _turn = SERIAL.lock().await;
+    let url = grpc_url();
+    let url = url.as_str();
+    let sglang = ["--backend", "sglang-grpc", "--url", url, "--flush-cache"];
+
+    let (json, file) = loadgen("sglang-random", &with(RANDOM, &sglang)).await;
+    assert_eq!(json["setup"]["backend"], "sglang-grpc");
+    let run = run_of(file);
+    assert_counts(&run.summary, 6, 4);
+    assert_eq!(
+        run.summary.input_tokens,
+        6 * 48,
+        "token ids are sent as they are"
+    );
+    assert_eq!(run.summary.cache_hit_rate, Some(0.0));
+    assert_eq!(
+        run.setup.model, "SmolLM2-135M-Instruct.Q4_1",
+        "from GetModelInfo"
+    );
+    assert!(run
+        .requests
+        .iter()
+        .all(|r| r.output_tokens == 4 && r.error.is_none()));
+
+    let (_, file) = loadgen("sglang-gsp", &with(SHARED_PREFIX, &sglang)).await;
+    let run = run_of(file);
+    assert_counts(&run.summary, 6, 4);
+    assert!(run.summary.cache_hit_rate.unwrap() > 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_random_and_shared_prefix() {
     let _turn = SERIAL.lock().await;
     let url = http_url();

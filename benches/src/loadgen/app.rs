@@ -355,9 +355,10 @@ fn tenants(args: &RunArgs) -> Result<Vec<TenantSpec>, LoadgenError> {
 }
 
 fn check_load(args: &RunArgs) -> Result<(), LoadgenError> {
-    if args.flush_cache && args.backend != BackendKind::Grpc {
+    if args.flush_cache && args.backend == BackendKind::Openai {
         return Err(LoadgenError::InvalidArgs(
-            "--flush-cache needs --backend grpc (OpenAI servers have no flush call)".into(),
+            "--flush-cache needs --backend grpc or sglang-grpc (OpenAI servers have no flush call)"
+                .into(),
         ));
     }
     if args.max_concurrency == Some(0) {

@@ -1,8 +1,10 @@
-//! The servers loadgen can drive, behind one interface: radixserve's gRPC API, or any
-//! OpenAI-compatible `/v1/completions` (radixserve's HTTP API, llama-server, ...).
+//! The servers loadgen can drive, behind one interface: radixserve's gRPC API, any
+//! OpenAI-compatible `/v1/completions` (radixserve's HTTP API, llama-server, ...), or any
+//! worker of the SGLang protocol.
 
 use super::backend_grpc::GrpcBackend;
 use super::backend_openai::OpenAiBackend;
+use super::backend_sglang::SglangBackend;
 use super::timing::StreamTiming;
 use super::LoadgenError;
 use clap::ValueEnum;
@@ -16,6 +18,11 @@ pub enum BackendKind {
     Grpc,
     /// An OpenAI-compatible HTTP server (`POST /v1/completions`, streamed)
     Openai,
+    /// A worker of the SGLang protocol (`sglang.grpc.scheduler.SglangScheduler/Generate`),
+    /// as the smg gateway drives it: radixserve's gRPC port, or an SGLang worker
+    #[value(name = "sglang-grpc")]
+    #[serde(rename = "sglang-grpc")]
+    SglangGrpc,
 }
 
 impl BackendKind {
@@ -23,12 +30,13 @@ impl BackendKind {
         match self {
             BackendKind::Grpc => "grpc",
             BackendKind::Openai => "openai",
+            BackendKind::SglangGrpc => "sglang-grpc",
         }
     }
 
     pub fn default_url(self) -> &'static str {
         match self {
-            BackendKind::Grpc => "http://127.0.0.1:50051",
+            BackendKind::Grpc | BackendKind::SglangGrpc => "http://127.0.0.1:50051",
             BackendKind::Openai => "http://127.0.0.1:8000",
         }
     }
@@ -95,6 +103,7 @@ impl Outcome {
 pub enum Backend {
     Grpc(GrpcBackend),
     OpenAi(OpenAiBackend),
+    Sglang(SglangBackend),
 }
 
 /// What the server says about itself at connection.
@@ -111,6 +120,7 @@ impl Backend {
         match options.kind {
             BackendKind::Grpc => Ok(Backend::Grpc(GrpcBackend::connect(options).await?)),
             BackendKind::Openai => Ok(Backend::OpenAi(OpenAiBackend::connect(options).await?)),
+            BackendKind::SglangGrpc => Ok(Backend::Sglang(SglangBackend::connect(options).await?)),
         }
     }
 
@@ -118,13 +128,14 @@ impl Backend {
         match self {
             Backend::Grpc(b) => b.model(),
             Backend::OpenAi(b) => b.model(),
+            Backend::Sglang(b) => b.model(),
         }
     }
 
     /// Whether prompts must be given as text.
     pub fn wants_text(&self) -> bool {
         match self {
-            Backend::Grpc(_) => false,
+            Backend::Grpc(_) | Backend::Sglang(_) => false,
             Backend::OpenAi(b) => b.wants_text(),
         }
     }
@@ -134,6 +145,7 @@ impl Backend {
         match self {
             Backend::Grpc(b) => b.generate(spec).await,
             Backend::OpenAi(b) => b.generate(spec).await,
+            Backend::Sglang(b) => b.generate(spec).await,
         }
     }
 
@@ -141,8 +153,9 @@ impl Backend {
     pub async fn flush_cache(&self, api_key: Option<&str>) -> Result<(), LoadgenError> {
         match self {
             Backend::Grpc(b) => b.flush_cache(api_key).await,
+            Backend::Sglang(b) => b.flush_cache(api_key).await,
             Backend::OpenAi(_) => Err(LoadgenError::InvalidArgs(
-                "--flush-cache needs --backend grpc (OpenAI servers have no flush call)".into(),
+                "--flush-cache needs a gRPC backend (OpenAI servers have no flush call)".into(),
             )),
         }
     }

@@ -11,6 +11,7 @@ pub mod app;
 pub mod backend;
 pub mod backend_grpc;
 pub mod backend_openai;
+pub mod backend_sglang;
 pub mod cli;
 pub mod dataset;
 pub mod metrics;
