@@ -212,6 +212,55 @@ async fn text_generation_matches_the_engine() {
 }
 
 #[tokio::test]
+async fn n_samples_stream_by_index_with_seed_plus_index() {
+    let _turn = SERIAL.lock().await;
+    let prompt = "Once upon a time";
+    let params = |seed: u64, n: Option<u32>| pb::SamplingParams {
+        temperature: Some(1.0),
+        seed: Some(seed),
+        max_new_tokens: Some(10),
+        n,
+        ..Default::default()
+    };
+    let mut stream = client()
+        .await
+        .generate(text_request(prompt, params(11, Some(3))))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut ids: [Vec<u32>; 3] = Default::default();
+    let mut texts: [String; 3] = Default::default();
+    let mut finished = [0; 3];
+    while let Some(message) = stream.message().await.unwrap() {
+        match message.response.unwrap() {
+            Response::Chunk(chunk) => {
+                let i = chunk.index as usize;
+                assert_eq!(finished[i], 0, "a chunk of sample {i} after its finish");
+                ids[i].extend(chunk.token_ids);
+                texts[i].push_str(&chunk.text);
+            }
+            Response::Finished(f) => finished[f.index as usize] += 1,
+        }
+    }
+    assert_eq!(finished, [1, 1, 1]);
+    // Sample i is what a single request with seed 11 + i gives.
+    for i in 0..3u64 {
+        let alone = generate(text_request(prompt, params(11 + i, None)))
+            .await
+            .unwrap();
+        assert_eq!(ids[i as usize], alone.token_ids, "sample {i}");
+        assert_eq!(texts[i as usize], alone.text, "sample {i}");
+    }
+    assert!(
+        ids[0] != ids[1] || ids[1] != ids[2],
+        "three seeds, one output: {ids:?}"
+    );
+    let refused = generate(text_request(prompt, params(1, Some(17)))).await;
+    assert_eq!(refused.err().map(|s| s.code()), Some(Code::InvalidArgument));
+    wait_idle().await;
+}
+
+#[tokio::test]
 async fn chat_input_equals_its_rendered_tokens() {
     let _turn = SERIAL.lock().await;
     let messages = vec![pb::ChatMessage {

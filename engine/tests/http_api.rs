@@ -257,6 +257,129 @@ async fn chat_completions_stream_ends_with_usage_and_done() {
     assert!(rest.last().unwrap()["choices"][0]["finish_reason"].is_string());
 }
 
+/// The text of a single-choice completion of `prompt` with `params` merged in.
+async fn one_choice(prompt: &str, params: Value) -> String {
+    let mut body = json!({"prompt": prompt, "max_tokens": 8});
+    body.as_object_mut()
+        .unwrap()
+        .extend(params.as_object().unwrap().clone());
+    let (status, body) = post_json("/v1/completions", body).await;
+    assert_eq!(status, 200, "{body}");
+    body["choices"][0]["text"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn n_samples_and_batched_prompts_share_prompts_and_follow_the_seed_contract() {
+    let _turn = SERIAL.lock().await;
+    let prompts = [
+        "The capital of France is",
+        "Once upon a time, a small robot",
+    ];
+    // Seeded: choice i of prompt p is what a single request with seed 7 + i gives.
+    let (status, body) = post_json(
+        "/v1/completions",
+        json!({"prompt": prompts, "n": 2, "max_tokens": 8, "temperature": 1.0, "seed": 7}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let choices = body["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), 4, "{body}");
+    let mut completion_tokens = 0;
+    for (i, choice) in choices.iter().enumerate() {
+        assert_eq!(choice["index"], i, "{body}");
+        let (p, sample) = (i / 2, i % 2);
+        let alone = one_choice(prompts[p], json!({"temperature": 1.0, "seed": 7 + sample})).await;
+        assert_eq!(choice["text"], alone, "choice {i} of {body}");
+        completion_tokens += 8;
+    }
+    assert_ne!(
+        choices[0]["text"], choices[1]["text"],
+        "two seeds, two samples: {body}"
+    );
+    // Each prompt is counted once; every choice's output is counted.
+    let ids = |p: &str| server().engine.tokenizer().encode(p, true).unwrap().len();
+    let usage = &body["usage"];
+    assert_eq!(
+        usage["prompt_tokens"],
+        ids(prompts[0]) + ids(prompts[1]),
+        "{body}"
+    );
+    assert_eq!(usage["completion_tokens"], completion_tokens, "{body}");
+
+    // Greedy samples all equal the engine's own completion; the prompt is computed once.
+    let long = "A long shared instruction for every sample. ".repeat(12);
+    let (status, body) = post_json(
+        "/v1/completions",
+        json!({"prompt": long, "n": 3, "max_tokens": 6, "temperature": 0}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let want = engine_text(&long, 6).await;
+    for choice in body["choices"].as_array().unwrap() {
+        assert_eq!(choice["text"], want, "{body}");
+    }
+    let prompt_tokens = body["usage"]["prompt_tokens"].as_u64().unwrap();
+    assert_eq!(prompt_tokens, ids(&long) as u64);
+    common::wait_idle(&server().engine);
+}
+
+#[tokio::test]
+async fn streamed_chat_choices_carry_their_index_and_usage_comes_once() {
+    let _turn = SERIAL.lock().await;
+    let request = json!({
+        "messages": [{"role": "user", "content": "Name a color."}],
+        "n": 2, "max_tokens": 6, "temperature": 0, "stream": true,
+        "stream_options": {"include_usage": true},
+    });
+    let (status, text) = post("/v1/chat/completions", &request.to_string()).await;
+    assert_eq!(status, 200, "{text}");
+    let data = sse_data(&text);
+    assert_eq!(data.last().map(String::as_str), Some("[DONE]"));
+    let chunks: Vec<Value> = data[..data.len() - 1]
+        .iter()
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let mut content = [String::new(), String::new()];
+    let mut roles = [0, 0];
+    let mut finishes = [0, 0];
+    let mut usages = Vec::new();
+    for chunk in &chunks {
+        if chunk["usage"].is_object() {
+            usages.push(chunk["usage"].clone());
+        }
+        for choice in chunk["choices"].as_array().unwrap() {
+            let i = choice["index"].as_u64().unwrap() as usize;
+            if choice["delta"]["role"] == "assistant" {
+                roles[i] += 1;
+            }
+            if let Some(piece) = choice["delta"]["content"].as_str() {
+                content[i].push_str(piece);
+            }
+            if choice["finish_reason"].is_string() {
+                finishes[i] += 1;
+            }
+        }
+    }
+    assert_eq!((roles, finishes), ([1, 1], [1, 1]), "{text}");
+    assert_eq!(content[0], content[1], "greedy samples agree: {text}");
+    assert!(!content[0].is_empty(), "{text}");
+    assert_eq!(usages.len(), 1, "usage comes once, at the end: {text}");
+    let (status, single) = post_json(
+        "/v1/chat/completions",
+        json!({"messages": [{"role": "user", "content": "Name a color."}],
+               "max_tokens": 6, "temperature": 0}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(single["choices"][0]["message"]["content"], content[0]);
+    assert_eq!(usages[0]["prompt_tokens"], single["usage"]["prompt_tokens"]);
+    assert_eq!(
+        usages[0]["completion_tokens"],
+        2 * single["usage"]["completion_tokens"].as_u64().unwrap()
+    );
+    common::wait_idle(&server().engine);
+}
+
 #[tokio::test]
 async fn a_shared_long_prefix_is_reported_as_cached() {
     let _turn = SERIAL.lock().await;
@@ -458,12 +581,14 @@ async fn bad_requests_get_openai_errors() {
 
     let cases = [
         (json!({"prompt": "hi", "temperature": -1}), "temperature"),
-        (json!({"prompt": "hi", "n": 2}), "n"),
+        (json!({"prompt": "hi", "n": 17}), "n"),
+        (json!({"prompt": "hi", "n": 0}), "n"),
         (json!({"prompt": "", "max_tokens": 2}), "prompt"),
         (json!({"prompt": "hi", "top_p": 0}), "top_p"),
         (json!({"prompt": "hi", "max_tokens": 0}), "max_tokens"),
         (json!({"prompt": "hi", "logprobs": 21}), "logprobs"),
-        (json!({"prompt": ["a", "b"]}), "prompt"),
+        (json!({"prompt": []}), "prompt"),
+        (json!({"prompt": ["a", "b", "c", "d", "e"], "n": 16}), "n"),
         (json!({"prompt": [999_999]}), "prompt"),
         (json!({"prompt": "hello ".repeat(1500)}), "prompt"),
     ];
@@ -474,7 +599,7 @@ async fn bad_requests_get_openai_errors() {
     let chat_cases = [
         (json!({"messages": []}), "messages"),
         (
-            json!({"messages": [{"role": "user", "content": "hi"}], "n": 3}),
+            json!({"messages": [{"role": "user", "content": "hi"}], "n": 20}),
             "n",
         ),
         (

@@ -177,3 +177,46 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     }
     text
 }
+
+/// `host:port` is taken as plain-text HTTP/2.
+pub(crate) fn with_scheme(url: &str) -> String {
+    if url.contains("://") {
+        url.to_string()
+    } else {
+        format!("http://{url}")
+    }
+}
+
+/// An HTTP/2 channel to a gRPC server at `url` (with its scheme), or why not.
+pub(crate) async fn grpc_channel(
+    url: &str,
+    timeout: std::time::Duration,
+) -> Result<tonic::transport::Channel, LoadgenError> {
+    let unreachable = |reason: String| LoadgenError::Unreachable {
+        url: url.to_string(),
+        reason,
+    };
+    tonic::transport::Endpoint::from_shared(url.to_string())
+        .map_err(|e| unreachable(format!("bad URL: {e}")))?
+        .connect_timeout(timeout)
+        .connect()
+        .await
+        .map_err(|e| unreachable(error_chain(&e)))
+}
+
+/// Adds `authorization: Bearer <key>` when there is a key.
+pub(crate) fn authorize<T>(
+    request: &mut tonic::Request<T>,
+    api_key: Option<&str>,
+) -> Result<(), String> {
+    if let Some(key) = api_key {
+        let value = tonic::metadata::MetadataValue::try_from(format!("Bearer {key}"))
+            .map_err(|_| "the API key is not a valid header value".to_string())?;
+        request.metadata_mut().insert("authorization", value);
+    }
+    Ok(())
+}
+
+pub(crate) fn status_text(status: &tonic::Status) -> String {
+    format!("{:?}: {}", status.code(), status.message())
+}

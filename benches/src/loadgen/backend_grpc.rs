@@ -1,7 +1,10 @@
 //! radixserve's gRPC API: `Generate` streams token-id chunks and ends with usage, cached
 //! tokens included. One HTTP/2 channel carries every request.
 
-use super::backend::{error_chain, BackendOptions, Outcome, RequestSpec, ServerModel};
+use super::backend::{
+    authorize, grpc_channel, status_text, with_scheme, BackendOptions, Outcome, RequestSpec,
+    ServerModel,
+};
 use super::timing::StreamTimer;
 use super::LoadgenError;
 use proto::v1 as pb;
@@ -9,8 +12,7 @@ use proto::v1::generate_request::Input;
 use proto::v1::generate_response::Response;
 use proto::v1::radix_serve_client::RadixServeClient;
 use std::time::Duration;
-use tonic::metadata::MetadataValue;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -25,17 +27,7 @@ pub struct GrpcBackend {
 impl GrpcBackend {
     pub async fn connect(options: &BackendOptions) -> Result<Self, LoadgenError> {
         let url = with_scheme(&options.url);
-        let unreachable = |reason: String| LoadgenError::Unreachable {
-            url: url.clone(),
-            reason,
-        };
-        let endpoint = Endpoint::from_shared(url.clone())
-            .map_err(|e| unreachable(format!("bad URL: {e}")))?
-            .connect_timeout(CONNECT_TIMEOUT);
-        let channel = endpoint
-            .connect()
-            .await
-            .map_err(|e| unreachable(error_chain(&e)))?;
+        let channel = grpc_channel(&url, CONNECT_TIMEOUT).await?;
         let mut client = RadixServeClient::new(channel);
         let mut request = tonic::Request::new(pb::GetModelInfoRequest {});
         request.set_timeout(CONNECT_TIMEOUT);
@@ -141,24 +133,6 @@ impl GrpcBackend {
     }
 }
 
-/// `host:port` is taken as plain-text HTTP/2.
-fn with_scheme(url: &str) -> String {
-    if url.contains("://") {
-        url.to_string()
-    } else {
-        format!("http://{url}")
-    }
-}
-
-fn authorize<T>(request: &mut tonic::Request<T>, api_key: Option<&str>) -> Result<(), String> {
-    if let Some(key) = api_key {
-        let value = MetadataValue::try_from(format!("Bearer {key}"))
-            .map_err(|_| "the API key is not a valid header value".to_string())?;
-        request.metadata_mut().insert("authorization", value);
-    }
-    Ok(())
-}
-
 fn finish_reason(code: i32) -> &'static str {
     match pb::FinishReason::try_from(code) {
         Ok(pb::FinishReason::Stop) => "stop",
@@ -166,8 +140,4 @@ fn finish_reason(code: i32) -> &'static str {
         Ok(pb::FinishReason::Abort) => "abort",
         _ => "unspecified",
     }
-}
-
-fn status_text(status: &tonic::Status) -> String {
-    format!("{:?}: {}", status.code(), status.message())
 }

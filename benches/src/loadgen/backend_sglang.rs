@@ -3,7 +3,10 @@
 //! with usage (cached tokens included). Works against radixserve and any SGLang-protocol
 //! worker. One HTTP/2 channel carries every request.
 
-use super::backend::{error_chain, BackendOptions, Outcome, RequestSpec, ServerModel};
+use super::backend::{
+    authorize, grpc_channel, status_text, with_scheme, BackendOptions, Outcome, RequestSpec,
+    ServerModel,
+};
 use super::timing::StreamTimer;
 use super::LoadgenError;
 use proto::sglang::common as common_pb;
@@ -11,8 +14,7 @@ use proto::sglang::scheduler as pb;
 use proto::sglang::scheduler::generate_response::Response;
 use proto::sglang::scheduler::sglang_scheduler_client::SglangSchedulerClient;
 use std::time::Duration;
-use tonic::metadata::MetadataValue;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -26,21 +28,8 @@ pub struct SglangBackend {
 
 impl SglangBackend {
     pub async fn connect(options: &BackendOptions) -> Result<Self, LoadgenError> {
-        let url = if options.url.contains("://") {
-            options.url.clone()
-        } else {
-            format!("http://{}", options.url)
-        };
-        let unreachable = |reason: String| LoadgenError::Unreachable {
-            url: url.clone(),
-            reason,
-        };
-        let channel = Endpoint::from_shared(url.clone())
-            .map_err(|e| unreachable(format!("bad URL: {e}")))?
-            .connect_timeout(CONNECT_TIMEOUT)
-            .connect()
-            .await
-            .map_err(|e| unreachable(error_chain(&e)))?;
+        let url = with_scheme(&options.url);
+        let channel = grpc_channel(&url, CONNECT_TIMEOUT).await?;
         let mut client = SglangSchedulerClient::new(channel);
         let mut request = tonic::Request::new(pb::GetModelInfoRequest {});
         request.set_timeout(CONNECT_TIMEOUT);
@@ -151,17 +140,4 @@ impl SglangBackend {
         }
         Ok(())
     }
-}
-
-fn authorize<T>(request: &mut tonic::Request<T>, api_key: Option<&str>) -> Result<(), String> {
-    if let Some(key) = api_key {
-        let value = MetadataValue::try_from(format!("Bearer {key}"))
-            .map_err(|_| "the API key is not a valid header value".to_string())?;
-        request.metadata_mut().insert("authorization", value);
-    }
-    Ok(())
-}
-
-fn status_text(status: &tonic::Status) -> String {
-    format!("{:?}: {}", status.code(), status.message())
 }

@@ -4,6 +4,7 @@
 
 mod gate;
 mod prompt;
+mod samples;
 
 pub use crate::io::{
     Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TenantInfo,
@@ -11,6 +12,7 @@ pub use crate::io::{
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
 pub use prompt::{PromptInput, CHAT_ROLES};
+pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
@@ -89,15 +91,23 @@ pub enum EngineError {
 pub struct RequestStream {
     pub rid: String,
     rx: tokio_mpsc::UnboundedReceiver<GenerateEvent>,
+    /// An event already taken from `rx` (see [`EngineHandle::submit_samples`]).
+    front: Option<GenerateEvent>,
 }
 
 impl RequestStream {
     pub async fn next(&mut self) -> Option<GenerateEvent> {
+        if let Some(event) = self.front.take() {
+            return Some(event);
+        }
         self.rx.recv().await
     }
 
     /// For synchronous callers (the CLI, tests): blocks until the next event.
     pub fn blocking_next(&mut self) -> Option<GenerateEvent> {
+        if let Some(event) = self.front.take() {
+            return Some(event);
+        }
         self.rx.blocking_recv()
     }
 }
@@ -371,7 +381,11 @@ impl EngineHandle {
             }
             return Err(SubmitError::Unavailable("the engine has stopped".into()));
         }
-        Ok(RequestStream { rid, rx })
+        Ok(RequestStream {
+            rid,
+            rx,
+            front: None,
+        })
     }
 
     /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its

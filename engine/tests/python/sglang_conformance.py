@@ -393,7 +393,7 @@ def check_bad_input():
     cases = [
         ("empty input_ids", request([], sampling(4)), "input_ids"),
         ("a token id == vocab_size", request(ids + [vocab], sampling(4)), "input_ids"),
-        ("n = 2", request(ids, sampling(4, n=2)), "n"),
+        ("n = 17", request(ids, sampling(4, n=17)), "n"),
         ("logit_bias key not a token id", request(ids, sampling(4, logit_bias={"x": 1.0})), "logit_bias"),
         ("min_new_tokens", request(ids, sampling(4, min_new_tokens=2)), "min_new_tokens"),
         ("structural_tag", request(ids, sampling(4, structural_tag="{}")), "structural_tag"),
@@ -633,13 +633,45 @@ def check_kv_events():
         kv.close()
 
 
+# ---------------------------------------------------------------- n > 1
+
+
+def check_samples():
+    """n = 3: one complete per index, the stream ends after the last; greedy samples all
+    equal the greedy output; streamed chunks carry their sample's index and concatenate,
+    per index, to its complete's output_ids; the prompt is computed once (samples 1 and 2
+    find it in the cache)."""
+    case = greedy_cases()[0]
+    ids, out = case["input_ids"], case["output_ids"]
+    flush()
+    for stream in (False, True):
+        req = request(ids, sampling(case["max_new_tokens"], n=3), stream=stream)
+        messages = list(rpc("Generate", req, 60))
+        kinds = [m.WhichOneof("response") for m in messages]
+        completes = [m.complete for m in messages if m.WhichOneof("response") == "complete"]
+        what = f"n=3 stream={stream}: {kinds}: {show(messages, 1500)}"
+        assert kinds[-1] == "complete" and len(completes) == 3, f"expected 3 completes, last; {what}"
+        assert sorted(c.index for c in completes) == [0, 1, 2], f"indexes; {what}"
+        per_index = {0: [], 1: [], 2: []}
+        for m in messages:
+            if m.WhichOneof("response") == "chunk":
+                per_index[m.chunk.index].extend(m.chunk.token_ids)
+        for c in completes:
+            assert list(c.output_ids) == out, f"sample {c.index} differs from greedy {out}; {what}"
+            assert c.prompt_tokens == len(ids), f"prompt_tokens; {what}"
+            if stream:
+                assert per_index[c.index] == out, f"chunks of sample {c.index}; {what}"
+        cached = sorted(c.cached_tokens for c in completes)
+        assert cached[1] >= len(ids) - 1, f"samples 1 and 2 must find the prompt cached: {cached}; {what}"
+
+
 # ---------------------------------------------------------------- main
 
 CHECKS = [
     check_auth, check_health, check_model_info, check_server_info, check_loads, check_tokenizer,
     check_generate, check_generate_stream, check_logprobs, check_stop_and_limits, check_sampling,
     check_bad_input, check_cached_tokens, check_flush_cache, check_abort, check_dropped_stream,
-    check_kv_events, check_health,
+    check_samples, check_kv_events, check_health,
 ]
 
 

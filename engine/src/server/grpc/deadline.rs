@@ -2,7 +2,7 @@
 //! the handler's future, which for a streaming RPC ends as soon as the stream is returned;
 //! the engine must know the deadline to abort the request itself.
 
-use crate::handle::{GenerateEvent, RequestStream};
+use crate::handle::{ChoiceEvents, GenerateEvent};
 use std::time::{Duration, Instant};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
@@ -45,20 +45,27 @@ fn parse_timeout(text: &str) -> Option<Duration> {
     })
 }
 
-/// The request's next event before `deadline`: DEADLINE_EXCEEDED once it passes, and
-/// UNAVAILABLE if the engine stopped before the request finished.
+/// The next event of any of a call's choices before `deadline`: `None` once every choice
+/// has ended, DEADLINE_EXCEEDED once the deadline passes, UNAVAILABLE if the engine stopped
+/// before a choice finished.
 pub(super) async fn next_event(
-    events: &mut RequestStream,
+    events: &mut ChoiceEvents,
     deadline: Option<Instant>,
-) -> Result<GenerateEvent, Status> {
-    let event = match deadline {
+) -> Result<Option<(u32, GenerateEvent)>, Status> {
+    let next = match deadline {
         None => events.next().await,
         Some(deadline) => tokio::select! {
-            event = events.next() => event,
+            next = events.next() => next,
             () = tokio::time::sleep_until(deadline.into()) => return Err(exceeded()),
         },
     };
-    event.ok_or_else(|| Status::unavailable("the engine stopped before the request finished"))
+    match next {
+        None => Ok(None),
+        Some((index, Some(event))) => Ok(Some((index, event))),
+        Some((_, None)) => Err(Status::unavailable(
+            "the engine stopped before the request finished",
+        )),
+    }
 }
 
 pub(super) fn exceeded() -> Status {

@@ -3,7 +3,7 @@
 //! engine's defaults, and place the request in the caller's namespace.
 
 use crate::grammar::GrammarSpec;
-use crate::handle::{EngineHandle, GenerateRequest, PromptInput};
+use crate::handle::{EngineHandle, GenerateRequest, PromptInput, MAX_SAMPLES};
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
@@ -18,6 +18,8 @@ const MAX_REQUEST_ID_BYTES: usize = 256;
 pub(super) struct Prepared {
     pub request: GenerateRequest,
     pub skip_special_tokens: bool,
+    /// Samples of the prompt (`n`).
+    pub samples: u32,
 }
 
 /// Validates and converts `request`. Range checks of the sampling parameters are left to
@@ -55,6 +57,16 @@ pub(super) async fn prepare(
         .sampling_params
         .as_ref()
         .is_some_and(|p| p.max_new_tokens.is_some());
+    let samples = request
+        .sampling_params
+        .as_ref()
+        .and_then(|p| p.n)
+        .unwrap_or(1);
+    if samples == 0 || samples > MAX_SAMPLES {
+        return Err(Status::invalid_argument(format!(
+            "n must be between 1 and {MAX_SAMPLES}, got {samples}"
+        )));
+    }
     let constraint = match grammar_spec(request.sampling_params.as_ref())? {
         Some(spec) => Some(
             engine
@@ -74,6 +86,7 @@ pub(super) async fn prepare(
     Ok(Prepared {
         request: generate,
         skip_special_tokens: request.skip_special_tokens.unwrap_or(true),
+        samples,
     })
 }
 

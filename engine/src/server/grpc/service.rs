@@ -63,15 +63,14 @@ impl RadixServe for RadixServeService {
             .precheck(caller.tenant)
             .map_err(status::from_submit)?;
         let prepared = input::prepare(engine, &caller, request.into_inner(), deadline).await?;
-        let text = ChunkText::new(
-            engine,
-            &prepared.request.params,
-            prepared.skip_special_tokens,
-        );
-        let events = engine
-            .submit(prepared.request)
+        let params = prepared.request.params.clone();
+        let skip_special = prepared.skip_special_tokens;
+        let text = || ChunkText::new(engine, &params, skip_special);
+        let samples = engine
+            .submit_samples(prepared.request, prepared.samples)
+            .await
             .map_err(status::from_submit)?;
-        Ok(Response::new(response_stream(events, deadline, text)))
+        Ok(Response::new(response_stream(samples, deadline, text)))
     }
 
     async fn abort(

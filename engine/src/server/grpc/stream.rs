@@ -1,13 +1,13 @@
 //! The response stream of `Generate`: engine events become `GenerateResponse`s.
 //!
-//! The stream owns the engine's [`RequestStream`]. When the client cancels the call or goes
-//! away, tonic drops the response stream, which drops the `RequestStream`, and the engine
-//! aborts the request within a step. When the call's deadline passes first, the stream ends
+//! The stream owns the engine's [`RequestStream`]s (one per sample, `n`). When the client
+//! cancels the call or goes away, tonic drops the response stream, which drops them, and the
+//! engine aborts the requests within a step. When the call's deadline passes first, the stream ends
 //! with DEADLINE_EXCEEDED and the same drop aborts the request (the engine also knows the
 //! deadline, for requests still waiting in its queue).
 
 use super::text::ChunkText;
-use crate::handle::{Completion, GenerateEvent, RequestStream, TokenLogprob};
+use crate::handle::{ChoiceEvents, Completion, GenerateEvent, RequestStream, TokenLogprob};
 use crate::sampling::{FinishReason, StopMatch};
 use futures_util::Stream;
 use proto::v1 as pb;
@@ -20,26 +20,31 @@ use tonic::Status;
 pub(super) type ResponseStream =
     Pin<Box<dyn Stream<Item = Result<pb::GenerateResponse, Status>> + Send>>;
 
-/// One generation in flight.
+/// One generation in flight: the samples of one prompt.
 struct Generation {
-    events: RequestStream,
+    events: ChoiceEvents,
+    rid: String,
     deadline: Option<Instant>,
-    text: ChunkText,
+    /// Each sample's text.
+    texts: Vec<ChunkText>,
     /// A message to send before reading the next event (the finish after a last chunk).
     queued: Option<Result<pb::GenerateResponse, Status>>,
     done: bool,
 }
 
-/// Streams `events` until the request finishes, fails or the deadline passes.
+/// Streams the samples `streams` (with `text` rendering each one's chunks) until every
+/// one has finished, one fails, or the deadline passes.
 pub(super) fn response_stream(
-    events: RequestStream,
+    streams: Vec<RequestStream>,
     deadline: Option<Instant>,
-    text: ChunkText,
+    text: impl Fn() -> ChunkText,
 ) -> ResponseStream {
+    let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
     let generation = Generation {
-        events,
+        texts: streams.iter().map(|_| text()).collect(),
+        events: ChoiceEvents::new(streams),
+        rid,
         deadline,
-        text,
         queued: None,
         done: false,
     };
@@ -62,7 +67,11 @@ impl Generation {
             return None;
         }
         match super::deadline::next_event(&mut self.events, self.deadline).await {
-            Ok(event) => Some(self.message_for(event)),
+            Ok(Some((index, event))) => Some(self.message_for(index, event)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
             Err(status) => {
                 self.done = true;
                 Some(Err(status))
@@ -70,28 +79,34 @@ impl Generation {
         }
     }
 
-    fn message_for(&mut self, event: GenerateEvent) -> Result<pb::GenerateResponse, Status> {
+    fn message_for(
+        &mut self,
+        index: u32,
+        event: GenerateEvent,
+    ) -> Result<pb::GenerateResponse, Status> {
+        let text_of = &mut self.texts[index as usize];
         match event {
             GenerateEvent::Chunk {
                 token_ids,
                 text,
                 logprobs,
             } => {
-                let text = self.text.chunk(&token_ids, text);
+                let text = text_of.chunk(&token_ids, text);
                 Ok(self.response(Response::Chunk(pb::GenerateChunk {
                     token_ids,
                     text,
                     logprobs: logprobs.into_iter().map(token_logprob).collect(),
+                    index,
                 })))
             }
             GenerateEvent::Finished(completion) => {
-                self.done = true;
                 let past_deadline = self.deadline.is_some_and(|d| Instant::now() >= d);
                 if completion.finish_reason == FinishReason::Abort && past_deadline {
+                    self.done = true;
                     return Err(super::deadline::exceeded());
                 }
-                let rest = self.text.finish(&completion.finish_reason);
-                let finished = self.response(Response::Finished(finished(&completion)));
+                let rest = text_of.finish(&completion.finish_reason);
+                let finished = self.response(Response::Finished(finished(&completion, index)));
                 if rest.is_empty() {
                     return Ok(finished);
                 }
@@ -100,6 +115,7 @@ impl Generation {
                     token_ids: Vec::new(),
                     text: rest,
                     logprobs: Vec::new(),
+                    index,
                 })))
             }
             GenerateEvent::Error(message) => {
@@ -111,7 +127,7 @@ impl Generation {
 
     fn response(&self, response: Response) -> pb::GenerateResponse {
         pb::GenerateResponse {
-            request_id: self.events.rid.clone(),
+            request_id: self.rid.clone(),
             response: Some(response),
         }
     }
@@ -129,7 +145,7 @@ fn token_logprob(lp: TokenLogprob) -> pb::TokenLogprob {
     }
 }
 
-fn finished(completion: &Completion) -> pb::GenerateFinished {
+fn finished(completion: &Completion, index: u32) -> pb::GenerateFinished {
     let (reason, matched) = match &completion.finish_reason {
         FinishReason::Stop(StopMatch::Eos(id) | StopMatch::TokenId(id)) => (
             pb::FinishReason::Stop,
@@ -154,5 +170,6 @@ fn finished(completion: &Completion) -> pb::GenerateFinished {
         }),
         ttft_s: completion.ttft_s,
         e2e_s: completion.e2e_s,
+        index,
     }
 }

@@ -3,16 +3,16 @@
 
 use super::chat_stream::ChatChunks;
 use super::error::ApiError;
-use super::generate::{collect, parse_body, prompt_ids, submit};
+use super::generate::{collect_all, parse_body, prompt_ids, submit_choices, ChoiceSpec};
 use super::logprobs::chat_logprobs;
-use super::params::{grammar_spec, sampling_params, stream_flags};
+use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
 use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
 use crate::grammar::parse_tool_calls;
-use crate::handle::PromptInput;
+use crate::handle::{response_usage, PromptInput};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
@@ -67,57 +67,67 @@ pub async fn chat_completions(
     let params = sampling_params(sampling, max_tokens, u32::MAX, top_logprobs)
         .map_err(|e| rename_param(e, "logprobs", "top_logprobs"))?;
     let (stream, include_usage) = stream_flags(sampling);
-    let mut rx = submit(
-        engine,
-        &caller,
-        input_ids,
+    let samples = samples_per_prompt(sampling)?;
+    let spec = ChoiceSpec {
         params,
-        max_tokens.is_some(),
-        sampling,
+        max_tokens_explicit: max_tokens.is_some(),
+        fields: sampling,
         grammar,
-    )
-    .await
-    .map_err(|e| rename_param(e, "prompt", "messages"))?;
-    let meta = ResponseMeta::new("chatcmpl", &rx.rid, &engine.model_info().name);
+        samples,
+    };
+    let mut streams = submit_choices(engine, &caller, vec![input_ids], spec)
+        .await
+        .map_err(|e| rename_param(e, "prompt", "messages"))?;
+    let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
+    let meta = ResponseMeta::new("chatcmpl", &rid, &engine.model_info().name);
     let top = top_logprobs.map(|n| n as usize);
+    let n = samples as usize;
     if stream {
         let formatter = ChatChunks::new(engine.clone(), meta, include_usage, top, tools.is_some());
-        return Ok(sse_response(rx, formatter));
+        return Ok(sse_response(streams, n, formatter));
     }
-    let out = collect(&mut rx).await?;
-    let mut finish_reason = out.completion.finish_reason.as_str();
-    let (content, tool_calls) = match &tools {
-        Some(_) => {
-            let (content, calls) = parse_tool_calls(&out.text);
-            if calls.is_empty() {
-                (Some(content), None)
-            } else {
-                if finish_reason == "stop" {
-                    finish_reason = "tool_calls";
+    let outs = collect_all(&mut streams).await?;
+    let usages: Vec<_> = outs.iter().map(|o| o.completion.usage).collect();
+    let choices = outs
+        .into_iter()
+        .enumerate()
+        .map(|(index, out)| {
+            let mut finish_reason = out.completion.finish_reason.as_str();
+            let logprobs = top.map(|n| chat_logprobs(engine.tokenizer(), &out.logprobs, n));
+            let (content, tool_calls) = match &tools {
+                Some(_) => {
+                    let (content, calls) = parse_tool_calls(&out.text);
+                    if calls.is_empty() {
+                        (Some(content), None)
+                    } else {
+                        if finish_reason == "stop" {
+                            finish_reason = "tool_calls";
+                        }
+                        let content = (!content.is_empty()).then_some(content);
+                        (content, Some(calls_out(&meta.id, calls, false)))
+                    }
                 }
-                let content = (!content.is_empty()).then_some(content);
-                (content, Some(calls_out(&meta.id, calls, false)))
+                None => (Some(out.text), None),
+            };
+            ChatChoice {
+                index: index as u32,
+                message: ChatMessageOut {
+                    role: "assistant",
+                    content,
+                    tool_calls,
+                },
+                logprobs,
+                finish_reason,
             }
-        }
-        None => (Some(out.text), None),
-    };
-    let choice = ChatChoice {
-        index: 0,
-        message: ChatMessageOut {
-            role: "assistant",
-            content,
-            tool_calls,
-        },
-        logprobs: top.map(|n| chat_logprobs(engine.tokenizer(), &out.logprobs, n)),
-        finish_reason,
-    };
+        })
+        .collect();
     Ok(Json(ChatBody {
-        id: meta.id,
+        id: meta.id.clone(),
         object: "chat.completion",
         created: meta.created,
-        model: meta.model,
-        choices: vec![choice],
-        usage: out.completion.usage.into(),
+        model: meta.model.clone(),
+        choices,
+        usage: response_usage(&usages, n).into(),
     })
     .into_response())
 }

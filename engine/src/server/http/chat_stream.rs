@@ -1,5 +1,5 @@
-//! The chat stream's chunks (`chat.completion.chunk`): a role delta, content deltas, then the
-//! finish reason and usage. With tools, text that may start a call is held back; calls are
+//! The chat stream's chunks (`chat.completion.chunk`): per choice a role delta, content
+//! deltas, then the finish reason; usage once at the end. With tools, text that may start a call is held back; calls are
 //! sent whole, one delta each, when the output ends (`finish_reason: "tool_calls"`).
 
 use super::logprobs::chat_logprobs;
@@ -7,15 +7,16 @@ use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut}
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
 use crate::grammar::{parse_tool_calls, TOOL_CALL_OPEN as CALL_OPEN};
-use crate::handle::{Completion, EngineHandle, TokenLogprob};
+use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 
 pub struct ChatChunks {
     engine: EngineHandle,
     meta: ResponseMeta,
     include_usage: bool,
     top: Option<usize>,
-    /// Tool mode: everything generated so far, and how much of it was sent as content.
-    tools: Option<ToolStream>,
+    /// Tool mode: per choice, everything generated so far and how much of it was sent as
+    /// content.
+    tools: Option<Vec<ToolStream>>,
 }
 
 #[derive(Default)]
@@ -63,7 +64,7 @@ impl ChatChunks {
             meta,
             include_usage,
             top,
-            tools: with_tools.then(ToolStream::default),
+            tools: with_tools.then(Vec::new),
         }
     }
 
@@ -72,9 +73,9 @@ impl ChatChunks {
         serde_json::to_string(&ChatChunk::new(&self.meta, choices, usage)).unwrap_or_default()
     }
 
-    fn choice(delta: Delta, finish_reason: Option<&'static str>) -> ChatChunkChoice {
+    fn choice(index: u32, delta: Delta, finish_reason: Option<&'static str>) -> ChatChunkChoice {
         ChatChunkChoice {
-            index: 0,
+            index,
             delta,
             logprobs: None,
             finish_reason,
@@ -90,17 +91,28 @@ impl ChatChunks {
 }
 
 impl ChunkFormatter for ChatChunks {
-    fn start(&mut self) -> Vec<String> {
-        let delta = Delta {
-            role: Some("assistant"),
-            content: Some(String::new()),
-            tool_calls: None,
-        };
-        vec![self.body(vec![Self::choice(delta, None)], None)]
+    fn start(&mut self, choices: u32) -> Vec<String> {
+        if let Some(tools) = self.tools.as_mut() {
+            tools.resize_with(choices as usize, ToolStream::default);
+        }
+        (0..choices)
+            .map(|index| {
+                let delta = Delta {
+                    role: Some("assistant"),
+                    content: Some(String::new()),
+                    tool_calls: None,
+                };
+                self.body(vec![Self::choice(index, delta, None)], None)
+            })
+            .collect()
     }
 
-    fn chunk(&mut self, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
-        let text = match self.tools.as_mut() {
+    fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
+        let stream = self
+            .tools
+            .as_mut()
+            .and_then(|tools| tools.get_mut(index as usize));
+        let text = match stream {
             Some(stream) => {
                 stream.text.push_str(&text);
                 stream.sendable()
@@ -114,21 +126,27 @@ impl ChunkFormatter for ChatChunks {
             _ if text.is_empty() => return None,
             _ => None,
         };
-        let mut choice = Self::choice(Self::content(text), None);
+        let mut choice = Self::choice(index, Self::content(text), None);
         choice.logprobs = logprobs;
         Some(self.body(vec![choice], None))
     }
 
-    fn finish(&mut self, completion: &Completion) -> Vec<String> {
+    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String> {
         let mut reason = completion.finish_reason.as_str();
         let mut out = Vec::new();
-        if let Some(stream) = self.tools.take() {
+        let stream = self
+            .tools
+            .as_mut()
+            .and_then(|tools| tools.get_mut(index as usize))
+            .map(std::mem::take);
+        if let Some(stream) = stream {
             let (_, calls) = parse_tool_calls(&stream.text);
             if calls.is_empty() {
                 // No call after all: what was held back is content.
                 let rest = stream.text.get(stream.sent..).unwrap_or_default();
                 if !rest.is_empty() {
-                    out.push(self.body(vec![Self::choice(Self::content(rest.into()), None)], None));
+                    let delta = Self::content(rest.into());
+                    out.push(self.body(vec![Self::choice(index, delta, None)], None));
                 }
             } else {
                 if reason == "stop" {
@@ -139,14 +157,17 @@ impl ChunkFormatter for ChatChunks {
                         tool_calls: Some(vec![call]),
                         ..Delta::default()
                     };
-                    out.push(self.body(vec![Self::choice(delta, None)], None));
+                    out.push(self.body(vec![Self::choice(index, delta, None)], None));
                 }
             }
         }
-        out.push(self.body(vec![Self::choice(Delta::default(), Some(reason))], None));
-        if self.include_usage {
-            out.push(self.body(Vec::new(), Some(completion.usage.into())));
-        }
+        let end = Self::choice(index, Delta::default(), Some(reason));
+        out.push(self.body(vec![end], None));
         out
+    }
+
+    fn usage(&mut self, usage: Usage) -> Option<String> {
+        self.include_usage
+            .then(|| self.body(Vec::new(), Some(usage.into())))
     }
 }

@@ -1,14 +1,15 @@
-//! `POST /v1/completions`: a text or token-id prompt, completed as is.
+//! `POST /v1/completions`: text or token-id prompts (one, or a batch), completed as they are,
+//! `n` choices each.
 
 use super::error::ApiError;
-use super::generate::{collect, parse_body, prompt_ids, submit};
+use super::generate::{collect_all, parse_body, prompt_ids, submit_choices, ChoiceSpec};
 use super::logprobs::CompletionLogprobsBuilder;
-use super::params::{grammar_spec, sampling_params, stream_flags};
+use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{CompletionRequest, Prompt};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
 use super::sse::{sse_response, ChunkFormatter};
 use super::HttpState;
-use crate::handle::{Completion, EngineHandle, PromptInput, TokenLogprob};
+use crate::handle::{response_usage, Completion, EngineHandle, PromptInput, TokenLogprob, Usage};
 use crate::tenants::Caller;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -38,7 +39,11 @@ pub async fn completions(
     if request.best_of.is_some_and(|n| n != 1) {
         return Err(ApiError::invalid_param("best_of", "best_of must be 1"));
     }
-    let input_ids = prompt_ids(engine, prompt_input(request.prompt)?).await?;
+    let mut prompts = Vec::new();
+    for input in prompt_inputs(request.prompt)? {
+        prompts.push(prompt_ids(engine, input).await?);
+    }
+    let prompt_count = prompts.len();
     let sampling = &request.sampling;
     let params = sampling_params(
         sampling,
@@ -46,19 +51,20 @@ pub async fn completions(
         DEFAULT_MAX_TOKENS,
         request.logprobs,
     )?;
+    let samples = samples_per_prompt(sampling)?;
     let (stream, include_usage) = stream_flags(sampling);
-    let mut rx = submit(
-        engine,
-        &caller,
-        input_ids,
+    let spec = ChoiceSpec {
         params,
-        sampling.max_tokens.is_some(),
-        sampling,
-        grammar_spec(sampling)?,
-    )
-    .await?;
-    let meta = ResponseMeta::new("cmpl", &rx.rid, &engine.model_info().name);
+        max_tokens_explicit: sampling.max_tokens.is_some(),
+        fields: sampling,
+        grammar: grammar_spec(sampling)?,
+        samples,
+    };
+    let mut streams = submit_choices(engine, &caller, prompts, spec).await?;
+    let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
+    let meta = ResponseMeta::new("cmpl", &rid, &engine.model_info().name);
     let want_logprobs = request.logprobs.is_some();
+    let n = samples as usize;
     if stream {
         let formatter = CompletionChunks {
             engine: engine.clone(),
@@ -66,41 +72,43 @@ pub async fn completions(
             include_usage,
             logprobs: want_logprobs.then(CompletionLogprobsBuilder::default),
         };
-        return Ok(sse_response(rx, formatter));
+        return Ok(sse_response(streams, n, formatter));
     }
-    let out = collect(&mut rx).await?;
-    let logprobs = want_logprobs
-        .then(|| CompletionLogprobsBuilder::default().build(engine.tokenizer(), &out.logprobs));
-    let choice = CompletionChoice {
-        index: 0,
-        text: out.text,
-        logprobs,
-        finish_reason: Some(out.completion.finish_reason.as_str()),
-    };
-    let usage = UsageOut::from(out.completion.usage);
-    Ok(Json(CompletionBody::new(&meta, vec![choice], Some(Some(usage)))).into_response())
+    let outs = collect_all(&mut streams).await?;
+    let usages: Vec<_> = outs.iter().map(|o| o.completion.usage).collect();
+    let choices = outs
+        .into_iter()
+        .enumerate()
+        .map(|(i, out)| CompletionChoice {
+            index: i as u32,
+            logprobs: want_logprobs.then(|| {
+                CompletionLogprobsBuilder::default().build(engine.tokenizer(), &out.logprobs)
+            }),
+            finish_reason: Some(out.completion.finish_reason.as_str()),
+            text: out.text,
+        })
+        .collect();
+    debug_assert_eq!(usages.len(), prompt_count * n);
+    let usage = UsageOut::from(response_usage(&usages, n));
+    Ok(Json(CompletionBody::new(&meta, choices, Some(Some(usage)))).into_response())
 }
 
-/// The prompt as sent: text (control tokens written in it count as such) or token ids.
-fn prompt_input(prompt: Prompt) -> Result<PromptInput, ApiError> {
-    let batch_of_one = || {
-        ApiError::invalid_param(
-            "prompt",
-            "batched prompts are not supported: send one prompt per request",
-        )
+/// The prompts as sent: one text (control tokens written in it count as such) or token-id
+/// list, or a batch of either (one choice each, in order).
+fn prompt_inputs(prompt: Prompt) -> Result<Vec<PromptInput>, ApiError> {
+    let inputs: Vec<PromptInput> = match prompt {
+        Prompt::Text(text) => vec![PromptInput::Text(text)],
+        Prompt::Tokens(ids) => vec![PromptInput::Tokens(ids)],
+        Prompt::TextBatch(texts) => texts.into_iter().map(PromptInput::Text).collect(),
+        Prompt::TokenBatch(batch) => batch.into_iter().map(PromptInput::Tokens).collect(),
     };
-    match prompt {
-        Prompt::Text(text) => Ok(PromptInput::Text(text)),
-        Prompt::Tokens(ids) => Ok(PromptInput::Tokens(ids)),
-        Prompt::TextBatch(texts) => match <[String; 1]>::try_from(texts) {
-            Ok([text]) => Ok(PromptInput::Text(text)),
-            Err(_) => Err(batch_of_one()),
-        },
-        Prompt::TokenBatch(batch) => match <[Vec<u32>; 1]>::try_from(batch) {
-            Ok([ids]) => Ok(PromptInput::Tokens(ids)),
-            Err(_) => Err(batch_of_one()),
-        },
+    if inputs.is_empty() {
+        return Err(ApiError::invalid_param(
+            "prompt",
+            "the prompt list is empty",
+        ));
     }
+    Ok(inputs)
 }
 
 struct CompletionChunks {
@@ -118,7 +126,7 @@ impl CompletionChunks {
 }
 
 impl ChunkFormatter for CompletionChunks {
-    fn chunk(&mut self, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
+    fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
         let logprobs = match self.logprobs.as_mut() {
             Some(builder) if !logprobs.is_empty() => {
                 Some(builder.build(self.engine.tokenizer(), logprobs))
@@ -127,7 +135,7 @@ impl ChunkFormatter for CompletionChunks {
             _ => None,
         };
         let choice = CompletionChoice {
-            index: 0,
+            index,
             text,
             logprobs,
             finish_reason: None,
@@ -135,17 +143,18 @@ impl ChunkFormatter for CompletionChunks {
         Some(self.body(vec![choice], None))
     }
 
-    fn finish(&mut self, completion: &Completion) -> Vec<String> {
+    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String> {
         let choice = CompletionChoice {
-            index: 0,
+            index,
             text: String::new(),
             logprobs: None,
             finish_reason: Some(completion.finish_reason.as_str()),
         };
-        let mut out = vec![self.body(vec![choice], None)];
-        if self.include_usage {
-            out.push(self.body(Vec::new(), Some(completion.usage.into())));
-        }
-        out
+        vec![self.body(vec![choice], None)]
+    }
+
+    fn usage(&mut self, usage: Usage) -> Option<String> {
+        self.include_usage
+            .then(|| self.body(Vec::new(), Some(usage.into())))
     }
 }

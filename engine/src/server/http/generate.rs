@@ -33,9 +33,60 @@ pub async fn prompt_ids(engine: &EngineHandle, input: PromptInput) -> Result<Vec
     engine.build_prompt(input).await.map_err(ApiError::from)
 }
 
-/// Queues a request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`;
-/// its output constraint `grammar` (if any) is compiled first.
-pub async fn submit(
+/// Most choices of one response (prompts x samples): each is a request of its own.
+pub const MAX_CHOICES: usize = 64;
+
+/// What every choice of a response shares.
+pub struct ChoiceSpec<'a> {
+    pub params: SamplingParams,
+    pub max_tokens_explicit: bool,
+    pub fields: &'a SamplingFields,
+    pub grammar: Option<GrammarSpec>,
+    /// Samples of each prompt (`n`).
+    pub samples: u32,
+}
+
+/// Queues `spec.samples` samples of each prompt for `caller`, prompt by prompt (choice `i`
+/// is sample `i % n` of prompt `i / n`). Each prompt is computed once and its samples share
+/// it through the prefix cache ([`EngineHandle::submit_samples`]). If any is refused, the
+/// ones queued before are aborted.
+pub async fn submit_choices(
+    engine: &EngineHandle,
+    caller: &Caller,
+    prompts: Vec<Vec<u32>>,
+    spec: ChoiceSpec<'_>,
+) -> Result<Vec<RequestStream>, ApiError> {
+    let choices = prompts.len() * spec.samples as usize;
+    if choices > MAX_CHOICES {
+        return Err(ApiError::invalid_param(
+            "n",
+            format!(
+                "{} prompts x n = {} asks for {choices} choices; at most {MAX_CHOICES} are allowed",
+                prompts.len(),
+                spec.samples
+            ),
+        ));
+    }
+    let mut streams = Vec::with_capacity(choices);
+    for input_ids in prompts {
+        let request = build_request(
+            engine,
+            caller,
+            input_ids,
+            spec.params.clone(),
+            spec.max_tokens_explicit,
+            spec.fields,
+            spec.grammar.clone(),
+        )
+        .await?;
+        streams.extend(engine.submit_samples(request, spec.samples).await?);
+    }
+    Ok(streams)
+}
+
+/// A request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`; its
+/// output constraint `grammar` (if any) is compiled first.
+async fn build_request(
     engine: &EngineHandle,
     caller: &Caller,
     input_ids: Vec<u32>,
@@ -43,7 +94,7 @@ pub async fn submit(
     max_tokens_explicit: bool,
     fields: &SamplingFields,
     grammar: Option<GrammarSpec>,
-) -> Result<RequestStream, ApiError> {
+) -> Result<GenerateRequest, ApiError> {
     let constraint = match grammar {
         Some(spec) => {
             let param = spec.param();
@@ -58,7 +109,7 @@ pub async fn submit(
     request.max_new_tokens_explicit = max_tokens_explicit;
     request.namespace = caller.namespace_for(cache_salt);
     request.tenant = caller.tenant;
-    engine.submit(request).map_err(ApiError::from)
+    Ok(request)
 }
 
 /// A request's whole output.
@@ -67,6 +118,15 @@ pub struct Collected {
     pub text: String,
     pub logprobs: Vec<TokenLogprob>,
     pub completion: Completion,
+}
+
+/// Reads every choice's stream to its end, in order (the engine runs them all meanwhile).
+pub async fn collect_all(streams: &mut [RequestStream]) -> Result<Vec<Collected>, ApiError> {
+    let mut all = Vec::with_capacity(streams.len());
+    for stream in streams.iter_mut() {
+        all.push(collect(stream).await?);
+    }
+    Ok(all)
 }
 
 /// Reads `stream` to its end. If the client goes away meanwhile, the handler's future is

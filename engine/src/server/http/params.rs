@@ -5,11 +5,24 @@
 use super::error::ApiError;
 use super::protocol::SamplingFields;
 use crate::grammar::GrammarSpec;
+use crate::handle::MAX_SAMPLES;
 use crate::sampling::SamplingParams;
 use serde_json::Value;
 
 /// The most logprob candidates per token the engine returns.
 pub const MAX_TOP_LOGPROBS: u32 = 20;
+
+/// Choices per prompt (`n`, default 1): samples of the prompt, computed once.
+pub fn samples_per_prompt(fields: &SamplingFields) -> Result<u32, ApiError> {
+    match fields.n {
+        None => Ok(1),
+        Some(n) if (1..=MAX_SAMPLES).contains(&n) => Ok(n),
+        Some(n) => Err(ApiError::invalid_param(
+            "n",
+            format!("n must be between 1 and {MAX_SAMPLES}, got {n}"),
+        )),
+    }
+}
 
 /// Builds sampling parameters; `default_max_tokens` applies when the request gives none
 /// (the engine then caps it at what fits in the context).
@@ -19,14 +32,6 @@ pub fn sampling_params(
     default_max_tokens: u32,
     logprobs: Option<u32>,
 ) -> Result<SamplingParams, ApiError> {
-    if let Some(n) = fields.n {
-        if n != 1 {
-            return Err(ApiError::invalid_param(
-                "n",
-                format!("n must be 1, got {n}: only one choice per request is supported"),
-            ));
-        }
-    }
     if let Some(n) = logprobs {
         if n > MAX_TOP_LOGPROBS {
             return Err(ApiError::invalid_param(

@@ -1,9 +1,11 @@
 //! Server-sent events for streaming responses: `data: {json}` per chunk, `data: [DONE]` at
-//! the end. The body stream owns the engine's [`RequestStream`], so when a client disconnects
-//! and the server drops the body, the request is aborted.
+//! the end. The body stream owns the engine's [`RequestStream`]s (one per choice), so when a
+//! client disconnects and the server drops the body, every choice's request is aborted.
 
 use super::error::ApiError;
-use crate::handle::{Completion, GenerateEvent, RequestStream, TokenLogprob};
+use crate::handle::{
+    response_usage, ChoiceEvents, Completion, GenerateEvent, RequestStream, TokenLogprob, Usage,
+};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::collections::VecDeque;
@@ -16,29 +18,43 @@ const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
 /// Turns engine events into the JSON payloads of one endpoint's chunks.
 pub trait ChunkFormatter: Send + 'static {
-    /// Payloads before the first token (chat's role delta).
-    fn start(&mut self) -> Vec<String> {
+    /// Payloads before the first token (chat's role deltas), for `choices` choices.
+    fn start(&mut self, _choices: u32) -> Vec<String> {
         Vec::new()
     }
-    /// The payload of one engine chunk, if it carries anything to send.
-    fn chunk(&mut self, text: String, logprobs: &[TokenLogprob]) -> Option<String>;
-    /// The finishing payloads: the finish reason, then usage if asked.
-    fn finish(&mut self, completion: &Completion) -> Vec<String>;
+    /// The payload of one engine chunk of choice `index`, if it carries anything to send.
+    fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String>;
+    /// The payloads that end choice `index` (its finish reason).
+    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String>;
+    /// The last payload, once every choice has ended: the response's usage, if asked for.
+    fn usage(&mut self, usage: Usage) -> Option<String>;
 }
 
 struct BodyState<F> {
-    stream: RequestStream,
+    events: ChoiceEvents,
     formatter: F,
+    usages: Vec<Usage>,
+    samples_per_prompt: usize,
     pending: VecDeque<String>,
     done: bool,
 }
 
-/// The SSE response for `stream`.
-pub fn sse_response<F: ChunkFormatter>(stream: RequestStream, mut formatter: F) -> Response {
-    let pending: VecDeque<String> = formatter.start().into();
+/// The SSE response for the choices `streams` (`samples_per_prompt` samples of each
+/// prompt, prompt by prompt): their chunks interleaved, tagged with their index.
+pub fn sse_response<F: ChunkFormatter>(
+    streams: Vec<RequestStream>,
+    samples_per_prompt: usize,
+    mut formatter: F,
+) -> Response {
+    let choices = streams.len();
+    let pending: VecDeque<String> = formatter
+        .start(u32::try_from(choices).unwrap_or(u32::MAX))
+        .into();
     let state = BodyState {
-        stream,
+        events: ChoiceEvents::new(streams),
         formatter,
+        usages: vec![Usage::default(); choices],
+        samples_per_prompt,
         pending,
         done: false,
     };
@@ -51,21 +67,29 @@ pub fn sse_response<F: ChunkFormatter>(stream: RequestStream, mut formatter: F) 
             if st.done {
                 return None;
             }
-            match st.stream.next().await {
-                Some(GenerateEvent::Chunk { text, logprobs, .. }) => {
-                    st.pending.extend(st.formatter.chunk(text, &logprobs));
+            match st.events.next().await {
+                Some((index, Some(GenerateEvent::Chunk { text, logprobs, .. }))) => {
+                    st.pending
+                        .extend(st.formatter.chunk(index, text, &logprobs));
                 }
-                Some(GenerateEvent::Finished(completion)) => {
-                    st.pending.extend(st.formatter.finish(&completion));
-                    st.finish();
+                Some((index, Some(GenerateEvent::Finished(completion)))) => {
+                    if let Some(usage) = st.usages.get_mut(index as usize) {
+                        *usage = completion.usage;
+                    }
+                    st.pending.extend(st.formatter.finish(index, &completion));
                 }
-                Some(GenerateEvent::Error(message)) => {
+                Some((_, Some(GenerateEvent::Error(message)))) => {
                     st.pending.push_back(ApiError::internal(message).to_json());
                     st.finish();
                 }
-                None => {
+                Some((_, None)) => {
                     st.pending
                         .push_back(ApiError::unavailable("the engine stopped").to_json());
+                    st.finish();
+                }
+                None => {
+                    let usage = response_usage(&st.usages, st.samples_per_prompt);
+                    st.pending.extend(st.formatter.usage(usage));
                     st.finish();
                 }
             }

@@ -1,11 +1,12 @@
 //! The response stream of `Generate`: while streaming, one chunk per engine chunk (new
-//! token ids, cumulative counts, their logprobs); always one `GenerateComplete` with the
-//! whole output last; then the stream ends. Dropping the stream (the client cancelled or
-//! vanished) drops the engine's request stream, which aborts the request.
+//! token ids, cumulative counts, their logprobs, the sample's `index`); one
+//! `GenerateComplete` with the whole output per sample; the stream ends after the last.
+//! Dropping the stream (the client cancelled or vanished) drops the engine's request
+//! streams, which aborts every sample.
 
 use super::super::deadline;
 use super::inflight::InFlight;
-use crate::handle::{Completion, GenerateEvent, RequestStream, TokenLogprob};
+use crate::handle::{ChoiceEvents, Completion, GenerateEvent, RequestStream, TokenLogprob};
 use crate::sampling::{FinishReason, StopMatch};
 use futures_util::Stream;
 use proto::sglang::scheduler as pb;
@@ -18,14 +19,20 @@ use tonic::Status;
 pub(super) type GenerateStream =
     Pin<Box<dyn Stream<Item = Result<pb::GenerateResponse, Status>> + Send>>;
 
+/// What has been generated for one sample.
+#[derive(Default)]
+struct Sample {
+    output_ids: Vec<u32>,
+    logprobs: pb::OutputLogProbs,
+}
+
 struct Generation {
-    events: RequestStream,
+    events: ChoiceEvents,
     rid: String,
     stream: bool,
     deadline: Option<Instant>,
     prompt_tokens: u32,
-    output_ids: Vec<u32>,
-    logprobs: pb::OutputLogProbs,
+    samples: Vec<Sample>,
     done: bool,
     /// Keeps the request id abortable while the stream lives.
     _inflight: InFlight,
@@ -38,19 +45,22 @@ pub(super) struct Options {
     pub prompt_tokens: u32,
 }
 
+/// Streams the samples of one request (one per stream of `samples`, index = position):
+/// their chunks interleaved as they come, each sample's completion when it ends, and the
+/// end of the stream after the last completion.
 pub(super) fn response_stream(
-    events: RequestStream,
+    samples: Vec<RequestStream>,
     options: Options,
     inflight: InFlight,
 ) -> GenerateStream {
+    let count = samples.len();
     let generation = Generation {
-        events,
+        events: ChoiceEvents::new(samples),
         rid: options.rid,
         stream: options.stream,
         deadline: options.deadline,
         prompt_tokens: options.prompt_tokens,
-        output_ids: Vec::new(),
-        logprobs: pb::OutputLogProbs::default(),
+        samples: (0..count).map(|_| Sample::default()).collect(),
         done: false,
         _inflight: inflight,
     };
@@ -70,8 +80,13 @@ impl Generation {
             if self.done {
                 return None;
             }
-            let event = match deadline::next_event(&mut self.events, self.deadline).await {
-                Ok(event) => event,
+            let (index, event) = match deadline::next_event(&mut self.events, self.deadline).await {
+                Ok(Some(next)) => next,
+                // Every sample has sent its completion.
+                Ok(None) => {
+                    self.done = true;
+                    return None;
+                }
                 Err(status) => {
                     self.done = true;
                     return Some(Err(status));
@@ -84,20 +99,21 @@ impl Generation {
                     ..
                 } => {
                     let delta = output_logprobs(logprobs);
-                    self.output_ids.extend_from_slice(&token_ids);
-                    append(&mut self.logprobs, &delta);
-                    // Without streaming, only the completion is sent.
+                    let sample = &mut self.samples[index as usize];
+                    sample.output_ids.extend_from_slice(&token_ids);
+                    append(&mut sample.logprobs, &delta);
+                    // Without streaming, only the completions are sent.
                     if self.stream && !token_ids.is_empty() {
-                        return Some(Ok(self.chunk(token_ids, delta)));
+                        return Some(Ok(self.chunk(index, token_ids, delta)));
                     }
                 }
                 GenerateEvent::Finished(completion) => {
-                    self.done = true;
                     let past_deadline = self.deadline.is_some_and(|d| Instant::now() >= d);
                     if completion.finish_reason == FinishReason::Abort && past_deadline {
+                        self.done = true;
                         return Some(Err(deadline::exceeded()));
                     }
-                    return Some(Ok(self.complete(&completion)));
+                    return Some(Ok(self.complete(index, &completion)));
                 }
                 GenerateEvent::Error(message) => {
                     self.done = true;
@@ -109,31 +125,34 @@ impl Generation {
 
     fn chunk(
         &self,
+        index: u32,
         token_ids: Vec<u32>,
         logprobs: Option<pb::OutputLogProbs>,
     ) -> pb::GenerateResponse {
+        let sample = &self.samples[index as usize];
         self.response(Response::Chunk(pb::GenerateStreamChunk {
             token_ids,
             prompt_tokens: self.prompt_tokens,
-            completion_tokens: count(self.output_ids.len()),
+            completion_tokens: count(sample.output_ids.len()),
             output_logprobs: logprobs,
+            index,
             ..Default::default()
         }))
     }
 
-    fn complete(&mut self, completion: &Completion) -> pb::GenerateResponse {
+    fn complete(&mut self, index: u32, completion: &Completion) -> pb::GenerateResponse {
         let (finish_reason, matched_stop) = finish(&completion.finish_reason);
         let usage = completion.usage;
-        let logprobs = std::mem::take(&mut self.logprobs);
-        let output_ids = std::mem::take(&mut self.output_ids);
+        let sample = std::mem::take(&mut self.samples[index as usize]);
         self.response(Response::Complete(pb::GenerateComplete {
-            output_ids,
+            output_ids: sample.output_ids,
             finish_reason: finish_reason.to_string(),
             prompt_tokens: usage.prompt_tokens,
             completion_tokens: usage.completion_tokens,
             cached_tokens: usage.cached_tokens,
-            output_logprobs: (!logprobs.token_ids.is_empty()).then_some(logprobs),
+            output_logprobs: (!sample.logprobs.token_ids.is_empty()).then_some(sample.logprobs),
             matched_stop,
+            index,
             ..Default::default()
         }))
     }

@@ -114,8 +114,9 @@ impl SglangScheduler for SglangService {
             .map_err(status::from_submit)?;
         let prepared = params::prepare(engine, &caller, request.into_inner(), deadline).await?;
         let inflight = self.inflight.register(&prepared.rid, caller.tenant);
-        let events = engine
-            .submit(prepared.request)
+        let samples = engine
+            .submit_samples(prepared.request, prepared.samples)
+            .await
             .map_err(status::from_submit)?;
         let options = generate::Options {
             rid: prepared.rid,
@@ -124,7 +125,7 @@ impl SglangScheduler for SglangService {
             prompt_tokens: prepared.prompt_tokens,
         };
         Ok(Response::new(generate::response_stream(
-            events, options, inflight,
+            samples, options, inflight,
         )))
     }
 

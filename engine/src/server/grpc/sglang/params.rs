@@ -3,7 +3,7 @@
 //! with INVALID_ARGUMENT naming it: a gateway must never get a silently different answer.
 
 use crate::grammar::GrammarSpec;
-use crate::handle::{EngineHandle, GenerateRequest};
+use crate::handle::{EngineHandle, GenerateRequest, MAX_SAMPLES};
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
 use proto::sglang::scheduler as pb;
@@ -20,6 +20,8 @@ pub(super) struct Prepared {
     pub rid: String,
     pub stream: bool,
     pub prompt_tokens: u32,
+    /// Samples of the prompt (`n`; 0 counts as 1).
+    pub samples: u32,
 }
 
 fn refuse(field: &str, why: &str) -> Status {
@@ -89,10 +91,10 @@ fn sampling(
     return_logprob: bool,
     top_logprobs: i32,
 ) -> Result<SamplingParams, Status> {
-    if p.n > 1 {
+    if p.n > MAX_SAMPLES {
         return Err(refuse(
             "n",
-            "parallel samples are not supported; send n = 1",
+            &format!("at most {MAX_SAMPLES} samples per request"),
         ));
     }
     if p.min_new_tokens > 0 {
@@ -225,6 +227,7 @@ pub(super) async fn prepare(
         rid,
         stream: request.stream,
         prompt_tokens,
+        samples: params.n.max(1),
     })
 }
 
@@ -272,7 +275,7 @@ mod tests {
     fn unsupported_fields_are_named() {
         for (mutate, field) in [
             (
-                Box::new(|p: &mut pb::SamplingParams| p.n = 2) as Box<dyn Fn(&mut _)>,
+                Box::new(|p: &mut pb::SamplingParams| p.n = MAX_SAMPLES + 1) as Box<dyn Fn(&mut _)>,
                 "n",
             ),
             (
