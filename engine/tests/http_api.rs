@@ -324,6 +324,43 @@ async fn n_samples_and_batched_prompts_share_prompts_and_follow_the_seed_contrac
 }
 
 #[tokio::test]
+async fn min_tokens_keeps_the_end_of_sequence_out_until_reached() {
+    let _turn = SERIAL.lock().await;
+    let chat = |extra: Value| {
+        let mut body = json!({
+            "messages": [{"role": "user", "content": "Say hi"}],
+            "max_tokens": 60, "temperature": 0,
+        });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let (status, free) = post_json("/v1/chat/completions", chat(json!({}))).await;
+    assert_eq!(status, 200, "{free}");
+    assert_eq!(free["choices"][0]["finish_reason"], "stop", "{free}");
+    let k = free["usage"]["completion_tokens"].as_u64().unwrap();
+    let (status, held) =
+        post_json("/v1/chat/completions", chat(json!({"min_tokens": k + 3}))).await;
+    assert_eq!(status, 200, "{held}");
+    assert!(
+        held["usage"]["completion_tokens"].as_u64().unwrap() >= k + 3,
+        "{held}"
+    );
+    let (free_text, held_text) = (
+        free["choices"][0]["message"]["content"].as_str().unwrap(),
+        held["choices"][0]["message"]["content"].as_str().unwrap(),
+    );
+    assert!(
+        held_text.starts_with(free_text),
+        "{free_text:?} / {held_text:?}"
+    );
+    let (status, body) = post_json("/v1/chat/completions", chat(json!({"min_tokens": 61}))).await;
+    assert_openai_error(status, &body, 400, Some("min_tokens"));
+    common::wait_idle(&server().engine);
+}
+
+#[tokio::test]
 async fn streamed_chat_choices_carry_their_index_and_usage_comes_once() {
     let _turn = SERIAL.lock().await;
     let request = json!({

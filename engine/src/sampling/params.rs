@@ -34,6 +34,10 @@ pub struct SamplingParams {
     /// Same seed, same prompt, same parameters: same tokens.
     pub seed: Option<u64>,
     pub max_new_tokens: u32,
+    /// No stop (end-of-sequence or stop token, stop string) ends the output before this
+    /// many tokens: stop tokens are masked out of the sampling until then (SGLang's
+    /// `min_new_tokens`, vLLM's `min_tokens`). At most `max_new_tokens`.
+    pub min_new_tokens: u32,
     /// Extra token ids that end generation (EOS always does unless `ignore_eos`).
     pub stop_token_ids: Vec<u32>,
     /// Strings that end generation; may span tokens; not included in the output text.
@@ -61,6 +65,7 @@ impl Default for SamplingParams {
             stop_token_ids: Vec::new(),
             stop: Vec::new(),
             ignore_eos: false,
+            min_new_tokens: 0,
             logprobs: None,
             logit_bias: Vec::new(),
         }
@@ -107,6 +112,12 @@ impl SamplingParams {
         }
         if self.max_new_tokens == 0 {
             return Err("max_new_tokens must be at least 1".into());
+        }
+        if self.min_new_tokens > self.max_new_tokens {
+            return Err(format!(
+                "min_new_tokens ({}) must not exceed max_new_tokens ({})",
+                self.min_new_tokens, self.max_new_tokens
+            ));
         }
         self.validate_stop_lists()?;
         self.validate_logit_bias(vocab_size)?;

@@ -92,6 +92,11 @@ pub struct Sampler {
     chunk_sums: Vec<f64>,
     keys: Vec<u64>,
     logit_bias: Vec<(u32, f32)>,
+    /// Tokens masked out while fewer than `min_new_tokens` were produced.
+    held_stops: Vec<u32>,
+    min_new_tokens: u32,
+    /// Output tokens so far, sampled or forced.
+    produced: u32,
 }
 
 impl Sampler {
@@ -127,6 +132,9 @@ impl Sampler {
             weights: Vec::new(),
             chunk_sums: Vec::new(),
             keys: Vec::new(),
+            held_stops: Vec::new(),
+            min_new_tokens: params.min_new_tokens,
+            produced: 0,
         };
         if s.repetition_penalty != 1.0 {
             for &t in prompt {
@@ -137,6 +145,13 @@ impl Sampler {
             s.record(t);
         }
         s
+    }
+
+    /// Masks `stop_ids` (the request's end-of-sequence and stop tokens) out of the
+    /// sampling until `min_new_tokens` tokens were produced.
+    pub fn hold_stops(mut self, stop_ids: Vec<u32>) -> Self {
+        self.held_stops = stop_ids;
+        self
     }
 
     /// The seed in use (drawn at construction when the request gave none).
@@ -225,6 +240,7 @@ impl Sampler {
     /// Adds a token the sampler did not pick (one a grammar forced) to the penalties' history;
     /// the random stream does not move.
     pub fn observe(&mut self, token: u32) {
+        self.produced = self.produced.saturating_add(1);
         if self.repetition_penalty != 1.0 {
             self.mark_seen(token);
         }
@@ -241,6 +257,13 @@ impl Sampler {
         for &(t, bias) in &self.logit_bias {
             if let Some(x) = logits.get_mut(t as usize) {
                 *x += bias;
+            }
+        }
+        if self.produced < self.min_new_tokens {
+            for &t in &self.held_stops {
+                if let Some(x) = logits.get_mut(t as usize) {
+                    *x = f32::NEG_INFINITY;
+                }
             }
         }
     }
@@ -485,6 +508,33 @@ mod tests {
         SamplingParams {
             seed: Some(1),
             ..SamplingParams::default()
+        }
+    }
+
+    #[test]
+    fn stop_tokens_are_held_back_until_the_minimum() {
+        let p = SamplingParams {
+            temperature: 0.0,
+            min_new_tokens: 2,
+            ..params()
+        };
+        let mut sampler = Sampler::new(&p, &[]).hold_stops(vec![2, 5]);
+        // Token 2 is by far the most likely, then 5, then 1.
+        let row = || vec![0.0, 3.0, 9.0, 0.0, 0.0, 6.0];
+        assert_eq!(sampler.sample(&mut row()).token, 1);
+        // A token a grammar forced counts towards the minimum too.
+        sampler.observe(4);
+        assert_eq!(sampler.sample(&mut row()).token, 2);
+        // Seeded sampling draws from the same rows without the held tokens.
+        let hot = SamplingParams {
+            temperature: 1.0,
+            min_new_tokens: 50,
+            ..params()
+        };
+        let mut sampler = Sampler::new(&hot, &[]).hold_stops(vec![2, 5]);
+        for _ in 0..50 {
+            let token = sampler.sample(&mut row()).token;
+            assert!(token != 2 && token != 5, "{token}");
         }
     }
 

@@ -86,6 +86,8 @@ pub struct StopChecker {
     /// `None` without stop strings.
     matcher: Option<StopMatcher>,
     max_new_tokens: u32,
+    /// Stops count only from this many generated tokens on.
+    min_new_tokens: u32,
     generated: u32,
     held: String,
     finished: Option<FinishReason>,
@@ -112,10 +114,16 @@ impl StopChecker {
             matcher: (!stops.is_empty()).then(|| StopMatcher::new(&stops)),
             stops,
             max_new_tokens: params.max_new_tokens,
+            min_new_tokens: params.min_new_tokens,
             generated: 0,
             held: String::new(),
             finished: None,
         }
+    }
+
+    /// The token ids that end the request (end-of-sequence unless ignored, stop ids).
+    pub fn stop_token_ids(&self) -> Vec<u32> {
+        self.eos.iter().chain(&self.stop_ids).copied().collect()
     }
 
     /// Tokens fed so far.
@@ -150,6 +158,16 @@ impl StopChecker {
             };
         }
         self.generated = self.generated.saturating_add(1);
+        if self.generated <= self.min_new_tokens {
+            // Within the minimum nothing but the length ends the output (the sampler keeps
+            // stop tokens out; stop strings are matched only in text generated after it).
+            if self.generated >= self.max_new_tokens {
+                return self.finish_flushing(FinishReason::Length);
+            }
+            let mut text = std::mem::take(&mut self.held);
+            text.push_str(delta);
+            return StopStep { text, finish: None };
+        }
         if self.eos.contains(&token) {
             return self.finish_flushing(FinishReason::Stop(StopMatch::Eos(token)));
         }
@@ -285,6 +303,46 @@ mod tests {
         assert_eq!(again.finish, Some(FinishReason::Length));
         assert_eq!(c.abort().finish, Some(FinishReason::Length));
         assert_eq!(c.generated(), 1);
+    }
+
+    #[test]
+    fn no_stop_ends_the_output_within_the_minimum() {
+        let params = SamplingParams {
+            stop: vec!["END".into()],
+            stop_token_ids: vec![7],
+            min_new_tokens: 3,
+            max_new_tokens: 10,
+            ..SamplingParams::default()
+        };
+        let mut c = StopChecker::new(&params, &[2]);
+        assert_eq!(c.stop_token_ids(), vec![2, 7]);
+        // Within the minimum: EOS, a stop id and a stop string pass as text.
+        for (token, text) in [(2, "a"), (7, "END"), (10, "b")] {
+            let step = c.push(token, text);
+            assert_eq!((step.text.as_str(), step.finish), (text, None));
+        }
+        // From the fourth token on, stops count again.
+        let step = c.push(7, "");
+        assert_eq!(step.finish, Some(FinishReason::Stop(StopMatch::TokenId(7))));
+        let mut c = StopChecker::new(&params, &[2]);
+        for token in [10, 11, 12] {
+            c.push(token, "x");
+        }
+        let step = c.push(13, "yEND");
+        assert_eq!(step.text, "y");
+        assert_eq!(
+            step.finish.as_ref().and_then(|f| f.matched_string()),
+            Some("END")
+        );
+        // The length still ends the output within a minimum it cannot reach.
+        let short = SamplingParams {
+            min_new_tokens: 2,
+            max_new_tokens: 2,
+            ..SamplingParams::default()
+        };
+        let mut c = StopChecker::new(&short, &[2]);
+        assert_eq!(c.push(2, "a").finish, None);
+        assert_eq!(c.push(2, "b").finish, Some(FinishReason::Length));
     }
 
     #[test]

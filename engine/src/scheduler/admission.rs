@@ -55,8 +55,9 @@ impl<M: ForwardModel> Scheduler<M> {
             let head_start = self.tenants.prefill_cost(tenant, first_prompt);
             self.tenants.lift(tenant, others, head_start);
         }
-        let sampler = Sampler::new(&request.params, &request.input_ids);
         let stop = StopChecker::new(&request.params, &self.eos_ids);
+        let sampler =
+            Sampler::new(&request.params, &request.input_ids).hold_stops(stop.stop_token_ids());
         self.next_seq += 1;
         self.waiting.push(Req {
             seq: self.next_seq,

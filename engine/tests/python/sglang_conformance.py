@@ -362,6 +362,13 @@ def check_stop_and_limits():
         assert list(done.output_ids) == out[:n], f"max_new_tokens={n}, expected {out[:n]}: {show(done)}"
         assert done.finish_reason == "length", f"max_new_tokens={n}: {show(done)}"
 
+    # min_new_tokens: the stop token at position p no longer ends the output before then.
+    least = min(p + 3, limit)
+    done = complete_of(request(ids, sampling(limit, stop_token_ids=[token], min_new_tokens=least)))
+    what = f"min_new_tokens={least} with stop_token_ids=[{token}] at position {p}: {show(done)}"
+    assert len(done.output_ids) >= least, f"stopped too early; {what}"
+    assert token not in list(done.output_ids)[:least], f"a stop token within the minimum; {what}"
+
     # logit_bias (keys are token ids): banning the first greedy token changes the first output.
     done = complete_of(request(ids, sampling(2, logit_bias={str(out[0]): -100.0})))
     assert done.output_ids and done.output_ids[0] != out[0], f"logit_bias -100 on {out[0]} ignored: {show(done)}"
@@ -395,7 +402,7 @@ def check_bad_input():
         ("a token id == vocab_size", request(ids + [vocab], sampling(4)), "input_ids"),
         ("n = 17", request(ids, sampling(4, n=17)), "n"),
         ("logit_bias key not a token id", request(ids, sampling(4, logit_bias={"x": 1.0})), "logit_bias"),
-        ("min_new_tokens", request(ids, sampling(4, min_new_tokens=2)), "min_new_tokens"),
+        ("min_new_tokens > max_new_tokens", request(ids, sampling(4, min_new_tokens=5)), "min_new_tokens"),
         ("structural_tag", request(ids, sampling(4, structural_tag="{}")), "structural_tag"),
         ("custom_params", request(ids, sampling(4, custom_params={"x": 1})), "custom_params"),
         ("custom_logit_processor", request(ids, sampling(4), custom_logit_processor="x"), "custom_logit_processor"),

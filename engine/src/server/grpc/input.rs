@@ -121,6 +121,7 @@ pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingPar
         stop_token_ids: p.stop_token_ids,
         stop: p.stop,
         ignore_eos: p.ignore_eos.unwrap_or(defaults.ignore_eos),
+        min_new_tokens: p.min_new_tokens.unwrap_or(defaults.min_new_tokens),
         logprobs: p.logprobs.or(defaults.logprobs),
         logit_bias: {
             // A fixed order: the same request gives the same logits.

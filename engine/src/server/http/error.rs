@@ -144,6 +144,7 @@ fn param_named_in(message: &str) -> Option<&'static str> {
         ("frequency_penalty", "frequency_penalty"),
         ("presence_penalty", "presence_penalty"),
         ("max_new_tokens", "max_tokens"),
+        ("min_new_tokens", "min_tokens"),
         ("stop token id", "stop_token_ids"),
         ("stop strings", "stop"),
         ("stop_token_ids", "stop_token_ids"),

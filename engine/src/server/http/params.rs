@@ -73,6 +73,7 @@ pub fn sampling_params(
             .map(super::protocol::Stop::into_vec)
             .unwrap_or_default(),
         ignore_eos: fields.ignore_eos.unwrap_or(false),
+        min_new_tokens: fields.min_tokens.unwrap_or(0),
         logprobs,
         logit_bias: logit_bias(fields)?,
     })

@@ -29,6 +29,8 @@ pub struct SamplingFields {
     pub stop: Option<Stop>,
     pub stop_token_ids: Option<Vec<u32>>,
     pub ignore_eos: Option<bool>,
+    /// vLLM's extension: no stop ends the output before this many tokens.
+    pub min_tokens: Option<u32>,
     pub n: Option<u32>,
     pub stream: Option<bool>,
     pub stream_options: Option<StreamOptions>,

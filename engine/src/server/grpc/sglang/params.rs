@@ -97,12 +97,6 @@ fn sampling(
             &format!("at most {MAX_SAMPLES} samples per request"),
         ));
     }
-    if p.min_new_tokens > 0 {
-        return Err(refuse(
-            "min_new_tokens",
-            "a minimum output length is not supported",
-        ));
-    }
     if p.custom_params.is_some() {
         return Err(refuse(
             "custom_params",
@@ -154,6 +148,7 @@ fn sampling(
         stop_token_ids: p.stop_token_ids.clone(),
         stop: p.stop.clone(),
         ignore_eos: p.ignore_eos,
+        min_new_tokens: p.min_new_tokens,
         logprobs: return_logprob.then_some(top_logprobs as u32),
         logit_bias,
     })
@@ -277,10 +272,6 @@ mod tests {
             (
                 Box::new(|p: &mut pb::SamplingParams| p.n = MAX_SAMPLES + 1) as Box<dyn Fn(&mut _)>,
                 "n",
-            ),
-            (
-                Box::new(|p: &mut pb::SamplingParams| p.min_new_tokens = 3),
-                "min_new_tokens",
             ),
             (
                 Box::new(|p: &mut pb::SamplingParams| p.custom_params = Some(Default::default())),
