@@ -44,3 +44,6 @@ pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
 /// Times the scheduler dropped block changes because the KV event hub's queue was full
 /// (each followed by a full resync of every subscriber).
 pub const KV_EVENT_RESYNCS: &str = "radixserve_kv_event_resyncs_total";
+/// Speculative decoding: n-gram draft tokens verified, and of them those accepted.
+pub const SPEC_DRAFTED: &str = "radixserve_spec_draft_tokens_total";
+pub const SPEC_ACCEPTED: &str = "radixserve_spec_accepted_tokens_total";

@@ -233,6 +233,32 @@ impl KvCache {
         Ok(())
     }
 
+    /// Gives back the slots of the request's tokens from `len` on (K/V computed for tokens
+    /// that were then rejected, e.g. speculative drafts). Only with one-token pages: a
+    /// shorter row must never leave part of a page to another owner. `len` may not cut
+    /// into the request's cached prefix.
+    pub fn truncate_tail(&mut self, req: &mut ReqKv, len: usize) -> Result<(), PoolError> {
+        if len >= req.kv_len {
+            return Ok(());
+        }
+        if self.allocator.page_size() != 1 {
+            return Err(PoolError::Ownership(format!(
+                "cannot truncate a row with page size {}",
+                self.allocator.page_size()
+            )));
+        }
+        if len < req.cached_len {
+            return Err(PoolError::Ownership(format!(
+                "truncating to {len} tokens would cut the cached prefix of {}",
+                req.cached_len
+            )));
+        }
+        self.allocator
+            .free(&self.req_to_token.row(&req.row)[len..req.kv_len])?;
+        req.kv_len = len;
+        Ok(())
+    }
+
     /// Makes at least `slots` free, evicting unlocked tree leaves if needed.
     pub fn ensure_available(&mut self, slots: usize) -> Result<(), PoolError> {
         let short = slots.saturating_sub(self.allocator.available());

@@ -54,6 +54,10 @@ pub struct ServeArgs {
     /// Longest piece of one prompt computed in a step [default: 256]
     #[arg(long)]
     pub chunked_prefill_size: Option<usize>,
+    /// Most n-gram draft tokens verified per decode step (exact speculative decoding for
+    /// small batches; page size 1 only); 0 turns it off [default: 4]
+    #[arg(long)]
+    pub speculative_draft_tokens: Option<usize>,
     /// Order of admission from the waiting queue [default: lpm]
     #[arg(long)]
     pub policy: Option<PolicyArg>,
@@ -157,6 +161,9 @@ impl ServeArgs {
             max_queued_requests: self.max_queued_requests.or(file.max_queued_requests),
             max_prefill_tokens: self.max_prefill_tokens.or(file.max_prefill_tokens),
             chunked_prefill_size: self.chunked_prefill_size.or(file.chunked_prefill_size),
+            speculative_draft_tokens: self
+                .speculative_draft_tokens
+                .or(file.speculative_draft_tokens),
             policy: self.policy.or(file.policy),
             max_context_len: self.max_context_len.or(file.max_context_len),
             tenants_config: self.tenants_config.or(file.tenants_config),
@@ -219,6 +226,9 @@ impl ServeArgs {
             chunked_prefill_size: self
                 .chunked_prefill_size
                 .unwrap_or(defaults.chunked_prefill_size),
+            speculative_draft_tokens: self
+                .speculative_draft_tokens
+                .unwrap_or(defaults.speculative_draft_tokens),
             policy: match self.policy {
                 None => defaults.policy,
                 Some(PolicyArg::Fcfs) => Policy::Fcfs,

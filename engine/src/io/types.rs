@@ -133,6 +133,9 @@ pub struct ServerInfo {
     pub finished_requests: u64,
     pub aborted_requests: u64,
     pub retractions: u64,
+    /// Speculative draft tokens verified, and of them those accepted.
+    pub spec_draft_tokens: u64,
+    pub spec_accepted_tokens: u64,
     pub draining: bool,
     pub uptime_s: f64,
     /// Live prefix-cache namespaces, and of them the salted ones.

@@ -78,6 +78,8 @@ impl<M: ForwardModel> Scheduler<M> {
             last_token_at: None,
             deadline: request.deadline,
             retractions: 0,
+            drafted: 0,
+            accepted: 0,
             pending_ids: Vec::new(),
             pending_text: String::new(),
             pending_logprobs: Vec::new(),

@@ -6,6 +6,7 @@
 
 mod admission;
 mod fair;
+mod ngram;
 mod output;
 mod policy;
 mod req;
@@ -46,6 +47,12 @@ pub struct SchedulerConfig {
     pub init_new_token_ratio: f64,
     pub min_new_token_ratio: f64,
     pub new_token_ratio_decay: f64,
+    /// Most n-gram draft tokens verified per decode step (speculative decoding, exact:
+    /// outputs are those of plain decoding); 0 turns speculation off.
+    pub speculative_draft_tokens: usize,
+    /// Speculation runs only while at most this many requests decode: a wider batch keeps
+    /// the cores busy without it.
+    pub speculative_max_batch: usize,
 }
 
 impl Default for SchedulerConfig {
@@ -62,6 +69,8 @@ impl Default for SchedulerConfig {
             init_new_token_ratio: 0.7,
             min_new_token_ratio: 0.1,
             new_token_ratio_decay: 0.001,
+            speculative_draft_tokens: 4,
+            speculative_max_batch: 4,
         }
     }
 }
@@ -75,6 +84,9 @@ pub struct SchedulerCounters {
     pub retractions: u64,
     pub prefill_tokens: u64,
     pub decode_tokens: u64,
+    /// Speculative draft tokens verified, and of them those accepted.
+    pub spec_draft_tokens: u64,
+    pub spec_accepted_tokens: u64,
 }
 
 pub struct Scheduler<M: ForwardModel> {

@@ -133,6 +133,8 @@ mod tests {
             last_token_at: None,
             deadline: None,
             retractions: 0,
+            drafted: 0,
+            accepted: 0,
             pending_ids: Vec::new(),
             pending_text: String::new(),
             pending_logprobs: Vec::new(),

@@ -44,6 +44,10 @@ pub struct Req {
     pub error: Option<String>,
     /// The grammar its output must match, if any.
     pub constraint: Option<Constraint>,
+    /// Speculative draft tokens proposed and accepted so far (drafting stops for a
+    /// request whose drafts are mostly wrong).
+    pub drafted: u32,
+    pub accepted: u32,
 }
 
 impl Req {
@@ -80,6 +84,12 @@ impl Req {
     /// Output tokens still allowed: what admission reserves memory for.
     pub fn remaining_new_tokens(&self) -> usize {
         (self.params.max_new_tokens as usize).saturating_sub(self.output_ids.len())
+    }
+
+    /// Whether drafts still pay for this request: until 16 were tried, or while at least
+    /// a quarter of them were accepted.
+    pub fn drafts_pay(&self) -> bool {
+        self.drafted < 16 || self.accepted * 4 >= self.drafted
     }
 
     /// The client hung up or the deadline passed.

@@ -1,7 +1,7 @@
 //! One scheduler step: `prepare_for_decode` (with retraction), `get_new_batch_prefill`,
 //! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
 
-use super::{Req, Scheduler};
+use super::{ngram, Req, Scheduler};
 use crate::grammar::Constraint;
 use crate::metric_names as names;
 use crate::metric_names::STEP_PHASE;
@@ -27,10 +27,22 @@ fn phase_done(phase: &'static str, since: Instant) -> Instant {
 struct Entry {
     /// Index into `running`.
     index: usize,
+    /// Position of the first token computed this step (the request's K/V length before).
+    start: usize,
     /// Tokens computed this step.
     tokens: usize,
     /// Whether this finishes the request's pending tokens, so its logits are sampled.
     samples: bool,
+    /// A decode's speculative draft, computed after its pending token (logits of every
+    /// position are sampled in turn while the draft matches).
+    draft: Vec<u32>,
+}
+
+impl Entry {
+    /// A plain decode or a speculative one: its tokens count as generated, not prefill.
+    fn decodes(&self) -> bool {
+        self.samples && self.tokens == 1 + self.draft.len()
+    }
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -223,10 +235,18 @@ impl<M: ForwardModel> Scheduler<M> {
                 .then(ka.1.total_cmp(&kb.1))
                 .then(ka.2.cmp(&kb.2))
         });
+        let speculate = self.config.speculative_draft_tokens > 0
+            && self.cache.page_size() == 1
+            && self.running.len() <= self.config.speculative_max_batch;
         for i in order {
             let pending = self.running[i].pending_tokens();
+            let mut draft = if pending == 1 && speculate {
+                self.draft_for(i)
+            } else {
+                Vec::new()
+            };
             let tokens = if pending == 1 {
-                1
+                1 + draft.len()
             } else {
                 pending
                     .min(prefill_budget)
@@ -235,18 +255,27 @@ impl<M: ForwardModel> Scheduler<M> {
             if tokens == 0 {
                 continue;
             }
-            // Room from what this tenant may evict.
+            // Room from what this tenant may evict (never for a draft: it uses free slots or
+            // is dropped).
             let page = self.cache.page_size();
-            self.make_room_for(self.running[i].tenant, tokens.div_ceil(page) * page + page);
+            let need = tokens - draft.len();
+            self.make_room_for(self.running[i].tenant, need.div_ceil(page) * page + page);
             let req = &mut self.running[i];
             let Some(kv) = req.kv.as_mut() else {
                 continue;
             };
             // From free slots only: the global LRU could take a cache within its fair share.
+            let mut tokens = tokens;
             if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
-                // Memory went to earlier entries this step; try again next step.
-                tracing::debug!(rid = %req.rid, "no slots this step: {e}");
-                continue;
+                // No room for a draft: decode plainly.
+                let plain = !draft.is_empty() && self.cache.alloc_tokens_from_free(kv, 1).is_ok();
+                if !plain {
+                    // Memory went to earlier entries this step; try again next step.
+                    tracing::debug!(rid = %req.rid, "no slots this step: {e}");
+                    continue;
+                }
+                draft.clear();
+                tokens = 1;
             }
             if pending > 1 {
                 prefill_budget -= tokens;
@@ -254,17 +283,54 @@ impl<M: ForwardModel> Scheduler<M> {
             let row = kv.row_index() as u32;
             let slots = self.cache.slots(kv);
             let start = slots.len() - tokens;
-            let ids: Vec<u32> = (start..start + tokens).map(|p| req.token_at(p)).collect();
-            let samples = tokens == pending;
-            self.batch
-                .push_request(row, &ids, start as u32, &slots[start..], slots, samples);
+            let mut ids: Vec<u32> = (start..start + tokens - draft.len())
+                .map(|p| req.token_at(p))
+                .collect();
+            ids.extend_from_slice(&draft);
+            let samples = tokens - draft.len() == pending;
+            self.batch.push_request(
+                row,
+                &ids,
+                start as u32,
+                &slots[start..],
+                slots,
+                samples && draft.is_empty(),
+            );
+            if !draft.is_empty() {
+                // Every position's logits: the pending token's, then each draft token's.
+                let end = self.batch.num_tokens() as u32;
+                self.batch.logits_rows.extend(end - tokens as u32..end);
+            }
             entries.push(Entry {
                 index: i,
+                start,
                 tokens,
                 samples,
+                draft,
             });
         }
         entries
+    }
+
+    /// The n-gram draft of decoding request `index`, if speculation pays for it: not for
+    /// grammar-constrained requests (their masks follow each token), and never past the
+    /// request's output budget or its row.
+    fn draft_for(&self, index: usize) -> Vec<u32> {
+        let req = &self.running[index];
+        if req.constraint.is_some() || !req.drafts_pay() {
+            return Vec::new();
+        }
+        let room = self
+            .cache
+            .req_to_token()
+            .max_context_len()
+            .saturating_sub(req.fill_len());
+        let k = self
+            .config
+            .speculative_draft_tokens
+            .min(req.remaining_new_tokens().saturating_sub(1))
+            .min(room);
+        ngram::draft(&req.fill_ids(), k)
     }
 
     /// Runs the batch and processes its logits; `since` starts the forward phase. Returns
@@ -272,7 +338,7 @@ impl<M: ForwardModel> Scheduler<M> {
     fn run_batch(&mut self, entries: &[Entry], since: Instant) -> Instant {
         let prefill: usize = entries
             .iter()
-            .filter(|e| !(e.tokens == 1 && e.samples))
+            .filter(|e| !e.decodes())
             .map(|e| e.tokens)
             .sum();
         self.counters.prefill_tokens += prefill as u64;
@@ -323,20 +389,18 @@ impl<M: ForwardModel> Scheduler<M> {
         let mut finished = Vec::new();
         for e in entries {
             let tenant = self.running[e.index].tenant;
-            if e.tokens == 1 && e.samples {
-                self.tenants.charge(tenant, 0, 1);
-            } else {
+            if !e.decodes() {
                 self.tenants.charge(tenant, e.tokens, 0);
             }
             if !e.samples {
                 self.cache_progress(e.index);
                 continue;
             }
-            let Some(sample) = samples.next() else {
-                break; // one sample per sampling entry: cannot happen
+            let Some(sampled) = samples.next() else {
+                break; // one result per sampling entry: cannot happen
             };
-            let sample = match sample {
-                Ok(sample) => sample,
+            let sampled = match sampled {
+                Ok(sampled) => sampled,
                 Err(message) => {
                     // The request's grammar failed: it ends with the error, nobody else does.
                     let req = &mut self.running[e.index];
@@ -346,9 +410,32 @@ impl<M: ForwardModel> Scheduler<M> {
                     continue;
                 }
             };
-            if self.record_sample(e.index, sample) {
+            if sampled.is_empty() {
+                // No logits row for it (cannot happen): fail it rather than retry forever.
+                let req = &mut self.running[e.index];
+                req.error = Some("no logits for the request's next token".into());
+                req.finish = Some(FinishReason::Abort);
                 finished.push(e.index);
-            } else if e.tokens > 1 {
+                continue;
+            }
+            let mut recorded = 0;
+            let mut done = false;
+            for sample in sampled {
+                recorded += 1;
+                if self.record_sample(e.index, sample) {
+                    done = true;
+                    break;
+                }
+            }
+            if e.decodes() {
+                self.tenants.charge(tenant, 0, recorded);
+            }
+            if !e.draft.is_empty() {
+                self.settle_draft(e, recorded);
+            }
+            if done {
+                finished.push(e.index);
+            } else if e.tokens > 1 && e.draft.is_empty() {
                 // A finished prefill: put the prompt in the tree for requests that share it.
                 self.cache_progress(e.index);
             }
@@ -362,6 +449,26 @@ impl<M: ForwardModel> Scheduler<M> {
         phase_done("sample", forwarded)
     }
 
+    /// After a speculative decode that recorded `recorded` tokens: the pending token and the
+    /// first `recorded - 1` draft tokens (those sampled as drafted) have valid K/V; the
+    /// slots of the rest of the draft are given back.
+    fn settle_draft(&mut self, e: &Entry, recorded: usize) {
+        let accepted = recorded.saturating_sub(1);
+        let req = &mut self.running[e.index];
+        req.drafted = req.drafted.saturating_add(e.draft.len() as u32);
+        req.accepted = req.accepted.saturating_add(accepted as u32);
+        metrics::counter!(names::SPEC_DRAFTED).increment(e.draft.len() as u64);
+        metrics::counter!(names::SPEC_ACCEPTED).increment(accepted as u64);
+        self.counters.spec_draft_tokens += e.draft.len() as u64;
+        self.counters.spec_accepted_tokens += accepted as u64;
+        let Some(kv) = req.kv.as_mut() else {
+            return;
+        };
+        if let Err(err) = self.cache.truncate_tail(kv, e.start + recorded) {
+            tracing::error!(rid = %req.rid, "rejected draft slots: {err}");
+        }
+    }
+
     /// Samples one token for each entry of `entries` that samples, from the logits rows in
     /// `logits_scratch` (one row per such entry, in order), the rows in parallel: each
     /// request's sampler and grammar are its own (RNG, penalties, mask), so the result does
@@ -372,18 +479,19 @@ impl<M: ForwardModel> Scheduler<M> {
         entries: &[Entry],
         vocab: usize,
         masks: &mut [Option<Result<Vec<u32>, String>>],
-    ) -> Vec<Result<SampleOutput, String>> {
-        // Running index -> logits row.
-        let mut row_of = vec![usize::MAX; self.running.len()];
+    ) -> Vec<Result<Vec<SampleOutput>, String>> {
+        // Running index -> (its first logits row, its draft); rows follow the entries.
+        let mut plan: Vec<Option<(usize, &[u32])>> = vec![None; self.running.len()];
         let mut rows = 0;
         for e in entries.iter().filter(|e| e.samples) {
-            if let Some(r) = row_of.get_mut(e.index) {
-                *r = rows;
-                rows += 1;
+            if let Some(p) = plan.get_mut(e.index) {
+                *p = Some((rows, &e.draft));
+                rows += 1 + e.draft.len();
             }
         }
         type Job<'a> = (
             usize,
+            &'a [u32],
             &'a mut Sampler,
             Option<&'a mut Constraint>,
             Option<Result<Vec<u32>, String>>,
@@ -391,27 +499,36 @@ impl<M: ForwardModel> Scheduler<M> {
         let mut jobs: Vec<Job> = self
             .running
             .iter_mut()
-            .zip(&row_of)
+            .zip(&plan)
             .enumerate()
-            .filter(|(_, (_, &row))| row != usize::MAX)
-            .map(|(i, (req, &row))| {
+            .filter_map(|(i, (req, p))| {
+                let (row, draft) = (*p)?;
                 let mask = masks.get_mut(i).and_then(Option::take);
-                (row, &mut req.sampler, req.constraint.as_mut(), mask)
+                Some((row, draft, &mut req.sampler, req.constraint.as_mut(), mask))
             })
             .collect();
         jobs.sort_unstable_by_key(|(row, ..)| *row);
-        jobs.into_par_iter()
-            .zip(self.logits_scratch.par_chunks_exact_mut(vocab))
+        // Each job's rows, back to back in row order.
+        let mut rest = &mut self.logits_scratch[..];
+        let mut work = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            let len = ((1 + job.1.len()) * vocab).min(rest.len());
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = tail;
+            work.push((job, mine));
+        }
+        work.into_par_iter()
             .with_min_len(ROWS_PER_TASK)
-            .map(|((_, sampler, constraint, mask), logits)| {
+            .map(|((_, draft, sampler, constraint, mask), logits)| {
                 if let Some(constraint) = constraint {
                     let words = match mask {
                         Some(computed) => computed?,
                         None => constraint.compute_mask()?,
                     };
                     constraint.apply_mask(&words, logits);
+                    return Ok(vec![sampler.sample(logits)]);
                 }
-                Ok(sampler.sample(logits))
+                Ok(verify(draft, sampler, logits, vocab))
             })
             .collect()
     }
@@ -458,4 +575,27 @@ impl<M: ForwardModel> Scheduler<M> {
         self.stream_and_release();
         self.sync_salts();
     }
+}
+
+/// Samples the rows of one request in order, exactly as plain decoding would sample them
+/// one step at a time (same random stream positions, same penalty history): row `j` holds
+/// the logits after draft token `j` (row 0: after the pending token). Stops after the
+/// first sample that differs from the draft, or after the row past the draft's end; every
+/// sample taken is a token of the output.
+fn verify(
+    draft: &[u32],
+    sampler: &mut Sampler,
+    logits: &mut [f32],
+    vocab: usize,
+) -> Vec<SampleOutput> {
+    let mut out = Vec::with_capacity(1 + draft.len());
+    for (j, row) in logits.chunks_exact_mut(vocab).enumerate() {
+        let sample = sampler.sample(row);
+        let matches = draft.get(j) == Some(&sample.token);
+        out.push(sample);
+        if !matches {
+            break;
+        }
+    }
+    out
 }

@@ -85,6 +85,14 @@ fn describe() {
     describe_gauge!(TENANT_WAITING, "A tenant's requests waiting for admission");
     describe_gauge!(CACHE_NAMESPACES, "Live prefix-cache namespaces");
     describe_counter!(
+        crate::metric_names::SPEC_DRAFTED,
+        "Speculative draft tokens verified in decode steps"
+    );
+    describe_counter!(
+        crate::metric_names::SPEC_ACCEPTED,
+        "Speculative draft tokens accepted (sampled exactly as drafted)"
+    );
+    describe_counter!(
         crate::metric_names::KV_EVENT_RESYNCS,
         "Times KV event changes were dropped (hub queue full) and every subscriber resynced"
     );
