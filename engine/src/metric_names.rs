@@ -47,3 +47,15 @@ pub const KV_EVENT_RESYNCS: &str = "radixserve_kv_event_resyncs_total";
 /// Speculative decoding: n-gram draft tokens verified, and of them those accepted.
 pub const SPEC_DRAFTED: &str = "radixserve_spec_draft_tokens_total";
 pub const SPEC_ACCEPTED: &str = "radixserve_spec_accepted_tokens_total";
+/// K/V tiers below the pool, label `tier` (`disk`): tokens held and bytes used there, tokens
+/// written there at eviction and loaded back into the pool, pages that did not verify
+/// (corrupt, truncated, foreign: read as misses), write errors, spills not taken (queue
+/// full or writes paused) and whether writes are paused after an error.
+pub const KV_TIER_TOKENS: &str = "radixserve_kv_tier_tokens";
+pub const KV_TIER_BYTES: &str = "radixserve_kv_tier_bytes";
+pub const KV_TIER_SPILLED_TOKENS: &str = "radixserve_kv_tier_spilled_tokens_total";
+pub const KV_TIER_LOADED_TOKENS: &str = "radixserve_kv_tier_loaded_tokens_total";
+pub const KV_TIER_BAD_PAGES: &str = "radixserve_kv_tier_bad_pages_total";
+pub const KV_TIER_WRITE_ERRORS: &str = "radixserve_kv_tier_write_errors_total";
+pub const KV_TIER_DROPPED_SPILLS: &str = "radixserve_kv_tier_dropped_spills_total";
+pub const KV_TIER_SPILLS_PAUSED: &str = "radixserve_kv_tier_spills_paused";

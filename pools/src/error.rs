@@ -28,6 +28,8 @@ pub enum PoolError {
     KvShape { got: usize, expected: usize },
     #[error("KV ownership violated: {0}")]
     Ownership(String),
+    #[error("K/V tier: {0}")]
+    Tier(String),
     #[error(transparent)]
     Radix(#[from] radix::RadixError),
 }

@@ -9,7 +9,7 @@
 //! last slot is in.
 
 use crate::{KvSlotAllocator, PoolError, ReqRow, ReqToTokenPool, SlotId, TokenId};
-use radix::{BlockEvent, Namespace, NodeLock, NsId, RadixCache};
+use radix::{BlockEvent, EvictedPath, Namespace, NodeLock, NsId, RadixCache};
 
 /// Sizes of the pools behind a [`KvCache`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,6 +302,78 @@ impl KvCache {
             }
         });
         result.map(|()| evicted)
+    }
+
+    /// Like [`KvCache::evict_where`], showing each evicted node to `observe` first (with
+    /// its path from the namespace root) while its slots still hold its K/V: a lower tier
+    /// copies out what it keeps.
+    pub fn evict_where_spilling(
+        &mut self,
+        tokens: usize,
+        allowed: impl FnMut(NsId) -> bool,
+        observe: &mut dyn FnMut(&EvictedPath),
+    ) -> Result<usize, PoolError> {
+        let allocator = &mut self.allocator;
+        let mut result = Ok(());
+        let evicted = self.tree.evict_where_observed(
+            tokens,
+            allowed,
+            |slots| {
+                if result.is_ok() {
+                    result = allocator.free_now(slots);
+                }
+            },
+            observe,
+        );
+        result.map(|()| evicted)
+    }
+
+    /// Puts K/V loaded from a lower tier back into the tree: `tokens` is a prefix whose
+    /// tokens from `from` on have K/V in hand. The tree's current match decides what is
+    /// missing; `write(first, slots)` must fill fresh `slots` with the K/V of tokens
+    /// `first..tokens.len()` (`first >= from`). Needs that many free slots (the caller makes
+    /// room); gives up, returning 0, when they are short or the tree's match ends before
+    /// `from`. Returns the tokens restored (they are then cached, unlocked).
+    pub fn restore_prefix(
+        &mut self,
+        ns: NsId,
+        tokens: &[TokenId],
+        from: usize,
+        write: impl FnOnce(usize, &[SlotId]) -> Result<(), PoolError>,
+    ) -> Result<usize, PoolError> {
+        let end = self.aligned(tokens.len().min(self.req_to_token.max_context_len()));
+        self.scratch.clear();
+        let found = self.tree.lookup(ns, &tokens[..end], &mut self.scratch)?;
+        if found.len < from || found.len >= end {
+            return Ok(0);
+        }
+        let n = end - found.len;
+        if self.allocator.available() < n {
+            return Ok(0);
+        }
+        let fresh = self.allocator.alloc(n)?;
+        if let Err(e) = write(found.len, fresh.as_slice()) {
+            self.allocator.free_owned(fresh)?;
+            return Err(e);
+        }
+        let mut slots = std::mem::take(&mut self.scratch);
+        let fresh = fresh.into_vec();
+        slots.extend_from_slice(&fresh);
+        let present = self.tree.insert(ns, &tokens[..end], &slots);
+        self.scratch = slots;
+        match present {
+            // The tree takes the fresh slots past what it holds (all of them: nothing
+            // changed it since the match); duplicates stay ours to free.
+            Ok(p) => {
+                let dup = p.saturating_sub(found.len).min(n);
+                self.allocator.free(&fresh[..dup])?;
+                Ok(n - dup)
+            }
+            Err(e) => {
+                self.allocator.free(&fresh)?;
+                Err(e.into())
+            }
+        }
     }
 
     /// SGLang's `cache_unfinished_req`: after a prefill chunk (or any step), inserts the

@@ -116,6 +116,88 @@ impl LayerKv {
     }
 }
 
+/// Raw little-endian bytes of one K/V element type (what a page file stores).
+trait RawElement: Copy {
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn get(bytes: &[u8]) -> Self;
+}
+
+impl RawElement for f32 {
+    const SIZE: usize = 4;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_bits().to_le_bytes());
+    }
+    fn get(b: &[u8]) -> Self {
+        f32::from_bits(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+impl RawElement for f16 {
+    const SIZE: usize = 2;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_bits().to_le_bytes());
+    }
+    fn get(b: &[u8]) -> Self {
+        f16::from_bits(u16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
+impl RawElement for bf16 {
+    const SIZE: usize = 2;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_bits().to_le_bytes());
+    }
+    fn get(b: &[u8]) -> Self {
+        bf16::from_bits(u16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
+fn export_rows<T: RawElement>(src: &[T], row_len: usize, slots: &[SlotId], out: &mut Vec<u8>) {
+    for &slot in slots {
+        let at = slot as usize * row_len;
+        src[at..at + row_len].iter().for_each(|x| x.put(out));
+    }
+}
+
+/// Writes rows from `bytes` at `slots`; returns the bytes consumed.
+fn import_rows<T: RawElement>(
+    dst: &mut [T],
+    row_len: usize,
+    slots: &[SlotId],
+    bytes: &[u8],
+) -> usize {
+    let row_bytes = row_len * T::SIZE;
+    for (&slot, row) in slots.iter().zip(bytes.chunks_exact(row_bytes)) {
+        let at = slot as usize * row_len;
+        for (d, b) in dst[at..at + row_len]
+            .iter_mut()
+            .zip(row.chunks_exact(T::SIZE))
+        {
+            *d = T::get(b);
+        }
+    }
+    slots.len() * row_bytes
+}
+
+impl LayerKv {
+    fn export(&self, row_len: usize, slots: &[SlotId], out: &mut Vec<u8>) {
+        match self {
+            LayerKv::F32(b) => export_rows(b, row_len, slots, out),
+            LayerKv::F16(b) => export_rows(b, row_len, slots, out),
+            LayerKv::Bf16(b) => export_rows(b, row_len, slots, out),
+        }
+    }
+
+    fn import(&mut self, row_len: usize, slots: &[SlotId], bytes: &[u8]) -> usize {
+        match self {
+            LayerKv::F32(b) => import_rows(b, row_len, slots, bytes),
+            LayerKv::F16(b) => import_rows(b, row_len, slots, bytes),
+            LayerKv::Bf16(b) => import_rows(b, row_len, slots, bytes),
+        }
+    }
+}
+
 /// K and V of every layer for every slot.
 #[derive(Debug)]
 pub struct KvStorage {
@@ -203,6 +285,52 @@ impl KvStorage {
         Ok(())
     }
 
+    fn check_slots(&self, slots: &[SlotId]) -> Result<(), PoolError> {
+        match slots
+            .iter()
+            .find(|&&s| s < 0 || s as usize >= self.num_slots)
+        {
+            Some(&slot) => Err(PoolError::SlotOutOfRange {
+                slot,
+                num_slots: self.num_slots,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Appends the K/V of `slots` to `out` as raw little-endian bytes of the pool's dtype:
+    /// per layer, the K rows then the V rows (`slots.len() * bytes_per_token` bytes).
+    pub fn export_slots(&self, slots: &[SlotId], out: &mut Vec<u8>) -> Result<(), PoolError> {
+        self.check_slots(slots)?;
+        let row_len = self.layout.row_len();
+        out.reserve(slots.len() * self.bytes_per_token());
+        for (k, v) in self.k.iter().zip(&self.v) {
+            k.export(row_len, slots, out);
+            v.export(row_len, slots, out);
+        }
+        Ok(())
+    }
+
+    /// Writes K/V exported by [`KvStorage::export_slots`] (possibly from other slots) at
+    /// `slots`: bit for bit what was exported.
+    pub fn import_slots(&mut self, slots: &[SlotId], bytes: &[u8]) -> Result<(), PoolError> {
+        self.check_slots(slots)?;
+        let expected = slots.len() * self.bytes_per_token();
+        if bytes.len() != expected {
+            return Err(PoolError::KvShape {
+                got: bytes.len(),
+                expected,
+            });
+        }
+        let row_len = self.layout.row_len();
+        let mut at = 0;
+        for (k, v) in self.k.iter_mut().zip(self.v.iter_mut()) {
+            at += k.import(row_len, slots, &bytes[at..]);
+            at += v.import(row_len, slots, &bytes[at..]);
+        }
+        Ok(())
+    }
+
     /// Layer `layer`'s K and V buffers, for attention kernels that gather by `kv_indices`.
     pub fn layer(&self, layer: usize) -> Option<(&LayerKv, &LayerKv)> {
         Some((self.k.get(layer)?, self.v.get(layer)?))
@@ -255,6 +383,42 @@ mod tests {
             let (k0, _) = kv.layer(0).unwrap();
             k0.read_row(12, 5, &mut row);
             assert!(row.iter().all(|&x| x == 0.0), "other layers untouched");
+        }
+    }
+
+    #[test]
+    fn export_then_import_elsewhere_is_bitwise_in_every_dtype() {
+        for dtype in [KvDtype::F32, KvDtype::F16, KvDtype::Bf16] {
+            let mut kv = KvStorage::new(layout(dtype), 10).unwrap();
+            for layer in 0..2 {
+                let k: Vec<f32> = (0..36)
+                    .map(|i| (i as f32 + 0.1) * (layer + 1) as f32)
+                    .collect();
+                let v: Vec<f32> = (0..36).map(|i| -(i as f32) / 3.0 - layer as f32).collect();
+                kv.set_kv(layer, &[2, 3, 4], &k, &v).unwrap();
+            }
+            let mut bytes = Vec::new();
+            kv.export_slots(&[2, 3, 4], &mut bytes).unwrap();
+            assert_eq!(bytes.len(), 3 * kv.bytes_per_token());
+            kv.import_slots(&[7, 8, 9], &bytes).unwrap();
+            let mut a = vec![0.0; 12];
+            let mut b = vec![0.0; 12];
+            for layer in 0..2 {
+                let (k, v) = kv.layer(layer).unwrap();
+                for (from, to) in [(2, 7), (3, 8), (4, 9)] {
+                    for buf in [k, v] {
+                        buf.read_row(12, from, &mut a);
+                        buf.read_row(12, to, &mut b);
+                        let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(bits(&a), bits(&b), "{dtype:?} layer {layer}");
+                    }
+                }
+            }
+            assert!(kv.import_slots(&[7], &bytes).is_err(), "size is checked");
+            assert!(
+                kv.export_slots(&[10], &mut bytes).is_err(),
+                "slots are checked"
+            );
         }
     }
 

@@ -15,10 +15,11 @@ mod kv_cache;
 mod kv_storage;
 mod req_to_token;
 mod slot_allocator;
+pub mod tier;
 
 pub use error::PoolError;
 pub use kv_cache::{KvCache, KvCacheConfig, ReqKv};
 pub use kv_storage::{KvDtype, KvLayout, KvStorage, LayerKv};
-pub use radix::{SlotId, TokenId};
+pub use radix::{EvictedPath, SlotId, TokenId};
 pub use req_to_token::{ReqRow, ReqToTokenPool};
 pub use slot_allocator::{KvSlotAllocator, KvSlots};

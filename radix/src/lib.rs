@@ -14,6 +14,7 @@ mod evict;
 mod lock;
 mod namespace;
 mod node;
+mod spill;
 mod tree;
 
 pub use blocks::{BlockChange, BlockEvent, StoredBlock};
@@ -21,6 +22,7 @@ pub use evict::{EvictionPolicy, Lfu, Lru, NodeMeta};
 pub use lock::NodeLock;
 pub use namespace::{CacheScope, Namespace, NsId};
 pub use node::NodeId;
+pub use spill::EvictedPath;
 pub use tree::{CacheStats, MatchResult, NamespaceStats, RadixCache, ScopeHits};
 
 /// A token id of the model's vocabulary.

@@ -5,6 +5,7 @@ use crate::evict::{EvictionPolicy, LeafSet, Lru, NodeMeta};
 use crate::lock::NodeLock;
 use crate::namespace::{CacheScope, Namespace, NsId};
 use crate::node::{common_prefix_len, Node, NodeId};
+use crate::spill::EvictedPath;
 use crate::{RadixError, SlotId, TokenId};
 use rustc_hash::FxHashMap;
 use slab::Slab;
@@ -588,8 +589,20 @@ impl RadixCache {
     pub fn evict_where(
         &mut self,
         tokens: usize,
+        allowed: impl FnMut(NsId) -> bool,
+        free: impl FnMut(&[SlotId]),
+    ) -> usize {
+        self.evict_where_observed(tokens, allowed, free, &mut |_| {})
+    }
+
+    /// Like [`RadixCache::evict_where`], showing each node to `observe` (with its whole path)
+    /// before its slots go to `free`: a lower tier copies out the K/V it wants to keep.
+    pub fn evict_where_observed(
+        &mut self,
+        tokens: usize,
         mut allowed: impl FnMut(NsId) -> bool,
         mut free: impl FnMut(&[SlotId]),
+        observe: &mut dyn FnMut(&EvictedPath),
     ) -> usize {
         let mut evicted = 0;
         while evicted < tokens {
@@ -599,6 +612,7 @@ impl RadixCache {
                 break;
             };
             self.leaf_set_remove(id);
+            self.observe_eviction(id, observe);
             evicted += self.remove_leaf(id, &mut free);
         }
         evicted

@@ -6,7 +6,7 @@ use super::DEFAULT_MODEL;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::grammar::GrammarLimits;
-use engine::handle::{EngineConfig, SaltLimits};
+use engine::handle::{EngineConfig, KvDiskConfig, SaltLimits};
 use engine::scheduler::{Policy, SchedulerConfig};
 use engine::server::connections::ConnectionLimits;
 use pools::KvDtype;
@@ -39,6 +39,14 @@ pub struct ServeArgs {
     /// KV cache memory, all layers, K and V, in MiB [default: 1024]
     #[arg(long)]
     pub kv_budget_mb: Option<usize>,
+    /// Directory of the disk tier below the KV pool: pages evicted from the pool are written
+    /// there and loaded back when a prompt needs them again, across restarts too [default:
+    /// none, evicted K/V is dropped]
+    #[arg(long)]
+    pub kv_disk_dir: Option<PathBuf>,
+    /// Disk tier size in GiB (least recently used pages go first) [default: 8]
+    #[arg(long)]
+    pub kv_disk_budget_gb: Option<f64>,
     /// KV cache element type [default: f32]
     #[arg(long)]
     pub kv_dtype: Option<KvDtypeArg>,
@@ -157,6 +165,8 @@ impl ServeArgs {
             page_size: self.page_size.or(file.page_size),
             kv_budget_mb: self.kv_budget_mb.or(file.kv_budget_mb),
             kv_dtype: self.kv_dtype.or(file.kv_dtype),
+            kv_disk_dir: self.kv_disk_dir.or(file.kv_disk_dir),
+            kv_disk_budget_gb: self.kv_disk_budget_gb.or(file.kv_disk_budget_gb),
             max_running_requests: self.max_running_requests.or(file.max_running_requests),
             max_queued_requests: self.max_queued_requests.or(file.max_queued_requests),
             max_prefill_tokens: self.max_prefill_tokens.or(file.max_prefill_tokens),
@@ -199,6 +209,22 @@ impl ServeArgs {
             KvDtypeArg::F16 => KvDtype::F16,
             KvDtypeArg::Bf16 => KvDtype::Bf16,
         };
+        if let Some(dir) = self.kv_disk_dir {
+            let gb = self.kv_disk_budget_gb.unwrap_or(8.0);
+            anyhow::ensure!(
+                gb.is_finite() && gb > 0.0 && gb < 1e6,
+                "--kv-disk-budget-gb must be a positive number of GiB"
+            );
+            engine.kv_disk = Some(KvDiskConfig {
+                dir,
+                budget_bytes: (gb * (1u64 << 30) as f64) as u64,
+            });
+        } else {
+            anyhow::ensure!(
+                self.kv_disk_budget_gb.is_none(),
+                "--kv-disk-budget-gb needs --kv-disk-dir"
+            );
+        }
         if let Some(page) = self.page_size {
             anyhow::ensure!(page > 0, "--page-size must be at least 1");
             engine.page_size = page;

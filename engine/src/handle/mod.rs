@@ -2,15 +2,17 @@
 //! output streams, abort, flush, and read the engine's state. Cheap to clone; every server
 //! and the CLI go through it.
 
+mod disk;
 mod gate;
 mod prompt;
 mod samples;
 
 pub use crate::io::{
-    Completion, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError, TenantInfo,
-    TokenLogprob, Usage,
+    Completion, DiskTierInfo, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError,
+    TenantInfo, TokenLogprob, Usage,
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
+pub use disk::KvDiskConfig;
 pub use prompt::{PromptInput, CHAT_ROLES};
 pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
@@ -18,7 +20,7 @@ use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
 use crate::io::{Command, NewRequest, Shared};
 use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
-use crate::model::{Device, ForwardModel, KvPoolSize, LoadedModel, ModelError};
+use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
 use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
@@ -50,6 +52,8 @@ pub struct EngineConfig {
     pub grammar_limits: GrammarLimits,
     /// Tokens per block of the KV events ([`crate::kv_events`]); `None`: no events.
     pub kv_event_block_size: Option<usize>,
+    /// The disk tier below the KV pool; `None`: evicted K/V is dropped.
+    pub kv_disk: Option<KvDiskConfig>,
 }
 
 impl EngineConfig {
@@ -65,6 +69,7 @@ impl EngineConfig {
             salt_limits: SaltLimits::default(),
             grammar_limits: GrammarLimits::default(),
             kv_event_block_size: Some(KV_EVENT_BLOCK_SIZE),
+            kv_disk: None,
         }
     }
 }
@@ -225,6 +230,16 @@ impl EngineHandle {
             }
             None => None,
         };
+        let disk = match &config.kv_disk {
+            Some(d) => Some(disk::open(
+                d,
+                &model_info,
+                layout,
+                config.page_size,
+                kv.can_move_kv(),
+            )?),
+            None => None,
+        };
         let kv_capacity = cache.allocator().capacity();
         let tokenizer = Arc::new(tokenizer);
         let grammars = Arc::new(Grammars::new(
@@ -241,6 +256,9 @@ impl EngineHandle {
             sched.clone(),
             shared.clone(),
         );
+        if let Some(disk) = disk {
+            scheduler = scheduler.with_disk_tier(disk);
+        }
         let kv_events = match kv_events {
             Some((hub, events)) => {
                 scheduler = scheduler.with_kv_events(events);

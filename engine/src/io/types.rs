@@ -145,6 +145,30 @@ pub struct ServerInfo {
     pub scheduler_steps: u64,
     /// One entry per tenant id that has been configured or seen.
     pub tenants: Vec<TenantInfo>,
+    /// The disk tier below the pool, if configured.
+    pub kv_disk: Option<DiskTierInfo>,
+}
+
+/// The disk tier's contents and traffic (tokens are whole pages).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DiskTierInfo {
+    pub budget_bytes: u64,
+    pub bytes: u64,
+    pub tokens: u64,
+    pub page_tokens: usize,
+    /// Written at eviction (or shutdown) since start.
+    pub spilled_tokens: u64,
+    /// Loaded back into the pool since start (served as cached tokens).
+    pub loaded_tokens: u64,
+    /// Requests waiting for their pages to be read.
+    pub loading_requests: usize,
+    /// Pages that did not verify (read as misses, deleted).
+    pub bad_pages: u64,
+    /// Dropped to stay within the budget.
+    pub evicted_tokens: u64,
+    pub write_errors: u64,
+    pub dropped_spills: u64,
+    pub spills_paused: bool,
 }
 
 /// One tenant's load, cache and service, for `GetServerInfo` and per-tenant metrics.

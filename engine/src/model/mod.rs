@@ -34,7 +34,7 @@ pub use weights::{LayerPlan, LayerWeights, Weights};
 use crate::gguf::GgufError;
 use kernels::KernelError;
 use pools::PoolError;
-use pools::{KvDtype, KvLayout, KvStorage};
+use pools::{KvDtype, KvLayout, KvStorage, SlotId};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -70,11 +70,42 @@ pub struct KvPoolSize {
 pub trait KvPool: Send {
     /// Bytes one token's K and V take over all layers.
     fn bytes_per_token(&self) -> usize;
+
+    /// Whether [`KvPool::export_slots`] and [`KvPool::import_slots`] work (lower K/V tiers
+    /// need them).
+    fn can_move_kv(&self) -> bool {
+        false
+    }
+
+    /// Appends the K/V of `slots` as bytes (per layer, K rows then V rows, in the pool's
+    /// dtype), `slots.len() * bytes_per_token` of them.
+    fn export_slots(&self, _slots: &[SlotId], _out: &mut Vec<u8>) -> Result<(), ModelError> {
+        Err(ModelError::Unsupported(
+            "moving K/V out of this pool".into(),
+        ))
+    }
+
+    /// Writes bytes from [`KvPool::export_slots`] at `slots`, bit for bit.
+    fn import_slots(&mut self, _slots: &[SlotId], _bytes: &[u8]) -> Result<(), ModelError> {
+        Err(ModelError::Unsupported("moving K/V into this pool".into()))
+    }
 }
 
 impl KvPool for KvStorage {
     fn bytes_per_token(&self) -> usize {
         KvStorage::bytes_per_token(self)
+    }
+
+    fn can_move_kv(&self) -> bool {
+        true
+    }
+
+    fn export_slots(&self, slots: &[SlotId], out: &mut Vec<u8>) -> Result<(), ModelError> {
+        Ok(KvStorage::export_slots(self, slots, out)?)
+    }
+
+    fn import_slots(&mut self, slots: &[SlotId], bytes: &[u8]) -> Result<(), ModelError> {
+        Ok(KvStorage::import_slots(self, slots, bytes)?)
     }
 }
 

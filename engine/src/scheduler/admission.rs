@@ -59,7 +59,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let sampler =
             Sampler::new(&request.params, &request.input_ids).hold_stops(stop.stop_token_ids());
         self.next_seq += 1;
-        self.waiting.push(Req {
+        let req = Req {
             seq: self.next_seq,
             rid,
             tenant: request.tenant,
@@ -86,7 +86,11 @@ impl<M: ForwardModel> Scheduler<M> {
             finish: None,
             error: None,
             constraint: request.constraint,
-        });
+            staged: None,
+        };
+        if let Some(req) = self.start_load(req) {
+            self.waiting.push(req);
+        }
     }
 
     /// Tokens the running requests may still claim: uncomputed prompt tokens in full, output
@@ -203,6 +207,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         }
+        self.restore_staged(&mut req);
         let ids = req.fill_ids();
         let key = &ids[..ids.len() - 1];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);

@@ -75,6 +75,20 @@ impl TenantBook {
         self.tenants.get(tenant as usize).map(|s| &s.limits)
     }
 
+    /// The configured name of a tenant's or a group's cache scope (never a made-up name:
+    /// what lower K/V tiers key by must mean the same after a restart).
+    pub fn scope_name(&self, scope: radix::CacheScope) -> Option<&str> {
+        let configured = &self.tenants[..self.configured.min(self.tenants.len())];
+        match scope {
+            radix::CacheScope::Global => None,
+            radix::CacheScope::Tenant(t) => configured.get(t as usize).map(|s| &*s.limits.name),
+            radix::CacheScope::Group(g) => configured.iter().find_map(|s| {
+                let (id, name) = s.limits.cache_group.as_ref()?;
+                (*id == g).then_some(&**name)
+            }),
+        }
+    }
+
     pub fn all(&self) -> &[TenantState] {
         &self.tenants
     }

@@ -12,9 +12,11 @@ mod policy;
 mod req;
 mod step;
 mod tenant_kv;
+mod tier;
 
 pub use policy::Policy;
 pub(crate) use req::Req;
+pub(crate) use tier::DiskKv;
 
 use crate::io::{Command, Shared};
 use crate::kv_events::{HubInput, HubSender};
@@ -115,6 +117,8 @@ pub struct Scheduler<M: ForwardModel> {
     kv_events: Option<HubSender>,
     /// Changes were dropped (the hub's queue was full): resync when there is room.
     kv_events_lost: bool,
+    /// The disk tier below the pool, if configured.
+    disk: Option<DiskKv>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -152,6 +156,7 @@ impl<M: ForwardModel> Scheduler<M> {
             done: VecDeque::new(),
             kv_events: None,
             kv_events_lost: false,
+            disk: None,
         };
         (scheduler, inbox)
     }
@@ -159,6 +164,12 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Sends the tree's block changes to `hub` from now on (the tree must journal them).
     pub(crate) fn with_kv_events(mut self, hub: HubSender) -> Self {
         self.kv_events = Some(hub);
+        self
+    }
+
+    /// Spills evicted pages to `disk` and loads them back (see `tier`).
+    pub(crate) fn with_disk_tier(mut self, disk: DiskKv) -> Self {
+        self.disk = Some(disk);
         self
     }
 
@@ -192,7 +203,8 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Runs until shut down (or every handle is gone).
     pub(crate) fn run(mut self) {
         loop {
-            let idle = self.waiting.is_empty() && self.running.is_empty();
+            let idle =
+                self.waiting.is_empty() && self.running.is_empty() && self.loading_count() == 0;
             if idle {
                 self.check_idle();
                 if self.shutdown_at.is_some() {
@@ -212,6 +224,16 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.handle(cmd);
                 handled = true;
             }
+            // Only disk reads in flight: wait for one (briefly: commands keep coming).
+            let only_loading = self.waiting.is_empty() && self.running.is_empty();
+            let wait = if only_loading && !handled {
+                Duration::from_millis(2)
+            } else {
+                Duration::ZERO
+            };
+            let before = self.waiting.len();
+            self.take_loaded(wait);
+            handled |= self.waiting.len() != before;
             if handled || idle {
                 // New arrivals show in the snapshot before their first token is streamed, so
                 // a client never sees "idle" while its request is in flight.
@@ -227,6 +249,7 @@ impl<M: ForwardModel> Scheduler<M> {
             self.send_block_events();
         }
         self.abort_all("the server is shutting down");
+        self.spill_all();
         self.publish();
     }
 
@@ -234,7 +257,13 @@ impl<M: ForwardModel> Scheduler<M> {
         match cmd {
             Command::Submit(new) => self.enqueue(*new),
             Command::Abort { rid, tenant } => {
-                for req in self.waiting.iter_mut().chain(self.running.iter_mut()) {
+                let loading = self.disk.iter_mut().flat_map(|d| d.loading_mut());
+                for req in self
+                    .waiting
+                    .iter_mut()
+                    .chain(self.running.iter_mut())
+                    .chain(loading)
+                {
                     if req.rid == rid && tenant.is_none_or(|t| t == req.tenant) {
                         req.deadline = Some(Instant::now());
                     }
@@ -242,6 +271,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             Command::SetTenants(limits) => self.tenants.set_limits(limits),
             Command::Flush { namespace, reply } => {
+                self.flush_disk(namespace.as_ref());
                 let result = match namespace {
                     // Flushing a namespace that does not exist (any more) frees nothing.
                     Some(ns) => match self.cache.tree().find_namespace(&ns) {

@@ -200,7 +200,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let stats = tree.stats();
         let alloc = self.cache.allocator();
         let mut info = self.shared.info.lock();
-        info.waiting_requests = self.waiting.len();
+        info.waiting_requests = self.waiting.len() + self.loading_count();
         info.running_requests = self.running.len();
         info.kv_capacity_tokens = alloc.capacity();
         info.kv_free_tokens = alloc.available() + alloc.pending();
@@ -222,9 +222,10 @@ impl<M: ForwardModel> Scheduler<M> {
         info.spec_draft_tokens = self.counters.spec_draft_tokens;
         info.spec_accepted_tokens = self.counters.spec_accepted_tokens;
         info.uptime_s = self.started_at.elapsed().as_secs_f64();
+        self.publish_disk(&mut info);
         self.shared
             .queued
-            .store(self.waiting.len(), std::sync::atomic::Ordering::Relaxed);
+            .store(info.waiting_requests, std::sync::atomic::Ordering::Relaxed);
         metrics::gauge!(names::QUEUE_LENGTH).set(self.waiting.len() as f64);
         metrics::gauge!(names::RUNNING_REQUESTS).set(self.running.len() as f64);
         metrics::gauge!(names::KV_SLOTS, "state" => "free").set(info.kv_free_tokens as f64);

@@ -141,6 +141,7 @@ mod tests {
             finish: None,
             error: None,
             constraint: None,
+            staged: None,
         }
     }
 

@@ -1,5 +1,6 @@
 //! A request's life inside the scheduler.
 
+use super::tier::StagedKv;
 use crate::grammar::Constraint;
 use crate::io::{GenerateEvent, TokenLogprob};
 use crate::sampling::{FinishReason, Sampler, SamplingParams, StopChecker};
@@ -48,6 +49,8 @@ pub struct Req {
     /// request whose drafts are mostly wrong).
     pub drafted: u32,
     pub accepted: u32,
+    /// K/V of prompt pages read back from the disk tier, put into the pool at admission.
+    pub staged: Option<StagedKv>,
 }
 
 impl Req {

@@ -560,6 +560,7 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     pub(super) fn abort_all(&mut self, why: &str) {
+        self.stop_loading();
         tracing::info!(
             "aborting {} requests: {why}",
             self.waiting.len() + self.running.len()

@@ -111,15 +111,9 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Evicts up to `tokens` from the namespaces marked in `allowed` (indexed by namespace id).
+    /// (What a disk tier is configured for is spilled there, see `tier`.)
     fn evict_namespaces(&mut self, tokens: usize, allowed: &[bool]) -> usize {
-        let allowed = |ns: NsId| allowed.get(ns.index()).copied().unwrap_or(false);
-        match self.cache.evict_where(tokens, allowed) {
-            Ok(n) => n,
-            Err(e) => {
-                tracing::error!("tenant-aware eviction: {e}");
-                0
-            }
-        }
+        self.evict_marked(tokens, allowed)
     }
 
     /// Makes `slots` free for `tenant`'s next allocation from what it may evict (the

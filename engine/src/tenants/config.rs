@@ -175,6 +175,7 @@ impl TenantEntry {
                 max_queued_requests: self.max_queued_requests,
                 kv_quota_tokens: self.kv_quota_tokens,
                 token_rate,
+                cache_group: None,
             },
             keys,
             revoked,

@@ -25,6 +25,9 @@ pub struct TenantLimits {
     pub kv_quota_tokens: Option<usize>,
     /// Prompt plus requested output tokens admitted per second.
     pub token_rate: Option<TokenRate>,
+    /// The cache group it shares prefixes in (id of `CacheScope::Group`, and name), if any:
+    /// lower K/V tiers key a group's pages by its name, which outlives ids.
+    pub cache_group: Option<(u32, Arc<str>)>,
 }
 
 impl TenantLimits {
@@ -37,6 +40,7 @@ impl TenantLimits {
             max_queued_requests: None,
             kv_quota_tokens: None,
             token_rate: None,
+            cache_group: None,
         }
     }
 }

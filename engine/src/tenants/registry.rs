@@ -124,7 +124,7 @@ impl TenantRegistry {
         };
         for (index, tenant) in valid.into_iter().enumerate() {
             let ValidTenant {
-                limits,
+                mut limits,
                 keys,
                 revoked,
                 group,
@@ -133,7 +133,11 @@ impl TenantRegistry {
             let id = ids.tenant(&limits.name);
             let scope = match &group {
                 None => CacheScope::Tenant(id),
-                Some(g) => CacheScope::Group(ids.group(g)),
+                Some(g) => {
+                    let group_id = ids.group(g);
+                    limits.cache_group = Some((group_id, g.as_str().into()));
+                    CacheScope::Group(group_id)
+                }
             };
             table.callers.push(Caller {
                 tenant: id,

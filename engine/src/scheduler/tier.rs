@@ -1,0 +1,346 @@
+//! The disk tier seen from the scheduler. Eviction offers every full page that ends in an
+//! evicted node (its K/V copied out before the slots are reused); a new request whose
+//! prompt continues its cached prefix with pages on disk waits in `loading` while a
+//! background thread reads and verifies them (the batch goes on), then restores them into
+//! the pool at admission, where they count as cached tokens like any other hit. Shutdown
+//! spills the whole tree, so a restart finds it on disk.
+//!
+//! Pages are keyed by names that outlive the process (tenant and group names from the
+//! tenants file, salts, adapters), never by in-memory ids; a namespace whose scope has no
+//! configured name is not tiered.
+
+use super::fair::TenantBook;
+use super::{Req, Scheduler};
+use crate::io::{DiskTierInfo, ServerInfo};
+use crate::metric_names as names;
+use crate::model::{ForwardModel, KvPool};
+use pools::tier::key::page_chain;
+use pools::tier::{Digest32, DiskTier, PageIdentity};
+use pools::{EvictedPath, KvLayout, PoolError};
+use radix::{CacheScope, Namespace, NsId};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::time::Duration;
+
+/// K/V read back from disk for one request: whole pages, the first starting at token `from`.
+pub(crate) struct StagedKv {
+    from: usize,
+    pages: Vec<Vec<u8>>,
+}
+
+struct Loaded {
+    seq: u64,
+    staged: StagedKv,
+}
+
+/// The disk tier and the requests waiting for it.
+pub(crate) struct DiskKv {
+    disk: DiskTier,
+    budget_bytes: u64,
+    /// Bytes of one token's K (or V) in one layer; a page's payload is `blocks` runs of
+    /// `page_tokens` such rows (per layer, K then V).
+    row_bytes: usize,
+    blocks: usize,
+    done_tx: Sender<Loaded>,
+    done_rx: Receiver<Loaded>,
+    loading: Vec<Req>,
+    loaded_tokens: u64,
+}
+
+impl DiskKv {
+    pub fn new(disk: DiskTier, layout: KvLayout, budget_bytes: u64) -> Self {
+        let (done_tx, done_rx) = channel();
+        Self {
+            disk,
+            budget_bytes,
+            row_bytes: layout.row_len() * layout.dtype.size_bytes(),
+            blocks: 2 * layout.num_layers,
+            done_tx,
+            done_rx,
+            loading: Vec::new(),
+            loaded_tokens: 0,
+        }
+    }
+
+    pub fn loading_mut(&mut self) -> impl Iterator<Item = &mut Req> {
+        self.loading.iter_mut()
+    }
+
+    /// The bytes of tokens `skip..page_tokens` of a page, in the layout `import_slots` takes.
+    fn page_tail(&self, page: &[u8], skip: usize) -> Vec<u8> {
+        let p = self.disk.page_tokens();
+        let run = p * self.row_bytes;
+        let mut out = Vec::with_capacity(self.blocks * (p - skip) * self.row_bytes);
+        for block in page.chunks_exact(run) {
+            out.extend_from_slice(&block[skip * self.row_bytes..]);
+        }
+        out
+    }
+}
+
+/// The stable name of a namespace, if it has one.
+fn identity(ns: &Namespace, tenants: &TenantBook) -> Option<String> {
+    let named = |kind: &str, name: &str| format!("{kind}:{}:{name}", name.len());
+    let mut id = match ns.scope {
+        CacheScope::Global => "global".to_string(),
+        CacheScope::Tenant(_) => named("tenant", tenants.scope_name(ns.scope)?),
+        CacheScope::Group(_) => named("group", tenants.scope_name(ns.scope)?),
+    };
+    if let Some(salt) = &ns.salt {
+        id.push('/');
+        id.push_str(&named("salt", salt));
+    }
+    if let Some(adapter) = ns.adapter {
+        id.push_str(&format!("/adapter:{adapter}"));
+    }
+    Some(id)
+}
+
+/// Copies out and queues the full pages that end inside the evicted node.
+fn spill_path(disk: &DiskTier, kv: &impl KvPool, tenants: &TenantBook, ev: &EvictedPath) {
+    let p = disk.page_tokens();
+    let pages = ev.tokens.len() / p;
+    let first = ev.node_start / p;
+    if first >= pages {
+        return;
+    }
+    let Some(tag) = identity(ev.namespace, tenants).map(|id| disk.tag(&id)) else {
+        return;
+    };
+    let keys = page_chain(&tag, ev.tokens, p, pages);
+    for j in first..pages {
+        if !disk.claim(&keys[j]) {
+            continue;
+        }
+        let mut payload = Vec::with_capacity(disk.page_bytes());
+        if let Err(e) = kv.export_slots(&ev.slots[j * p..(j + 1) * p], &mut payload) {
+            tracing::error!("copying K/V out for the disk tier: {e}");
+            disk.give_up(&keys[j]);
+            return;
+        }
+        let parent = if j == 0 { tag } else { keys[j - 1] };
+        let id = PageIdentity::new(
+            disk.fingerprint(),
+            tag,
+            parent,
+            &ev.tokens[j * p..(j + 1) * p],
+        );
+        disk.spill(id, payload);
+    }
+}
+
+impl<M: ForwardModel> Scheduler<M> {
+    fn ns_tag(&self, ns: NsId) -> Option<Digest32> {
+        let disk = &self.disk.as_ref()?.disk;
+        let namespace = self.cache.tree().namespace(ns)?;
+        identity(namespace, &self.tenants).map(|id| disk.tag(&id))
+    }
+
+    /// Starts reading the pages that continue `req`'s cached prefix, if the disk has any;
+    /// the request then waits in `loading`. Otherwise hands it back.
+    pub(super) fn start_load(&mut self, req: Req) -> Option<Req> {
+        let Some(tag) = self.ns_tag(req.ns) else {
+            return Some(req);
+        };
+        let Some(disk) = &self.disk else {
+            return Some(req);
+        };
+        // As admission does: at least one prompt token is computed.
+        let key = &req.input_ids[..req.input_ids.len() - 1];
+        let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
+        let first = cached / disk.disk.page_tokens();
+        let run = disk.disk.present_run(&tag, key, first);
+        if run.is_empty() {
+            return Some(req);
+        }
+        let from = first * disk.disk.page_tokens();
+        let done = disk.done_tx.clone();
+        let seq = req.seq;
+        disk.disk.load(
+            run,
+            Box::new(move |pages| {
+                // The scheduler may have stopped; nothing waits then.
+                let _ = done.send(Loaded {
+                    seq,
+                    staged: StagedKv { from, pages },
+                });
+            }),
+        );
+        self.disk.as_mut()?.loading.push(req);
+        None
+    }
+
+    /// Requests waiting for the disk.
+    pub(super) fn loading_count(&self) -> usize {
+        self.disk.as_ref().map_or(0, |d| d.loading.len())
+    }
+
+    /// Moves requests whose pages were read to the waiting queue; waits up to `wait` for
+    /// the first if none is ready.
+    pub(super) fn take_loaded(&mut self, wait: Duration) {
+        let Some(disk) = &mut self.disk else {
+            return;
+        };
+        let first = match disk.done_rx.try_recv() {
+            Ok(loaded) => Some(loaded),
+            Err(_) if wait.is_zero() || disk.loading.is_empty() => None,
+            Err(_) => disk.done_rx.recv_timeout(wait).ok(),
+        };
+        let ready: Vec<Loaded> = first.into_iter().chain(disk.done_rx.try_iter()).collect();
+        for loaded in ready {
+            if let Some(i) = disk.loading.iter().position(|r| r.seq == loaded.seq) {
+                let mut req = disk.loading.swap_remove(i);
+                if !loaded.staged.pages.is_empty() {
+                    req.staged = Some(loaded.staged);
+                }
+                self.waiting.push(req);
+            }
+        }
+    }
+
+    /// Every request still waiting for the disk, back to the waiting queue (shutdown).
+    pub(super) fn stop_loading(&mut self) {
+        if let Some(disk) = &mut self.disk {
+            self.waiting.append(&mut disk.loading);
+        }
+    }
+
+    /// Puts `req`'s pages read from disk into the pool (when the tree does not hold them by
+    /// now and room can be made), before its prefix is matched.
+    pub(super) fn restore_staged(&mut self, req: &mut Req) {
+        let Some(staged) = req.staged.take() else {
+            return;
+        };
+        let Some(disk) = &self.disk else {
+            return;
+        };
+        let p = disk.disk.page_tokens();
+        let end = staged.from + staged.pages.len() * p;
+        let Some(tokens) = req.input_ids.get(..end) else {
+            return;
+        };
+        let cached = self.cache.tree().prefix_len(req.ns, tokens).unwrap_or(0);
+        if cached >= end || cached < staged.from {
+            return;
+        }
+        self.make_room_for(req.tenant, end - cached);
+        let Some(disk) = &self.disk else {
+            return;
+        };
+        let kv = &mut self.kv;
+        let restored = self
+            .cache
+            .restore_prefix(req.ns, tokens, staged.from, |first, slots| {
+                let mut at = 0;
+                for (j, page) in staged.pages.iter().enumerate() {
+                    let page_start = staged.from + j * p;
+                    if page_start + p <= first {
+                        continue;
+                    }
+                    let skip = first.saturating_sub(page_start);
+                    let n = p - skip;
+                    let bytes = disk.page_tail(page, skip);
+                    kv.import_slots(&slots[at..at + n], &bytes)
+                        .map_err(|e| PoolError::Tier(e.to_string()))?;
+                    at += n;
+                }
+                Ok(())
+            });
+        match restored {
+            Ok(n) => {
+                if let Some(disk) = &mut self.disk {
+                    disk.loaded_tokens += n as u64;
+                }
+                metrics::counter!(names::KV_TIER_LOADED_TOKENS, "tier" => "disk")
+                    .increment(n as u64);
+            }
+            Err(e) => tracing::error!(rid = %req.rid, "restoring K/V from disk: {e}"),
+        }
+    }
+
+    /// Evicts up to `tokens` from the namespaces marked in `allowed`, spilling to disk.
+    pub(super) fn evict_marked(&mut self, tokens: usize, allowed: &[bool]) -> usize {
+        let allowed = |ns: NsId| allowed.get(ns.index()).copied().unwrap_or(false);
+        let result = match &self.disk {
+            Some(disk) => {
+                let (kv, tenants) = (&self.kv, &self.tenants);
+                let mut spill = |ev: &EvictedPath| spill_path(&disk.disk, kv, tenants, ev);
+                self.cache.evict_where_spilling(tokens, allowed, &mut spill)
+            }
+            None => self.cache.evict_where(tokens, allowed),
+        };
+        result.unwrap_or_else(|e| {
+            tracing::error!("tenant-aware eviction: {e}");
+            0
+        })
+    }
+
+    /// Drops the disk's pages of `namespace` (of every namespace: `None`).
+    pub(super) fn flush_disk(&self, namespace: Option<&Namespace>) {
+        let Some(disk) = &self.disk else {
+            return;
+        };
+        match namespace {
+            None => disk.disk.flush_all(),
+            Some(ns) => {
+                if let Some(id) = identity(ns, &self.tenants) {
+                    disk.disk.flush_namespace(&disk.disk.tag(&id));
+                }
+            }
+        }
+    }
+
+    /// At shutdown: writes every cached page to disk and waits for the writes.
+    pub(super) fn spill_all(&mut self) {
+        if self.disk.is_none() {
+            return;
+        }
+        let all = vec![
+            true;
+            self.cache
+                .tree()
+                .namespace_ids()
+                .map(|n| n.index() + 1)
+                .max()
+                .unwrap_or(0)
+        ];
+        self.evict_marked(usize::MAX, &all);
+        if let Some(disk) = &self.disk {
+            disk.disk.sync();
+        }
+    }
+
+    /// The disk tier's figures, into `info` and the metrics.
+    pub(super) fn publish_disk(&self, info: &mut ServerInfo) {
+        let Some(disk) = &self.disk else {
+            info.kv_disk = None;
+            return;
+        };
+        let s = disk.disk.stats();
+        let p = disk.disk.page_tokens() as u64;
+        let d = DiskTierInfo {
+            budget_bytes: disk.budget_bytes,
+            bytes: s.bytes,
+            tokens: s.pages * p,
+            page_tokens: p as usize,
+            spilled_tokens: s.written_pages * p,
+            loaded_tokens: disk.loaded_tokens,
+            loading_requests: disk.loading.len(),
+            bad_pages: s.bad_pages,
+            evicted_tokens: s.evicted_pages * p,
+            write_errors: s.write_errors,
+            dropped_spills: s.dropped_spills,
+            spills_paused: s.spills_paused,
+        };
+        metrics::gauge!(names::KV_TIER_TOKENS, "tier" => "disk").set(d.tokens as f64);
+        metrics::gauge!(names::KV_TIER_BYTES, "tier" => "disk").set(d.bytes as f64);
+        metrics::counter!(names::KV_TIER_SPILLED_TOKENS, "tier" => "disk")
+            .absolute(d.spilled_tokens);
+        metrics::counter!(names::KV_TIER_BAD_PAGES, "tier" => "disk").absolute(d.bad_pages);
+        metrics::counter!(names::KV_TIER_WRITE_ERRORS, "tier" => "disk").absolute(d.write_errors);
+        metrics::counter!(names::KV_TIER_DROPPED_SPILLS, "tier" => "disk")
+            .absolute(d.dropped_spills);
+        metrics::gauge!(names::KV_TIER_SPILLS_PAUSED, "tier" => "disk")
+            .set(f64::from(u8::from(d.spills_paused)));
+        info.kv_disk = Some(d);
+    }
+}

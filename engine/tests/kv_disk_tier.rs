@@ -1,0 +1,288 @@
+//! The disk tier below the KV pool, with the real model: prefixes evicted from a small pool
+//! come back from disk (counted as cached tokens) and give the same greedy output as when
+//! computed fresh; a restart finds them; another tenant, another K/V dtype or a corrupted
+//! file never yields a page; a flush removes a namespace's pages; an unwritable disk stops
+//! spills while serving goes on. The engine's idle ownership check runs throughout (debug
+//! assertions are on in the test profile).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, KvDiskConfig};
+use engine::sampling::SamplingParams;
+use engine::tenants::TenantLimits;
+use pools::KvDtype;
+use radix::{CacheScope, Namespace};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A pool of ~700 tokens in f32: two 400-token prompts do not fit together.
+const POOL_TOKENS: usize = 700;
+
+fn engine_with(dir: &Path, dtype: KvDtype) -> EngineHandle {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_dtype = dtype;
+    config.kv_budget_bytes = POOL_TOKENS * 46_080 / dtype_shrink(dtype);
+    config.max_context_len = 640;
+    config.kv_disk = Some(KvDiskConfig {
+        dir: dir.to_path_buf(),
+        budget_bytes: 1 << 30,
+    });
+    let engine = EngineHandle::start(config).unwrap();
+    engine.set_tenant_limits(vec![
+        TenantLimits::unlimited("alice"),
+        TenantLimits::unlimited("bob"),
+    ]);
+    engine
+}
+
+fn dtype_shrink(dtype: KvDtype) -> usize {
+    4 / dtype.size_bytes()
+}
+
+fn start(dir: &Path) -> EngineHandle {
+    engine_with(dir, KvDtype::F32)
+}
+
+fn plain_engine() -> EngineHandle {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 64 << 20;
+    config.max_context_len = 640;
+    EngineHandle::start(config).unwrap()
+}
+
+/// A distinct ~400-token chat prompt per `topic`.
+fn prompt(engine: &EngineHandle, topic: &str) -> Vec<u32> {
+    let body: String = (0..22)
+        .map(|i| {
+            format!(
+                "Line {i} of the notes on {topic}: keep item {} in mind. ",
+                i * 7
+            )
+        })
+        .collect();
+    let text = format!("<|im_start|>user\n{body}\nSummarize.<|im_end|>\n<|im_start|>assistant\n");
+    let ids = engine
+        .tokenizer()
+        .encode_without_bos_eos(&text, true)
+        .unwrap();
+    assert!((350..560).contains(&ids.len()), "{} tokens", ids.len());
+    ids
+}
+
+fn tenant_ns(tenant: u32) -> Namespace {
+    Namespace::scoped(CacheScope::Tenant(tenant))
+}
+
+/// Greedy output ids and the number of cached prompt tokens.
+fn run(engine: &EngineHandle, ids: &[u32], tenant: u32) -> (Vec<u32>, u32) {
+    let params = SamplingParams {
+        temperature: 0.0,
+        max_new_tokens: 12,
+        ..SamplingParams::default()
+    };
+    let mut request = GenerateRequest::new(ids.to_vec(), params);
+    request.namespace = tenant_ns(tenant);
+    request.tenant = tenant;
+    let mut stream = engine.submit(request).unwrap();
+    let mut out = Vec::new();
+    loop {
+        match stream.blocking_next().expect("an event") {
+            GenerateEvent::Chunk { token_ids, .. } => out.extend(token_ids),
+            GenerateEvent::Finished(done) => return (out, done.usage.cached_tokens),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+}
+
+fn disk_info(engine: &EngineHandle) -> engine::handle::DiskTierInfo {
+    engine.server_info().kv_disk.expect("the disk tier is on")
+}
+
+/// Waits until the disk holds at least `tokens` tokens (spills are written in the background).
+fn wait_for_disk(engine: &EngineHandle, tokens: u64) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while disk_info(engine).tokens < tokens {
+        assert!(
+            Instant::now() < until,
+            "spills never reached {tokens} tokens: {:?}",
+            disk_info(engine)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Page files under `dir`.
+fn page_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "kvpage") {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn full_pages(len: usize) -> u32 {
+    // Admission looks up all prompt tokens but the last; pages are 16 tokens.
+    ((len - 1) / 16 * 16) as u32
+}
+
+#[test]
+fn evicted_prefixes_come_back_from_disk_with_the_same_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = plain_engine();
+    let engine = start(dir.path());
+    let a = prompt(&engine, "rivers");
+    let b = prompt(&engine, "mountains");
+    let c = prompt(&engine, "deserts");
+    let (fresh_a, cached) = run(&engine, &a, 0);
+    assert_eq!(cached, 0);
+    assert_eq!(
+        fresh_a,
+        run(&reference, &a, 0).0,
+        "the disk tier changes nothing on a miss"
+    );
+    // b and c do not fit beside a: a's prefix is evicted (least recently used), and spilled.
+    let (fresh_b, _) = run(&engine, &b, 0);
+    run(&engine, &c, 0);
+    wait_for_disk(&engine, u64::from(full_pages(a.len())));
+    let (again_a, cached) = run(&engine, &a, 0);
+    assert_eq!(
+        again_a, fresh_a,
+        "a prefix loaded from disk gives the same greedy output"
+    );
+    assert!(
+        cached >= full_pages(a.len()) - 16,
+        "cached {cached} of {}",
+        a.len()
+    );
+    let info = disk_info(&engine);
+    assert!(info.loaded_tokens >= u64::from(cached) - 32, "{info:?}");
+    assert_eq!(info.bad_pages, 0);
+    // And b, evicted in turn, too.
+    let (again_b, cached_b) = run(&engine, &b, 0);
+    assert_eq!(again_b, fresh_b);
+    assert!(cached_b > 0);
+    // Another tenant with the very same prompt gets nothing from alice's pages.
+    let (bob_a, bob_cached) = run(&engine, &a, 1);
+    assert_eq!(bob_cached, 0, "bob must not load alice's pages");
+    assert_eq!(bob_a, fresh_a);
+}
+
+#[test]
+fn a_restart_finds_the_pages_and_a_flush_removes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, fresh_a) = {
+        let engine = start(dir.path());
+        let a = prompt(&engine, "harbours");
+        let (out, _) = run(&engine, &a, 0);
+        // Shutdown spills what the pool holds.
+        engine.shutdown(Duration::from_secs(5));
+        (a, out)
+    };
+    assert!(!page_files(dir.path()).is_empty());
+    let engine = start(dir.path());
+    assert!(disk_info(&engine).tokens >= u64::from(full_pages(a.len())));
+    let (out, cached) = run(&engine, &a, 0);
+    assert_eq!(
+        out, fresh_a,
+        "after a restart, same output from the disk's K/V"
+    );
+    assert!(cached >= full_pages(a.len()) - 16, "cached {cached}");
+    assert_eq!(
+        run(&engine, &a, 1).1,
+        0,
+        "another tenant's prefix is never loaded"
+    );
+    // Flushing alice's namespace removes her pages on every tier.
+    tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(engine.flush_cache(Some(tenant_ns(0))))
+        .unwrap();
+    engine.shutdown(Duration::from_secs(5));
+    let engine = start(dir.path());
+    let (out, cached) = run(&engine, &a, 0);
+    assert_eq!(
+        cached, 0,
+        "flushed pages must not come back after a restart"
+    );
+    assert_eq!(out, fresh_a);
+}
+
+#[test]
+fn other_dtypes_and_corrupt_files_are_misses() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, fresh_a) = {
+        let engine = start(dir.path());
+        let a = prompt(&engine, "lanterns");
+        let out = run(&engine, &a, 0).0;
+        engine.shutdown(Duration::from_secs(5));
+        (a, out)
+    };
+    // K/V in bf16 is another fingerprint: the f32 pages are not even indexed.
+    {
+        let engine = engine_with(dir.path(), KvDtype::Bf16);
+        assert_eq!(disk_info(&engine).tokens, 0);
+        assert_eq!(run(&engine, &a, 0).1, 0);
+        engine.shutdown(Duration::from_secs(5));
+    }
+    // Flip one byte in the middle of every f32 page (same size, so indexed; then refused).
+    let f32_pages: Vec<PathBuf> = page_files(dir.path())
+        .into_iter()
+        .filter(|p| std::fs::metadata(p).unwrap().len() > 16 * 46_080)
+        .collect();
+    assert!(!f32_pages.is_empty());
+    for path in &f32_pages {
+        let mut bytes = std::fs::read(path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x55;
+        std::fs::write(path, bytes).unwrap();
+    }
+    let engine = start(dir.path());
+    let (out, cached) = run(&engine, &a, 0);
+    assert_eq!(
+        cached, 0,
+        "a corrupt first page ends the run: nothing loaded"
+    );
+    assert_eq!(out, fresh_a, "corrupt pages never become K/V");
+    let info = disk_info(&engine);
+    assert!(info.bad_pages >= 1, "{info:?}");
+    assert_eq!(info.loaded_tokens, 0);
+}
+
+#[test]
+fn an_unwritable_disk_stops_spills_and_serving_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = start(dir.path());
+    // The store's directory becomes a plain file: every write fails from now on.
+    let store = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    std::fs::remove_dir_all(&store).unwrap();
+    std::fs::write(&store, b"not a directory").unwrap();
+    let a = prompt(&engine, "orchards");
+    let b = prompt(&engine, "glaciers");
+    let fresh_a = run(&engine, &a, 0).0;
+    run(&engine, &b, 0);
+    let until = Instant::now() + Duration::from_secs(30);
+    while disk_info(&engine).write_errors == 0 {
+        assert!(Instant::now() < until, "no write error seen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let info = disk_info(&engine);
+    assert!(info.spills_paused, "{info:?}");
+    assert_eq!(info.tokens, 0);
+    // Still serving, same answers.
+    assert_eq!(run(&engine, &a, 0).0, fresh_a);
+}

@@ -1,0 +1,162 @@
+//! What the disk holds, in memory: page key -> size and recency, an LRU order within the
+//! byte budget, the writes still queued (so a page is spilled once), and per-namespace
+//! generations that let a flush win over writes queued before it.
+
+use super::key::Digest32;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub tag: Digest32,
+    pub bytes: u64,
+    last_use: u64,
+}
+
+/// The flush generation a write was queued under; it is indexed only if still current.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Generation {
+    namespace: u64,
+    all: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct Index {
+    entries: HashMap<Digest32, Entry>,
+    lru: BTreeSet<(u64, Digest32)>,
+    clock: u64,
+    bytes: u64,
+    pending: HashSet<Digest32>,
+    namespace_generation: HashMap<Digest32, u64>,
+    all_generation: u64,
+}
+
+impl Index {
+    pub fn contains(&self, key: &Digest32) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    pub fn pages(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Marks `key` as queued for writing unless it is on disk or queued already.
+    pub fn claim(&mut self, key: Digest32) -> bool {
+        !self.entries.contains_key(&key) && self.pending.insert(key)
+    }
+
+    pub fn unclaim(&mut self, key: &Digest32) {
+        self.pending.remove(key);
+    }
+
+    pub fn generation(&self, tag: &Digest32) -> Generation {
+        Generation {
+            namespace: self.namespace_generation.get(tag).copied().unwrap_or(0),
+            all: self.all_generation,
+        }
+    }
+
+    /// Indexes a page (as most recently used).
+    pub fn insert(&mut self, key: Digest32, tag: Digest32, bytes: u64) {
+        self.remove(&key);
+        self.clock += 1;
+        self.entries.insert(
+            key,
+            Entry {
+                tag,
+                bytes,
+                last_use: self.clock,
+            },
+        );
+        self.lru.insert((self.clock, key));
+        self.bytes += bytes;
+    }
+
+    pub fn remove(&mut self, key: &Digest32) -> Option<Entry> {
+        let entry = self.entries.remove(key)?;
+        self.lru.remove(&(entry.last_use, *key));
+        self.bytes -= entry.bytes;
+        Some(entry)
+    }
+
+    pub fn touch(&mut self, key: &Digest32) {
+        if let Some(e) = self.entries.get_mut(key) {
+            self.lru.remove(&(e.last_use, *key));
+            self.clock += 1;
+            e.last_use = self.clock;
+            self.lru.insert((self.clock, *key));
+        }
+    }
+
+    /// Removes least recently used pages until `incoming` more bytes fit `budget`; returns
+    /// them (their files are to be deleted).
+    pub fn make_room(&mut self, incoming: u64, budget: u64) -> Vec<(Digest32, Entry)> {
+        let mut out = Vec::new();
+        while self.bytes + incoming > budget {
+            let Some(&(_, key)) = self.lru.first() else {
+                break;
+            };
+            if let Some(entry) = self.remove(&key) {
+                out.push((key, entry));
+            }
+        }
+        out
+    }
+
+    /// Forgets every page of `tag`; writes queued before now will not be indexed.
+    pub fn flush_namespace(&mut self, tag: &Digest32) {
+        *self.namespace_generation.entry(*tag).or_insert(0) += 1;
+        let keys: Vec<Digest32> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.tag == *tag)
+            .map(|(k, _)| *k)
+            .collect();
+        for key in keys {
+            self.remove(&key);
+        }
+    }
+
+    pub fn flush_all(&mut self) {
+        self.all_generation += 1;
+        self.entries.clear();
+        self.lru.clear();
+        self.bytes = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(i: u8) -> Digest32 {
+        Digest32([i; 32])
+    }
+
+    #[test]
+    fn lru_within_budget_and_flush_generations() {
+        let mut ix = Index::default();
+        for i in 0..4 {
+            assert!(ix.claim(d(i)));
+            assert!(!ix.claim(d(i)), "a queued page is not claimed twice");
+            ix.insert(d(i), d(100 + i % 2), 10);
+            ix.unclaim(&d(i));
+        }
+        assert!(!ix.claim(d(0)), "an indexed page is not claimed");
+        ix.touch(&d(0));
+        let gone: Vec<Digest32> = ix.make_room(15, 40).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(gone, vec![d(1), d(2)], "least recently used first");
+        assert_eq!((ix.pages(), ix.bytes()), (2, 20));
+        let before = ix.generation(&d(100));
+        ix.flush_namespace(&d(100));
+        assert_ne!(ix.generation(&d(100)), before);
+        assert!(!ix.contains(&d(0)) && ix.contains(&d(3)));
+        let before = ix.generation(&d(101));
+        ix.flush_all();
+        assert_ne!(ix.generation(&d(101)), before);
+        assert_eq!((ix.pages(), ix.bytes()), (0, 0));
+    }
+}
