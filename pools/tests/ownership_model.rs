@@ -6,6 +6,11 @@
 //! - every live request's row points at slots whose (shadow) K/V content is exactly that of its
 //!   own tokens in its own namespace: cached prefixes are right, never another namespace's.
 //!
+//! Spill and restore stand for a lower K/V tier: eviction shows each node's path, whose K/V
+//! is copied out (and must be right at that moment); a restore writes it back into fresh
+//! slots after the tree's current match, and every slot the tree then hands out must hold
+//! exactly its own prefix's K/V again.
+//!
 //! After all requests end, `free + evictable == capacity` (the idle leak check).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -13,6 +18,7 @@
 use pools::{KvCache, KvCacheConfig, PoolError, ReqKv};
 use proptest::prelude::*;
 use radix::{CacheScope, Namespace, NsId};
+use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -53,6 +59,16 @@ enum Op {
         ns: u8,
     },
     ToggleFreeGroup,
+    /// Eviction that copies out every evicted node's K/V into the lower tier.
+    EvictSpilling {
+        tokens: u8,
+    },
+    /// Loads what the lower tier holds after a prefix's cached part back into the tree.
+    Restore {
+        ns: u8,
+        base: u8,
+        len: u8,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -68,6 +84,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..3u8, 0..3u8, 0..48u8).prop_map(|(ns, base, len)| Op::Match { ns, base, len }),
         1 => (0..3u8).prop_map(|ns| Op::Flush { ns }),
         1 => Just(Op::ToggleFreeGroup),
+        1 => (0..40u8).prop_map(|tokens| Op::EvictSpilling { tokens }),
+        2 => (0..3u8, 0..3u8, 0..48u8).prop_map(|(ns, base, len)| Op::Restore { ns, base, len }),
     ]
 }
 
@@ -99,6 +117,8 @@ struct Model {
     /// What each slot's K/V "contains": written when a request computes a token.
     content: Vec<u64>,
     in_group: bool,
+    /// The lower tier: K/V of (namespace, prefix ending at the token) copied out at eviction.
+    spilled: HashMap<(NsId, Vec<u32>), u64>,
 }
 
 impl Model {
@@ -124,6 +144,7 @@ impl Model {
             live: Vec::new(),
             content: vec![0; page * pages],
             in_group: false,
+            spilled: HashMap::new(),
         }
     }
 
@@ -262,6 +283,75 @@ impl Model {
                 self.cache
                     .flush_namespace(self.namespaces[*ns as usize])
                     .unwrap();
+            }
+            Op::EvictSpilling { tokens } => {
+                let ids: Vec<(NsId, Namespace)> = self
+                    .namespaces
+                    .iter()
+                    .map(|&id| (id, self.cache.tree().namespace(id).unwrap().clone()))
+                    .collect();
+                let (content, spilled) = (&self.content, &mut self.spilled);
+                let mut observe = |ev: &pools::EvictedPath| {
+                    let ns = ids.iter().find(|(_, n)| n == ev.namespace).unwrap().0;
+                    assert_eq!(ev.tokens.len(), ev.slots.len());
+                    for pos in ev.node_start..ev.tokens.len() {
+                        let kv = content[ev.slots[pos] as usize];
+                        assert_eq!(
+                            kv,
+                            content_of(ns, &ev.tokens[..=pos]),
+                            "spilled K/V is right"
+                        );
+                        spilled.insert((ns, ev.tokens[..=pos].to_vec()), kv);
+                    }
+                };
+                let before = self.cache.tree().evictable_size();
+                let evicted = self
+                    .cache
+                    .evict_where_spilling(*tokens as usize, |_| true, &mut observe)
+                    .unwrap();
+                assert!(evicted >= (*tokens as usize).min(before));
+            }
+            Op::Restore { ns, base: b, len } => {
+                let ns = self.namespaces[*ns as usize];
+                let key = base(*b)[..*len as usize].to_vec();
+                let page = self.cache.page_size();
+                let from = self.cache.tree().prefix_len(ns, &key).unwrap();
+                let mut end = from;
+                while end < key.len() && self.spilled.contains_key(&(ns, key[..=end].to_vec())) {
+                    end += 1;
+                }
+                let end = end / page * page;
+                if end <= from {
+                    return;
+                }
+                let (content, spilled) = (&mut self.content, &self.spilled);
+                let restored = self
+                    .cache
+                    .restore_prefix(ns, &key[..end], from, |first, slots| {
+                        assert_eq!(first, from, "nothing changed the tree in between");
+                        for (i, &slot) in slots.iter().enumerate() {
+                            content[slot as usize] = spilled[&(ns, key[..=first + i].to_vec())];
+                        }
+                        Ok(())
+                    })
+                    .unwrap();
+                let free_before = self.cache.allocator().available();
+                if restored > 0 {
+                    assert_eq!(restored, end - from);
+                    assert_eq!(self.cache.tree().prefix_len(ns, &key).unwrap(), end);
+                    // Read back through a request row (when one is free).
+                    if let Ok(kv) = self.cache.admit(ns, &key[..end]) {
+                        for (pos, &s) in self.cache.slots(&kv).iter().enumerate() {
+                            assert_eq!(self.content[s as usize], content_of(ns, &key[..=pos]));
+                        }
+                        self.cache.release_req(kv).unwrap();
+                    }
+                } else {
+                    assert!(
+                        free_before < end - from,
+                        "gave up only for want of free slots"
+                    );
+                }
             }
             Op::ToggleFreeGroup => {
                 if self.in_group {

@@ -1,0 +1,291 @@
+//! The disk tier on its own: pages written and read back are bitwise what was spilled; the
+//! byte budget evicts least recently used pages; a reopened store finds its pages (warm
+//! restart); a flush removes one namespace's pages only; another namespace's key, a foreign
+//! or corrupt file never yields a page; and a process killed with SIGKILL while spilling
+//! leaves a store the next process uses (every page it finds verifies or is a miss).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use pools::tier::key::{model_fingerprint, page_chain};
+use pools::tier::{DiskTier, DiskTierConfig, PageIdentity};
+use std::path::Path;
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+const PAGE_TOKENS: usize = 4;
+
+fn config(dir: &Path, page_bytes: usize, budget_pages: u64) -> DiskTierConfig {
+    let file = (pools::tier::page_header_len(PAGE_TOKENS) + page_bytes) as u64;
+    DiskTierConfig {
+        dir: dir.to_path_buf(),
+        budget_bytes: budget_pages * file,
+        page_tokens: PAGE_TOKENS,
+        page_bytes,
+        fingerprint: model_fingerprint(b"test model", "f32"),
+        max_pending_bytes: 1 << 30,
+    }
+}
+
+/// The K/V stand-in of page `j` of namespace `salt`.
+fn payload(j: usize, salt: u8, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31) ^ (j as u8).wrapping_mul(7) ^ salt)
+        .collect()
+}
+
+/// Spills the first `pages` pages of `tokens` in namespace `identity`.
+fn spill(tier: &DiskTier, identity: &str, tokens: &[u32], pages: usize, salt: u8) {
+    let tag = tier.tag(identity);
+    let keys = page_chain(&tag, tokens, PAGE_TOKENS, pages);
+    for j in 0..pages {
+        assert!(tier.claim(&keys[j]));
+        let parent = if j == 0 { tag } else { keys[j - 1] };
+        let id = PageIdentity::new(
+            tier.fingerprint(),
+            tag,
+            parent,
+            &tokens[j * PAGE_TOKENS..(j + 1) * PAGE_TOKENS],
+        );
+        tier.spill(id, payload(j, salt, tier.page_bytes()));
+    }
+    tier.sync();
+}
+
+/// Loads the run of pages from page `first` on; returns their payloads.
+fn load(tier: &DiskTier, identity: &str, tokens: &[u32], first: usize) -> Vec<Vec<u8>> {
+    let run = tier.present_run(&tier.tag(identity), tokens, first);
+    load_pages(tier, run)
+}
+
+fn load_pages(tier: &DiskTier, run: Vec<PageIdentity>) -> Vec<Vec<u8>> {
+    let (tx, rx) = channel();
+    tier.load(
+        run,
+        Box::new(move |pages| {
+            tx.send(pages).unwrap();
+        }),
+    );
+    rx.recv_timeout(Duration::from_secs(30)).unwrap()
+}
+
+fn tokens(n: usize, base: u32) -> Vec<u32> {
+    (0..n as u32).map(|i| base + i * 3).collect()
+}
+
+#[test]
+fn pages_round_trip_within_budget_and_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tokens(32, 5);
+    {
+        let tier = DiskTier::open(config(dir.path(), 256, 6)).unwrap();
+        spill(&tier, "global", &t, 8, 0);
+        let s = tier.stats();
+        assert_eq!(
+            (s.pages, s.written_pages, s.evicted_pages),
+            (6, 8, 2),
+            "{s:?}"
+        );
+        // The two oldest (pages 0 and 1) went: the run from page 0 is empty, from 2 whole.
+        assert!(load(&tier, "global", &t, 0).is_empty());
+        let got = load(&tier, "global", &t, 2);
+        assert_eq!(got.len(), 6);
+        for (i, page) in got.iter().enumerate() {
+            assert_eq!(page, &payload(i + 2, 0, 256), "page {} bitwise", i + 2);
+        }
+        // A page already on disk is not claimed again.
+        let keys = page_chain(&tier.tag("global"), &t, PAGE_TOKENS, 8);
+        assert!(!tier.claim(&keys[5]));
+    }
+    let tier = DiskTier::open(config(dir.path(), 256, 6)).unwrap();
+    assert_eq!(tier.stats().pages, 6, "a reopened store indexes its files");
+    let got = load(&tier, "global", &t, 2);
+    assert_eq!(got.len(), 6);
+    assert_eq!(got[5], payload(7, 0, 256));
+    // A smaller budget on reopen drops the least recently used.
+    drop(tier);
+    let tier = DiskTier::open(config(dir.path(), 256, 3)).unwrap();
+    assert_eq!(tier.stats().pages, 3);
+}
+
+#[test]
+fn namespaces_never_share_and_flush_removes_only_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    let t = tokens(16, 9);
+    spill(&tier, "tenant:1:a", &t, 4, 1);
+    spill(&tier, "tenant:1:b", &t, 4, 2);
+    assert_eq!(
+        load(&tier, "tenant:1:a", &t, 0),
+        (0..4).map(|j| payload(j, 1, 128)).collect::<Vec<_>>()
+    );
+    assert_eq!(load(&tier, "tenant:1:b", &t, 0)[3], payload(3, 2, 128));
+    assert!(
+        load(&tier, "tenant:1:c", &t, 0).is_empty(),
+        "unknown namespace: nothing"
+    );
+    // b asks for a's exact key (a guessed or leaked key): the file's namespace differs.
+    let a_run = tier.present_run(&tier.tag("tenant:1:a"), &t, 0);
+    let b_tag = tier.tag("tenant:1:b");
+    let forged: Vec<PageIdentity> = a_run
+        .iter()
+        .map(|id| PageIdentity {
+            tag: b_tag,
+            ..id.clone()
+        })
+        .collect();
+    assert!(load_pages(&tier, forged).is_empty());
+    tier.flush_namespace(&tier.tag("tenant:1:a"));
+    tier.sync();
+    assert!(load(&tier, "tenant:1:a", &t, 0).is_empty());
+    assert_eq!(load(&tier, "tenant:1:b", &t, 0).len(), 4, "b is untouched");
+    drop(tier);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(tier.stats().pages, 4, "a's files are gone from disk too");
+    tier.flush_all();
+    tier.sync();
+    drop(tier);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(tier.stats().pages, 0);
+}
+
+#[test]
+fn corrupt_and_foreign_files_are_misses_and_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tokens(16, 1);
+    {
+        let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+        spill(&tier, "global", &t, 4, 0);
+    }
+    let mut files: Vec<_> = walk(dir.path());
+    files.sort();
+    assert_eq!(files.len(), 4);
+    // Another model's store in the same directory sees none of them.
+    let mut other = config(dir.path(), 128, 100);
+    other.fingerprint = model_fingerprint(b"test model", "bf16");
+    assert_eq!(DiskTier::open(other).unwrap().stats().pages, 0);
+    // Flip a payload byte of the third page of the chain: pages 0-1 load, the run stops.
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    let third = tier.present_run(&tier.tag("global"), &t, 2)[0].key.hex();
+    drop(tier);
+    let victim = files
+        .iter()
+        .find(|p| p.to_string_lossy().contains(&third))
+        .unwrap();
+    let mut bytes = std::fs::read(victim).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(victim, &bytes).unwrap();
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    let got = load(&tier, "global", &t, 0);
+    assert_eq!(got, vec![payload(0, 0, 128), payload(1, 0, 128)]);
+    assert_eq!(tier.stats().bad_pages, 1);
+    assert!(!victim.exists(), "a bad page is deleted");
+    // A truncated file is not even indexed (its size is wrong).
+    let second = files.iter().find(|p| p.exists() && *p != victim).unwrap();
+    let bytes = std::fs::read(second).unwrap();
+    std::fs::write(second, &bytes[..bytes.len() / 2]).unwrap();
+    drop(tier);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(tier.stats().pages, 2);
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "kvpage") {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+const CHILD_DIR: &str = "RADIXSERVE_SPILL_CHILD_DIR";
+const CRASH_PAGE_BYTES: usize = 2 << 20;
+const CRASH_PAGES: usize = 400;
+
+/// Entry point of the child process of `a_process_killed_while_spilling_leaves_a_usable_store`
+/// (does nothing unless started by it): spills large pages until killed.
+#[test]
+fn spill_child_process_entry() {
+    let Ok(dir) = std::env::var(CHILD_DIR) else {
+        return;
+    };
+    let tier = DiskTier::open(config(Path::new(&dir), CRASH_PAGE_BYTES, 10_000)).unwrap();
+    spill(
+        &tier,
+        "global",
+        &tokens(CRASH_PAGES * PAGE_TOKENS, 7),
+        CRASH_PAGES,
+        3,
+    );
+    panic!("the parent should have killed this process before it wrote everything");
+}
+
+#[test]
+fn a_process_killed_while_spilling_leaves_a_usable_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "spill_child_process_entry", "--nocapture"])
+        .env(CHILD_DIR, dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL) in the middle of its writes.
+    let until = Instant::now() + Duration::from_secs(60);
+    while walk(dir.path()).len() < 20 {
+        assert!(Instant::now() < until, "the child wrote nothing");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let written = walk(dir.path()).len();
+    assert!(
+        written < CRASH_PAGES,
+        "killed before the end ({written} pages)"
+    );
+    let t = tokens(CRASH_PAGES * PAGE_TOKENS, 7);
+    let tier = DiskTier::open(config(dir.path(), CRASH_PAGE_BYTES, 10_000)).unwrap();
+    let got = load(&tier, "global", &t, 0);
+    assert!(
+        got.len() >= 20,
+        "the pages written before the kill load ({})",
+        got.len()
+    );
+    for (j, page) in got.iter().enumerate() {
+        assert!(
+            page == &payload(j, 3, CRASH_PAGE_BYTES),
+            "page {j} is exactly what was spilled"
+        );
+    }
+    assert_eq!(
+        tier.stats().bad_pages,
+        0,
+        "a rename-committed page is whole"
+    );
+    // The store keeps working: the rest of the chain can be spilled and read.
+    let next = got.len();
+    let tag = tier.tag("global");
+    let keys = page_chain(&tag, &t, PAGE_TOKENS, next + 1);
+    assert!(tier.claim(&keys[next]));
+    tier.spill(
+        PageIdentity::new(
+            tier.fingerprint(),
+            tag,
+            keys[next - 1],
+            &t[next * PAGE_TOKENS..(next + 1) * PAGE_TOKENS],
+        ),
+        payload(next, 3, CRASH_PAGE_BYTES),
+    );
+    tier.sync();
+    assert_eq!(
+        load(&tier, "global", &t, next),
+        vec![payload(next, 3, CRASH_PAGE_BYTES)]
+    );
+}
