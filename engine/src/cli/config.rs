@@ -398,3 +398,51 @@ mod tests {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod disk_tier_flags {
+    use super::*;
+
+    #[test]
+    fn disk_tier_flags_are_checked_and_converted() {
+        let args = ServeArgs {
+            kv_disk_dir: Some("/tmp/kv".into()),
+            kv_disk_budget_gb: Some(0.5),
+            ..ServeArgs::default()
+        };
+        let disk = args.with_defaults().map(|c| c.engine.kv_disk);
+        assert_eq!(
+            disk.ok().flatten(),
+            Some(KvDiskConfig {
+                dir: "/tmp/kv".into(),
+                budget_bytes: 512 << 20
+            })
+        );
+        let default_budget = ServeArgs {
+            kv_disk_dir: Some("/tmp/kv".into()),
+            ..ServeArgs::default()
+        };
+        let budget = default_budget
+            .with_defaults()
+            .ok()
+            .and_then(|c| c.engine.kv_disk)
+            .map(|d| d.budget_bytes);
+        assert_eq!(budget, Some(8 << 30));
+        for bad in [0.0, -1.0, f64::NAN] {
+            let args = ServeArgs {
+                kv_disk_dir: Some("/tmp/kv".into()),
+                kv_disk_budget_gb: Some(bad),
+                ..ServeArgs::default()
+            };
+            assert!(args.with_defaults().is_err(), "budget {bad}");
+        }
+        let no_dir = ServeArgs {
+            kv_disk_budget_gb: Some(1.0),
+            ..ServeArgs::default()
+        };
+        assert!(
+            no_dir.with_defaults().is_err(),
+            "a budget without a directory"
+        );
+    }
+}

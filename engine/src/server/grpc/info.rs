@@ -1,6 +1,6 @@
 //! `GetModelInfo` and `GetServerInfo` replies from the engine's snapshots.
 
-use crate::handle::{EngineHandle, ServerInfo, TenantInfo};
+use crate::handle::{DiskTierInfo, EngineHandle, ServerInfo, TenantInfo};
 use crate::tenants::Caller;
 use proto::v1 as pb;
 
@@ -68,6 +68,24 @@ fn engine_wide(info: &ServerInfo, caller: &Caller) -> pb::GetServerInfoResponse 
         tenants,
         kv_sliding_bytes_per_token: info.kv_sliding_bytes_per_token as u64,
         kv_sliding_cached_bytes: info.kv_sliding_cached_bytes,
+        kv_disk: info.kv_disk.as_ref().map(tier_stats),
+    }
+}
+
+fn tier_stats(d: &DiskTierInfo) -> pb::KvTierStats {
+    pb::KvTierStats {
+        budget_bytes: d.budget_bytes,
+        bytes: d.bytes,
+        tokens: d.tokens,
+        page_tokens: saturate(d.page_tokens),
+        spilled_tokens: d.spilled_tokens,
+        loaded_tokens: d.loaded_tokens,
+        loading_requests: saturate(d.loading_requests),
+        bad_pages: d.bad_pages,
+        evicted_tokens: d.evicted_tokens,
+        write_errors: d.write_errors,
+        dropped_spills: d.dropped_spills,
+        spills_paused: d.spills_paused,
     }
 }
 
@@ -129,10 +147,21 @@ mod tests {
                     ..TenantInfo::default()
                 },
             ],
+            kv_disk: Some(DiskTierInfo {
+                tokens: 4096,
+                loaded_tokens: 640,
+                page_tokens: 16,
+                ..DiskTierInfo::default()
+            }),
             ..ServerInfo::default()
         };
         let admin = server_info(&info, &caller(0, true));
         assert_eq!((admin.running_requests, admin.cache_hit_tokens), (5, 50));
+        let disk = admin.kv_disk.unwrap();
+        assert_eq!(
+            (disk.tokens, disk.loaded_tokens, disk.page_tokens),
+            (4096, 640, 16)
+        );
         assert_eq!(admin.tenants.len(), 2);
         let b = server_info(&info, &caller(1, false));
         assert_eq!(b.kv_capacity_tokens, 1000);
@@ -147,6 +176,7 @@ mod tests {
             b.retractions,
         );
         assert_eq!(activity, (0, 0, 0, 0, 0, 0, 0, 0));
+        assert_eq!(b.kv_disk, None, "the disk's traffic is every tenant's");
         assert_eq!(b.tenants.len(), 1);
         assert_eq!(
             (b.tenants[0].tenant.as_str(), b.tenants[0].running_requests),

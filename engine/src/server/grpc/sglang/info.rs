@@ -116,17 +116,48 @@ pub(super) fn server_info(
             "kv_event_block_size",
             Kind::NumberValue(engine.kv_events().map_or(0.0, |h| h.block_size() as f64)),
         ),
+        // SGLang's names for a cache with tiers below the pool.
+        (
+            "enable_hierarchical_cache",
+            Kind::BoolValue(info.kv_disk.is_some()),
+        ),
+        (
+            "hicache_storage_backend",
+            Kind::StringValue(
+                if info.kv_disk.is_some() {
+                    "file"
+                } else {
+                    "null"
+                }
+                .into(),
+            ),
+        ),
     ]);
     let (waiting, running) = if caller.is_admin {
         (info.waiting_requests, info.running_requests)
     } else {
         (0, 0)
     };
-    let scheduler_info = fields(vec![
+    let mut scheduler_fields = vec![
         ("num_waiting_reqs", Kind::NumberValue(waiting as f64)),
         ("num_running_reqs", Kind::NumberValue(running as f64)),
         ("draining", Kind::BoolValue(info.draining)),
-    ]);
+    ];
+    if let (Some(disk), true) = (&info.kv_disk, caller.is_admin) {
+        scheduler_fields.extend([
+            ("kv_disk_tokens", Kind::NumberValue(disk.tokens as f64)),
+            ("kv_disk_bytes", Kind::NumberValue(disk.bytes as f64)),
+            (
+                "kv_disk_loaded_tokens",
+                Kind::NumberValue(disk.loaded_tokens as f64),
+            ),
+            (
+                "kv_disk_spilled_tokens",
+                Kind::NumberValue(disk.spilled_tokens as f64),
+            ),
+        ]);
+    }
+    let scheduler_info = fields(scheduler_fields);
     pb::GetServerInfoResponse {
         server_args: Some(server_args),
         scheduler_info: Some(scheduler_info),
