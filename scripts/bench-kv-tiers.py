@@ -27,8 +27,9 @@ comparisons between servers on equal terms.
 
 Prints one table row per run and appends a JSON line (summary, parameters and every request:
 conversation, turn, prompt_tokens, cached_tokens, ttft_s, e2e_s) to --output. Concurrency
-bounds the requests in flight, not the conversations. Standard library only; compare runs made
-on the same machine in the same session.
+bounds the requests in flight, not the conversations. Start each run on a fresh server (or
+change --seed): a second run of the same seed finds its prompts cached. Standard library only;
+compare runs made on the same machine in the same session.
 """
 
 import argparse

@@ -18,13 +18,35 @@ use pools::tier::key::page_chain;
 use pools::tier::{Digest32, DiskTier, PageIdentity};
 use pools::{EvictedPath, KvLayout, PoolError};
 use radix::{CacheScope, Namespace, NsId};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 use std::time::Duration;
+
+/// K/V copied out per round of the shutdown spill (within the write queue's 256 MiB).
+const SHUTDOWN_SPILL_ROUND_BYTES: usize = 128 << 20;
+
+/// Pages being read or held for requests may take this much memory; a request whose pages
+/// would exceed it loads fewer (the rest it computes).
+const MAX_STAGED_BYTES: u64 = 1 << 30;
+
+/// A share of [`MAX_STAGED_BYTES`], given back when dropped.
+struct StagedBytes {
+    bytes: u64,
+    total: Arc<AtomicU64>,
+}
+
+impl Drop for StagedBytes {
+    fn drop(&mut self) {
+        self.total.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}
 
 /// K/V read back from disk for one request: whole pages, the first starting at token `from`.
 pub(crate) struct StagedKv {
     from: usize,
     pages: Vec<Vec<u8>>,
+    _bytes: StagedBytes,
 }
 
 struct Loaded {
@@ -44,6 +66,8 @@ pub(crate) struct DiskKv {
     done_rx: Receiver<Loaded>,
     loading: Vec<Req>,
     loaded_tokens: u64,
+    /// Bytes of pages being read or staged (at most [`MAX_STAGED_BYTES`]).
+    staged_bytes: Arc<AtomicU64>,
 }
 
 impl DiskKv {
@@ -58,6 +82,7 @@ impl DiskKv {
             done_rx,
             loading: Vec::new(),
             loaded_tokens: 0,
+            staged_bytes: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -148,10 +173,19 @@ impl<M: ForwardModel> Scheduler<M> {
         let key = &req.input_ids[..req.input_ids.len() - 1];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
         let first = cached / disk.disk.page_tokens();
-        let run = disk.disk.present_run(&tag, key, first);
+        let mut run = disk.disk.present_run(&tag, key, first);
+        let page_bytes = disk.disk.page_bytes() as u64;
+        let in_use = disk.staged_bytes.load(Ordering::Relaxed);
+        let room = MAX_STAGED_BYTES.saturating_sub(in_use) / page_bytes.max(1);
+        run.truncate(room as usize);
         if run.is_empty() {
             return Some(req);
         }
+        let bytes = StagedBytes {
+            bytes: run.len() as u64 * page_bytes,
+            total: disk.staged_bytes.clone(),
+        };
+        disk.staged_bytes.fetch_add(bytes.bytes, Ordering::Relaxed);
         let from = first * disk.disk.page_tokens();
         let done = disk.done_tx.clone();
         let seq = req.seq;
@@ -161,7 +195,11 @@ impl<M: ForwardModel> Scheduler<M> {
                 // The scheduler may have stopped; nothing waits then.
                 let _ = done.send(Loaded {
                     seq,
-                    staged: StagedKv { from, pages },
+                    staged: StagedKv {
+                        from,
+                        pages,
+                        _bytes: bytes,
+                    },
                 });
             }),
         );
@@ -289,23 +327,24 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
-    /// At shutdown: writes every cached page to disk and waits for the writes.
+    /// At shutdown: writes every cached page to disk and waits for the writes (in rounds
+    /// that stay within the tier's queue, so none is dropped).
     pub(super) fn spill_all(&mut self) {
-        if self.disk.is_none() {
+        let Some(disk) = &self.disk else {
             return;
-        }
-        let all = vec![
-            true;
-            self.cache
-                .tree()
-                .namespace_ids()
-                .map(|n| n.index() + 1)
-                .max()
-                .unwrap_or(0)
-        ];
-        self.evict_marked(usize::MAX, &all);
-        if let Some(disk) = &self.disk {
-            disk.disk.sync();
+        };
+        let round =
+            (SHUTDOWN_SPILL_ROUND_BYTES / disk.disk.page_bytes()).max(1) * disk.disk.page_tokens();
+        loop {
+            let namespaces = self.cache.tree().namespace_ids().map(|n| n.index() + 1);
+            let all = vec![true; namespaces.max().unwrap_or(0)];
+            let evicted = self.evict_marked(round, &all);
+            if let Some(disk) = &self.disk {
+                disk.disk.sync();
+            }
+            if evicted == 0 {
+                break;
+            }
         }
     }
 
