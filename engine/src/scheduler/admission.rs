@@ -23,6 +23,8 @@ enum Admission {
     Later(Req),
     /// Stays waiting, and so does the rest of its tenant's queue this step.
     TenantBlocked(Req),
+    /// Its prefix went from the pool to disk since it arrived: it waits for the read.
+    Loading,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -87,6 +89,7 @@ impl<M: ForwardModel> Scheduler<M> {
             error: None,
             constraint: request.constraint,
             staged: None,
+            disk_loads: 0,
         };
         if let Some(req) = self.start_load(req) {
             self.waiting.push(req);
@@ -174,6 +177,7 @@ impl<M: ForwardModel> Scheduler<M> {
                         self.tenants.prefill_cost(tenant, extend);
                 }
                 Admission::Later(req) => slots[index] = Some(req),
+                Admission::Loading => {}
                 Admission::TenantBlocked(req) => {
                     // Nothing more of this tenant this step; others may still fit.
                     slots[index] = Some(req);
@@ -207,7 +211,16 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         }
-        self.restore_staged(&mut req);
+        if req.staged.is_none() {
+            // Evicted (and spilled) while it waited: read it back rather than recompute.
+            match self.start_load(req) {
+                Some(back) => req = back,
+                None => return Admission::Loading,
+            }
+        }
+        if self.restore_staged(&mut req) {
+            return Admission::TenantBlocked(req);
+        }
         let ids = req.fill_ids();
         let key = &ids[..ids.len() - 1];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);

@@ -142,6 +142,7 @@ mod tests {
             error: None,
             constraint: None,
             staged: None,
+            disk_loads: 0,
         }
     }
 

@@ -51,6 +51,8 @@ pub struct Req {
     pub accepted: u32,
     /// K/V of prompt pages read back from the disk tier, put into the pool at admission.
     pub staged: Option<StagedKv>,
+    /// Disk reads this request waited for.
+    pub disk_loads: u8,
 }
 
 impl Req {

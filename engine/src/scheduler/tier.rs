@@ -23,6 +23,10 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Reads one request may wait for: at arrival, and once more if what it found in the pool
+/// was evicted before its admission (a request never bounces between queue and disk).
+const MAX_LOADS_PER_REQUEST: u8 = 2;
+
 /// K/V copied out per round of the shutdown spill (within the write queue's 256 MiB).
 const SHUTDOWN_SPILL_ROUND_BYTES: usize = 128 << 20;
 
@@ -162,7 +166,10 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Starts reading the pages that continue `req`'s cached prefix, if the disk has any;
     /// the request then waits in `loading`. Otherwise hands it back.
-    pub(super) fn start_load(&mut self, req: Req) -> Option<Req> {
+    pub(super) fn start_load(&mut self, mut req: Req) -> Option<Req> {
+        if req.disk_loads >= MAX_LOADS_PER_REQUEST {
+            return Some(req);
+        }
         let Some(tag) = self.ns_tag(req.ns) else {
             return Some(req);
         };
@@ -187,6 +194,7 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         disk.staged_bytes.fetch_add(bytes.bytes, Ordering::Relaxed);
         let from = first * disk.disk.page_tokens();
+        req.disk_loads += 1;
         let done = disk.done_tx.clone();
         let seq = req.seq;
         disk.disk.load(
@@ -244,25 +252,31 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Puts `req`'s pages read from disk into the pool (when the tree does not hold them by
     /// now and room can be made), before its prefix is matched.
-    pub(super) fn restore_staged(&mut self, req: &mut Req) {
+    /// Returns true when the pool has no room for them now: the request keeps them and
+    /// waits (it could not be admitted without that room anyway).
+    pub(super) fn restore_staged(&mut self, req: &mut Req) -> bool {
         let Some(staged) = req.staged.take() else {
-            return;
+            return false;
         };
         let Some(disk) = &self.disk else {
-            return;
+            return false;
         };
         let p = disk.disk.page_tokens();
         let end = staged.from + staged.pages.len() * p;
         let Some(tokens) = req.input_ids.get(..end) else {
-            return;
+            return false;
         };
         let cached = self.cache.tree().prefix_len(req.ns, tokens).unwrap_or(0);
         if cached >= end || cached < staged.from {
-            return;
+            return false;
         }
         self.make_room_for(req.tenant, end - cached);
+        if self.cache.allocator().available() < end - cached {
+            req.staged = Some(staged);
+            return true;
+        }
         let Some(disk) = &self.disk else {
-            return;
+            return false;
         };
         let kv = &mut self.kv;
         let restored = self
@@ -293,6 +307,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             Err(e) => tracing::error!(rid = %req.rid, "restoring K/V from disk: {e}"),
         }
+        false
     }
 
     /// Evicts up to `tokens` from the namespaces marked in `allowed`, spilling to disk.
