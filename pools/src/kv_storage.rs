@@ -116,66 +116,26 @@ impl LayerKv {
     }
 }
 
-/// Raw little-endian bytes of one K/V element type (what a page file stores).
-trait RawElement: Copy {
-    const SIZE: usize;
-    fn put(self, out: &mut Vec<u8>);
-    fn get(bytes: &[u8]) -> Self;
-}
-
-impl RawElement for f32 {
-    const SIZE: usize = 4;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_bits().to_le_bytes());
-    }
-    fn get(b: &[u8]) -> Self {
-        f32::from_bits(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-}
-
-impl RawElement for f16 {
-    const SIZE: usize = 2;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_bits().to_le_bytes());
-    }
-    fn get(b: &[u8]) -> Self {
-        f16::from_bits(u16::from_le_bytes([b[0], b[1]]))
-    }
-}
-
-impl RawElement for bf16 {
-    const SIZE: usize = 2;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_bits().to_le_bytes());
-    }
-    fn get(b: &[u8]) -> Self {
-        bf16::from_bits(u16::from_le_bytes([b[0], b[1]]))
-    }
-}
-
-fn export_rows<T: RawElement>(src: &[T], row_len: usize, slots: &[SlotId], out: &mut Vec<u8>) {
+/// Rows of `slots` as raw bytes of the element type (native byte order, which the disk
+/// tier's fingerprint records).
+fn export_rows<T: bytemuck::Pod>(src: &[T], row_len: usize, slots: &[SlotId], out: &mut Vec<u8>) {
     for &slot in slots {
         let at = slot as usize * row_len;
-        src[at..at + row_len].iter().for_each(|x| x.put(out));
+        out.extend_from_slice(bytemuck::cast_slice(&src[at..at + row_len]));
     }
 }
 
 /// Writes rows from `bytes` at `slots`; returns the bytes consumed.
-fn import_rows<T: RawElement>(
+fn import_rows<T: bytemuck::Pod>(
     dst: &mut [T],
     row_len: usize,
     slots: &[SlotId],
     bytes: &[u8],
 ) -> usize {
-    let row_bytes = row_len * T::SIZE;
+    let row_bytes = row_len * std::mem::size_of::<T>();
     for (&slot, row) in slots.iter().zip(bytes.chunks_exact(row_bytes)) {
         let at = slot as usize * row_len;
-        for (d, b) in dst[at..at + row_len]
-            .iter_mut()
-            .zip(row.chunks_exact(T::SIZE))
-        {
-            *d = T::get(b);
-        }
+        bytemuck::cast_slice_mut::<T, u8>(&mut dst[at..at + row_len]).copy_from_slice(row);
     }
     slots.len() * row_bytes
 }
@@ -298,7 +258,7 @@ impl KvStorage {
         }
     }
 
-    /// Appends the K/V of `slots` to `out` as raw little-endian bytes of the pool's dtype:
+    /// Appends the K/V of `slots` to `out` as raw bytes of the pool's dtype (native byte order):
     /// per layer, the K rows then the V rows (`slots.len() * bytes_per_token` bytes).
     pub fn export_slots(&self, slots: &[SlotId], out: &mut Vec<u8>) -> Result<(), PoolError> {
         self.check_slots(slots)?;

@@ -57,8 +57,16 @@ pub(super) fn open(
     };
     let page_tokens = MIN_PAGE_TOKENS.next_multiple_of(page_size.max(1));
     let settings = format!(
-        "dtype={:?} layers={} kv_heads={} head_dim={} page_tokens={page_tokens}",
-        layout.dtype, layout.num_layers, layout.num_kv_heads, layout.head_dim
+        "dtype={:?} layers={} kv_heads={} head_dim={} page_tokens={page_tokens} endian={}",
+        layout.dtype,
+        layout.num_layers,
+        layout.num_kv_heads,
+        layout.head_dim,
+        if cfg!(target_endian = "little") {
+            "little"
+        } else {
+            "big"
+        }
     );
     let disk = DiskTier::open(DiskTierConfig {
         dir: config.dir.clone(),
