@@ -11,6 +11,8 @@
 #        LLAMA_CPP_JOBS    parallel compile jobs, default 2
 #        LLAMA_CPP_WORKDIR keep source + build tree here (default: temp dir,
 #                          removed on exit); reruns after a failure resume
+#        LLAMA_CPP_CFLAGS  extra compiler flags, e.g. "-mno-avx512f" for the AVX2 build
+#                          that BENCHMARKS.md compares with radixserve's AVX2 kernels
 set -euo pipefail
 
 version="0.3.36"
@@ -23,7 +25,8 @@ have_all=1
 for t in "${targets[@]}"; do
   [ -x "$prefix/bin/$t" ] || have_all=0
 done
-if [ "$have_all" = 1 ] && grep -qF "(llama-cpp-python $version)" "$prefix/VERSION" 2>/dev/null; then
+built_as="(llama-cpp-python $version)${LLAMA_CPP_CFLAGS:+ $LLAMA_CPP_CFLAGS}"
+if [ "$have_all" = 1 ] && [[ "$(cat "$prefix/VERSION" 2>/dev/null)" == *"$built_as" ]]; then
   echo "llama.cpp present: $prefix/bin ($(cat "$prefix/VERSION"))"
   exit 0
 fi
@@ -64,6 +67,7 @@ cflags=""
 case "$(uname -m)" in
   x86_64) cflags="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16" ;;
 esac
+cflags="$cflags ${LLAMA_CPP_CFLAGS:-}"
 
 # Static binaries so the install dir is self-contained (no libllama.so paths).
 # UI off and no prebuilt-UI download: the build must work offline.
@@ -90,5 +94,5 @@ mkdir -p "$prefix/bin"
 for t in "${targets[@]}"; do
   install -m 0755 "$tmp/build/bin/$t" "$prefix/bin/$t"
 done
-echo "llama.cpp $commit (llama-cpp-python $version)" > "$prefix/VERSION"
+echo "llama.cpp $commit $built_as" > "$prefix/VERSION"
 echo "llama.cpp installed: $prefix/bin ($(cat "$prefix/VERSION"))"

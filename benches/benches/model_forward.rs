@@ -1,7 +1,7 @@
 //! The model on the CPU, measured like llama.cpp's `llama-bench`: prompt processing of 512
 //! tokens in one batch (pp512) and token generation, one decode step for a batch of 1, 8, 32
-//! or 64 requests that each hold 128 tokens of context (tg at batch B). Throughput is tokens
-//! per second. Runs on the default model (`scripts/fetch-model.sh`).
+//! or 64 requests that each hold 128 tokens of context (tg at batch B), and batch 1 at 2,048
+//! tokens of context. Throughput is tokens per second. Runs on the default model (`scripts/fetch-model.sh`).
 //!
 //! With `--features cuda` the same passes also run on GPU 0 (groups `gpu/...`, batches up to
 //! 256; each pass ends with the logits on the host, as the scheduler gets them).
@@ -17,6 +17,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 const CONTEXT: usize = 128;
+const LONG_CONTEXT: usize = 2048;
 const DECODE_STEPS: usize = 16;
 
 fn load_model() -> Model {
@@ -102,6 +103,37 @@ fn prefill(c: &mut Criterion) {
 fn decode(c: &mut Criterion) {
     let bench = Bench::new(load_model(), 64, CONTEXT);
     decode_on(c, "model", bench, CONTEXT, &[1, 8, 32, 64]);
+    decode_long_context(c, Bench::new(load_model(), 1, LONG_CONTEXT));
+}
+
+/// One chat deep into its conversation, where attention is a large share of a step. The
+/// context is computed once; each iteration decodes from it and gives its slots back.
+fn decode_long_context(c: &mut Criterion, mut bench: Bench<Model>) {
+    let mut g = c.benchmark_group(format!("model/tg_context_{LONG_CONTEXT}"));
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(15));
+    g.throughput(Throughput::Elements(DECODE_STEPS as u64));
+    let mut reqs = bench.admit(1);
+    bench.step(&mut reqs, &[prompt(0, LONG_CONTEXT)]);
+    g.bench_function("batch_1", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let started = Instant::now();
+                for _ in 0..DECODE_STEPS {
+                    bench.step(&mut reqs, &[vec![7]]);
+                }
+                total += started.elapsed();
+                bench
+                    .cache
+                    .truncate_tail(&mut reqs[0], LONG_CONTEXT)
+                    .unwrap();
+            }
+            total
+        })
+    });
+    g.finish();
+    bench.release(reqs);
 }
 
 fn prefill_on<M: ForwardModel>(c: &mut Criterion, device: &str, mut bench: Bench<M>) {

@@ -121,6 +121,7 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
         model = %info.name,
         context = engine.max_context_len(),
         kv_tokens = engine.server_info().kv_capacity_tokens,
+        cpu_kernels = kernels::matmul::KernelPath::detect().name(),
         "serving"
     );
 

@@ -82,6 +82,13 @@ impl Model {
         kv: &mut KvStorage,
     ) -> Result<&[f32], ModelError> {
         self.validate(batch, kv)?;
+        // The whole pass runs on a pool thread: each of its ~120 parallel operations then
+        // splits among threads that are already awake, instead of parking the caller on a
+        // condition variable and waking it again around every operation.
+        rayon::scope(|_| self.run(batch, kv))
+    }
+
+    fn run(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
         let w = &self.weights;
         let c = &w.config;
         let s = &mut self.scratch;

@@ -517,19 +517,24 @@ impl<M: ForwardModel> Scheduler<M> {
             rest = tail;
             work.push((job, mine));
         }
+        let sample = |((_, draft, sampler, constraint, mask), logits): (Job, &mut [f32])| {
+            if let Some(constraint) = constraint {
+                let words = match mask {
+                    Some(computed) => computed?,
+                    None => constraint.compute_mask()?,
+                };
+                constraint.apply_mask(&words, logits);
+                return Ok(vec![sampler.sample(logits)]);
+            }
+            Ok(verify(draft, sampler, logits, vocab))
+        };
+        // One task's worth runs here: handing it to the pool would only add a wake-up.
+        if work.len() <= ROWS_PER_TASK {
+            return work.into_iter().map(sample).collect();
+        }
         work.into_par_iter()
             .with_min_len(ROWS_PER_TASK)
-            .map(|((_, draft, sampler, constraint, mask), logits)| {
-                if let Some(constraint) = constraint {
-                    let words = match mask {
-                        Some(computed) => computed?,
-                        None => constraint.compute_mask()?,
-                    };
-                    constraint.apply_mask(&words, logits);
-                    return Ok(vec![sampler.sample(logits)]);
-                }
-                Ok(verify(draft, sampler, logits, vocab))
-            })
+            .map(sample)
             .collect()
     }
 

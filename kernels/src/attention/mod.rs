@@ -21,6 +21,7 @@ use crate::KernelError;
 use half::{bf16, f16};
 use pools::{LayerKv, SlotId};
 use rayon::prelude::*;
+use std::ops::Range;
 use tile::{Block, Partial};
 
 /// Head layout of the attention layer (grouped-query when `num_kv_heads < num_heads`).
@@ -56,7 +57,10 @@ const QUERY_BLOCK: usize = 16;
 /// result never depends on what else is in the batch.
 const SPLIT_KEYS: usize = 1024;
 const _: () = assert!(SPLIT_KEYS.is_multiple_of(tile::KEY_TILE));
+/// The most keys a one-query task may have to be split over its K/V heads (see below).
+const SPLIT_HEADS_MAX_KEYS: usize = 512;
 
+#[derive(Clone)]
 struct Task {
     request: usize,
     /// Query rows `first..last` of the batch.
@@ -64,6 +68,8 @@ struct Task {
     last: usize,
     /// Key range `keys_from..keys_from + SPLIT_KEYS`.
     keys_from: usize,
+    /// The K/V heads computed (all, but for the pieces of a split one-query task).
+    kv_heads: Range<usize>,
 }
 
 /// `out[t] = softmax(q[t] K^T / sqrt(d)) V` for every query row `t` (`[tokens, heads * d]`).
@@ -116,6 +122,7 @@ pub fn paged_attention_windowed(
                     first,
                     last,
                     keys_from: split * SPLIT_KEYS,
+                    kv_heads: 0..shape.num_kv_heads,
                 });
             }
             first = last;
@@ -140,10 +147,38 @@ pub fn paged_attention_windowed(
         });
         (acc_rest, max_rest, sum_rest) = (a_tail, m_tail, s_tail);
     }
-    tasks
-        .par_iter()
-        .zip(partials.into_par_iter())
-        .for_each(|(task, partial)| attend_block(shape, window, batch, task, q, kv, partial));
+    // Few tasks leave threads idle (one request decoding): a one-query task over few keys
+    // then runs as one piece per K/V head. Each head's rows are computed alone either way, so
+    // the split changes no result. Over many keys it would not pay: a piece reads one head's
+    // part of each K/V row, and the prefetchers bring the whole rows in for every piece.
+    let split_heads = tasks.len() < 2 * rayon::current_num_threads() && shape.num_kv_heads > 1;
+    let group = shape.num_heads / shape.num_kv_heads;
+    let keys_of = |t: &Task| {
+        let b = t.request;
+        (batch.kv_indptr[b + 1] - batch.kv_indptr[b]) as usize - t.keys_from
+    };
+    let mut pieces = Vec::with_capacity(tasks.len());
+    for (task, partial) in tasks.iter().zip(partials) {
+        if !(split_heads && rows_of(task) == 1 && keys_of(task) <= SPLIT_HEADS_MAX_KEYS) {
+            pieces.push((task.clone(), partial));
+            continue;
+        }
+        let d = shape.head_dim;
+        let Partial { acc, max, sum } = partial;
+        let heads = acc
+            .chunks_mut(group * d)
+            .zip(max.chunks_mut(group).zip(sum.chunks_mut(group)));
+        for (g, (acc, (max, sum))) in heads.enumerate() {
+            let piece = Task {
+                kv_heads: g..g + 1,
+                ..task.clone()
+            };
+            pieces.push((piece, Partial { acc, max, sum }));
+        }
+    }
+    pieces
+        .into_par_iter()
+        .for_each(|(task, partial)| attend_block(shape, window, batch, &task, q, kv, partial));
 
     // Merge each block's key ranges, in order, into its rows of `out`.
     let mut blocks = Vec::new();
@@ -280,7 +315,8 @@ fn cache_slots(cache: &LayerKv, row: usize) -> usize {
     len / row
 }
 
-/// Runs one task: its query rows over its range of the request's visible keys.
+/// Runs one task: its query rows over its range of the request's visible keys, for its
+/// K/V heads.
 fn attend_block(
     shape: &AttentionShape,
     window: usize,
@@ -310,6 +346,7 @@ fn attend_block(
         kv: keys,
         keys_from: task.keys_from,
         keys_to: task.keys_from + SPLIT_KEYS,
+        kv_heads: task.kv_heads.clone(),
     };
     match kv {
         KvPair::F32(k, v) => tile::attend_f32(&block, k, v, out),
@@ -584,7 +621,8 @@ mod tests {
             for (got, want) in out.iter().zip(&want) {
                 assert!((got - want).abs() < 2e-5, "{got} vs {want}");
             }
-            // Query 17 as a decode step over its own 278 visible keys: bitwise the same.
+            // Query 17 as a decode step over its own 278 visible keys (alone, it runs as one
+            // piece per K/V head): bitwise the same.
             let solo = PagedBatch {
                 q_indptr: &[0, 1],
                 kv_indptr: &[0, 278],

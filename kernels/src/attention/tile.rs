@@ -104,6 +104,9 @@ pub struct Block<'a> {
     /// The keys this block covers: `keys_from..keys_to` (clipped to each row's visible ones).
     pub keys_from: usize,
     pub keys_to: usize,
+    /// The K/V heads this block computes (with their groups of query heads). A block of one
+    /// query may cover a part of the heads; its [`Partial`] then holds only theirs.
+    pub kv_heads: std::ops::Range<usize>,
 }
 
 /// What a block leaves for the merge, per query row and head: the running max of its scores,
@@ -248,8 +251,14 @@ fn attend_dim<E: KvElem, D: HeadDim>(
     let (heads, kv_heads, d) = (block.num_heads, block.num_kv_heads, dim.get());
     let group = heads / kv_heads;
     let (q_row, kv_row) = (heads * d, kv_heads * d);
-    // Rows of one K/V head; row g * rows + r is (query r / group, head g * group + r % group).
+    // Rows of one K/V head; row i * rows + r is (query r / group, head (g0 + i) * group +
+    // r % group) for the block's K/V heads g0.. . Each row's work is its own, so which heads
+    // share a block does not change any result.
     let rows = block.visible.len() * group;
+    let g0 = block.kv_heads.start;
+    let kv_heads = block.kv_heads.len();
+    // Where head h of query t lands in `out`: its heads start at head g0 * group.
+    let first_head = g0 * group;
     let max_keys = block
         .visible
         .iter()
@@ -266,7 +275,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
         lanes: vec![[0.0; LANES]; KEY_TILE * ROW_BLOCK],
         p: vec![0.0; KEY_TILE],
     };
-    let head_of = |row: usize| (row / rows) * group + (row % rows) % group;
+    let head_of = |row: usize| (g0 + row / rows) * group + (row % rows) % group;
     let query_of = |row: usize| (row % rows) / group;
     for row in 0..kv_heads * rows {
         let src = &block.queries[query_of(row) * q_row + head_of(row) * d..][..d];
@@ -275,7 +284,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
         }
     }
     #[cfg(target_arch = "x86_64")]
-    let avx512 = std::arch::is_x86_feature_detected!("avx512f");
+    let avx512 = crate::matmul::KernelPath::allows_avx512();
     #[cfg(not(target_arch = "x86_64"))]
     let avx512 = false;
     let in_place = E::as_f32(k).zip(E::as_f32(v));
@@ -297,19 +306,22 @@ fn attend_dim<E: KvElem, D: HeadDim>(
         let (k_base, v_base, offsets): (&[f32], &[f32], &[usize]) = match in_place {
             Some((kf, vf)) => (kf, vf, &cache_offsets[..n]),
             None => {
+                // Only the block's heads: the others are never read.
+                let heads_at = g0 * d..(g0 + kv_heads) * d;
                 for (jj, &at) in cache_offsets[..n].iter().enumerate() {
-                    let dst = jj * kv_row..(jj + 1) * kv_row;
-                    E::widen(&k[at..at + kv_row], &mut k_tile[dst.clone()], avx512);
-                    E::widen(&v[at..at + kv_row], &mut v_tile[dst], avx512);
+                    let src = at + heads_at.start..at + heads_at.end;
+                    let dst = jj * kv_row + heads_at.start..jj * kv_row + heads_at.end;
+                    E::widen(&k[src.clone()], &mut k_tile[dst.clone()], avx512);
+                    E::widen(&v[src], &mut v_tile[dst], avx512);
                 }
                 (&k_tile, &v_tile, &tile_offsets[..n])
             }
         };
-        for g in 0..kv_heads {
+        for i in 0..kv_heads {
             let keys = TileRows {
                 base: k_base,
                 offsets,
-                shift: g * d,
+                shift: (g0 + i) * d,
             };
             let values = TileRows {
                 base: v_base,
@@ -325,11 +337,11 @@ fn attend_dim<E: KvElem, D: HeadDim>(
                 keys: &keys,
                 values: &values,
             };
-            dim.run_tile(&mut st, g * rows, rows, &tile);
+            dim.run_tile(&mut st, i * rows, rows, &tile);
         }
     }
     for row in 0..kv_heads * rows {
-        let (query, head) = (query_of(row), head_of(row));
+        let (query, head) = (query_of(row), head_of(row) - first_head);
         out.acc[query * q_row + head * d..][..d].copy_from_slice(&st.acc[row * d..][..d]);
         out.max[query * heads + head] = st.max[row];
         out.sum[query * heads + head] = st.sum[row];

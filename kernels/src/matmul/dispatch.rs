@@ -33,16 +33,41 @@ pub enum KernelPath {
     Avx512Vnni,
 }
 
+/// Names a slower kernel path than the CPU's best (`scalar`, `avx2`), to measure or debug
+/// that path on a machine that has a faster one; a path the CPU lacks, or an unknown name,
+/// is ignored.
+pub const KERNEL_PATH_ENV: &str = "RADIXSERVE_KERNEL_PATH";
+
 impl KernelPath {
-    /// The fastest path this CPU supports (detected once).
+    /// The fastest path this CPU supports (detected once), or the one `RADIXSERVE_KERNEL_PATH`
+    /// names.
     pub fn detect() -> Self {
         static DETECTED: OnceLock<KernelPath> = OnceLock::new();
         *DETECTED.get_or_init(|| {
-            [Self::Avx512Vnni, Self::Avx2]
+            let named = std::env::var(KERNEL_PATH_ENV).ok();
+            let chosen = [Self::Avx512Vnni, Self::Avx2, Self::Scalar]
                 .into_iter()
-                .find(|p| p.is_available())
-                .unwrap_or(Self::Scalar)
+                .find(|p| named.as_deref() == Some(p.name()) && p.is_available());
+            chosen.unwrap_or_else(|| {
+                [Self::Avx512Vnni, Self::Avx2]
+                    .into_iter()
+                    .find(|p| p.is_available())
+                    .unwrap_or(Self::Scalar)
+            })
         })
+    }
+
+    /// Whether kernels outside the matmuls may use AVX-512 (the CPU has AVX-512 F and no
+    /// narrower path was named).
+    pub fn allows_avx512() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Self::detect() == Self::Avx512Vnni || {
+                std::is_x86_feature_detected!("avx512f") && std::env::var(KERNEL_PATH_ENV).is_err()
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
     }
 
     pub fn is_available(self) -> bool {

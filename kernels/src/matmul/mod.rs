@@ -41,7 +41,7 @@ mod scalar;
 use std::cell::RefCell;
 
 pub use acts::QActs;
-pub use dispatch::KernelPath;
+pub use dispatch::{KernelPath, KERNEL_PATH_ENV};
 
 use dispatch::{for_each_stripe, Isa};
 use pack::{FloatWeights, IntWeights, BLOCK};
