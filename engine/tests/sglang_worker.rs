@@ -45,8 +45,13 @@ fn start_engine() -> EngineHandle {
     EngineHandle::start(config).unwrap()
 }
 
-/// The engine's own greedy output for `ids`, and its finish reason in SGLang's words.
-fn greedy(engine: &EngineHandle, ids: &[u32], max_new_tokens: u32) -> (Vec<u32>, &'static str) {
+/// The engine's own greedy output for `ids`, its finish reason in SGLang's words and its
+/// [drafted, accepted] speculative tokens.
+fn greedy(
+    engine: &EngineHandle,
+    ids: &[u32],
+    max_new_tokens: u32,
+) -> (Vec<u32>, &'static str, [u32; 2]) {
     let params = SamplingParams {
         temperature: 0.0,
         max_new_tokens,
@@ -65,7 +70,11 @@ fn greedy(engine: &EngineHandle, ids: &[u32], max_new_tokens: u32) -> (Vec<u32>,
                     FinishReason::Stop(_) => "stop",
                     FinishReason::Abort => "abort",
                 };
-                return (out, reason);
+                return (
+                    out,
+                    reason,
+                    [done.spec_draft_tokens, done.spec_accepted_tokens],
+                );
             }
             GenerateEvent::Error(e) => panic!("{e}"),
         }
@@ -102,10 +111,10 @@ fn an_independent_sglang_client_gets_what_the_engine_computes() {
         ("1, 2, 3, 4,", 8),
     ] {
         let ids = tok.encode_without_bos_eos(text, true).unwrap();
-        let (output, reason) = greedy(&engine, &ids, max_new);
+        let (output, reason, spec) = greedy(&engine, &ids, max_new);
         greedy_cases.push(json!({
             "input_ids": ids, "max_new_tokens": max_new,
-            "output_ids": output, "finish_reason": reason,
+            "output_ids": output, "finish_reason": reason, "spec": spec,
         }));
     }
     let texts = [

@@ -9,7 +9,7 @@
 
 mod common;
 
-use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::handle::{Completion, EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::sampling::SamplingParams;
 
 fn engine(draft_tokens: usize) -> EngineHandle {
@@ -22,6 +22,17 @@ fn engine(draft_tokens: usize) -> EngineHandle {
 
 /// Output ids of each request, submitted together (a batch) and read to the end.
 fn run(engine: &EngineHandle, requests: &[(Vec<u32>, SamplingParams)]) -> Vec<Vec<u32>> {
+    run_to_completion(engine, requests)
+        .into_iter()
+        .map(|(ids, _)| ids)
+        .collect()
+}
+
+/// As [`run`], with each request's completion record.
+fn run_to_completion(
+    engine: &EngineHandle,
+    requests: &[(Vec<u32>, SamplingParams)],
+) -> Vec<(Vec<u32>, Completion)> {
     let mut streams: Vec<_> = requests
         .iter()
         .map(|(ids, params)| {
@@ -37,7 +48,7 @@ fn run(engine: &EngineHandle, requests: &[(Vec<u32>, SamplingParams)]) -> Vec<Ve
             loop {
                 match stream.blocking_next().expect("an event") {
                     GenerateEvent::Chunk { token_ids, .. } => out.extend(token_ids),
-                    GenerateEvent::Finished(_) => return out,
+                    GenerateEvent::Finished(done) => return (out, done),
                     GenerateEvent::Error(e) => panic!("{e}"),
                 }
             }
@@ -115,6 +126,27 @@ fn speculation_changes_no_token_and_its_drafts_are_accepted() {
         "copy-heavy prompts accept most drafts: {info:?}"
     );
     assert_eq!(plain.server_info().spec_draft_tokens, 0);
+
+    // Each request's completion counts its own drafts: they add up to the server's totals.
+    let before = spec.server_info();
+    let done = run_to_completion(&spec, &cases[..4]);
+    let after = spec.server_info();
+    let drafted: u64 = done.iter().map(|(_, c)| c.spec_draft_tokens as u64).sum();
+    let accepted: u64 = done
+        .iter()
+        .map(|(_, c)| c.spec_accepted_tokens as u64)
+        .sum();
+    assert!(drafted > 0);
+    assert_eq!(drafted, after.spec_draft_tokens - before.spec_draft_tokens);
+    assert_eq!(
+        accepted,
+        after.spec_accepted_tokens - before.spec_accepted_tokens
+    );
+    assert!(done
+        .iter()
+        .all(|(_, c)| c.spec_accepted_tokens <= c.spec_draft_tokens));
+    let unspeculated = run_to_completion(&plain, &cases[..1]);
+    assert_eq!(unspeculated[0].1.spec_draft_tokens, 0);
     common::wait_idle(&spec);
     common::wait_idle(&plain);
 }

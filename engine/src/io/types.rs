@@ -67,6 +67,9 @@ pub struct Completion {
     pub ttft_s: f64,
     /// Seconds from submission to the end.
     pub e2e_s: f64,
+    /// Speculative draft tokens verified for this request, and how many were accepted.
+    pub spec_draft_tokens: u32,
+    pub spec_accepted_tokens: u32,
 }
 
 /// One event of a request's output stream: chunks of tokens, then exactly one `Finished` or

@@ -157,6 +157,8 @@ impl<M: ForwardModel> Scheduler<M> {
                     .first_token_at
                     .map_or(0.0, |t| (t - req.submitted_at).as_secs_f64()),
                 e2e_s: (now - req.submitted_at).as_secs_f64(),
+                spec_draft_tokens: req.drafted,
+                spec_accepted_tokens: req.accepted,
             };
             // A closed stream means the client left; the request is over either way.
             let last = match req.error.take() {

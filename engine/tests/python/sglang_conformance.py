@@ -252,6 +252,13 @@ def check_complete(case, done, what):
     assert done.prompt_tokens == len(case["input_ids"]), f"prompt_tokens; {what}"
     assert done.completion_tokens == len(out), f"completion_tokens; {what}"
     assert done.index == 0, f"index; {what}"
+    assert done.spec_accepted_tokens <= done.spec_draft_tokens, f"spec tokens; {what}"
+
+
+def check_spec_counts(case, done, what):
+    """Alone, a request drafts and accepts what it did when the engine ran it directly."""
+    spec = [done.spec_draft_tokens, done.spec_accepted_tokens]
+    assert spec == case["spec"], f"spec draft/accepted {spec}, expected {case['spec']}; {what}"
 
 
 def check_generate():
@@ -259,6 +266,7 @@ def check_generate():
         req = request(case["input_ids"], sampling(case["max_new_tokens"]), stream=False)
         done = complete_of(req)
         check_complete(case, done, f"non-streaming {req.request_id}: {show(done)}")
+        check_spec_counts(case, done, f"non-streaming {req.request_id}")
 
 
 def check_stream(case, chunks, done, req):
@@ -281,6 +289,7 @@ def check_generate_stream():
         req = request(case["input_ids"], sampling(case["max_new_tokens"]), stream=True)
         chunks, done = generate(req)
         check_stream(case, chunks, done, req)
+        check_spec_counts(case, done, f"streaming {req.request_id}")
 
 
 def check_position_logprobs(token_id, logprob, top, what):

@@ -153,6 +153,8 @@ impl Generation {
             output_logprobs: (!sample.logprobs.token_ids.is_empty()).then_some(sample.logprobs),
             matched_stop,
             index,
+            spec_accepted_tokens: completion.spec_accepted_tokens,
+            spec_draft_tokens: completion.spec_draft_tokens,
             ..Default::default()
         }))
     }
