@@ -13,7 +13,12 @@ use engine::handle::{Completion, EngineConfig, EngineHandle, GenerateEvent, Gene
 use engine::sampling::SamplingParams;
 
 fn engine(draft_tokens: usize) -> EngineHandle {
+    engine_with_pages(draft_tokens, 1)
+}
+
+fn engine_with_pages(draft_tokens: usize, page_size: usize) -> EngineHandle {
     let mut config = EngineConfig::new(common::model_path());
+    config.page_size = page_size;
     config.kv_budget_bytes = 96 << 20;
     config.max_context_len = 1024;
     config.scheduler.speculative_draft_tokens = draft_tokens;
@@ -78,6 +83,20 @@ fn prompts(engine: &EngineHandle) -> Vec<Vec<u32>> {
     ]
 }
 
+/// A follow-up turn (the case's prompt, the speculating engine's answer, then more) gives
+/// the same output on both engines.
+fn second_turn_matches(
+    spec: &EngineHandle,
+    plain: &EngineHandle,
+    case: &(Vec<u32>, SamplingParams),
+) {
+    let first = run(spec, std::slice::from_ref(case))[0].clone();
+    let mut turn = case.0.clone();
+    turn.extend(&first);
+    let follow_up = [(turn, params(None, 24))];
+    assert_eq!(run(spec, &follow_up), run(plain, &follow_up));
+}
+
 fn params(seed: Option<u64>, max_new_tokens: u32) -> SamplingParams {
     SamplingParams {
         temperature: if seed.is_some() { 0.9 } else { 0.0 },
@@ -113,11 +132,7 @@ fn speculation_changes_no_token_and_its_drafts_are_accepted() {
         assert_eq!(run(&spec, batch), run(&plain, batch));
     }
     // A second turn over the first's cached K/V: rejected drafts left nothing behind.
-    let first = run(&spec, &cases[..1])[0].clone();
-    let mut turn = cases[0].0.clone();
-    turn.extend(&first);
-    let follow_up = [(turn, params(None, 24))];
-    assert_eq!(run(&spec, &follow_up), run(&plain, &follow_up));
+    second_turn_matches(&spec, &plain, &cases[0]);
 
     let info = spec.server_info();
     assert!(info.spec_draft_tokens > 0, "{info:?}");
@@ -147,6 +162,44 @@ fn speculation_changes_no_token_and_its_drafts_are_accepted() {
         .all(|(_, c)| c.spec_accepted_tokens <= c.spec_draft_tokens));
     let unspeculated = run_to_completion(&plain, &cases[..1]);
     assert_eq!(unspeculated[0].1.spec_draft_tokens, 0);
+    common::wait_idle(&spec);
+    common::wait_idle(&plain);
+}
+
+#[test]
+fn with_pages_of_four_speculation_changes_no_token_either() {
+    // Rejected drafts give back whole pages only; the request keeps its last page and its
+    // next tokens reuse the slots after the accepted ones.
+    let plain = engine_with_pages(0, 1);
+    let spec = engine_with_pages(4, 4);
+    let prompts = prompts(&plain);
+    let cases: Vec<_> = prompts
+        .iter()
+        .flat_map(|ids| {
+            [
+                (ids.clone(), params(None, 40)),
+                (ids.clone(), params(Some(5), 40)),
+            ]
+        })
+        .collect();
+    for case in &cases {
+        let want = run(&plain, std::slice::from_ref(case));
+        assert_eq!(
+            run(&spec, std::slice::from_ref(case)),
+            want,
+            "prompt {:?}",
+            case.0
+        );
+    }
+    assert_eq!(run(&spec, &cases[..4]), run(&plain, &cases[..4]));
+    // A second turn over the first's cached pages.
+    second_turn_matches(&spec, &plain, &cases[0]);
+    let info = spec.server_info();
+    assert!(info.spec_accepted_tokens > 0, "{info:?}");
+    assert!(
+        info.spec_accepted_tokens < info.spec_draft_tokens,
+        "some drafts rejected: {info:?}"
+    );
     common::wait_idle(&spec);
     common::wait_idle(&plain);
 }

@@ -233,19 +233,14 @@ impl KvCache {
         Ok(())
     }
 
-    /// Gives back the slots of the request's tokens from `len` on (K/V computed for tokens
-    /// that were then rejected, e.g. speculative drafts). Only with one-token pages: a
-    /// shorter row must never leave part of a page to another owner. `len` may not cut
-    /// into the request's cached prefix.
+    /// Shortens the request's row to `len` tokens (K/V computed for tokens that were then
+    /// rejected, e.g. speculative drafts), giving back the pages past it. The page holding
+    /// token `len - 1` stays the request's whole: its later slots are reused by the next
+    /// tokens, so no page is ever split between owners. `len` may not cut into the
+    /// request's cached prefix.
     pub fn truncate_tail(&mut self, req: &mut ReqKv, len: usize) -> Result<(), PoolError> {
         if len >= req.kv_len {
             return Ok(());
-        }
-        if self.allocator.page_size() != 1 {
-            return Err(PoolError::Ownership(format!(
-                "cannot truncate a row with page size {}",
-                self.allocator.page_size()
-            )));
         }
         if len < req.cached_len {
             return Err(PoolError::Ownership(format!(
@@ -253,8 +248,19 @@ impl KvCache {
                 req.cached_len
             )));
         }
-        self.allocator
-            .free(&self.req_to_token.row(&req.row)[len..req.kv_len])?;
+        let page = self.allocator.page_size();
+        let keep = len.next_multiple_of(page).min(req.kv_len);
+        let row = self.req_to_token.row(&req.row);
+        if let Some(&first) = row.get(keep..req.kv_len).and_then(<[SlotId]>::first) {
+            // Rows hold whole pages from their start; a page boundary elsewhere would free
+            // slots the row still uses.
+            if !(first as usize).is_multiple_of(page) {
+                return Err(PoolError::Ownership(format!(
+                    "row position {keep} holds slot {first}, not the start of a page of {page}"
+                )));
+            }
+            self.allocator.free(&row[keep..req.kv_len])?;
+        }
         req.kv_len = len;
         Ok(())
     }

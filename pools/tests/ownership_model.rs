@@ -33,6 +33,12 @@ enum Op {
         req: u8,
         token: u8,
     },
+    /// A speculative step: K/V for a draft, then all but the first `keep` of it given back.
+    Speculate {
+        req: u8,
+        draft: Vec<u8>,
+        keep: u8,
+    },
     CacheUnfinished {
         req: u8,
     },
@@ -76,6 +82,8 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (0..3u8, 0..3u8, 0..40u8, proptest::collection::vec(0..3u8, 1..12))
             .prop_map(|(ns, base, base_len, tail)| Op::Admit { ns, base, base_len, tail }),
         6 => (any::<u8>(), 0..3u8).prop_map(|(req, token)| Op::Decode { req, token }),
+        2 => (any::<u8>(), proptest::collection::vec(0..3u8, 1..6), any::<u8>())
+            .prop_map(|(req, draft, keep)| Op::Speculate { req, draft, keep }),
         2 => any::<u8>().prop_map(|req| Op::CacheUnfinished { req }),
         2 => any::<u8>().prop_map(|req| Op::Finish { req }),
         1 => any::<u8>().prop_map(|req| Op::Abort { req }),
@@ -215,6 +223,28 @@ impl Model {
                     }
                     Err(e) => panic!("decode: {e}"),
                 }
+            }
+            Op::Speculate { req, draft, keep } => {
+                let Some(i) = self.pick(*req) else { return };
+                let before = self.live[i].tokens.len();
+                if before + draft.len() > 90 {
+                    return;
+                }
+                self.live[i].tokens.extend(draft.iter().map(|&t| t as u32));
+                match self.compute(i, draft.len()) {
+                    Ok(()) => {}
+                    // No room for the draft: nothing was allocated.
+                    Err(PoolError::OutOfSlots { .. }) => {
+                        self.live[i].tokens.truncate(before);
+                        return;
+                    }
+                    Err(e) => panic!("speculate: {e}"),
+                }
+                let len = before + *keep as usize % (draft.len() + 1);
+                let live = &mut self.live[i];
+                self.cache.truncate_tail(&mut live.kv, len).unwrap();
+                live.tokens.truncate(len);
+                assert_eq!(live.kv.kv_len(), len);
             }
             Op::CacheUnfinished { req } => {
                 let Some(i) = self.pick(*req) else { return };

@@ -63,7 +63,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub chunked_prefill_size: Option<usize>,
     /// Most n-gram draft tokens verified per decode step (exact speculative decoding for
-    /// small batches; page size 1 only); 0 turns it off [default: 4]
+    /// small batches; CPU only); 0 turns it off [default: 4]
     #[arg(long)]
     pub speculative_draft_tokens: Option<usize>,
     /// Order of admission from the waiting queue [default: lpm]

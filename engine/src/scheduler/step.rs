@@ -236,7 +236,6 @@ impl<M: ForwardModel> Scheduler<M> {
                 .then(ka.2.cmp(&kb.2))
         });
         let speculate = self.config.speculative_draft_tokens > 0
-            && self.cache.page_size() == 1
             && self.running.len() <= self.config.speculative_max_batch;
         for i in order {
             let pending = self.running[i].pending_tokens();
