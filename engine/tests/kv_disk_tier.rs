@@ -122,7 +122,10 @@ fn page_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "kvpage") {
+            } else if p
+                .extension()
+                .is_some_and(|x| x == pools::tier::PAGE_FILE_EXTENSION)
+            {
                 out.push(p);
             }
         }

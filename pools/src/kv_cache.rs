@@ -300,14 +300,7 @@ impl KvCache {
         tokens: usize,
         allowed: impl FnMut(NsId) -> bool,
     ) -> Result<usize, PoolError> {
-        let allocator = &mut self.allocator;
-        let mut result = Ok(());
-        let evicted = self.tree.evict_where(tokens, allowed, |slots| {
-            if result.is_ok() {
-                result = allocator.free_now(slots);
-            }
-        });
-        result.map(|()| evicted)
+        self.evict_where_spilling(tokens, allowed, None)
     }
 
     /// Like [`KvCache::evict_where`], showing each evicted node to `observe` first (with
@@ -317,7 +310,7 @@ impl KvCache {
         &mut self,
         tokens: usize,
         allowed: impl FnMut(NsId) -> bool,
-        observe: &mut dyn FnMut(&EvictedPath),
+        observe: Option<&mut dyn FnMut(&EvictedPath)>,
     ) -> Result<usize, PoolError> {
         let allocator = &mut self.allocator;
         let mut result = Ok(());

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use pools::tier::key::{model_fingerprint, page_chain};
+use pools::tier::key::model_fingerprint;
 use pools::tier::{DiskTier, DiskTierConfig, PageIdentity};
 use std::path::Path;
 use std::sync::mpsc::channel;
@@ -35,17 +35,12 @@ fn payload(j: usize, salt: u8, len: usize) -> Vec<u8> {
 
 /// Spills the first `pages` pages of `tokens` in namespace `identity`.
 fn spill(tier: &DiskTier, identity: &str, tokens: &[u32], pages: usize, salt: u8) {
-    let tag = tier.tag(identity);
-    let keys = page_chain(&tag, tokens, PAGE_TOKENS, pages);
-    for j in 0..pages {
-        assert!(tier.claim(&keys[j]));
-        let parent = if j == 0 { tag } else { keys[j - 1] };
-        let id = PageIdentity::new(
-            tier.fingerprint(),
-            tag,
-            parent,
-            &tokens[j * PAGE_TOKENS..(j + 1) * PAGE_TOKENS],
-        );
+    for (j, id) in tier
+        .chain(&tier.tag(identity), tokens, pages)
+        .into_iter()
+        .enumerate()
+    {
+        assert!(tier.claim(&id.key));
         tier.spill(id, payload(j, salt, tier.page_bytes()));
     }
     tier.sync();
@@ -93,8 +88,8 @@ fn pages_round_trip_within_budget_and_survive_a_reopen() {
             assert_eq!(page, &payload(i + 2, 0, 256), "page {} bitwise", i + 2);
         }
         // A page already on disk is not claimed again.
-        let keys = page_chain(&tier.tag("global"), &t, PAGE_TOKENS, 8);
-        assert!(!tier.claim(&keys[5]));
+        let chain = tier.chain(&tier.tag("global"), &t, 8);
+        assert!(!tier.claim(&chain[5].key));
     }
     let tier = DiskTier::open(config(dir.path(), 256, 6)).unwrap();
     assert_eq!(tier.stats().pages, 6, "a reopened store indexes its files");
@@ -197,7 +192,10 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "kvpage") {
+            } else if p
+                .extension()
+                .is_some_and(|x| x == pools::tier::PAGE_FILE_EXTENSION)
+            {
                 out.push(p);
             }
         }
@@ -271,18 +269,9 @@ fn a_process_killed_while_spilling_leaves_a_usable_store() {
     );
     // The store keeps working: the rest of the chain can be spilled and read.
     let next = got.len();
-    let tag = tier.tag("global");
-    let keys = page_chain(&tag, &t, PAGE_TOKENS, next + 1);
-    assert!(tier.claim(&keys[next]));
-    tier.spill(
-        PageIdentity::new(
-            tier.fingerprint(),
-            tag,
-            keys[next - 1],
-            &t[next * PAGE_TOKENS..(next + 1) * PAGE_TOKENS],
-        ),
-        payload(next, 3, CRASH_PAGE_BYTES),
-    );
+    let page = tier.chain(&tier.tag("global"), &t, next + 1).remove(next);
+    assert!(tier.claim(&page.key));
+    tier.spill(page, payload(next, 3, CRASH_PAGE_BYTES));
     tier.sync();
     assert_eq!(
         load(&tier, "global", &t, next),

@@ -592,17 +592,18 @@ impl RadixCache {
         allowed: impl FnMut(NsId) -> bool,
         free: impl FnMut(&[SlotId]),
     ) -> usize {
-        self.evict_where_observed(tokens, allowed, free, &mut |_| {})
+        self.evict_where_observed(tokens, allowed, free, None)
     }
 
     /// Like [`RadixCache::evict_where`], showing each node to `observe` (with its whole path)
     /// before its slots go to `free`: a lower tier copies out the K/V it wants to keep.
+    /// Without an observer no path is built.
     pub fn evict_where_observed(
         &mut self,
         tokens: usize,
         mut allowed: impl FnMut(NsId) -> bool,
         mut free: impl FnMut(&[SlotId]),
-        observe: &mut dyn FnMut(&EvictedPath),
+        mut observe: Option<&mut dyn FnMut(&EvictedPath)>,
     ) -> usize {
         let mut evicted = 0;
         while evicted < tokens {
@@ -612,7 +613,9 @@ impl RadixCache {
                 break;
             };
             self.leaf_set_remove(id);
-            self.observe_eviction(id, observe);
+            if let Some(observe) = observe.as_deref_mut() {
+                self.observe_eviction(id, observe);
+            }
             evicted += self.remove_leaf(id, &mut free);
         }
         evicted

@@ -8,7 +8,6 @@ use pools::tier::key::model_fingerprint;
 use pools::tier::{DiskTier, DiskTierConfig};
 use pools::KvLayout;
 use sha2::{Digest, Sha256};
-use std::io::Read;
 use std::path::PathBuf;
 
 /// Tokens per disk page at least (rounded up to whole pool pages): small enough that a
@@ -26,16 +25,9 @@ pub struct KvDiskConfig {
 }
 
 fn file_sha256(path: &str) -> std::io::Result<[u8; 32]> {
-    let mut file = std::fs::File::open(path)?;
     let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            return Ok(hasher.finalize().into());
-        }
-        hasher.update(&buf[..n]);
-    }
+    std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
+    Ok(hasher.finalize().into())
 }
 
 pub(super) fn open(

@@ -14,8 +14,7 @@ use super::{Req, Scheduler};
 use crate::io::{DiskTierInfo, ServerInfo};
 use crate::metric_names as names;
 use crate::model::{ForwardModel, KvPool};
-use pools::tier::key::page_chain;
-use pools::tier::{Digest32, DiskTier, PageIdentity};
+use pools::tier::{Digest32, DiskTier};
 use pools::{EvictedPath, KvLayout, PoolError};
 use radix::{CacheScope, Namespace, NsId};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -135,24 +134,21 @@ fn spill_path(disk: &DiskTier, kv: &impl KvPool, tenants: &TenantBook, ev: &Evic
     let Some(tag) = identity(ev.namespace, tenants).map(|id| disk.tag(&id)) else {
         return;
     };
-    let keys = page_chain(&tag, ev.tokens, p, pages);
-    for j in first..pages {
-        if !disk.claim(&keys[j]) {
+    for (j, id) in disk
+        .chain(&tag, ev.tokens, pages)
+        .into_iter()
+        .enumerate()
+        .skip(first)
+    {
+        if !disk.claim(&id.key) {
             continue;
         }
         let mut payload = Vec::with_capacity(disk.page_bytes());
         if let Err(e) = kv.export_slots(&ev.slots[j * p..(j + 1) * p], &mut payload) {
             tracing::error!("copying K/V out for the disk tier: {e}");
-            disk.give_up(&keys[j]);
+            disk.give_up(&id.key);
             return;
         }
-        let parent = if j == 0 { tag } else { keys[j - 1] };
-        let id = PageIdentity::new(
-            disk.fingerprint(),
-            tag,
-            parent,
-            &ev.tokens[j * p..(j + 1) * p],
-        );
         disk.spill(id, payload);
     }
 }
@@ -313,14 +309,13 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Evicts up to `tokens` from the namespaces marked in `allowed`, spilling to disk.
     pub(super) fn evict_marked(&mut self, tokens: usize, allowed: &[bool]) -> usize {
         let allowed = |ns: NsId| allowed.get(ns.index()).copied().unwrap_or(false);
-        let result = match &self.disk {
-            Some(disk) => {
-                let (kv, tenants) = (&self.kv, &self.tenants);
-                let mut spill = |ev: &EvictedPath| spill_path(&disk.disk, kv, tenants, ev);
-                self.cache.evict_where_spilling(tokens, allowed, &mut spill)
-            }
-            None => self.cache.evict_where(tokens, allowed),
-        };
+        let (kv, tenants) = (&self.kv, &self.tenants);
+        let mut spill = self
+            .disk
+            .as_ref()
+            .map(|d| move |ev: &EvictedPath| spill_path(&d.disk, kv, tenants, ev));
+        let observe = spill.as_mut().map(|f| f as &mut dyn FnMut(&EvictedPath));
+        let result = self.cache.evict_where_spilling(tokens, allowed, observe);
         result.unwrap_or_else(|e| {
             tracing::error!("tenant-aware eviction: {e}");
             0

@@ -5,7 +5,7 @@
 //! indexed from file names alone and every page is verified when it is read.
 
 use super::index::{Generation, Index};
-use super::key::{namespace_tag, page_chain, Digest32};
+use super::key::{namespace_tag, Digest32};
 use super::page::{decode, encode, PageIdentity};
 use crate::{PoolError, TokenId};
 use parking_lot::Mutex;
@@ -16,6 +16,9 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// The name ending of page files (`<key hex>.kvpage`).
+pub const PAGE_FILE_EXTENSION: &str = "kvpage";
 
 /// After a failed write, spills pause this long before the disk is tried again.
 const WRITE_RETRY: Duration = Duration::from_secs(30);
@@ -184,22 +187,18 @@ impl DiskTier {
         if first >= pages {
             return Vec::new();
         }
-        let keys = page_chain(tag, tokens, p, pages);
+        let chain = self.chain(tag, tokens, pages);
         let index = self.shared.index.lock();
-        let mut run = Vec::new();
-        for j in first..pages {
-            if !index.contains(&keys[j]) {
-                break;
-            }
-            let parent = if j == 0 { *tag } else { keys[j - 1] };
-            run.push(PageIdentity::new(
-                self.fingerprint(),
-                *tag,
-                parent,
-                &tokens[j * p..(j + 1) * p],
-            ));
-        }
-        run
+        chain
+            .into_iter()
+            .skip(first)
+            .take_while(|id| index.contains(&id.key))
+            .collect()
+    }
+
+    /// The first `pages` full pages of `tokens` in namespace `tag`, as this store keys them.
+    pub fn chain(&self, tag: &Digest32, tokens: &[TokenId], pages: usize) -> Vec<PageIdentity> {
+        PageIdentity::chain(self.fingerprint(), *tag, tokens, self.page_tokens(), pages)
     }
 
     /// Whether page `key` should be spilled now (not on disk, not queued, writes not paused,
@@ -313,7 +312,7 @@ impl Shared {
     fn page_path(&self, tag: &Digest32, key: &Digest32) -> PathBuf {
         self.root
             .join(tag.hex())
-            .join(format!("{}.kvpage", key.hex()))
+            .join(format!("{}.{PAGE_FILE_EXTENSION}", key.hex()))
     }
 
     fn paused(&self) -> bool {
@@ -478,7 +477,7 @@ fn scan(root: &Path, config: &DiskTierConfig) -> Vec<(Digest32, Digest32, u64)> 
             let name = file.file_name();
             let Some(key) = name
                 .to_str()
-                .and_then(|n| n.strip_suffix(".kvpage"))
+                .and_then(|n| n.strip_suffix(PAGE_FILE_EXTENSION)?.strip_suffix('.'))
                 .and_then(Digest32::from_hex)
             else {
                 continue;

@@ -64,27 +64,20 @@ pub fn page_key(parent: &Digest32, tokens: &[TokenId]) -> Digest32 {
     Digest32(h.finalize().into())
 }
 
-/// Keys of the first `pages` full pages of `tokens` (`page_tokens` each) under `tag`.
-pub fn page_chain(
-    tag: &Digest32,
-    tokens: &[TokenId],
-    page_tokens: usize,
-    pages: usize,
-) -> Vec<Digest32> {
-    let mut parent = *tag;
-    tokens
-        .chunks_exact(page_tokens.max(1))
-        .take(pages)
-        .map(|page| {
-            parent = page_key(&parent, page);
-            parent
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tier::PageIdentity;
+
+    fn page_chain(
+        tag: &Digest32,
+        tokens: &[u32],
+        page_tokens: usize,
+        pages: usize,
+    ) -> Vec<Digest32> {
+        let chain = PageIdentity::chain(Digest32([0; 32]), *tag, tokens, page_tokens, pages);
+        chain.into_iter().map(|id| id.key).collect()
+    }
 
     #[test]
     fn chains_depend_on_every_input() {

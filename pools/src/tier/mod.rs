@@ -12,7 +12,7 @@ mod index;
 pub mod key;
 mod page;
 
-pub use disk::{DiskTier, DiskTierConfig, DiskTierStats, LoadDone};
+pub use disk::{DiskTier, DiskTierConfig, DiskTierStats, LoadDone, PAGE_FILE_EXTENSION};
 pub use key::Digest32;
 pub use page::{decode as decode_page, encode as encode_page, PageIdentity, PageMismatch};
 

@@ -32,6 +32,27 @@ impl PageIdentity {
             tokens: tokens.to_vec(),
         }
     }
+
+    /// The first `pages` full pages of `tokens` (`page_tokens` each) in namespace `tag`,
+    /// each keyed by its parent's key (the first by `tag`).
+    pub fn chain(
+        fingerprint: Digest32,
+        tag: Digest32,
+        tokens: &[TokenId],
+        page_tokens: usize,
+        pages: usize,
+    ) -> Vec<Self> {
+        let mut parent = tag;
+        tokens
+            .chunks_exact(page_tokens.max(1))
+            .take(pages)
+            .map(|page| {
+                let id = Self::new(fingerprint, tag, parent, page);
+                parent = id.key;
+                id
+            })
+            .collect()
+    }
 }
 
 /// Why a page file was not used.
