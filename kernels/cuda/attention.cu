@@ -3,7 +3,8 @@
 // kv_indices[kv_indptr[b]..kv_indptr[b+1]]. Query i of a request with q_len queries and kv_len
 // keys sees the first kv_len - (q_len - 1 - i) keys (causal, aligned at the end), so the same
 // kernel serves decode (one query per request), extend (a new chunk over a cached prefix) and
-// mixed batches. GQA: query head h reads KV head h / (num_heads / num_kv_heads).
+// mixed batches. GQA: query head h reads KV head h / (num_heads / num_kv_heads). On a
+// sliding-window layer a query sees only the last `window` of its visible keys.
 //
 // Grid: x = query row, y = query head, z = split. Split s covers keys [s*chunk, (s+1)*chunk)
 // of the row's visible range (split-K, for decode batches too small to fill the GPU); with
@@ -39,7 +40,7 @@ __device__ __forceinline__ void attention_partial(
     const unsigned* __restrict__ kv_indptr,
     const int* __restrict__ kv_indices,
     unsigned batch, unsigned num_heads, unsigned num_kv_heads, unsigned head_dim,
-    unsigned num_slots, float scale, unsigned chunk,
+    unsigned num_slots, float scale, unsigned chunk, unsigned window,
     float* __restrict__ out,       // [rows, num_heads * head_dim], written when gridDim.z == 1
     float* __restrict__ part_acc,  // [rows, num_heads, splits, head_dim] unnormalized outputs
     float* __restrict__ part_ml) { // [rows, num_heads, splits, 2] running max and sum
@@ -56,8 +57,11 @@ __device__ __forceinline__ void attention_partial(
     const unsigned kv_lo = kv_indptr[b], kv_len = kv_indptr[b + 1] - kv_lo;
     const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));
     const unsigned split_lo = split * chunk;
-    const unsigned key_lo = split_lo < visible ? split_lo : visible;
-    const unsigned key_hi = key_lo + min(chunk, visible - key_lo);
+    const unsigned split_first = split_lo < visible ? split_lo : visible;
+    const unsigned key_hi = split_first + min(chunk, visible - split_first);
+    // A sliding window: the row sees only its last `window` keys (~0u: no window).
+    const unsigned window_lo = visible > window ? visible - window : 0u;
+    const unsigned key_lo = max(split_first, min(window_lo, key_hi));
     const unsigned kv_head = head / (num_heads / num_kv_heads);
     const size_t kv_row = (size_t)num_kv_heads * head_dim;
     const size_t head_off = (size_t)kv_head * head_dim;
@@ -141,10 +145,12 @@ __device__ __forceinline__ void attention_partial(
         const T* __restrict__ v_cache, const unsigned* __restrict__ q_indptr,              \
         const unsigned* __restrict__ kv_indptr, const int* __restrict__ kv_indices,        \
         unsigned batch, unsigned num_heads, unsigned num_kv_heads, unsigned head_dim,      \
-        unsigned num_slots, float scale, unsigned chunk, float* __restrict__ out,          \
-        float* __restrict__ part_acc, float* __restrict__ part_ml) {                       \
+        unsigned num_slots, float scale, unsigned chunk, unsigned window,                  \
+        float* __restrict__ out, float* __restrict__ part_acc,                             \
+        float* __restrict__ part_ml) {                                                     \
         IMPL<T>(q, k_cache, v_cache, q_indptr, kv_indptr, kv_indices, batch, num_heads,    \
-                num_kv_heads, head_dim, num_slots, scale, chunk, out, part_acc, part_ml);  \
+                num_kv_heads, head_dim, num_slots, scale, chunk, window, out, part_acc,    \
+                part_ml);                                                                  \
     }
 
 ATTENTION_KERNEL(attention_partial_f32, attention_partial, float)
@@ -193,7 +199,8 @@ __device__ __forceinline__ void attention_gqa(
     const unsigned* __restrict__ q_indptr, const unsigned* __restrict__ kv_indptr,
     const int* __restrict__ kv_indices, unsigned batch, unsigned num_heads,
     unsigned num_kv_heads, unsigned head_dim, unsigned num_slots, float scale, unsigned chunk,
-    float* __restrict__ out, float* __restrict__ part_acc, float* __restrict__ part_ml) {
+    unsigned window, float* __restrict__ out, float* __restrict__ part_acc,
+    float* __restrict__ part_ml) {
     constexpr unsigned VEC = 16 / sizeof(T);
     const unsigned group = num_heads / num_kv_heads;
     extern __shared__ float smem[];
@@ -211,8 +218,11 @@ __device__ __forceinline__ void attention_gqa(
     const unsigned kv_lo = kv_indptr[b], kv_len = kv_indptr[b + 1] - kv_lo;
     const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));
     const unsigned split_lo = split * chunk;
-    const unsigned key_lo = split_lo < visible ? split_lo : visible;
-    const unsigned key_hi = key_lo + min(chunk, visible - key_lo);
+    const unsigned split_first = split_lo < visible ? split_lo : visible;
+    const unsigned key_hi = split_first + min(chunk, visible - split_first);
+    // A sliding window: the row sees only its last `window` keys (~0u: no window).
+    const unsigned window_lo = visible > window ? visible - window : 0u;
+    const unsigned key_lo = max(split_first, min(window_lo, key_hi));
     const unsigned head0 = kv_head * group;
     const size_t kv_row = (size_t)num_kv_heads * head_dim;
     const size_t head_off = (size_t)kv_head * head_dim;

@@ -1,7 +1,17 @@
 // RMSNorm: y = x / sqrt(mean(x^2) + eps) * weight, row by row. Mirrors kernels/src/norm.rs.
 #include "common.cuh"
 
-// One block per row; threads stride over the row, then a block reduction of the squares.
+// The factor that normalizes `row` (one block per row: threads stride over it, then a block
+// reduction of the squares).
+__device__ __forceinline__ float rms_scale(const float* row, unsigned dim, float eps,
+                                           float* scratch) {
+    float sum_sq = 0.0f;
+    for (unsigned i = threadIdx.x; i < dim; i += blockDim.x) sum_sq += row[i] * row[i];
+    sum_sq = block_sum(sum_sq, scratch);
+    // 1/sqrt rather than rsqrtf: the CPU reference divides by an exact sqrt.
+    return 1.0f / sqrtf(sum_sq / (float)dim + eps);
+}
+
 extern "C" __global__ void rms_norm(
     const float* __restrict__ x,
     const float* __restrict__ weight,
@@ -11,10 +21,19 @@ extern "C" __global__ void rms_norm(
     __shared__ float scratch[32];
     const float* row = x + (size_t)blockIdx.x * dim;
     float* dst = out + (size_t)blockIdx.x * dim;
-    float sum_sq = 0.0f;
-    for (unsigned i = threadIdx.x; i < dim; i += blockDim.x) sum_sq += row[i] * row[i];
-    sum_sq = block_sum(sum_sq, scratch);
-    // 1/sqrt rather than rsqrtf: the CPU reference divides by an exact sqrt.
-    const float scale = 1.0f / sqrtf(sum_sq / (float)dim + eps);
+    const float scale = rms_scale(row, dim, eps, scratch);
     for (unsigned i = threadIdx.x; i < dim; i += blockDim.x) dst[i] = row[i] * scale * weight[i];
+}
+
+// RMSNorm in place (Qwen3's and Gemma 3's per-head Q/K norms, Gemma 3's post-norms): each
+// thread rewrites only the elements it read, after the block's reduction.
+extern "C" __global__ void rms_norm_inplace(
+    float* __restrict__ x,
+    const float* __restrict__ weight,
+    unsigned dim,
+    float eps) {
+    __shared__ float scratch[32];
+    float* row = x + (size_t)blockIdx.x * dim;
+    const float scale = rms_scale(row, dim, eps, scratch);
+    for (unsigned i = threadIdx.x; i < dim; i += blockDim.x) row[i] = row[i] * scale * weight[i];
 }

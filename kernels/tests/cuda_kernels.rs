@@ -212,7 +212,7 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
             ];
             for plan in plans {
                 let mut out = gpu.zeros::<f32>(q.len()).unwrap();
-                gpu.paged_attention_with_plan(shape, &dev_batch, &dq, dk, dv, &mut out, plan)
+                gpu.paged_attention_with_plan(shape, None, &dev_batch, &dq, dk, dv, &mut out, plan)
                     .unwrap();
                 let got = gpu.download(&out).unwrap();
                 let err = max_rel_err(&got[..want.len()], &want);
@@ -541,4 +541,144 @@ fn cublas_gemm_computes_x_times_w_transposed() {
         let err = max_rel_err(&got, &want);
         assert!(err < 2e-2, "bf16 {m}x{n}x{k}: error {err}");
     }
+}
+
+#[test]
+fn windowed_attention_matches_the_cpu_for_decode_extend_and_split_k() {
+    let Some(gpu) = gpu("windowed_attention") else {
+        return;
+    };
+    let mut rng = Rng(31);
+    // The grouped kernel (Qwen-like) and the per-head one (Gemma 3's head_dim of 256).
+    let shapes = [(8, 2, 64), (4, 1, 256)].map(|(h, kv, d)| AttentionShape {
+        num_heads: h,
+        num_kv_heads: kv,
+        head_dim: d,
+    });
+    assert!(gqa_fits(8, 2, 64) && !gqa_fits(4, 1, 256));
+    let num_slots = 5000;
+    let lens: &[(u32, u32)] = &[(1, 3000), (40, 300), (7, 7), (1, 1)];
+    for shape in &shapes {
+        let pool_shape = (shape.num_kv_heads, shape.head_dim);
+        let (host, dev) = random_pool_of(&gpu, &mut rng, KvDtype::F16, num_slots, pool_shape);
+        let (hk, hv) = host.layer(0).unwrap();
+        let (dk, dv) = dev.layer(0).unwrap();
+        let (q_indptr, kv_indptr, kv_indices) = random_batch(&mut rng, lens, num_slots);
+        let batch = PagedBatch {
+            q_indptr: &q_indptr,
+            kv_indptr: &kv_indptr,
+            kv_indices: &kv_indices,
+        };
+        let rows = *q_indptr.last().unwrap() as usize;
+        let q = rng.f32s(rows * shape.num_heads * shape.head_dim);
+        let dev_batch = DeviceAttentionBatch::upload(&gpu, &batch, num_slots).unwrap();
+        let dq = gpu.upload(&q).unwrap();
+        let max_vis = max_visible(&q_indptr, &kv_indptr);
+        for window in [1usize, 16, 129, 1024] {
+            let mut want = vec![0.0; q.len()];
+            kernels::attention::paged_attention_windowed(
+                shape,
+                Some(window),
+                &batch,
+                &q,
+                hk,
+                hv,
+                &mut want,
+            )
+            .unwrap();
+            for plan in [
+                dev_batch.default_plan(shape),
+                SplitPlan::single(max_vis),
+                SplitPlan::with_splits(max_vis, 7),
+            ] {
+                let mut out = gpu.zeros::<f32>(q.len()).unwrap();
+                gpu.paged_attention_with_plan(
+                    shape,
+                    Some(window),
+                    &dev_batch,
+                    &dq,
+                    dk,
+                    dv,
+                    &mut out,
+                    plan,
+                )
+                .unwrap();
+                let err = max_rel_err(&gpu.download(&out).unwrap()[..want.len()], &want);
+                assert!(
+                    err < 2e-4,
+                    "{shape:?} window {window} {plan:?}: error {err}"
+                );
+            }
+        }
+    }
+    // A window of 0 keys is refused, as on the CPU.
+    let shape = &shapes[0];
+    let (_, dev) = random_pool_of(&gpu, &mut rng, KvDtype::F16, 16, (2, 64));
+    let (dk, dv) = dev.layer(0).unwrap();
+    let (q_indptr, kv_indptr, kv_indices) = random_batch(&mut rng, &[(1, 4)], 16);
+    let batch = PagedBatch {
+        q_indptr: &q_indptr,
+        kv_indptr: &kv_indptr,
+        kv_indices: &kv_indices,
+    };
+    let dev_batch = DeviceAttentionBatch::upload(&gpu, &batch, 16).unwrap();
+    let dq = gpu.zeros::<f32>(8 * 64).unwrap();
+    let mut out = gpu.zeros::<f32>(8 * 64).unwrap();
+    let err = gpu.paged_attention_windowed(shape, Some(0), &dev_batch, &dq, dk, dv, &mut out);
+    assert!(matches!(err, Err(CudaError::Shape(_))), "{err:?}");
+}
+
+#[test]
+fn family_kernels_match_the_cpu() {
+    let Some(gpu) = gpu("family_kernels") else {
+        return;
+    };
+    let mut rng = Rng(32);
+    // GeGLU's gate, over gates large enough to saturate tanh.
+    let (rows, ffn) = (13, 1152);
+    let gate_up: Vec<f32> = rng.f32s(rows * 2 * ffn).iter().map(|v| v * 12.0).collect();
+    let mut want = vec![0.0; rows * ffn];
+    kernels::activation::gelu_mul(&gate_up, ffn, &mut want).unwrap();
+    let dg = gpu.upload(&gate_up).unwrap();
+    let mut out = gpu.zeros::<f32>(want.len()).unwrap();
+    gpu.gelu_tanh_mul(&dg, ffn, &mut out, rows).unwrap();
+    let err = max_rel_err(&gpu.download(&out).unwrap(), &want);
+    assert!(err < 1e-5, "gelu_tanh_mul: error {err}");
+
+    // A bias over rows, leaving the rows past `rows` alone.
+    let (rows, width) = (9, 320);
+    let (x, bias) = (rng.f32s((rows + 1) * width), rng.f32s(width));
+    let mut want = x.clone();
+    for row in want[..rows * width].chunks_exact_mut(width) {
+        row.iter_mut().zip(&bias).for_each(|(a, b)| *a += b);
+    }
+    let (mut dx, db) = (gpu.upload(&x).unwrap(), gpu.upload(&bias).unwrap());
+    gpu.add_bias(&mut dx, &db, rows).unwrap();
+    assert_eq!(gpu.download(&dx).unwrap(), want, "add_bias");
+
+    // Scale and soft-cap, over the first n values.
+    let n = 10_007;
+    let x: Vec<f32> = rng.f32s(n + 3).iter().map(|v| v * 80.0).collect();
+    let mut dx = gpu.upload(&x).unwrap();
+    gpu.scale_in_place(&mut dx, 0.125, n).unwrap();
+    let scaled: Vec<f32> = x[..n].iter().map(|v| v * 0.125).collect();
+    let got = gpu.download(&dx).unwrap();
+    assert_eq!(got[..n], scaled[..], "scale_in_place");
+    assert_eq!(got[n..], x[n..], "scale_in_place past n");
+    let mut dx = gpu.upload(&x).unwrap();
+    gpu.softcap_in_place(&mut dx, 30.0, n).unwrap();
+    let capped: Vec<f32> = x[..n].iter().map(|v| 30.0 * (v / 30.0).tanh()).collect();
+    let err = max_rel_err(&gpu.download(&dx).unwrap()[..n], &capped);
+    assert!(err < 1e-5, "softcap_in_place: error {err}");
+
+    // Per-head RMSNorm in place: rows of one head each, as the CPU norms them.
+    let (tokens, heads, head_dim) = (11, 4, 256);
+    let (x, w) = (rng.f32s(tokens * heads * head_dim), rng.f32s(head_dim));
+    let mut want = vec![0.0; x.len()];
+    kernels::norm::rms_norm(&x, &w, 1e-6, &mut want).unwrap();
+    let (mut dx, dw) = (gpu.upload(&x).unwrap(), gpu.upload(&w).unwrap());
+    gpu.rms_norm_in_place(&mut dx, &dw, 1e-6, tokens * heads)
+        .unwrap();
+    let err = max_rel_err(&gpu.download(&dx).unwrap(), &want);
+    assert!(err < 1e-5, "rms_norm_in_place: error {err}");
 }

@@ -237,24 +237,6 @@ impl Weights {
     pub fn output_head(&self) -> &QMatrix {
         self.output.as_ref().unwrap_or(&self.token_embd)
     }
-
-    /// Whether every layer is plain pre-norm attention + SwiGLU with one RoPE table and no
-    /// window (what the CUDA runner implements).
-    pub fn is_plain_llama(&self) -> bool {
-        let c = &self.config;
-        c.activation == super::Activation::Silu
-            && c.embedding_scale.is_none()
-            && c.query_scale.is_none()
-            && c.final_logit_softcap.is_none()
-            && self.ropes.len() == 1
-            && self.ropes[0].style() == kernels::rope::RopeStyle::Normal
-            && self.layers.iter().all(|l| {
-                l.qkv_bias.is_none()
-                    && l.q_norm.is_none()
-                    && l.post_attn_norm.is_none()
-                    && l.window.is_none()
-            })
-    }
 }
 
 pub(super) fn tensor<'a>(file: &'a GgufFile, name: &str) -> Result<TensorView<'a>, ModelError> {

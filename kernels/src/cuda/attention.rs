@@ -128,15 +128,33 @@ impl GpuContext {
         v_cache: &DeviceLayerKv,
         out: &mut CudaSlice<f32>,
     ) -> Result<(), CudaError> {
-        let plan = batch.default_plan(shape);
-        self.paged_attention_with_plan(shape, batch, q, k_cache, v_cache, out, plan)
+        self.paged_attention_windowed(shape, None, batch, q, k_cache, v_cache, out)
     }
 
-    /// [`Self::paged_attention`] with an explicit split-K plan (tests force splits with it).
+    /// [`Self::paged_attention`] where each query sees at most its last `window` keys
+    /// (`crate::attention::paged_attention_windowed`; `None`: all of them).
+    #[allow(clippy::too_many_arguments)]
+    pub fn paged_attention_windowed(
+        &self,
+        shape: &AttentionShape,
+        window: Option<usize>,
+        batch: &DeviceAttentionBatch,
+        q: &CudaSlice<f32>,
+        k_cache: &DeviceLayerKv,
+        v_cache: &DeviceLayerKv,
+        out: &mut CudaSlice<f32>,
+    ) -> Result<(), CudaError> {
+        let plan = batch.default_plan(shape);
+        self.paged_attention_with_plan(shape, window, batch, q, k_cache, v_cache, out, plan)
+    }
+
+    /// [`Self::paged_attention_windowed`] with an explicit split-K plan (tests force splits
+    /// with it).
     #[allow(clippy::too_many_arguments)]
     pub fn paged_attention_with_plan(
         &self,
         shape: &AttentionShape,
+        window: Option<usize>,
         batch: &DeviceAttentionBatch,
         q: &CudaSlice<f32>,
         k_cache: &DeviceLayerKv,
@@ -144,6 +162,11 @@ impl GpuContext {
         out: &mut CudaSlice<f32>,
         plan: SplitPlan,
     ) -> Result<(), CudaError> {
+        if window == Some(0) {
+            return bad_shape("attention: a sliding window of 0 keys".into());
+        }
+        // A window wider than any row's keys is no window; the kernel reads ~0u as none.
+        let window = window.map_or(u32::MAX, |w| u32::try_from(w).unwrap_or(u32::MAX));
         let (heads, kv_heads, d) = (shape.num_heads, shape.num_kv_heads, shape.head_dim);
         if kv_heads == 0 || d == 0 || heads % kv_heads != 0 || heads > u16::MAX as usize {
             return bad_shape(format!("attention: {shape:?}"));
@@ -180,6 +203,7 @@ impl GpuContext {
             num_slots: to_u32(num_slots, "num_slots")?,
             scale: 1.0 / (d as f32).sqrt(),
             chunk: plan.chunk,
+            window,
         };
         // The grouped kernel: one block per (row, KV head) for the whole query-head group;
         // shared memory as laid out at the top of attention_gqa. Otherwise one block per
@@ -274,6 +298,8 @@ struct PartialArgs {
     num_slots: u32,
     scale: f32,
     chunk: u32,
+    /// Keys each query sees at most; `u32::MAX`: all.
+    window: u32,
 }
 
 struct Launch<'a> {
@@ -313,6 +339,7 @@ impl Launch<'_> {
             .arg(&a.num_slots)
             .arg(&a.scale)
             .arg(&a.chunk)
+            .arg(&a.window)
             .arg(out);
         match parts {
             Some((acc, ml)) => launch.arg(acc).arg(ml),

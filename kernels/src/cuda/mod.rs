@@ -16,6 +16,7 @@ mod error;
 mod gemm;
 mod nvrtc;
 mod ops;
+mod pointwise;
 mod storage;
 
 pub use attention::DeviceAttentionBatch;

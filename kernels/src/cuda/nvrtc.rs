@@ -77,9 +77,16 @@ impl Module {
                 "attention_gqa_bf16",
                 "attention_merge",
             ],
-            Module::Norm => &["rms_norm"],
+            Module::Norm => &["rms_norm", "rms_norm_inplace"],
             Module::Rope => &["rope"],
-            Module::Activation => &["silu_mul", "add_inplace"],
+            Module::Activation => &[
+                "silu_mul",
+                "add_inplace",
+                "gelu_tanh_mul",
+                "add_bias",
+                "scale_inplace",
+                "softcap_inplace",
+            ],
             Module::Embedding => &["embedding_f32", "embedding_f16", "embedding_bf16"],
             Module::Cast => &[
                 "cast_f32_f16",

@@ -1,5 +1,5 @@
-//! Launch wrappers of the small kernels: `create_kv_indices`, RMSNorm, RoPE, `silu_mul` and
-//! the embedding gather. Arguments mean what they mean for the CPU kernels; device buffers
+//! Launch wrappers of the small kernels: `create_kv_indices`, RMSNorm, RoPE, the residual add
+//! and the embedding gather. Arguments mean what they mean for the CPU kernels; device buffers
 //! may be longer than needed (only the leading values are used), never shorter.
 
 use super::context::GpuContext;
@@ -239,25 +239,26 @@ impl GpuContext {
         Ok(())
     }
 
-    /// SwiGLU gate over `rows` rows of `gate_up` (`[gate (ffn) | up (ffn)]`) into `out`.
-    pub fn silu_mul(
+    /// [`Self::rms_norm`] in place, over `rows` rows of `weight.len()` values (a row may be
+    /// one head: per-head Q/K norms pass `rows = tokens * heads`).
+    pub fn rms_norm_in_place(
         &self,
-        gate_up: &CudaSlice<f32>,
-        ffn: usize,
-        out: &mut CudaSlice<f32>,
+        x: &mut CudaSlice<f32>,
+        weight: &CudaSlice<f32>,
+        eps: f32,
         rows: usize,
     ) -> Result<(), CudaError> {
-        need("silu_mul gate_up", gate_up.len(), rows * 2 * ffn)?;
-        need("silu_mul out", out.len(), rows * ffn)?;
-        if rows * ffn == 0 {
+        let dim = weight.len();
+        need("rms_norm_in_place x", x.len(), rows * dim)?;
+        if rows == 0 {
             return Ok(());
         }
-        let f = self.function(Module::Activation, "silu_mul")?;
-        let (rows_u, ffn_u) = (to_u32(rows, "rows")?, to_u32(ffn, "ffn")?);
+        let f = self.function(Module::Norm, "rms_norm_inplace")?;
+        let dim_u = to_u32(dim, "dim")?;
         let mut launch = self.stream().launch_builder(&f);
-        launch.arg(gate_up).arg(out).arg(&rows_u).arg(&ffn_u);
-        // SAFETY: arguments match silu_mul's signature; both buffers were checked above.
-        unsafe { launch.launch(stride_launch(rows * ffn)) }?;
+        launch.arg(x).arg(weight).arg(&dim_u).arg(&eps);
+        // SAFETY: arguments match rms_norm_inplace's signature; x holds rows * dim values.
+        unsafe { launch.launch(row_launch(to_u32(rows, "rows")?, ROW_THREADS, 0)) }?;
         Ok(())
     }
 

@@ -190,21 +190,23 @@ pub struct AttentionBlock {
     pub kv_head: usize,
 }
 
-/// The mapping at the top of `attention_partial`.
+/// The mapping at the top of `attention_partial` (and of `attention_gqa`, whose `head` is
+/// the group's first): `window` is the sliding window in keys, `u32::MAX` for none.
 pub fn attention_block(
     q_indptr: &[u32],
     kv_indptr: &[u32],
-    num_heads: u32,
-    num_kv_heads: u32,
-    chunk: u32,
+    (num_heads, num_kv_heads): (u32, u32),
+    (chunk, window): (u32, u32),
     (row, head, split): (u32, u32, u32),
 ) -> AttentionBlock {
     let b = find_request(q_indptr, row);
     let (q_lo, q_len) = (q_indptr[b], q_indptr[b + 1] - q_indptr[b]);
     let (kv_lo, kv_len) = (kv_indptr[b], kv_indptr[b + 1] - kv_indptr[b]);
     let visible = kv_len - (q_len - 1 - (row - q_lo));
-    let key_lo = (split * chunk).min(visible);
-    let key_hi = key_lo + chunk.min(visible - key_lo);
+    let split_first = (split * chunk).min(visible);
+    let key_hi = split_first + chunk.min(visible - split_first);
+    let window_lo = visible.saturating_sub(window);
+    let key_lo = split_first.max(window_lo.min(key_hi));
     AttentionBlock {
         request: b,
         kv_lo: kv_lo as usize,

@@ -242,17 +242,28 @@ fn split_plans_cover_every_visible_key_exactly_once() {
                 ((plan.num_splits - 1) * plan.chunk) < max_vis.max(1),
                 "{plan:?}"
             );
-            // A request whose last query sees `vis <= max_vis` keys.
-            for vis in [0, 1, max_vis / 2, max_vis] {
+            // A request whose last query sees `vis <= max_vis` keys, with and without a
+            // sliding window: the splits cover the window's keys once, in order.
+            for (vis, window) in [0, 1, max_vis / 2, max_vis]
+                .into_iter()
+                .flat_map(|v| [u32::MAX, 1, 100, 300].map(|w| (v, w)))
+            {
                 let q_indptr = [0u32, 1];
                 let kv_indptr = [0u32, vis.max(1)];
-                let mut next = 0;
+                let first = vis.max(1).saturating_sub(window) as usize;
+                let mut next = first;
                 for split in 0..plan.num_splits {
-                    let blk =
-                        attention_block(&q_indptr, &kv_indptr, 4, 2, plan.chunk, (0, 3, split));
+                    let blk = attention_block(
+                        &q_indptr,
+                        &kv_indptr,
+                        (4, 2),
+                        (plan.chunk, window),
+                        (0, 3, split),
+                    );
                     assert_eq!(blk.kv_head, 1);
+                    assert!(blk.key_lo <= blk.key_hi);
                     if blk.key_lo < blk.key_hi {
-                        assert_eq!(blk.key_lo, next);
+                        assert_eq!(blk.key_lo, next, "{plan:?} window {window}");
                         next = blk.key_hi;
                     }
                 }
@@ -327,8 +338,10 @@ fn cuda_sources_still_use_the_twinned_index_math() {
                 acc.as_str(),
                 "if (q_indptr[mid] <= row) lo = mid; else hi = mid;",
                 "const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));",
-                "const unsigned key_lo = split_lo < visible ? split_lo : visible;",
-                "const unsigned key_hi = key_lo + min(chunk, visible - key_lo);",
+                "const unsigned split_first = split_lo < visible ? split_lo : visible;",
+                "const unsigned key_hi = split_first + min(chunk, visible - split_first);",
+                "const unsigned window_lo = visible > window ? visible - window : 0u;",
+                "const unsigned key_lo = max(split_first, min(window_lo, key_hi));",
                 "const unsigned kv_head = head / (num_heads / num_kv_heads);",
                 "const size_t part = ((size_t)row * num_heads + head) * splits + split;",
                 "const size_t first = ((size_t)row * num_heads + head) * splits;",
@@ -459,6 +472,7 @@ fn merge_splits(
 /// indices, tiles of `ATTN_THREADS` keys and the kernel's online softmax.
 fn simulate_attention(
     shape: &AttentionShape,
+    window: u32,
     batch: &PagedBatch<'_>,
     q: &[f32],
     k: &[f32],
@@ -480,9 +494,8 @@ fn simulate_attention(
                 let blk = attention_block(
                     batch.q_indptr,
                     batch.kv_indptr,
-                    heads as u32,
-                    shape.num_kv_heads as u32,
-                    plan.chunk,
+                    (heads as u32, shape.num_kv_heads as u32),
+                    (plan.chunk, window),
                     (row as u32, head as u32, split as u32),
                 );
                 let qv: Vec<f32> = q[(row * heads + head) * d..][..d]
@@ -524,6 +537,7 @@ fn simulate_attention(
 /// the warps' states.
 fn simulate_gqa_attention(
     shape: &AttentionShape,
+    window: u32,
     batch: &PagedBatch<'_>,
     q: &[f32],
     k: &[f32],
@@ -556,9 +570,8 @@ fn simulate_gqa_attention(
                 let blk = attention_block(
                     batch.q_indptr,
                     batch.kv_indptr,
-                    heads as u32,
-                    kv_heads as u32,
-                    plan.chunk,
+                    (heads as u32, kv_heads as u32),
+                    (plan.chunk, window),
                     (row as u32, head0 as u32, split as u32),
                 );
                 assert_eq!(blk.kv_head, kv_head);
@@ -602,6 +615,23 @@ fn simulate_gqa_attention(
     out
 }
 
+/// CSR metadata for requests of `q_lens` queries over `kv_lens` keys in distinct random slots.
+fn csr(
+    rng: &mut Rng,
+    q_lens: &[u32],
+    kv_lens: &[u32],
+    num_slots: usize,
+) -> (Vec<u32>, Vec<u32>, Vec<SlotId>) {
+    let mut q_indptr = vec![0u32];
+    let mut kv_indptr = vec![0u32];
+    for (ql, kl) in q_lens.iter().zip(kv_lens) {
+        q_indptr.push(q_indptr.last().unwrap() + ql);
+        kv_indptr.push(kv_indptr.last().unwrap() + kl);
+    }
+    let kv_indices = rng.distinct(*kv_indptr.last().unwrap() as usize, num_slots);
+    (q_indptr, kv_indptr, kv_indices)
+}
+
 #[test]
 fn gqa_warp_tiles_cover_a_block_range_once() {
     for (lo, hi) in [
@@ -640,13 +670,7 @@ fn simulated_attention_matches_the_cpu_kernel_with_and_without_split_k() {
     // and a prefill of 3.
     let q_lens = [1u32, 0, 5, 3];
     let kv_lens = [700u32, 0, 305, 3];
-    let mut q_indptr = vec![0u32];
-    let mut kv_indptr = vec![0u32];
-    for (ql, kl) in q_lens.iter().zip(&kv_lens) {
-        q_indptr.push(q_indptr.last().unwrap() + ql);
-        kv_indptr.push(kv_indptr.last().unwrap() + kl);
-    }
-    let kv_indices = rng.distinct(*kv_indptr.last().unwrap() as usize, num_slots);
+    let (q_indptr, kv_indptr, kv_indices) = csr(&mut rng, &q_lens, &kv_lens, num_slots);
     let batch = PagedBatch {
         q_indptr: &q_indptr,
         kv_indptr: &kv_indptr,
@@ -666,11 +690,67 @@ fn simulated_attention_matches_the_cpu_kernel_with_and_without_split_k() {
         SplitPlan::for_batch(rows, shape.num_heads, max_vis),
         SplitPlan::for_batch(rows, shape.num_kv_heads, max_vis),
     ] {
-        let per_head = simulate_attention(&shape, &batch, &q, &k, &v, plan);
-        let grouped = simulate_gqa_attention(&shape, &batch, &q, &k, &v, plan);
+        let per_head = simulate_attention(&shape, u32::MAX, &batch, &q, &k, &v, plan);
+        let grouped = simulate_gqa_attention(&shape, u32::MAX, &batch, &q, &k, &v, plan);
         for (got, kernel) in [(per_head, "attention_partial"), (grouped, "attention_gqa")] {
             for (g, w) in got.iter().zip(&want) {
                 assert!((g - w).abs() < 1e-5, "{kernel} {plan:?}: {g} vs {w}");
+            }
+        }
+    }
+}
+
+#[test]
+fn simulated_windowed_attention_matches_the_cpu_kernel_with_and_without_split_k() {
+    let mut rng = Rng(22);
+    let shape = AttentionShape {
+        num_heads: 4,
+        num_kv_heads: 2,
+        head_dim: 8,
+    };
+    let (num_slots, kv_row) = (1500, 16);
+    let (k, v) = (rng.f32s(num_slots * kv_row), rng.f32s(num_slots * kv_row));
+    // A decode row over 900 keys, an extend of 40 over a prefix of 260 (its rows' windows
+    // start at different keys), and a prefill of 7 shorter than the window.
+    let q_lens = [1u32, 40, 7];
+    let kv_lens = [900u32, 300, 7];
+    let (q_indptr, kv_indptr, kv_indices) = csr(&mut rng, &q_lens, &kv_lens, num_slots);
+    let batch = PagedBatch {
+        q_indptr: &q_indptr,
+        kv_indptr: &kv_indptr,
+        kv_indices: &kv_indices,
+    };
+    let rows = *q_indptr.last().unwrap() as usize;
+    let q = rng.f32s(rows * 32);
+    let (kc, vc) = (LayerKv::F32(k.clone()), LayerKv::F32(v.clone()));
+    let max_vis = max_visible(&q_indptr, &kv_indptr);
+    for window in [1usize, 30, 129, 512] {
+        let mut want = vec![0.0; q.len()];
+        crate::attention::paged_attention_windowed(
+            &shape,
+            Some(window),
+            &batch,
+            &q,
+            &kc,
+            &vc,
+            &mut want,
+        )
+        .unwrap();
+        for plan in [
+            SplitPlan::single(max_vis),
+            SplitPlan::with_splits(max_vis, 4),
+            SplitPlan::for_batch(rows, shape.num_kv_heads, max_vis),
+        ] {
+            let w = window as u32;
+            let per_head = simulate_attention(&shape, w, &batch, &q, &k, &v, plan);
+            let grouped = simulate_gqa_attention(&shape, w, &batch, &q, &k, &v, plan);
+            for (got, kernel) in [(per_head, "attention_partial"), (grouped, "attention_gqa")] {
+                for (g, want) in got.iter().zip(&want) {
+                    assert!(
+                        (g - want).abs() < 1e-5,
+                        "{kernel} window {window} {plan:?}: {g} vs {want}"
+                    );
+                }
             }
         }
     }

@@ -3,6 +3,11 @@
 //! `kernels::cuda`. The scheduler is unchanged: it hands the same [`ForwardBatch`] to this
 //! runner; only where K/V live ([`GpuKv`]) and which kernels run differ.
 //!
+//! Every family's layer runs here as on the CPU ([`super::forward`]): Q/K/V biases, per-head
+//! Q/K norms, per-layer RoPE tables (either pairing), sliding-window layers, post-norms,
+//! GeGLU, the embedding and query scales and logit soft-capping, each where the family's
+//! weights and config have it.
+//!
 //! Numerics: projections run as cuBLAS GEMMs on f16 weights dequantized once at load, with
 //! activations cast to f16 in front of each GEMM and f32 accumulation; norms, RoPE,
 //! attention and the residual stream stay in f32. Logits therefore differ slightly from the
@@ -13,7 +18,9 @@ mod weights;
 
 pub use req_to_token::ReqToTokenMirror;
 
-use super::{ForwardBatch, ForwardModel, KvPool, KvPoolSize, Model, ModelConfig, ModelError};
+use super::{
+    Activation, ForwardBatch, ForwardModel, KvPool, KvPoolSize, Model, ModelConfig, ModelError,
+};
 use half::f16;
 use kernels::attention::AttentionShape;
 use kernels::cuda::{
@@ -75,7 +82,8 @@ pub struct GpuModel {
     gpu: GpuContext,
     config: ModelConfig,
     weights: DeviceWeights,
-    rope: DeviceRope,
+    /// The model's RoPE tables; each layer names its own.
+    ropes: Vec<DeviceRope>,
     scratch: Option<Scratch>,
     /// Final-norm rows and logits of the wanted rows (grown like the activations).
     selected: Option<CudaSlice<f32>>,
@@ -94,22 +102,25 @@ impl GpuModel {
     /// missing header or library fails at startup, not at the first request.
     pub fn with_context(model: &Model, gpu: GpuContext) -> Result<Self, ModelError> {
         let w = model.weights();
-        if !w.is_plain_llama() {
-            return Err(ModelError::Unsupported(format!(
-                "the CUDA runner runs plain Llama layers only; this {} model has parts it \
-                 lacks (biases, Q/K norms, post-norms, GELU, sliding windows or NeoX RoPE): \
-                 serve it with --device cpu",
-                w.config.architecture
-            )));
-        }
         gpu.preload()?;
         let weights = DeviceWeights::upload(&gpu, w)?;
-        let rope = DeviceRope::from_rope(&gpu, &w.ropes[0])?;
+        let ropes = w
+            .ropes
+            .iter()
+            .map(|r| DeviceRope::from_rope(&gpu, r))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(bad) = weights.layers.iter().find(|l| l.rope >= ropes.len()) {
+            return Err(ModelError::Shape(format!(
+                "a layer uses RoPE table {} of {}",
+                bad.rope,
+                ropes.len()
+            )));
+        }
         Ok(Self {
             gpu,
             config: w.config.clone(),
             weights,
-            rope,
+            ropes,
             scratch: None,
             selected: None,
             logits: None,
@@ -227,7 +238,7 @@ impl ForwardModel for GpuModel {
             gpu,
             config: c,
             weights: w,
-            rope,
+            ropes,
             scratch,
             selected,
             logits,
@@ -253,6 +264,9 @@ impl ForwardModel for GpuModel {
         };
 
         gpu.embedding(&ids, t, &w.token_embd, hidden, &mut s.x)?;
+        if let Some(scale) = c.embedding_scale {
+            gpu.scale_in_place(&mut s.x, scale, t * hidden)?;
+        }
         for (layer, lw) in w.layers.iter().enumerate() {
             gpu.rms_norm(&s.x, &lw.attn_norm, eps, &mut s.normed, t)?;
             // Q, K and V share one f16 copy of the normed rows.
@@ -264,14 +278,38 @@ impl ForwardModel for GpuModel {
             ] {
                 gpu.gemm_f32_out(&s.half, weight, out, t, width, hidden)?;
             }
+            if let Some([qb, kb, vb]) = &lw.qkv_bias {
+                gpu.add_bias(&mut s.q, qb, t)?;
+                gpu.add_bias(&mut s.k, kb, t)?;
+                gpu.add_bias(&mut s.v, vb, t)?;
+            }
+            if let Some([q_norm, k_norm]) = &lw.qk_norm {
+                // One row per head.
+                gpu.rms_norm_in_place(&mut s.q, q_norm, eps, t * c.num_heads)?;
+                gpu.rms_norm_in_place(&mut s.k, k_norm, eps, t * c.num_kv_heads)?;
+            }
+            let rope = ropes
+                .get(lw.rope)
+                .ok_or_else(|| ModelError::Batch(format!("no RoPE table {}", lw.rope)))?;
             rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
             rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
+            if let Some(scale) = c.query_scale {
+                gpu.scale_in_place(&mut s.q, scale, t * q_dim)?;
+            }
             kv.storage.set_kv(gpu, layer, &out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
                 .storage
                 .layer(layer)
                 .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
-            gpu.paged_attention(&shape, &attention, &s.q, k_cache, v_cache, &mut s.attn)?;
+            gpu.paged_attention_windowed(
+                &shape,
+                lw.window,
+                &attention,
+                &s.q,
+                k_cache,
+                v_cache,
+                &mut s.attn,
+            )?;
             linear(
                 gpu,
                 &s.attn,
@@ -280,6 +318,9 @@ impl ForwardModel for GpuModel {
                 &mut s.proj,
                 (t, hidden, q_dim),
             )?;
+            if let Some(post) = &lw.post_attn_norm {
+                gpu.rms_norm_in_place(&mut s.proj, post, eps, t)?;
+            }
             gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
 
             gpu.rms_norm(&s.x, &lw.ffn_norm, eps, &mut s.normed, t)?;
@@ -291,7 +332,10 @@ impl ForwardModel for GpuModel {
                 &mut s.gate_up,
                 (t, 2 * ffn, hidden),
             )?;
-            gpu.silu_mul(&s.gate_up, ffn, &mut s.act, t)?;
+            match c.activation {
+                Activation::Silu => gpu.silu_mul(&s.gate_up, ffn, &mut s.act, t)?,
+                Activation::GeluTanh => gpu.gelu_tanh_mul(&s.gate_up, ffn, &mut s.act, t)?,
+            }
             linear(
                 gpu,
                 &s.act,
@@ -300,6 +344,9 @@ impl ForwardModel for GpuModel {
                 &mut s.proj,
                 (t, hidden, ffn),
             )?;
+            if let Some(post) = &lw.post_ffn_norm {
+                gpu.rms_norm_in_place(&mut s.proj, post, eps, t)?;
+            }
             gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
         }
         // The final norm and the head only for the wanted rows: gathered from the residual
@@ -316,6 +363,9 @@ impl ForwardModel for GpuModel {
                 logits,
                 (rows, c.vocab_size, hidden),
             )?;
+            if let Some(cap) = c.final_logit_softcap {
+                gpu.softcap_in_place(logits, cap, rows * c.vocab_size)?;
+            }
         }
         gpu.download_prefix(logits, rows * c.vocab_size, logits_host)?;
         Ok(logits_host)

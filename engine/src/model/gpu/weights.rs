@@ -1,6 +1,7 @@
 //! The model's weights on the device: projections dequantized once to f16 (cuBLAS GEMMs),
-//! norms in f32. Q, K and V stay separate matrices so each GEMM writes its own contiguous
-//! output; gate and up stay fused, as `silu_mul` reads rows `[gate | up]`.
+//! norms and biases in f32. Q, K and V stay separate matrices (and biases) so each GEMM
+//! writes its own contiguous output; gate and up stay fused, as the gated activations read
+//! rows `[gate | up]`. A family's optional parts are uploaded where its layers have them.
 
 use super::super::{ModelError, Weights};
 use half::f16;
@@ -12,10 +13,20 @@ pub struct DeviceLayer {
     pub wq: CudaSlice<f16>,
     pub wk: CudaSlice<f16>,
     pub wv: CudaSlice<f16>,
+    /// Q, K and V biases (Qwen2).
+    pub qkv_bias: Option<[CudaSlice<f32>; 3]>,
+    /// Per-head Q and K norms, `[head_dim]` each (Qwen3, Gemma 3).
+    pub qk_norm: Option<[CudaSlice<f32>; 2]>,
     pub wo: CudaSlice<f16>,
+    pub post_attn_norm: Option<CudaSlice<f32>>,
     pub ffn_norm: CudaSlice<f32>,
     pub w_gate_up: CudaSlice<f16>,
     pub w_down: CudaSlice<f16>,
+    pub post_ffn_norm: Option<CudaSlice<f32>>,
+    /// Index of the layer's RoPE table.
+    pub rope: usize,
+    /// Keys each query sees at most (sliding-window layers).
+    pub window: Option<usize>,
 }
 
 pub struct DeviceWeights {
@@ -35,19 +46,49 @@ impl DeviceWeights {
             let qkv = |lo: usize, n: usize| {
                 half_rows(gpu, lo..lo + n, hidden, |r, out| lw.qkv.row(r, out))
             };
+            let upload = |v: &Option<Vec<f32>>| v.as_deref().map(|v| gpu.upload(v)).transpose();
+            let qkv_bias = match &lw.qkv_bias {
+                Some(b) if b.len() == q_dim + 2 * kv_dim => Some([
+                    gpu.upload(&b[..q_dim])?,
+                    gpu.upload(&b[q_dim..q_dim + kv_dim])?,
+                    gpu.upload(&b[q_dim + kv_dim..])?,
+                ]),
+                Some(b) => {
+                    return Err(ModelError::Shape(format!(
+                        "a Q/K/V bias of {} values for {q_dim} + 2 x {kv_dim} outputs",
+                        b.len()
+                    )))
+                }
+                None => None,
+            };
+            let qk_norm = match (upload(&lw.q_norm)?, upload(&lw.k_norm)?) {
+                (Some(q), Some(k)) => Some([q, k]),
+                (None, None) => None,
+                _ => {
+                    return Err(ModelError::Shape(
+                        "a layer with a Q norm and no K norm, or the reverse".into(),
+                    ))
+                }
+            };
             layers.push(DeviceLayer {
                 attn_norm: gpu.upload(&lw.attn_norm)?,
                 wq: qkv(0, q_dim)?,
                 wk: qkv(q_dim, kv_dim)?,
                 wv: qkv(q_dim + kv_dim, kv_dim)?,
+                qkv_bias,
+                qk_norm,
                 wo: half_rows(gpu, 0..hidden, q_dim, |r, out| {
                     Ok(lw.attn_output.row(r, out)?)
                 })?,
+                post_attn_norm: upload(&lw.post_attn_norm)?,
                 ffn_norm: gpu.upload(&lw.ffn_norm)?,
                 w_gate_up: half_rows(gpu, 0..2 * c.ffn, hidden, |r, out| lw.gate_up.row(r, out))?,
                 w_down: half_rows(gpu, 0..hidden, c.ffn, |r, out| {
                     Ok(lw.ffn_down.row(r, out)?)
                 })?,
+                post_ffn_norm: upload(&lw.post_ffn_norm)?,
+                rope: lw.rope,
+                window: lw.window,
             });
         }
         let token_embd = half_rows(gpu, 0..c.vocab_size, hidden, |r, out| {
