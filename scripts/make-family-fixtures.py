@@ -2,12 +2,13 @@
 """Regenerates engine/tests/fixtures/families/<family>.json.
 
 For each of the small random-weight models that scripts/make-family-models.py
-writes (llama, qwen2, qwen3, gemma3), runs llama.cpp's llama-server on the GGUF
+writes (llama, qwen2, qwen3, gemma3, smollm3, phi3), runs llama.cpp's llama-server on the GGUF
 and records, per prompt, llama.cpp's tokenization (with BOS where the model adds
 one) and a 32-step greedy continuation with the top-5 next-token probabilities,
 so the engine's forward pass for every family is checked against an
-implementation we did not write. For gemma3 (a SentencePiece-style vocabulary)
-it also records llama.cpp's ids for a set of awkward strings.
+implementation we did not write. For gemma3 and phi3 (SentencePiece-style
+vocabularies, without and with a space prefix) it also records llama.cpp's ids for a
+set of awkward strings.
 
 Usage: scripts/make-family-fixtures.py [--server PATH] [--models DIR] [--out DIR] [FAMILY ...]
 Run scripts/fetch-family-models.sh first. Stdlib only.
@@ -23,7 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3")
+# Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
+SPM_FAMILIES = ("gemma3", "phi3")
 
 
 def _load_reference_helpers():
@@ -77,10 +80,12 @@ CHAT_PROMPT = {
     "qwen3": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
     "gemma3": "<start_of_turn>user\nWhat is the capital of France?<end_of_turn>\n"
               "<start_of_turn>model\n",
+    "smollm3": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+    "phi3": "<|user|>\nWhat is the capital of France?<|end|>\n<|assistant|>\n",
 }
 
 # Strings whose SentencePiece tokenization is easy to get subtly wrong: (text, parse_special).
-GEMMA3_TOKENIZATION = [
+SPM_TOKENIZATION = [
     ("", False),
     (" ", False),
     ("   ", False),
@@ -104,10 +109,25 @@ GEMMA3_TOKENIZATION = [
     ("2024-03-15 $99.99", False),
     ("a\u00a0b", False),
     ("def f(x):\n    return x * 2", False),
-    ("<start_of_turn>user\nHi<end_of_turn>\n", True),
-    ("<start_of_turn>user\nHi<end_of_turn>\n", False),
-    ("<bos>text<eos>", True),
 ]
+
+# Each SentencePiece family's own special tokens, parsed and not (after the common cases).
+SPM_SPECIAL_TOKENIZATION = {
+    "gemma3": [
+        ("<start_of_turn>user\nHi<end_of_turn>\n", True),
+        ("<start_of_turn>user\nHi<end_of_turn>\n", False),
+        ("<bos>text<eos>", True),
+    ],
+    # Phi-3's special tokens swallow the whitespace after them (llama.cpp's rstrip), except
+    # <s>, <unk> and <|endoftext|>.
+    "phi3": [
+        ("<|user|>\nHi<|end|>\n<|assistant|>\n", True),
+        ("<|user|>\nHi<|end|>\n", False),
+        ("<|system|>  two spaces<|end|>\n\n<|user|> x", True),
+        ("<s> text</s> more", True),
+        ("<|endoftext|> after", True),
+    ],
+}
 
 
 def tokenize(server: Server, text: str, add_special: bool, parse_special: bool) -> list[int]:
@@ -130,9 +150,9 @@ def reference_for(server: Server, prompt: str, filler_id: int) -> tuple[dict, li
     return entry, notes + more
 
 
-def tokenization_cases(server: Server) -> tuple[list[dict], list[str]]:
+def tokenization_cases(server: Server, family: str) -> tuple[list[dict], list[str]]:
     cases, notes = [], []
-    for text, parse_special in GEMMA3_TOKENIZATION:
+    for text, parse_special in SPM_TOKENIZATION + SPM_SPECIAL_TOKENIZATION[family]:
         ids = tokenize(server, text, add_special=False, parse_special=parse_special)
         back = server.request("/detokenize", {"tokens": ids})["content"] if ids else ""
         if back != text:
@@ -170,6 +190,9 @@ def run_family(family: str, args, version_file: Path) -> int:
         version = version_file.read_text().strip() if version_file.exists() else build
 
         filler = tokenize(server, "\n", add_special=False, parse_special=False)
+        # A vocabulary with a space prefix (Phi-3's) puts its space piece in front.
+        if len(filler) == 2 and family == "phi3":
+            filler = filler[1:]
         if len(filler) != 1:
             raise RuntimeError(f"'\\n' is not a single token: {filler}")
 
@@ -182,8 +205,8 @@ def run_family(family: str, args, version_file: Path) -> int:
                   f"{len(rec['greedy_ids']):2d} generated ({rec['stop_type']}): "
                   f"{rec['greedy_text'][:50]!r}")
         tok_cases = None
-        if family == "gemma3":
-            tok_cases, notes = tokenization_cases(server)
+        if family in SPM_FAMILIES:
+            tok_cases, notes = tokenization_cases(server, family)
             all_notes += notes
     except Exception:
         print(f"{family}: failed; server log: {log_path}", file=sys.stderr)

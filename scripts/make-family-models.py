@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes small random-weight GGUF models for the llama, qwen2, qwen3 and gemma3 families.
+"""Writes small random-weight GGUF models for the llama, qwen2, qwen3, gemma3, smollm3 and phi3
+families.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -8,7 +9,7 @@ installs). The engine tests compare their forward pass on these files with
 llama.cpp's (engine/tests/fixtures/families/*.json, written by
 scripts/make-family-fixtures.py).
 
-The BPE families reuse the SmolLM2 vocabulary and merges; gemma3 gets a small
+The BPE families reuse the SmolLM2 vocabulary and merges; gemma3 and phi3 get a small
 synthesized SentencePiece-style vocabulary with byte fallback.
 
 Usage: scripts/make-family-models.py [--vocab-from SMOLLM2.gguf] [--out DIR] [FAMILY ...]
@@ -26,7 +27,9 @@ import gguf
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3")
+# Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
+SPM_FAMILIES = ("gemma3", "phi3")
 
 Q = gguf.GGMLQuantizationType
 
@@ -72,6 +75,23 @@ LAYOUTS = {
         final_logit_softcapping=40.0,
         # the graph multiplies embeddings by sqrt(384) on input: 0.003 * 19.6 = 0.06
         embd_type=Q.F16, embd_std=0.003,
+    ),
+    # SmolLM3 3B style: GQA 4:1, layer 3 of every 4 without RoPE ("NoPE"). The head is untied
+    # here (a tied one gave flat distributions, with near-ties in 12% of the steps).
+    "smollm3": dict(
+        seed=0x5303, n_layer=4, n_embd=512, n_head=8, n_head_kv=2, head_dim=64, n_ff=1024,
+        rope_base=5e6, eps=1e-6, tied=False, qkv_bias=False, qk_norm=False,
+        pre="llama-bpe", add_bos=False,
+        embd_type=Q.Q5_0, output_type=Q.Q8_0, embd_std=0.25,
+    ),
+    # Phi-3 mini style: one K/V head per query head (MHA) of 96, Q|K|V fused in attn_qkv and
+    # gate|up in ffn_up, NeoX RoPE, a SentencePiece vocabulary with a space prefix, untied
+    # output. Its declared sliding window (16) is one llama.cpp does not apply.
+    "phi3": dict(
+        seed=0xF13, n_layer=2, n_embd=384, n_head=4, n_head_kv=4, head_dim=96, n_ff=768,
+        rope_base=10000.0, eps=1e-5, tied=False, qkv_bias=False, qk_norm=False,
+        sliding_window=16, add_bos=True,
+        embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.05,
     ),
 }
 
@@ -183,13 +203,30 @@ SUFFIXES = "s es ed ing er ers est ly tion tions ment ness able ful less ous al 
 PUNCT = list(".,;:!?'\"()[]{}<>-_/\\|@#$%^&*+=~`")
 
 
-def spm_vocab() -> dict:
-    """A SentencePiece-style (llama.cpp "llama" model) vocabulary: control tokens, the 256
-    byte-fallback tokens, then single characters, words and subwords with and without the
-    leading visible space. Every piece's prefixes are pieces too, so any word in the list can
-    be assembled by pairwise merges."""
-    tokens = ["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>"]
-    types = [3, 3, 3, 2, 3, 3]
+# Special tokens of the SentencePiece families, in id order, with their token types and
+# which are BOS, EOS, UNK and PAD. Phi-3's are its real ones: llama.cpp looks some of them up
+# by text for files whose name says Phi-3.
+SPM_SPECIALS = {
+    "gemma3": dict(
+        tokens=["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>"],
+        types=[3, 3, 3, 2, 3, 3], bos=2, eos=1, unk=3, pad=0,
+    ),
+    "phi3": dict(
+        tokens=["<unk>", "<s>", "</s>", "<|endoftext|>", "<|assistant|>", "<|end|>",
+                "<|system|>", "<|user|>"],
+        types=[2, 3, 3, 3, 3, 3, 3, 3], bos=1, eos=3, unk=0, pad=3,
+    ),
+}
+
+
+def spm_vocab(family: str) -> dict:
+    """A SentencePiece-style (llama.cpp "llama" model) vocabulary: the family's special
+    tokens, the 256 byte-fallback tokens, then single characters, words and subwords with and
+    without the leading visible space. Every piece's prefixes are pieces too, so any word in
+    the list can be assembled by pairwise merges."""
+    specials = SPM_SPECIALS[family]
+    tokens = list(specials["tokens"])
+    types = list(specials["types"])
     scores = [0.0] * len(tokens)
     for b in range(256):
         tokens.append(f"<0x{b:02X}>")
@@ -251,8 +288,16 @@ def spm_vocab() -> dict:
         types.append(1)
         scores.append(float(np.float32(round(score - i * 1e-4, 4))))
     return {"tokens": tokens, "types": types, "scores": scores,
-            "bos": 2, "eos": 1, "unk": 3, "pad": 0}
+            **{k: specials[k] for k in ("bos", "eos", "unk", "pad")}}
 
+
+# Phi-3's own template (what its GGUF files carry), in short.
+PHI3_CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "{{ '<|' + message['role'] + '|>' + '\\n' + message['content'] + '<|end|>' + '\\n' }}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|assistant|>' + '\\n' }}{% endif %}"
+)
 
 GEMMA_CHAT_TEMPLATE = (
     "{{ bos_token }}"
@@ -329,7 +374,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     L = LAYOUTS[family]
     mt = L.get("matrix_type", Q.F16)
     d, hd, nh, nkv, ff = L["n_embd"], L["head_dim"], L["n_head"], L["n_head_kv"], L["n_ff"]
-    vocab = spm_vocab() if family == "gemma3" else bpe
+    vocab = spm_vocab(family) if family in SPM_FAMILIES else bpe
     n_vocab = len(vocab["tokens"])
 
     w = gguf.GGUFWriter(str(out), family)
@@ -345,10 +390,11 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_value_length(hd)
     w.add_layer_norm_rms_eps(L["eps"])
     w.add_rope_freq_base(L["rope_base"])
-    if family == "llama":
+    if family in ("llama", "smollm3"):
         w.add_rope_dimension_count(hd)
-    if family == "gemma3":
+    if family in ("gemma3", "phi3"):
         w.add_sliding_window(L["sliding_window"])
+    if family == "gemma3":
         if softcap is None:
             softcap = L["final_logit_softcapping"]
         if softcap:
@@ -356,7 +402,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     w.add_vocab_size(n_vocab)
     w.add_quantization_version(gguf.GGML_QUANT_VERSION)
 
-    if family == "gemma3":
+    if family in SPM_FAMILIES:
         w.add_tokenizer_model("llama")
         w.add_tokenizer_pre("default")
         w.add_token_list(vocab["tokens"])
@@ -368,8 +414,9 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_pad_token_id(vocab["pad"])
         w.add_add_bos_token(True)
         w.add_add_eos_token(False)
-        w.add_add_space_prefix(False)
-        w.add_chat_template(GEMMA_CHAT_TEMPLATE)
+        # Gemma's SentencePiece adds no space in front of the text; Llama's (Phi-3's) does.
+        w.add_add_space_prefix(family == "phi3")
+        w.add_chat_template(GEMMA_CHAT_TEMPLATE if family == "gemma3" else PHI3_CHAT_TEMPLATE)
     else:
         w.add_tokenizer_model("gpt2")
         w.add_tokenizer_pre(L["pre"])
@@ -409,9 +456,18 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     for i in range(L["n_layer"]):
         p = f"blk.{i}."
         t.norm(p + "attn_norm.weight", d)
-        t.matrix(p + "attn_q.weight", nh * hd, d, 1.5 / math.sqrt(d), mt)
-        t.matrix(p + "attn_k.weight", nkv * hd, d, 1.5 / math.sqrt(d), mt)
-        t.matrix(p + "attn_v.weight", nkv * hd, d, 1.0 / math.sqrt(d), mt)
+        if family == "phi3":
+            # One tensor: the rows of Q, then K, then V.
+            qkv = np.concatenate([
+                t.normal((nh * hd, d), 1.5 / math.sqrt(d)),
+                t.normal((nkv * hd, d), 1.5 / math.sqrt(d)),
+                t.normal((nkv * hd, d), 1.0 / math.sqrt(d)),
+            ])
+            t.add(p + "attn_qkv.weight", qkv, mt)
+        else:
+            t.matrix(p + "attn_q.weight", nh * hd, d, 1.5 / math.sqrt(d), mt)
+            t.matrix(p + "attn_k.weight", nkv * hd, d, 1.5 / math.sqrt(d), mt)
+            t.matrix(p + "attn_v.weight", nkv * hd, d, 1.0 / math.sqrt(d), mt)
         if L["qkv_bias"]:
             t.add(p + "attn_q.bias", t.normal((nh * hd,), 0.5), Q.F32)
             t.add(p + "attn_k.bias", t.normal((nkv * hd,), 0.5), Q.F32)
@@ -423,8 +479,13 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         if family == "gemma3":
             t.norm(p + "post_attention_norm.weight", d)
         t.norm(p + "ffn_norm.weight", d)
-        t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
-        t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
+        if family == "phi3":
+            # One tensor: the gate's rows, then up's (llama.cpp's swiglu takes the first half
+            # as the gate).
+            t.matrix(p + "ffn_up.weight", 2 * ff, d, 1.0 / math.sqrt(d), mt)
+        else:
+            t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
+            t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
         t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff), L.get("down_type", Q.Q8_0))
         if family == "gemma3":
             t.norm(p + "post_ffw_norm.weight", d)
@@ -466,7 +527,7 @@ def main() -> int:
         print(f"unknown families {bad}; known: {', '.join(FAMILIES)}", file=sys.stderr)
         return 2
     bpe = None
-    if any(f != "gemma3" for f in args.families):
+    if any(f not in SPM_FAMILIES for f in args.families):
         if not args.vocab_from.exists():
             print(f"missing {args.vocab_from} (run scripts/fetch-model.sh)", file=sys.stderr)
             return 1

@@ -250,13 +250,14 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 
 /// Every family on the GPU (Llama 3's `rope_freqs`, Qwen2's Q/K/V biases and NeoX RoPE,
 /// Qwen3's per-head Q/K norms, Gemma 3's embedding scale, sliding-window layers with their
-/// own RoPE base, post-norms and GeGLU): llama.cpp's greedy continuations on the family's
+/// own RoPE base, post-norms and GeGLU, SmolLM3's layers without RoPE, Phi-3's fused
+/// tensors): llama.cpp's greedy continuations on the family's
 /// random-weight GGUF, with the criteria the CPU model meets, and the CPU model's logits row
 /// by row over two prompts prefilled in one batch and decoded together. The family models
 /// need no network: carry `.cache/family-models` to a GPU machine.
 #[test]
 fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
-    for family in ["llama", "qwen2", "qwen3", "gemma3"] {
+    for family in ["llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3"] {
         let Some(ctx) = gpu(&format!("gpu_runner_runs_every_family ({family})")) else {
             return;
         };

@@ -4,7 +4,8 @@
 //! (`scripts/make-family-fixtures.py`). Per family: the tokenization and greedy continuations
 //! of several prompts agree (criteria in `common/llama_reference.rs`), the prompt computed
 //! four ways over the paged pool gives bitwise the same logits, and a model of an unknown
-//! family is refused with the supported ones named.
+//! family is refused with the supported ones named. SentencePiece families (gemma3, phi3)
+//! also tokenize awkward strings as llama.cpp does.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -93,8 +94,14 @@ fn gemma3_with_sliding_windows_and_sentencepiece_agrees_with_llama_cpp() {
         .max()
         .unwrap();
     assert!(longest > 2 * 16, "no prompt crosses the 16-token window");
-    // SentencePiece tokenization of tricky strings, id for id.
-    for case in fixture["tokenization"].as_array().unwrap() {
+    assert_tokenizes_like_llama_cpp(&tok, &fixture);
+}
+
+/// SentencePiece tokenization of the fixture's tricky strings, id for id.
+fn assert_tokenizes_like_llama_cpp(tok: &Tokenizer, fixture: &Value) {
+    let cases = fixture["tokenization"].as_array().unwrap();
+    assert!(cases.len() > 20);
+    for case in cases {
         let text = case["text"].as_str().unwrap();
         let parse_special = case["parse_special"].as_bool().unwrap_or(false);
         let want: Vec<u32> = case["ids"]
@@ -109,6 +116,45 @@ fn gemma3_with_sliding_windows_and_sentencepiece_agrees_with_llama_cpp() {
 }
 
 #[test]
+fn smollm3_with_layers_without_rope_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("smollm3");
+    assert_eq!(config.num_layers, 4);
+    let file = GgufFile::open(family_model_path("smollm3")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let rotated: Vec<bool> = model
+        .weights()
+        .layers
+        .iter()
+        .map(|l| l.rope.is_some())
+        .collect();
+    assert_eq!(rotated, [true, true, true, false]);
+}
+
+#[test]
+fn phi3_with_fused_tensors_and_space_prefix_agrees_with_llama_cpp() {
+    let (config, tok, fixture) = check_family("phi3");
+    assert_eq!((config.num_heads, config.num_kv_heads), (4, 4));
+    // The file declares a 16-token window that llama.cpp does not apply; prompts run past it,
+    // so applying it would fail the agreement above.
+    let file = GgufFile::open(family_model_path("phi3")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert!(model.weights().layers.iter().all(|l| l.window.is_none()));
+    assert_tokenizes_like_llama_cpp(&tok, &fixture);
+    // A rendered chat prompt: its turn tokens swallow the newlines after them whether the
+    // whole text is parsed or only the template's parts (the message stays text).
+    let text = "<|user|>\n  Hi there<|end|>\n<|assistant|>\n";
+    let content = text.find("  Hi").unwrap()..text.find("<|end|>").unwrap();
+    let whole = tok.encode_without_bos_eos(text, true).unwrap();
+    assert_eq!(tok.encode_chat(text, &[content]).unwrap(), whole);
+    let (user, end) = (tok.token_id("<|user|>").unwrap(), tok.token_id("<|end|>").unwrap());
+    let hi = tok.encode_without_bos_eos("Hi there", false).unwrap();
+    assert_eq!(whole[0], user);
+    assert_eq!(whole[1..1 + hi.len()], hi[..]);
+    assert_eq!(whole[1 + hi.len()], end);
+    assert_eq!(whole.len(), hi.len() + 3);
+}
+
+#[test]
 fn an_unknown_family_is_refused_naming_the_supported_ones() {
     let path = family_model_path("qwen2");
     let mut bytes = std::fs::read(path).unwrap();
@@ -119,7 +165,9 @@ fn an_unknown_family_is_refused_naming_the_supported_ones() {
     bytes[value + 4] = b'X';
     let file = GgufFile::from_bytes(bytes).unwrap();
     let err = Model::from_gguf(&file).err().unwrap().to_string();
-    for name in ["qwenX", "llama", "qwen2", "qwen3", "gemma3"] {
+    for name in [
+        "qwenX", "llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3",
+    ] {
         assert!(err.contains(name), "{err}");
     }
 }

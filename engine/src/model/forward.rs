@@ -1,5 +1,6 @@
 //! The decoder pass every family runs: embeddings (scaled where the family says), then per
-//! layer RMSNorm -> fused QKV (+ bias) -> per-head Q/K norm -> RoPE -> K/V written to the pool
+//! layer RMSNorm -> fused QKV (+ bias) -> per-head Q/K norm -> RoPE (unless the layer has
+//! none) -> K/V written to the pool
 //! at `out_cache_loc` -> paged attention through `kv_indices` (windowed on sliding layers) ->
 //! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
 //! times up -> down (-> post-norm) -> residual, and the output head (soft-capped where
@@ -130,9 +131,11 @@ impl Model {
                 norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
                 norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
             }
-            let (rope, angles) = (&w.ropes[lw.rope], &s.angles[lw.rope]);
-            rope.apply_angles(&mut s.q, c.num_heads, angles)?;
-            rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+            if let Some(r) = lw.rope {
+                let (rope, angles) = (&w.ropes[r], &s.angles[r]);
+                rope.apply_angles(&mut s.q, c.num_heads, angles)?;
+                rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+            }
             if let Some(scale) = c.query_scale {
                 s.q.iter_mut().for_each(|v| *v *= scale);
             }

@@ -3,18 +3,20 @@
 //! then places the weights on the device. A new family is a folder and a line in
 //! [`FAMILIES`].
 
-use super::{gemma3, llama, qwen2, qwen3};
+use super::{gemma3, llama, phi3, qwen2, qwen3, smollm3};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
 type LoadWeights = fn(&GgufFile) -> Result<Weights, ModelError>;
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 4] = [
+const FAMILIES: [(&str, LoadWeights); 6] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
     (gemma3::ARCHITECTURE, gemma3::load),
+    (smollm3::ARCHITECTURE, smollm3::load),
+    (phi3::ARCHITECTURE, phi3::load),
 ];
 
 /// The architectures [`load`] accepts.

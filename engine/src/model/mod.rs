@@ -19,8 +19,10 @@ mod weights;
 
 mod gemma3;
 mod llama;
+mod phi3;
 mod qwen2;
 mod qwen3;
+mod smollm3;
 
 pub use batch::ForwardBatch;
 pub use config::{Activation, ModelConfig};

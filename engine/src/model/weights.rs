@@ -17,6 +17,27 @@ pub struct FusedLinear {
 }
 
 impl FusedLinear {
+    /// One tensor whose rows are the parts, `widths` of them in order (Phi-3's `attn_qkv`
+    /// and its `ffn_up`, which holds gate and up).
+    fn load_split(
+        file: &GgufFile,
+        name: &str,
+        k_in: usize,
+        widths: &[usize],
+    ) -> Result<Self, ModelError> {
+        let v = tensor(file, name)?;
+        let n_out = matrix_shape(&v, k_in)?;
+        if n_out != widths.iter().sum::<usize>() {
+            return Err(ModelError::Shape(format!(
+                "{name}: {n_out} rows, not the {widths:?} of its parts"
+            )));
+        }
+        Ok(Self {
+            parts: vec![QMatrix::new(v.ggml_type(), n_out, k_in, v.data())?],
+            widths: widths.to_vec(),
+        })
+    }
+
     fn load(file: &GgufFile, names: &[String], k_in: usize) -> Result<Self, ModelError> {
         let views = names
             .iter()
@@ -103,8 +124,12 @@ pub struct LayerPlan {
     pub post_norms: bool,
     /// Which of the model's RoPE tables the layer uses.
     pub rope: usize,
+    /// The layer rotates nothing (SmolLM3's every fourth layer: no positional encoding).
+    pub no_rope: bool,
     /// Keys each query sees at most (sliding-window attention); `None`: all before it.
     pub window: Option<usize>,
+    /// Q|K|V in one tensor (`attn_qkv`) and gate|up in `ffn_up` (Phi-3), not one tensor each.
+    pub fused_tensors: bool,
 }
 
 pub struct LayerWeights {
@@ -121,7 +146,8 @@ pub struct LayerWeights {
     pub gate_up: FusedLinear,
     pub ffn_down: QMatrix,
     pub post_ffn_norm: Option<Vec<f32>>,
-    pub rope: usize,
+    /// The RoPE table the layer uses; `None`: no rotation.
+    pub rope: Option<usize>,
     pub window: Option<usize>,
 }
 
@@ -148,23 +174,34 @@ impl LayerWeights {
         } else {
             None
         };
+        let (qkv, gate_up) = if plan.fused_tensors {
+            (
+                FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_dim, kv_dim, kv_dim])?,
+                FusedLinear::load_split(file, &name("ffn_up"), hidden, &[config.ffn; 2])?,
+            )
+        } else {
+            (
+                FusedLinear::load(
+                    file,
+                    &[name("attn_q"), name("attn_k"), name("attn_v")],
+                    hidden,
+                )?,
+                FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?,
+            )
+        };
         let layer = Self {
             attn_norm: vector(file, &name("attn_norm"), hidden)?,
-            qkv: FusedLinear::load(
-                file,
-                &[name("attn_q"), name("attn_k"), name("attn_v")],
-                hidden,
-            )?,
+            qkv,
             qkv_bias,
             q_norm: optional(plan.qk_norm, "attn_q_norm", d)?,
             k_norm: optional(plan.qk_norm, "attn_k_norm", d)?,
             attn_output: single(file, &name("attn_output"), q_dim, hidden)?,
             post_attn_norm: optional(plan.post_norms, "post_attention_norm", hidden)?,
             ffn_norm: vector(file, &name("ffn_norm"), hidden)?,
-            gate_up: FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?,
+            gate_up,
             ffn_down: single(file, &name("ffn_down"), config.ffn, hidden)?,
             post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
-            rope: plan.rope,
+            rope: (!plan.no_rope).then_some(plan.rope),
             window: plan.window,
         };
         if layer.qkv.widths != [q_dim, kv_dim, kv_dim] || layer.gate_up.widths != [config.ffn; 2] {

@@ -236,6 +236,13 @@ impl Tokenizer {
             ));
         }
 
+        // Whitespace-swallowing special tokens: a SentencePiece rule (Phi-3's vocabulary); BPE
+        // vocabularies keep their whitespace.
+        let rstrip = if sentencepiece {
+            special::rstrip_ids(metadata.get_str("general.name"), &texts, &kinds)
+        } else {
+            Default::default()
+        };
         let encoder = if sentencepiece {
             let scores = metadata.get_f32_array("tokenizer.ggml.scores");
             let add_space_prefix = metadata
@@ -248,6 +255,7 @@ impl Tokenizer {
                 scores,
                 unk,
                 add_space_prefix,
+                rstrip.clone(),
             )?))
         } else {
             let merges = metadata
@@ -280,7 +288,7 @@ impl Tokenizer {
         stop_ids.sort_unstable();
         stop_ids.dedup();
 
-        let special = special::SpecialMatcher::new(&texts, &kinds)?;
+        let special = special::SpecialMatcher::new(&texts, &kinds, rstrip)?;
         let max_token_bytes = piece_starts
             .windows(2)
             .map(|w| w[1] - w[0])

@@ -8,17 +8,58 @@
 
 use super::{Result, TokenKind, Tokenizer, TokenizerError};
 use aho_corasick::{AhoCorasick, MatchKind};
+use rustc_hash::FxHashSet;
 use std::ops::Range;
+
+/// Special tokens that swallow the whitespace after them, llama.cpp's rule for Phi-3: in a
+/// model whose `general.name` says Phi-3, every control, user-defined and unknown token except
+/// `<unk>`, `<s>` and `<|endoftext|>` (Phi-3's own tokens carry `rstrip` in their tokenizer).
+pub(super) fn rstrip_ids(
+    name: Option<&str>,
+    texts: &[String],
+    kinds: &[TokenKind],
+) -> FxHashSet<u32> {
+    const KEEP_SPACE: [&str; 3] = ["<unk>", "<s>", "<|endoftext|>"];
+    let name = name.unwrap_or("").to_lowercase();
+    if !(name.contains("phi-3") || name.contains("phi3")) {
+        return FxHashSet::default();
+    }
+    texts
+        .iter()
+        .zip(kinds)
+        .enumerate()
+        .filter(|(_, (text, kind))| {
+            matches!(
+                kind,
+                TokenKind::Control | TokenKind::UserDefined | TokenKind::Unknown
+            ) && !KEEP_SPACE.contains(&text.as_str())
+        })
+        .filter_map(|(id, _)| u32::try_from(id).ok())
+        .collect()
+}
+
+/// Where the text after a special token starts once its whitespace is swallowed (C's
+/// `isspace`, as llama.cpp strips).
+pub(super) fn skip_space(text: &str, from: usize) -> usize {
+    let rest = text.get(from..).unwrap_or("");
+    let spaces = rest
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+        .count();
+    from + spaces
+}
 
 /// Finds control-token texts, leftmost-longest (as the tokenizer's own added-token split).
 pub(super) struct SpecialMatcher {
     matcher: Option<AhoCorasick>,
     /// Token id of each pattern.
     ids: Vec<u32>,
+    /// Tokens that swallow the whitespace after them ([`rstrip_ids`]).
+    rstrip: FxHashSet<u32>,
 }
 
 impl SpecialMatcher {
-    pub fn new(texts: &[String], kinds: &[TokenKind]) -> Result<Self> {
+    pub fn new(texts: &[String], kinds: &[TokenKind], rstrip: FxHashSet<u32>) -> Result<Self> {
         let (patterns, ids): (Vec<&str>, Vec<u32>) = texts
             .iter()
             .zip(kinds)
@@ -38,7 +79,11 @@ impl SpecialMatcher {
                     .map_err(|e| TokenizerError::Backend(format!("control tokens: {e}")))?,
             )
         };
-        Ok(Self { matcher, ids })
+        Ok(Self {
+            matcher,
+            ids,
+            rstrip,
+        })
     }
 
     /// Control tokens in `text`: (byte range, id), in order, not overlapping.
@@ -83,7 +128,11 @@ impl Tokenizer {
                     ids.extend(self.encode_without_bos_eos(&text[run_start..start], false)?);
                 }
                 ids.push(id);
-                run_start = end;
+                run_start = if self.special.rstrip.contains(&id) {
+                    skip_space(text, end)
+                } else {
+                    end
+                };
             }
         }
         if run_start < text.len() {

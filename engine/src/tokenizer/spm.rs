@@ -5,9 +5,10 @@
 //! spell each symbol as its piece (every merge makes one) or, for a character no piece
 //! holds, as byte tokens.
 
+use super::special::skip_space;
 use super::{Result, TokenKind, TokenizerError};
 use aho_corasick::{AhoCorasick, MatchKind};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -20,6 +21,8 @@ pub(super) struct Spm {
     byte_ids: [Option<u32>; 256],
     unk: Option<u32>,
     add_space_prefix: bool,
+    /// Special tokens that swallow the whitespace after them (`special::rstrip_ids`).
+    rstrip: FxHashSet<u32>,
     /// Tokens split out of raw text before encoding: with and without control tokens
     /// (user-defined ones always are, as in llama.cpp).
     with_control: Option<Splitter>,
@@ -102,6 +105,7 @@ impl Spm {
         scores: Option<Vec<f32>>,
         unk: Option<u32>,
         add_space_prefix: bool,
+        rstrip: FxHashSet<u32>,
     ) -> Result<Self> {
         let scores = scores.unwrap_or_else(|| vec![0.0; texts.len()]);
         if scores.len() != texts.len() {
@@ -140,6 +144,7 @@ impl Spm {
             byte_ids,
             unk,
             add_space_prefix,
+            rstrip,
         })
     }
 
@@ -159,14 +164,21 @@ impl Spm {
         let mut prev_special = true;
         if let Some(s) = splitter {
             for m in s.matcher.find_iter(text) {
+                if m.start() < run_start {
+                    // Inside whitespace a token before it swallowed (no special text starts
+                    // with whitespace, so this does not happen with real vocabularies).
+                    continue;
+                }
                 if m.start() > run_start {
                     self.encode_raw(&text[run_start..m.start()], prev_special, out);
                 }
-                if let Some(&id) = s.ids.get(m.pattern().as_usize()) {
-                    out.push(id);
-                }
+                let id = s.ids.get(m.pattern().as_usize()).copied();
+                out.extend(id);
                 prev_special = true;
-                run_start = m.end();
+                run_start = match id {
+                    Some(id) if self.rstrip.contains(&id) => skip_space(text, m.end()),
+                    _ => m.end(),
+                };
             }
         }
         if run_start < text.len() {

@@ -4,7 +4,7 @@
 //! runner; only where K/V live ([`GpuKv`]) and which kernels run differ.
 //!
 //! Every family's layer runs here as on the CPU ([`super::forward`]): Q/K/V biases, per-head
-//! Q/K norms, per-layer RoPE tables (either pairing), sliding-window layers, post-norms,
+//! Q/K norms, per-layer RoPE tables (either pairing, or none), sliding-window layers, post-norms,
 //! GeGLU, the embedding and query scales and logit soft-capping, each where the family's
 //! weights and config have it.
 //!
@@ -109,10 +109,14 @@ impl GpuModel {
             .iter()
             .map(|r| DeviceRope::from_rope(&gpu, r))
             .collect::<Result<Vec<_>, _>>()?;
-        if let Some(bad) = weights.layers.iter().find(|l| l.rope >= ropes.len()) {
+        if let Some(bad) = weights
+            .layers
+            .iter()
+            .filter_map(|l| l.rope)
+            .find(|&r| r >= ropes.len())
+        {
             return Err(ModelError::Shape(format!(
-                "a layer uses RoPE table {} of {}",
-                bad.rope,
+                "a layer uses RoPE table {bad} of {}",
                 ropes.len()
             )));
         }
@@ -288,11 +292,13 @@ impl ForwardModel for GpuModel {
                 gpu.rms_norm_in_place(&mut s.q, q_norm, eps, t * c.num_heads)?;
                 gpu.rms_norm_in_place(&mut s.k, k_norm, eps, t * c.num_kv_heads)?;
             }
-            let rope = ropes
-                .get(lw.rope)
-                .ok_or_else(|| ModelError::Batch(format!("no RoPE table {}", lw.rope)))?;
-            rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
-            rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
+            if let Some(r) = lw.rope {
+                let rope = ropes
+                    .get(r)
+                    .ok_or_else(|| ModelError::Batch(format!("no RoPE table {r}")))?;
+                rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
+                rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
+            }
             if let Some(scale) = c.query_scale {
                 gpu.scale_in_place(&mut s.q, scale, t * q_dim)?;
             }

@@ -23,8 +23,8 @@ pub struct DeviceLayer {
     pub w_gate_up: CudaSlice<f16>,
     pub w_down: CudaSlice<f16>,
     pub post_ffn_norm: Option<CudaSlice<f32>>,
-    /// Index of the layer's RoPE table.
-    pub rope: usize,
+    /// Index of the layer's RoPE table; `None`: no rotation.
+    pub rope: Option<usize>,
     /// Keys each query sees at most (sliding-window layers).
     pub window: Option<usize>,
 }
