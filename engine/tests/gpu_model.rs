@@ -18,6 +18,7 @@ use engine::sampling::SamplingParams;
 use engine::tokenizer::Tokenizer;
 use kernels::cuda::{default_include_paths, GpuContext, GpuOptions};
 use pools::{KvDtype, ReqKv};
+use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 /// Device 0, or None after printing why the calling test is skipped.
@@ -253,21 +254,42 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 /// own RoPE base, post-norms and GeGLU, SmolLM3's layers without RoPE, Phi-3's fused
 /// tensors): llama.cpp's greedy continuations on the family's
 /// random-weight GGUF, with the criteria the CPU model meets, and the CPU model's logits row
-/// by row over two prompts prefilled in one batch and decoded together. The family models
-/// need no network: carry `.cache/family-models` to a GPU machine.
+/// by row over two prompts prefilled in one batch and decoded together. On a GPU machine
+/// without network, copy the family GGUFs there and name their directory in
+/// `RADIXSERVE_FAMILY_MODELS`; `RADIXSERVE_GPU_FAMILIES=qwen2,phi3` runs only those (the
+/// files are too large to carry all at once), and the test prints which it ran.
 #[test]
 fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
-    for family in ["llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3"] {
+    const FAMILIES: [&str; 6] = ["llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3"];
+    let chosen = std::env::var("RADIXSERVE_GPU_FAMILIES").unwrap_or_default();
+    let families: Vec<&str> = if chosen.is_empty() {
+        FAMILIES.to_vec()
+    } else {
+        let chosen: Vec<&str> = chosen.split(',').map(str::trim).collect();
+        assert!(
+            chosen.iter().all(|f| FAMILIES.contains(f)),
+            "RADIXSERVE_GPU_FAMILIES={chosen:?}: known families are {FAMILIES:?}"
+        );
+        chosen
+    };
+    eprintln!("families on the GPU: {families:?}");
+    for family in families {
         let Some(ctx) = gpu(&format!("gpu_runner_runs_every_family ({family})")) else {
             return;
         };
-        let file = GgufFile::open(common::family_model_path(family)).unwrap();
-        let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
-        let cpu_model = Model::from_gguf(&file).unwrap();
         let fixture = read_fixture(&format!(
             "{}/tests/fixtures/families/{family}.json",
             env!("CARGO_MANIFEST_DIR")
         ));
+        let bytes = std::fs::read(common::family_model_path(family)).unwrap();
+        assert_eq!(
+            hex::encode(Sha256::digest(&bytes)),
+            fixture["gguf_sha256"].as_str().unwrap(),
+            "{family}: not the file the fixture was made from"
+        );
+        let file = GgufFile::from_bytes(bytes).unwrap();
+        let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+        let cpu_model = Model::from_gguf(&file).unwrap();
         let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
         let mut runner = Runner::with_dtype(gpu_model, 1, 4096, KvDtype::F32);
         for line in assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE) {

@@ -146,7 +146,10 @@ fn phi3_with_fused_tensors_and_space_prefix_agrees_with_llama_cpp() {
     let content = text.find("  Hi").unwrap()..text.find("<|end|>").unwrap();
     let whole = tok.encode_without_bos_eos(text, true).unwrap();
     assert_eq!(tok.encode_chat(text, &[content]).unwrap(), whole);
-    let (user, end) = (tok.token_id("<|user|>").unwrap(), tok.token_id("<|end|>").unwrap());
+    let (user, end) = (
+        tok.token_id("<|user|>").unwrap(),
+        tok.token_id("<|end|>").unwrap(),
+    );
     let hi = tok.encode_without_bos_eos("Hi there", false).unwrap();
     assert_eq!(whole[0], user);
     assert_eq!(whole[1..1 + hi.len()], hi[..]);
