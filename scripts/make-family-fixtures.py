@@ -2,7 +2,8 @@
 """Regenerates engine/tests/fixtures/families/<family>.json.
 
 For each of the small random-weight models that scripts/make-family-models.py
-writes (llama, qwen2, qwen3, gemma3, smollm3, phi3), runs llama.cpp's llama-server on the GGUF
+writes (llama, qwen2, qwen3, gemma3, smollm3, phi3 and phi3's two LongRoPE variants), runs
+llama.cpp's llama-server (with a 4,096-token context) on the GGUF
 and records, per prompt, llama.cpp's tokenization (with BOS where the model adds
 one) and a 32-step greedy continuation with the top-5 next-token probabilities,
 so the engine's forward pass for every family is checked against an
@@ -24,7 +25,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
+            "phi3_longrope_long")
 # Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -83,6 +85,9 @@ CHAT_PROMPT = {
     "smollm3": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
     "phi3": "<|user|>\nWhat is the capital of France?<|end|>\n<|assistant|>\n",
 }
+# phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
+for _variant in ("phi3_longrope_short", "phi3_longrope_long"):
+    CHAT_PROMPT[_variant] = CHAT_PROMPT["phi3"]
 
 # Strings whose SentencePiece tokenization is easy to get subtly wrong: (text, parse_special).
 SPM_TOKENIZATION = [
@@ -191,7 +196,7 @@ def run_family(family: str, args, version_file: Path) -> int:
 
         filler = tokenize(server, "\n", add_special=False, parse_special=False)
         # A vocabulary with a space prefix (Phi-3's) puts its space piece in front.
-        if len(filler) == 2 and family == "phi3":
+        if len(filler) == 2 and family.startswith("phi3"):
             filler = filler[1:]
         if len(filler) != 1:
             raise RuntimeError(f"'\\n' is not a single token: {filler}")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, gemma3, smollm3 and phi3
-families.
+families, and two LongRoPE variants of phi3.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -27,7 +27,8 @@ import gguf
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3")
+FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
+            "phi3_longrope_long")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -94,6 +95,12 @@ LAYOUTS = {
         embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.05,
     ),
 }
+# Phi-3.5 style LongRoPE: the phi3 model with short and long frequency factors and an
+# attention factor, trained for 16k over an original context that the fixtures' 4,096-token
+# llama-server context fits (short factors) or exceeds (long ones).
+for _variant, _original in (("phi3_longrope_short", 4096), ("phi3_longrope_long", 2048)):
+    LAYOUTS[_variant] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
+                             original_context=_original)
 
 CONTEXT_LENGTH = 4096
 LOGIT_STD = 8.0
@@ -372,37 +379,43 @@ class Tensors:
 def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None = None) -> None:
     """softcap: overrides gemma3's final_logit_softcapping (0 leaves the key out)."""
     L = LAYOUTS[family]
+    # A variant of a family (phi3_longrope_*) is written as that family's architecture.
+    arch = L.get("arch", family)
     mt = L.get("matrix_type", Q.F16)
     d, hd, nh, nkv, ff = L["n_embd"], L["head_dim"], L["n_head"], L["n_head_kv"], L["n_ff"]
-    vocab = spm_vocab(family) if family in SPM_FAMILIES else bpe
+    vocab = spm_vocab(arch) if arch in SPM_FAMILIES else bpe
     n_vocab = len(vocab["tokens"])
 
-    w = gguf.GGUFWriter(str(out), family)
+    w = gguf.GGUFWriter(str(out), arch)
     w.add_name(f"radixserve test {family}")
-    w.add_context_length(CONTEXT_LENGTH)
+    w.add_context_length(L.get("context_length", CONTEXT_LENGTH))
     w.add_block_count(L["n_layer"])
     w.add_embedding_length(d)
     w.add_feed_forward_length(ff)
     w.add_head_count(nh)
     w.add_head_count_kv(nkv)
-    if hd != d // nh or family == "gemma3":
+    if hd != d // nh or arch == "gemma3":
         w.add_key_length(hd)
         w.add_value_length(hd)
     w.add_layer_norm_rms_eps(L["eps"])
     w.add_rope_freq_base(L["rope_base"])
-    if family in ("llama", "smollm3"):
+    if arch in ("llama", "smollm3"):
         w.add_rope_dimension_count(hd)
-    if family in ("gemma3", "phi3"):
+    if arch in ("gemma3", "phi3"):
         w.add_sliding_window(L["sliding_window"])
-    if family == "gemma3":
+    if arch == "gemma3":
         if softcap is None:
             softcap = L["final_logit_softcapping"]
         if softcap:
             w.add_final_logit_softcapping(softcap)
+    if "original_context" in L:
+        w.add_rope_scaling_orig_ctx_len(L["original_context"])
+        scale = L["context_length"] / L["original_context"]
+        w.add_rope_scaling_attn_factors(math.sqrt(1 + math.log(scale) / math.log(L["original_context"])))
     w.add_vocab_size(n_vocab)
     w.add_quantization_version(gguf.GGML_QUANT_VERSION)
 
-    if family in SPM_FAMILIES:
+    if arch in SPM_FAMILIES:
         w.add_tokenizer_model("llama")
         w.add_tokenizer_pre("default")
         w.add_token_list(vocab["tokens"])
@@ -415,8 +428,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_add_bos_token(True)
         w.add_add_eos_token(False)
         # Gemma's SentencePiece adds no space in front of the text; Llama's (Phi-3's) does.
-        w.add_add_space_prefix(family == "phi3")
-        w.add_chat_template(GEMMA_CHAT_TEMPLATE if family == "gemma3" else PHI3_CHAT_TEMPLATE)
+        w.add_add_space_prefix(arch == "phi3")
+        w.add_chat_template(GEMMA_CHAT_TEMPLATE if arch == "gemma3" else PHI3_CHAT_TEMPLATE)
     else:
         w.add_tokenizer_model("gpt2")
         w.add_tokenizer_pre(L["pre"])
@@ -456,7 +469,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     for i in range(L["n_layer"]):
         p = f"blk.{i}."
         t.norm(p + "attn_norm.weight", d)
-        if family == "phi3":
+        if arch == "phi3":
             # One tensor: the rows of Q, then K, then V.
             qkv = np.concatenate([
                 t.normal((nh * hd, d), 1.5 / math.sqrt(d)),
@@ -476,10 +489,10 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.norm(p + "attn_q_norm.weight", hd)
             t.norm(p + "attn_k_norm.weight", hd)
         t.matrix(p + "attn_output.weight", d, nh * hd, 1.0 / math.sqrt(nh * hd), mt)
-        if family == "gemma3":
+        if arch == "gemma3":
             t.norm(p + "post_attention_norm.weight", d)
         t.norm(p + "ffn_norm.weight", d)
-        if family == "phi3":
+        if arch == "phi3":
             # One tensor: the gate's rows, then up's (llama.cpp's swiglu takes the first half
             # as the gate).
             t.matrix(p + "ffn_up.weight", 2 * ff, d, 1.0 / math.sqrt(d), mt)
@@ -487,7 +500,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
             t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
         t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff), L.get("down_type", Q.Q8_0))
-        if family == "gemma3":
+        if arch == "gemma3":
             t.norm(p + "post_ffw_norm.weight", d)
 
     # Logit std ~= embd_std * sqrt(d) * output_norm gain for a tied head, so with the small
@@ -501,8 +514,16 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         head[control] *= 0.05
         t.add("output.weight", head, L["output_type"])
 
-    if family == "llama":
+    if arch == "llama":
         t.add("rope_freqs.weight", llama31_rope_factors(L["rope_base"], hd), Q.F32)
+    if "original_context" in L:
+        # LongRoPE: per-pair frequency divisors for contexts within the original one (short,
+        # near 1) and beyond it (long, up to 16), as Phi-3.5's converter writes them.
+        pairs = hd // 2
+        t.add("rope_factors_short.weight",
+              (1.0 + 0.3 * np.linspace(0.0, 1.0, pairs) ** 2).astype(np.float32), Q.F32)
+        t.add("rope_factors_long.weight",
+              (16.0 ** np.linspace(0.0, 1.0, pairs)).astype(np.float32), Q.F32)
 
     w.write_header_to_file()
     w.write_kv_data_to_file()
@@ -527,7 +548,7 @@ def main() -> int:
         print(f"unknown families {bad}; known: {', '.join(FAMILIES)}", file=sys.stderr)
         return 2
     bpe = None
-    if any(f not in SPM_FAMILIES for f in args.families):
+    if any(LAYOUTS[f].get("arch", f) not in SPM_FAMILIES for f in args.families):
         if not args.vocab_from.exists():
             print(f"missing {args.vocab_from} (run scripts/fetch-model.sh)", file=sys.stderr)
             return 1

@@ -15,7 +15,7 @@ use common::equivalence::assert_four_ways_agree;
 use common::llama_reference::{assert_agrees_with_fixture, read_fixture, FAMILY_NEAR_TIE};
 use common::{family_model_path, Runner};
 use engine::gguf::GgufFile;
-use engine::model::{Model, ModelConfig};
+use engine::model::{LoadOptions, Model, ModelConfig};
 use engine::tokenizer::Tokenizer;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -27,20 +27,26 @@ fn fixture(family: &str) -> Value {
     ))
 }
 
-/// Loads the family's model, checks it is the file the fixture was made from, and runs the
-/// agreement and equivalence checks; returns the config for family-specific assertions.
-fn check_family(family: &str) -> (ModelConfig, Tokenizer, Value) {
-    let fixture = fixture(family);
-    let path = family_model_path(family);
-    let bytes = std::fs::read(&path).unwrap();
+/// The model file `name` (a family, or a variant of one), checked to be the file its fixture
+/// was made from, its tokenizer and the fixture.
+fn open_checked(name: &str) -> (GgufFile, Tokenizer, Value) {
+    let fixture = fixture(name);
+    let bytes = std::fs::read(family_model_path(name)).unwrap();
     assert_eq!(
         hex::encode(Sha256::digest(&bytes)),
         fixture["gguf_sha256"].as_str().unwrap(),
-        "{family}: the regenerated model differs from the one the fixture was made from"
+        "{name}: the regenerated model differs from the one the fixture was made from"
     );
     let file = GgufFile::from_bytes(bytes).unwrap();
-    assert_eq!(file.architecture(), Some(family));
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    (file, tok, fixture)
+}
+
+/// Loads the family's model, checks it is the file the fixture was made from, and runs the
+/// agreement and equivalence checks; returns the config for family-specific assertions.
+fn check_family(family: &str) -> (ModelConfig, Tokenizer, Value) {
+    let (file, tok, fixture) = open_checked(family);
+    assert_eq!(file.architecture(), Some(family));
     let model = Model::from_gguf(&file).unwrap();
     let config = model.config().clone();
     let mut runner = Runner::new(model, 1, 4096);
@@ -155,6 +161,50 @@ fn phi3_with_fused_tensors_and_space_prefix_agrees_with_llama_cpp() {
     assert_eq!(whole[1..1 + hi.len()], hi[..]);
     assert_eq!(whole[1 + hi.len()], end);
     assert_eq!(whole.len(), hi.len() + 3);
+}
+
+/// Phi-3.5-style LongRoPE: the phi3 model with short and long frequency factors, served in
+/// the 4,096-token context llama.cpp's server ran with, over an original context of 4,096
+/// (the short factors apply) and of 2,048 (the long ones): both agree with llama.cpp. The
+/// served context decides: the same file served for its whole 16k context runs the long
+/// factors, whose logits differ.
+#[test]
+fn phi3_long_rope_picks_its_factors_by_the_served_context_like_llama_cpp() {
+    let served = LoadOptions {
+        max_context_len: 4096,
+    };
+    for variant in ["phi3_longrope_short", "phi3_longrope_long"] {
+        let (file, tok, fixture) = open_checked(variant);
+        assert_eq!(file.architecture(), Some("phi3"));
+        let model = Model::from_gguf_with(&file, &served).unwrap();
+        let scale = model.config().query_scale.unwrap();
+        assert!(scale > 1.0, "{variant}: attention factor squared {scale}");
+        let mut runner = Runner::new(model, 1, 4096);
+        for line in assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE) {
+            eprintln!("{variant}: {line}");
+        }
+    }
+    let (file, tok, _) = open_checked("phi3_longrope_short");
+    let prompt = tok
+        .encode("The quick brown fox jumps over the lazy dog.", true)
+        .unwrap();
+    let logits = |options: &LoadOptions| {
+        let mut runner = Runner::new(Model::from_gguf_with(&file, options).unwrap(), 1, 256);
+        let mut req = runner.admit_uncached();
+        let row = runner.extend(&mut [(&mut req, &prompt)]).remove(0);
+        runner.release(req);
+        row
+    };
+    let (short, whole) = (logits(&served), logits(&LoadOptions::default()));
+    let most = short
+        .iter()
+        .zip(&whole)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        most > 0.1,
+        "short and long factors gave logits within {most}"
+    );
 }
 
 #[test]

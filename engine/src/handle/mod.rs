@@ -146,7 +146,10 @@ impl EngineHandle {
         let file = GgufFile::open(&config.model_path)?;
         let tokenizer = Tokenizer::from_gguf_metadata(file.metadata())?;
         let chat_template = ChatTemplate::from_gguf_metadata(file.metadata(), &tokenizer)?;
-        let model = crate::model::load(&file, config.device)?;
+        let options = crate::model::LoadOptions {
+            max_context_len: config.max_context_len,
+        };
+        let model = crate::model::load(&file, config.device, &options)?;
         let c = model.config();
         let model_info = ModelInfo {
             name: config

@@ -48,9 +48,20 @@ impl Model {
         Self::from_gguf(&file)
     }
 
-    /// Loads whichever supported family the file's `general.architecture` names.
+    /// Loads whichever supported family the file's `general.architecture` names, to serve
+    /// its whole context.
     pub fn from_gguf(file: &GgufFile) -> Result<Self, ModelError> {
-        Ok(Self::from_weights(super::load::load_weights(file)?))
+        Self::from_gguf_with(file, &super::LoadOptions::default())
+    }
+
+    /// [`Self::from_gguf`] for what `options` say will be served.
+    pub fn from_gguf_with(
+        file: &GgufFile,
+        options: &super::LoadOptions,
+    ) -> Result<Self, ModelError> {
+        Ok(Self::from_weights(super::load::load_weights(
+            file, options,
+        )?))
     }
 
     pub fn from_weights(weights: Weights) -> Self {

@@ -7,7 +7,26 @@ use super::{gemma3, llama, phi3, qwen2, qwen3, smollm3};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
-type LoadWeights = fn(&GgufFile) -> Result<Weights, ModelError>;
+type LoadWeights = fn(&GgufFile, &LoadOptions) -> Result<Weights, ModelError>;
+
+/// What the engine will do with the model, where a family's weights depend on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The longest sequence that will be served (`--max-context-len`); 0: the model's own
+    /// context. Phi-3's LongRoPE files pick their short or long frequency factors by it, as
+    /// llama.cpp does by its context size.
+    pub max_context_len: usize,
+}
+
+impl LoadOptions {
+    /// The context that will be served for a model trained on `context_length` tokens.
+    pub fn served_context(&self, context_length: usize) -> usize {
+        match self.max_context_len {
+            0 => context_length,
+            n => n.min(context_length),
+        }
+    }
+}
 
 /// Every supported family, by the `general.architecture` it answers to.
 const FAMILIES: [(&str, LoadWeights); 6] = [
@@ -25,7 +44,7 @@ pub fn supported_architectures() -> impl Iterator<Item = &'static str> {
 }
 
 /// The weights of the file's family, on the host.
-pub fn load_weights(file: &GgufFile) -> Result<Weights, ModelError> {
+pub fn load_weights(file: &GgufFile, options: &LoadOptions) -> Result<Weights, ModelError> {
     let architecture = file.architecture().unwrap_or("");
     let Some((_, load)) = FAMILIES.iter().find(|(name, _)| *name == architecture) else {
         let supported: Vec<_> = supported_architectures().collect();
@@ -34,7 +53,7 @@ pub fn load_weights(file: &GgufFile) -> Result<Weights, ModelError> {
             supported.join(", ")
         )));
     };
-    load(file)
+    load(file, options)
 }
 
 /// A model ready to serve on one device.
@@ -55,8 +74,12 @@ impl LoadedModel {
 }
 
 /// Loads the file's family and places it on `device`.
-pub fn load(file: &GgufFile, device: Device) -> Result<LoadedModel, ModelError> {
-    let model = Model::from_weights(load_weights(file)?);
+pub fn load(
+    file: &GgufFile,
+    device: Device,
+    options: &LoadOptions,
+) -> Result<LoadedModel, ModelError> {
+    let model = Model::from_weights(load_weights(file, options)?);
     match device {
         Device::Cpu => Ok(LoadedModel::Cpu(Box::new(model))),
         #[cfg(feature = "cuda")]

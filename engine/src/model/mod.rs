@@ -29,7 +29,7 @@ pub use config::{Activation, ModelConfig};
 pub use device::Device;
 pub use forward::Model;
 pub use hparams::{Hparams, RopeScaling, RopeScalingKind};
-pub use load::{load, load_weights, supported_architectures, LoadedModel};
+pub use load::{load, load_weights, supported_architectures, LoadOptions, LoadedModel};
 pub use table_diff::req_to_token_updates;
 pub use weights::{LayerPlan, LayerWeights, Weights};
 

@@ -7,7 +7,7 @@
 
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
-use super::{rope, Activation, ModelConfig, ModelError};
+use super::{rope, Activation, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
@@ -21,7 +21,7 @@ const LOCAL_ROPE_BASE: f32 = 10_000.0;
 /// Gemma 3 27B: 62 layers, queries scaled by `1/sqrt(hidden / heads)`.
 const LAYERS_27B: usize = 62;
 
-pub fn load(file: &GgufFile) -> Result<Weights, ModelError> {
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
     let mut config = ModelConfig::from_hparams(&hp, file)?;

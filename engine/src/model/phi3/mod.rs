@@ -1,45 +1,90 @@
 //! Phi-3 and Phi-4 (`phi3`): Llama's layer with Q|K|V in one tensor (`attn_qkv`), gate|up in
 //! one (`ffn_up`, gate first) and RoPE over the two halves of each head (NeoX style). A
 //! declared `phi3.attention.sliding_window` is not applied, as llama.cpp does not apply it
-//! (the converters' values do not match how the models were trained). LongRoPE files (the
-//! 128k variants, with `rope_factors_long`/`rope_factors_short`) are refused.
+//! (the converters' values do not match how the models were trained).
+//!
+//! LongRoPE (Phi-3.5-mini, Phi-4-mini, the 128k Phi-3 variants) as llama.cpp runs it: the
+//! frequencies are divided by `rope_factors_short` when the served context fits the original
+//! one (`phi3.rope.scaling.original_context_length`), by `rope_factors_long` otherwise, and the
+//! rotated Q and K are both multiplied by `phi3.rope.scaling.attn_factor`, which here scales
+//! the queries by its square (every dimension rotates, so the scores are the same).
 
 use super::hparams::Hparams;
-use super::weights::{LayerPlan, Weights};
-use super::{rope, ModelConfig, ModelError};
+use super::weights::{vector, LayerPlan, Weights};
+use super::{rope, LoadOptions, ModelConfig, ModelError};
+use crate::gguf::keys::Keys;
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
 pub const ARCHITECTURE: &str = "phi3";
 
-/// Tensors this family's loader does not read: refused rather than silently ignored.
-const UNSUPPORTED: [(&str, &str); 3] = [
-    (
-        "rope_factors_long.weight",
-        "LongRoPE (the 128k-context variants)",
-    ),
-    (
-        "rope_factors_short.weight",
-        "LongRoPE (the 128k-context variants)",
-    ),
-    ("output.bias", "a bias on the output head"),
-];
+const LONG_FACTORS: &str = "rope_factors_long.weight";
+const SHORT_FACTORS: &str = "rope_factors_short.weight";
 
-pub fn load(file: &GgufFile) -> Result<Weights, ModelError> {
-    if let Some((tensor, what)) = UNSUPPORTED
-        .iter()
-        .find(|(name, _)| file.tensor(name).is_some())
-    {
+pub fn load(file: &GgufFile, options: &LoadOptions) -> Result<Weights, ModelError> {
+    if file.tensor("output.bias").is_some() {
         return Err(ModelError::Unsupported(format!(
-            "{what} ({tensor}) in a {ARCHITECTURE} model"
+            "a bias on the output head (output.bias) in a {ARCHITECTURE} model"
         )));
     }
     let hp = Hparams::from_metadata(file.metadata())?;
-    let config = ModelConfig::from_hparams(&hp, file)?;
-    let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
+    let mut config = ModelConfig::from_hparams(&hp, file)?;
+    let mut rope = rope::declared(file, &hp, RopeStyle::Neox)?;
+    if let Some((factors, attn_factor)) = long_rope(file, &hp, options)? {
+        rope = rope.with_freq_factors(&factors)?;
+        if attn_factor != 1.0 {
+            config.query_scale = Some(attn_factor * attn_factor);
+        }
+    }
     let plan = LayerPlan {
         fused_tensors: true,
         ..LayerPlan::default()
     };
     Weights::load(file, config, vec![rope], |_| plan)
+}
+
+/// The frequency divisors and the Q/K factor of a LongRoPE file for the context `options`
+/// serve; `None` for a file without LongRoPE factors.
+fn long_rope(
+    file: &GgufFile,
+    hp: &Hparams,
+    options: &LoadOptions,
+) -> Result<Option<(Vec<f32>, f32)>, ModelError> {
+    let (has_long, has_short) = (
+        file.tensor(LONG_FACTORS).is_some(),
+        file.tensor(SHORT_FACTORS).is_some(),
+    );
+    if !has_long && !has_short {
+        return Ok(None);
+    }
+    if !(has_long && has_short) {
+        return Err(ModelError::Shape(format!(
+            "a LongRoPE {ARCHITECTURE} model needs both {LONG_FACTORS} and {SHORT_FACTORS}"
+        )));
+    }
+    if hp.rope_dimension_count != hp.key_length {
+        return Err(ModelError::Unsupported(format!(
+            "LongRoPE over {} of {} head dimensions",
+            hp.rope_dimension_count, hp.key_length
+        )));
+    }
+    let keys = Keys::new(file.metadata());
+    let original = keys
+        .optional_usize(&hp.key("rope.scaling.original_context_length"))?
+        .unwrap_or(hp.context_length);
+    let attn_factor = keys
+        .optional_f32(&hp.key("rope.scaling.attn_factor"))?
+        .unwrap_or(1.0);
+    if !(attn_factor.is_finite() && attn_factor > 0.0) {
+        return Err(ModelError::Shape(format!(
+            "LongRoPE attention factor {attn_factor}"
+        )));
+    }
+    let which = if options.served_context(hp.context_length) > original {
+        LONG_FACTORS
+    } else {
+        SHORT_FACTORS
+    };
+    let factors = vector(file, which, hp.rope_dimension_count / 2)?;
+    Ok(Some((factors, attn_factor)))
 }

@@ -3,13 +3,13 @@
 
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
-use super::{rope, ModelConfig, ModelError};
+use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
 pub const ARCHITECTURE: &str = "qwen3";
 
-pub fn load(file: &GgufFile) -> Result<Weights, ModelError> {
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let config = ModelConfig::from_hparams(&hp, file)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;

@@ -4,7 +4,7 @@
 
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
-use super::{rope, ModelConfig, ModelError};
+use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -13,7 +13,7 @@ pub const ARCHITECTURE: &str = "smollm3";
 /// Every this many layers, the last one rotates nothing.
 const NO_ROPE_LAYER_STEP: usize = 4;
 
-pub fn load(file: &GgufFile) -> Result<Weights, ModelError> {
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let config = ModelConfig::from_hparams(&hp, file)?;
     let rope = rope::declared(file, &hp, RopeStyle::Normal)?;
