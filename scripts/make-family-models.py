@@ -97,10 +97,12 @@ LAYOUTS = {
 }
 # Phi-3.5 style LongRoPE: the phi3 model with short and long frequency factors and an
 # attention factor, trained for 16k over an original context that the fixtures' 4,096-token
-# llama-server context fits (short factors) or exceeds (long ones).
-for _variant, _original in (("phi3_longrope_short", 4096), ("phi3_longrope_long", 2048)):
-    LAYOUTS[_variant] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
-                             original_context=_original)
+# llama-server context fits (short factors) or exceeds (long ones). The second rotates 64 of
+# its 96 head dimensions, as Phi-4-mini rotates 3/4 of its heads.
+LAYOUTS["phi3_longrope_short"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
+                                      original_context=4096)
+LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
+                                     original_context=2048, rope_dims=64)
 
 CONTEXT_LENGTH = 4096
 LOGIT_STD = 8.0
@@ -401,6 +403,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     w.add_rope_freq_base(L["rope_base"])
     if arch in ("llama", "smollm3"):
         w.add_rope_dimension_count(hd)
+    if "rope_dims" in L:
+        w.add_rope_dimension_count(L["rope_dims"])
     if arch in ("gemma3", "phi3"):
         w.add_sliding_window(L["sliding_window"])
     if arch == "gemma3":
@@ -519,7 +523,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     if "original_context" in L:
         # LongRoPE: per-pair frequency divisors for contexts within the original one (short,
         # near 1) and beyond it (long, up to 16), as Phi-3.5's converter writes them.
-        pairs = hd // 2
+        pairs = L.get("rope_dims", hd) // 2
         t.add("rope_factors_short.weight",
               (1.0 + 0.3 * np.linspace(0.0, 1.0, pairs) ** 2).astype(np.float32), Q.F32)
         t.add("rope_factors_long.weight",

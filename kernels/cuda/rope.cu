@@ -14,7 +14,8 @@ extern "C" __global__ void rope(
     unsigned head_dim,
     unsigned pairs,
     int neox,
-    double linear_factor) {
+    double linear_factor,
+    double mscale) {  // multiplies the rotated pairs (LongRoPE's attention factor)
     const size_t per_token = (size_t)n_heads * pairs;
     const size_t total = (size_t)n_tokens * per_token;
     for (size_t idx = grid_first(); idx < total; idx += grid_step()) {
@@ -28,7 +29,7 @@ extern "C" __global__ void rope(
         const double angle = ((double)positions[token] / linear_factor) * inv_freq[i];
         double s, c;
         sincos(angle, &s, &c);
-        const float cf = (float)c, sf = (float)s;
+        const float cf = (float)(c * mscale), sf = (float)(s * mscale);
         const float x0 = h[a], x1 = h[b];
         h[a] = x0 * cf - x1 * sf;
         h[b] = x0 * sf + x1 * cf;

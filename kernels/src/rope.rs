@@ -23,6 +23,8 @@ pub struct Rope {
     style: RopeStyle,
     /// Linear position scaling: positions are divided by this factor.
     linear_factor: f64,
+    /// Multiplies the rotated pairs (llama.cpp's `attn_factor`: LongRoPE's attention scale).
+    mscale: f64,
 }
 
 impl Rope {
@@ -51,22 +53,37 @@ impl Rope {
             inv_freq,
             style,
             linear_factor: linear_factor as f64,
+            mscale: 1.0,
         })
     }
 
-    /// Head size, frequencies, style and position scale: what the device twin uploads.
+    /// Multiplies every rotated pair by `mscale` (llama.cpp's `attn_factor`, which LongRoPE
+    /// files declare); the dimensions past the rotary ones keep their values.
+    pub fn with_mscale(mut self, mscale: f32) -> Result<Self, KernelError> {
+        if !(mscale.is_finite() && mscale > 0.0) {
+            return Err(KernelError::Shape(format!(
+                "rope: scale {mscale} must be positive and finite"
+            )));
+        }
+        self.mscale = mscale as f64;
+        Ok(self)
+    }
+
     /// Which dimensions are paired.
     pub fn style(&self) -> RopeStyle {
         self.style
     }
 
+    /// Head size, frequencies, style, position scale and pair scale: what the device twin
+    /// uploads.
     #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-    pub(crate) fn parts(&self) -> (usize, &[f64], RopeStyle, f64) {
+    pub(crate) fn parts(&self) -> (usize, &[f64], RopeStyle, f64, f64) {
         (
             self.head_dim,
             &self.inv_freq,
             self.style,
             self.linear_factor,
+            self.mscale,
         )
     }
 
@@ -99,7 +116,7 @@ impl Rope {
             let p = pos as f64 / self.linear_factor;
             angles.cos_sin.extend(self.inv_freq.iter().map(|&f| {
                 let (s, c) = (p * f).sin_cos();
-                (c as f32, s as f32)
+                ((c * self.mscale) as f32, (s * self.mscale) as f32)
             }));
         }
     }
@@ -228,6 +245,31 @@ mod tests {
         assert!(rope.apply_angles(&mut b[..32], 2, &angles).is_err());
         let other = Rope::new(8, 8, 10000.0, RopeStyle::Neox, 1.0).unwrap();
         assert!(other.apply_angles(&mut b, 2, &angles).is_err());
+    }
+
+    #[test]
+    fn mscale_multiplies_the_rotated_pairs_only() {
+        let plain = Rope::new(8, 4, 10000.0, RopeStyle::Neox, 1.0).unwrap();
+        let scaled = plain.clone().with_mscale(1.25).unwrap();
+        let x: Vec<f32> = (0..16).map(|i| (i as f32 * 0.7).cos()).collect();
+        let (mut a, mut b) = (x.clone(), x.clone());
+        plain.apply(&mut a, 2, &[9]).unwrap();
+        scaled.apply(&mut b, 2, &[9]).unwrap();
+        for head in 0..2 {
+            for d in 0..8 {
+                let (i, want) = (
+                    head * 8 + d,
+                    if d < 4 {
+                        a[head * 8 + d] * 1.25
+                    } else {
+                        x[head * 8 + d]
+                    },
+                );
+                assert!((b[i] - want).abs() < 1e-6, "dim {d}: {} vs {want}", b[i]);
+            }
+        }
+        assert!(plain.clone().with_mscale(0.0).is_err());
+        assert!(plain.with_mscale(f32::INFINITY).is_err());
     }
 
     #[test]

@@ -326,6 +326,21 @@ fn rope_matches_the_cpu_in_both_styles() {
         let err = max_rel_err(&gpu.download(&dx).unwrap(), &want);
         assert!(err < 1e-5, "{style:?} rot {rot_dim}: error {err}");
     }
+    // LongRoPE's pair scale, on a partial rotation: the device copy of the CPU table.
+    let cpu = Rope::new(head_dim, 48, 10000.0, RopeStyle::Neox, 1.0)
+        .unwrap()
+        .with_mscale(1.19)
+        .unwrap();
+    let x = rng.f32s(tokens * heads * head_dim);
+    let mut want = x.clone();
+    cpu.apply(&mut want, heads, &positions).unwrap();
+    let mut dx = gpu.upload(&x).unwrap();
+    DeviceRope::from_rope(&gpu, &cpu)
+        .unwrap()
+        .apply(&gpu, &mut dx, heads, &dpos, tokens)
+        .unwrap();
+    let err = max_rel_err(&gpu.download(&dx).unwrap(), &want);
+    assert!(err < 1e-5, "mscale: error {err}");
 }
 
 #[test]

@@ -69,6 +69,8 @@ pub struct DeviceRope {
     pairs: usize,
     style: RopeStyle,
     linear_factor: f64,
+    /// Multiplies the rotated pairs (LongRoPE's attention factor; 1 for most models).
+    mscale: f64,
     /// `base^(-2i / rot_dim)` in f64, as the CPU computes it.
     inv_freq: CudaSlice<f64>,
 }
@@ -92,18 +94,20 @@ impl DeviceRope {
             pairs: rot_dim / 2,
             style,
             linear_factor: linear_factor as f64,
+            mscale: 1.0,
             inv_freq: gpu.upload(&inv_freq)?,
         })
     }
 
     /// The device copy of a CPU [`Rope`] (the same frequencies, bit for bit).
     pub fn from_rope(gpu: &GpuContext, rope: &Rope) -> Result<Self, CudaError> {
-        let (head_dim, inv_freq, style, linear_factor) = rope.parts();
+        let (head_dim, inv_freq, style, linear_factor, mscale) = rope.parts();
         Ok(Self {
             head_dim,
             pairs: inv_freq.len(),
             style,
             linear_factor,
+            mscale,
             inv_freq: gpu.upload(inv_freq)?,
         })
     }
@@ -138,7 +142,8 @@ impl DeviceRope {
             .arg(&head_dim)
             .arg(&pairs)
             .arg(&neox)
-            .arg(&self.linear_factor);
+            .arg(&self.linear_factor)
+            .arg(&self.mscale);
         // SAFETY: arguments match rope's signature; x and positions were checked to cover
         // n_tokens rows, and pair indices stay below rot_dim <= head_dim.
         unsafe { launch.launch(stride_launch(total)) }?;

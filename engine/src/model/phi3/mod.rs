@@ -6,8 +6,7 @@
 //! LongRoPE (Phi-3.5-mini, Phi-4-mini, the 128k Phi-3 variants) as llama.cpp runs it: the
 //! frequencies are divided by `rope_factors_short` when the served context fits the original
 //! one (`phi3.rope.scaling.original_context_length`), by `rope_factors_long` otherwise, and the
-//! rotated Q and K are both multiplied by `phi3.rope.scaling.attn_factor`, which here scales
-//! the queries by its square (every dimension rotates, so the scores are the same).
+//! rotated dimensions of Q and K are multiplied by `phi3.rope.scaling.attn_factor`.
 
 use super::hparams::Hparams;
 use super::weights::{vector, LayerPlan, Weights};
@@ -28,13 +27,10 @@ pub fn load(file: &GgufFile, options: &LoadOptions) -> Result<Weights, ModelErro
         )));
     }
     let hp = Hparams::from_metadata(file.metadata())?;
-    let mut config = ModelConfig::from_hparams(&hp, file)?;
+    let config = ModelConfig::from_hparams(&hp, file)?;
     let mut rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     if let Some((factors, attn_factor)) = long_rope(file, &hp, options)? {
-        rope = rope.with_freq_factors(&factors)?;
-        if attn_factor != 1.0 {
-            config.query_scale = Some(attn_factor * attn_factor);
-        }
+        rope = rope.with_freq_factors(&factors)?.with_mscale(attn_factor)?;
     }
     let plan = LayerPlan {
         fused_tensors: true,
@@ -62,12 +58,6 @@ fn long_rope(
             "a LongRoPE {ARCHITECTURE} model needs both {LONG_FACTORS} and {SHORT_FACTORS}"
         )));
     }
-    if hp.rope_dimension_count != hp.key_length {
-        return Err(ModelError::Unsupported(format!(
-            "LongRoPE over {} of {} head dimensions",
-            hp.rope_dimension_count, hp.key_length
-        )));
-    }
     let keys = Keys::new(file.metadata());
     let original = keys
         .optional_usize(&hp.key("rope.scaling.original_context_length"))?
@@ -75,11 +65,6 @@ fn long_rope(
     let attn_factor = keys
         .optional_f32(&hp.key("rope.scaling.attn_factor"))?
         .unwrap_or(1.0);
-    if !(attn_factor.is_finite() && attn_factor > 0.0) {
-        return Err(ModelError::Shape(format!(
-            "LongRoPE attention factor {attn_factor}"
-        )));
-    }
     let which = if options.served_context(hp.context_length) > original {
         LONG_FACTORS
     } else {
