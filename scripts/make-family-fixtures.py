@@ -2,11 +2,11 @@
 """Regenerates engine/tests/fixtures/families/<family>.json.
 
 For each of the small random-weight models that scripts/make-family-models.py
-writes (llama, qwen2, qwen3, gemma3, smollm3, phi3 and phi3's two LongRoPE variants), runs
-llama.cpp's llama-server (with a 4,096-token context) on the GGUF
-and records, per prompt, llama.cpp's tokenization (with BOS where the model adds
-one) and a 32-step greedy continuation with the top-5 next-token probabilities,
-so the engine's forward pass for every family is checked against an
+writes (llama, qwen2, qwen3, gemma3, smollm3, phi3, phi3's two LongRoPE variants and
+gemma2), runs llama.cpp's llama-server (with a 4,096-token context) on the GGUF and
+records, per prompt, llama.cpp's tokenization (with BOS where the model adds one) and a
+32-step greedy continuation with the top-5 next-token probabilities, so the engine's
+forward pass for every family is checked against an
 implementation we did not write. For gemma3 and phi3 (SentencePiece-style
 vocabularies, without and with a space prefix) it also records llama.cpp's ids for a
 set of awkward strings.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long")
+            "phi3_longrope_long", "gemma2")
 # Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -85,6 +85,7 @@ CHAT_PROMPT = {
     "smollm3": "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
     "phi3": "<|user|>\nWhat is the capital of France?<|end|>\n<|assistant|>\n",
 }
+CHAT_PROMPT["gemma2"] = CHAT_PROMPT["gemma3"]
 # phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
 for _variant in ("phi3_longrope_short", "phi3_longrope_long"):
     CHAT_PROMPT[_variant] = CHAT_PROMPT["phi3"]

@@ -28,9 +28,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long")
+            "phi3_longrope_long", "gemma2")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
-SPM_FAMILIES = ("gemma3", "phi3")
+SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
 Q = gguf.GGMLQuantizationType
 
@@ -75,6 +75,16 @@ LAYOUTS = {
         # without flattening the distribution
         final_logit_softcapping=40.0,
         # the graph multiplies embeddings by sqrt(384) on input: 0.003 * 19.6 = 0.06
+        embd_type=Q.F16, embd_std=0.003,
+    ),
+    # Gemma 2 2B style: GQA 2:1 over heads of 128, even layers sliding (a 16-token window),
+    # post norms, GELU FFN, scaled embeddings, tied output, and both soft caps, small enough
+    # to bend this model's scores (about +-4) and logits (about +-25).
+    "gemma2": dict(
+        seed=0x6E2, n_layer=4, n_embd=384, n_head=4, n_head_kv=2, head_dim=128, n_ff=768,
+        rope_base=10000.0, eps=1e-6, tied=True, qkv_bias=False, qk_norm=False,
+        sliding_window=16, add_bos=True, attn_logit_softcapping=2.5,
+        final_logit_softcapping=40.0,
         embd_type=Q.F16, embd_std=0.003,
     ),
     # SmolLM3 3B style: GQA 4:1, layer 3 of every 4 without RoPE ("NoPE"). The head is untied
@@ -226,6 +236,10 @@ SPM_SPECIALS = {
         types=[2, 3, 3, 3, 3, 3, 3, 3], bos=1, eos=3, unk=0, pad=3,
     ),
 }
+
+
+# Gemma 2 and Gemma 3 share their special tokens.
+SPM_SPECIALS["gemma2"] = SPM_SPECIALS["gemma3"]
 
 
 def spm_vocab(family: str) -> dict:
@@ -396,7 +410,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     w.add_feed_forward_length(ff)
     w.add_head_count(nh)
     w.add_head_count_kv(nkv)
-    if hd != d // nh or arch == "gemma3":
+    if hd != d // nh or arch in ("gemma2", "gemma3"):
         w.add_key_length(hd)
         w.add_value_length(hd)
     w.add_layer_norm_rms_eps(L["eps"])
@@ -405,8 +419,11 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_rope_dimension_count(hd)
     if "rope_dims" in L:
         w.add_rope_dimension_count(L["rope_dims"])
-    if arch in ("gemma3", "phi3"):
+    if arch in ("gemma2", "gemma3", "phi3"):
         w.add_sliding_window(L["sliding_window"])
+    if arch == "gemma2":
+        w.add_attn_logit_softcapping(L["attn_logit_softcapping"])
+        w.add_final_logit_softcapping(L["final_logit_softcapping"])
     if arch == "gemma3":
         if softcap is None:
             softcap = L["final_logit_softcapping"]
@@ -433,7 +450,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_add_eos_token(False)
         # Gemma's SentencePiece adds no space in front of the text; Llama's (Phi-3's) does.
         w.add_add_space_prefix(arch == "phi3")
-        w.add_chat_template(GEMMA_CHAT_TEMPLATE if arch == "gemma3" else PHI3_CHAT_TEMPLATE)
+        w.add_chat_template(PHI3_CHAT_TEMPLATE if arch == "phi3" else GEMMA_CHAT_TEMPLATE)
     else:
         w.add_tokenizer_model("gpt2")
         w.add_tokenizer_pre(L["pre"])
@@ -493,7 +510,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.norm(p + "attn_q_norm.weight", hd)
             t.norm(p + "attn_k_norm.weight", hd)
         t.matrix(p + "attn_output.weight", d, nh * hd, 1.0 / math.sqrt(nh * hd), mt)
-        if arch == "gemma3":
+        if arch in ("gemma2", "gemma3"):
             t.norm(p + "post_attention_norm.weight", d)
         t.norm(p + "ffn_norm.weight", d)
         if arch == "phi3":
@@ -504,7 +521,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
             t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
         t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff), L.get("down_type", Q.Q8_0))
-        if arch == "gemma3":
+        if arch in ("gemma2", "gemma3"):
             t.norm(p + "post_ffw_norm.weight", d)
 
     # Logit std ~= embd_std * sqrt(d) * output_norm gain for a tied head, so with the small

@@ -13,7 +13,7 @@ use common::{greedy, Runner};
 use engine::gguf::GgufFile;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::model::gpu::GpuModel;
-use engine::model::{Device, Model};
+use engine::model::{Device, LoadOptions, Model};
 use engine::sampling::SamplingParams;
 use engine::tokenizer::Tokenizer;
 use kernels::cuda::{default_include_paths, GpuContext, GpuOptions};
@@ -251,8 +251,8 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 
 /// Every family on the GPU (Llama 3's `rope_freqs`, Qwen2's Q/K/V biases and NeoX RoPE,
 /// Qwen3's per-head Q/K norms, Gemma 3's embedding scale, sliding-window layers with their
-/// own RoPE base, post-norms and GeGLU, SmolLM3's layers without RoPE, Phi-3's fused
-/// tensors): llama.cpp's greedy continuations on the family's
+/// own RoPE base, post-norms and GeGLU, Gemma 2's soft-capped scores, SmolLM3's layers
+/// without RoPE, Phi-3's fused tensors and LongRoPE served in a 4,096-token context): llama.cpp's greedy continuations on the family's
 /// random-weight GGUF, with the criteria the CPU model meets, and the CPU model's logits row
 /// by row over two prompts prefilled in one batch and decoded together. On a GPU machine
 /// without network, copy the family GGUFs there and name their directory in
@@ -260,7 +260,17 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 /// files are too large to carry all at once), and the test prints which it ran.
 #[test]
 fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
-    const FAMILIES: [&str; 6] = ["llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3"];
+    const FAMILIES: [&str; 9] = [
+        "llama",
+        "qwen2",
+        "qwen3",
+        "gemma2",
+        "gemma3",
+        "smollm3",
+        "phi3",
+        "phi3_longrope_short",
+        "phi3_longrope_long",
+    ];
     let chosen = std::env::var("RADIXSERVE_GPU_FAMILIES").unwrap_or_default();
     let families: Vec<&str> = if chosen.is_empty() {
         FAMILIES.to_vec()
@@ -289,7 +299,11 @@ fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
         );
         let file = GgufFile::from_bytes(bytes).unwrap();
         let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
-        let cpu_model = Model::from_gguf(&file).unwrap();
+        // As llama.cpp's server ran for the fixtures (LongRoPE picks its factors by this).
+        let served = LoadOptions {
+            max_context_len: 4096,
+        };
+        let cpu_model = Model::from_gguf_with(&file, &served).unwrap();
         let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
         let mut runner = Runner::with_dtype(gpu_model, 1, 4096, KvDtype::F32);
         for line in assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE) {

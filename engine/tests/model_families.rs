@@ -103,6 +103,17 @@ fn gemma3_with_sliding_windows_and_sentencepiece_agrees_with_llama_cpp() {
     assert_tokenizes_like_llama_cpp(&tok, &fixture);
 }
 
+#[test]
+fn gemma2_with_soft_capped_scores_and_alternating_windows_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("gemma2");
+    assert_eq!(config.attn_logit_softcap, Some(2.5));
+    assert_eq!(config.final_logit_softcap, Some(40.0));
+    let file = GgufFile::open(family_model_path("gemma2")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let windows: Vec<Option<usize>> = model.weights().layers.iter().map(|l| l.window).collect();
+    assert_eq!(windows, [Some(16), None, Some(16), None]);
+}
+
 /// SentencePiece tokenization of the fixture's tricky strings, id for id.
 fn assert_tokenizes_like_llama_cpp(tok: &Tokenizer, fixture: &Value) {
     let cases = fixture["tokenization"].as_array().unwrap();

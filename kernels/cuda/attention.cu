@@ -4,7 +4,8 @@
 // keys sees the first kv_len - (q_len - 1 - i) keys (causal, aligned at the end), so the same
 // kernel serves decode (one query per request), extend (a new chunk over a cached prefix) and
 // mixed batches. GQA: query head h reads KV head h / (num_heads / num_kv_heads). On a
-// sliding-window layer a query sees only the last `window` of its visible keys.
+// sliding-window layer a query sees only the last `window` of its visible keys; with a soft
+// cap (Gemma 2) scores become cap * tanh(score / cap) before the softmax.
 //
 // Grid: x = query row, y = query head, z = split. Split s covers keys [s*chunk, (s+1)*chunk)
 // of the row's visible range (split-K, for decode batches too small to fill the GPU); with
@@ -28,6 +29,11 @@ __device__ __forceinline__ unsigned find_request(const unsigned* q_indptr, unsig
     return lo;
 }
 
+// Gemma 2's attention soft-capping of a score (cap 0: none), as the CPU kernel does it.
+__device__ __forceinline__ float soft_cap(float s, float cap) {
+    return cap > 0.0f ? cap * tanhf(s / cap) : s;
+}
+
 // One block per (query row, head, split): keys are processed in tiles of blockDim.x; thread t
 // scores key t of the tile (one K row), then every thread updates its output dims with the
 // tile's probabilities (coalesced V reads) under an online softmax (running max m, sum l).
@@ -40,7 +46,7 @@ __device__ __forceinline__ void attention_partial(
     const unsigned* __restrict__ kv_indptr,
     const int* __restrict__ kv_indices,
     unsigned batch, unsigned num_heads, unsigned num_kv_heads, unsigned head_dim,
-    unsigned num_slots, float scale, unsigned chunk, unsigned window,
+    unsigned num_slots, float scale, unsigned chunk, unsigned window, float softcap,
     float* __restrict__ out,       // [rows, num_heads * head_dim], written when gridDim.z == 1
     float* __restrict__ part_acc,  // [rows, num_heads, splits, head_dim] unnormalized outputs
     float* __restrict__ part_ml) { // [rows, num_heads, splits, 2] running max and sum
@@ -85,7 +91,7 @@ __device__ __forceinline__ void attention_partial(
                 const T* k_row = k_cache + (size_t)slot * kv_row + head_off;
                 float dot = 0.0f;
                 for (unsigned i = 0; i < head_dim; ++i) dot += q_s[i] * to_f32(k_row[i]);
-                s = dot;
+                s = soft_cap(dot, softcap);
             } else {
                 slot = -1;  // outside the pool: masked rather than read out of bounds
             }
@@ -145,12 +151,12 @@ __device__ __forceinline__ void attention_partial(
         const T* __restrict__ v_cache, const unsigned* __restrict__ q_indptr,              \
         const unsigned* __restrict__ kv_indptr, const int* __restrict__ kv_indices,        \
         unsigned batch, unsigned num_heads, unsigned num_kv_heads, unsigned head_dim,      \
-        unsigned num_slots, float scale, unsigned chunk, unsigned window,                  \
+        unsigned num_slots, float scale, unsigned chunk, unsigned window, float softcap,   \
         float* __restrict__ out, float* __restrict__ part_acc,                             \
         float* __restrict__ part_ml) {                                                     \
         IMPL<T>(q, k_cache, v_cache, q_indptr, kv_indptr, kv_indices, batch, num_heads,    \
-                num_kv_heads, head_dim, num_slots, scale, chunk, window, out, part_acc,    \
-                part_ml);                                                                  \
+                num_kv_heads, head_dim, num_slots, scale, chunk, window, softcap, out,     \
+                part_acc, part_ml);                                                        \
     }
 
 ATTENTION_KERNEL(attention_partial_f32, attention_partial, float)
@@ -199,7 +205,7 @@ __device__ __forceinline__ void attention_gqa(
     const unsigned* __restrict__ q_indptr, const unsigned* __restrict__ kv_indptr,
     const int* __restrict__ kv_indices, unsigned batch, unsigned num_heads,
     unsigned num_kv_heads, unsigned head_dim, unsigned num_slots, float scale, unsigned chunk,
-    unsigned window, float* __restrict__ out, float* __restrict__ part_acc,
+    unsigned window, float softcap, float* __restrict__ out, float* __restrict__ part_acc,
     float* __restrict__ part_ml) {
     constexpr unsigned VEC = 16 / sizeof(T);
     const unsigned group = num_heads / num_kv_heads;
@@ -280,7 +286,7 @@ __device__ __forceinline__ void attention_gqa(
                     }
                 }
 #pragma unroll
-                for (int g = 0; g < GQA_MAX_GROUP; ++g) s[g] = dot[g];
+                for (int g = 0; g < GQA_MAX_GROUP; ++g) s[g] = soft_cap(dot[g], softcap);
             } else {
                 slot = -1;  // outside the pool: masked rather than read out of bounds
             }

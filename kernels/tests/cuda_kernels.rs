@@ -11,7 +11,7 @@ mod xorshift;
 
 use cuda_common::{gpu, max_rel_err};
 use half::{bf16, f16};
-use kernels::attention::{paged_attention, AttentionShape, PagedBatch};
+use kernels::attention::{paged_attention, AttentionShape, PagedBatch, ScoreRules};
 use kernels::cuda::{
     CudaError, DeviceAttentionBatch, DeviceKvStorage, DeviceReqToToken, DeviceRope, DeviceSlots,
     GpuContext,
@@ -212,8 +212,17 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
             ];
             for plan in plans {
                 let mut out = gpu.zeros::<f32>(q.len()).unwrap();
-                gpu.paged_attention_with_plan(shape, None, &dev_batch, &dq, dk, dv, &mut out, plan)
-                    .unwrap();
+                gpu.paged_attention_with_plan(
+                    shape,
+                    ScoreRules::default(),
+                    &dev_batch,
+                    &dq,
+                    dk,
+                    dv,
+                    &mut out,
+                    plan,
+                )
+                .unwrap();
                 let got = gpu.download(&out).unwrap();
                 let err = max_rel_err(&got[..want.len()], &want);
                 assert!(
@@ -559,8 +568,8 @@ fn cublas_gemm_computes_x_times_w_transposed() {
 }
 
 #[test]
-fn windowed_attention_matches_the_cpu_for_decode_extend_and_split_k() {
-    let Some(gpu) = gpu("windowed_attention") else {
+fn windowed_and_capped_attention_matches_the_cpu_for_decode_extend_and_split_k() {
+    let Some(gpu) = gpu("windowed_and_capped_attention") else {
         return;
     };
     let mut rng = Rng(31);
@@ -585,20 +594,35 @@ fn windowed_attention_matches_the_cpu_for_decode_extend_and_split_k() {
             kv_indices: &kv_indices,
         };
         let rows = *q_indptr.last().unwrap() as usize;
-        let q = rng.f32s(rows * shape.num_heads * shape.head_dim);
+        // Scaled up so raw scores reach a few times the soft cap.
+        let q: Vec<f32> = rng
+            .f32s(rows * shape.num_heads * shape.head_dim)
+            .iter()
+            .map(|x| x * 12.0)
+            .collect();
         let dev_batch = DeviceAttentionBatch::upload(&gpu, &batch, num_slots).unwrap();
         let dq = gpu.upload(&q).unwrap();
         let max_vis = max_visible(&q_indptr, &kv_indptr);
-        for window in [1usize, 16, 129, 1024] {
+        let rules = [1usize, 16, 129, 1024]
+            .map(|w| ScoreRules {
+                window: Some(w),
+                softcap: None,
+            })
+            .into_iter()
+            .chain([
+                ScoreRules {
+                    window: None,
+                    softcap: Some(5.0),
+                },
+                ScoreRules {
+                    window: Some(129),
+                    softcap: Some(5.0),
+                },
+            ]);
+        for rule in rules {
             let mut want = vec![0.0; q.len()];
-            kernels::attention::paged_attention_windowed(
-                shape,
-                Some(window),
-                &batch,
-                &q,
-                hk,
-                hv,
-                &mut want,
+            kernels::attention::paged_attention_with_rules(
+                shape, rule, &batch, &q, hk, hv, &mut want,
             )
             .unwrap();
             for plan in [
@@ -607,22 +631,10 @@ fn windowed_attention_matches_the_cpu_for_decode_extend_and_split_k() {
                 SplitPlan::with_splits(max_vis, 7),
             ] {
                 let mut out = gpu.zeros::<f32>(q.len()).unwrap();
-                gpu.paged_attention_with_plan(
-                    shape,
-                    Some(window),
-                    &dev_batch,
-                    &dq,
-                    dk,
-                    dv,
-                    &mut out,
-                    plan,
-                )
-                .unwrap();
+                gpu.paged_attention_with_plan(shape, rule, &dev_batch, &dq, dk, dv, &mut out, plan)
+                    .unwrap();
                 let err = max_rel_err(&gpu.download(&out).unwrap()[..want.len()], &want);
-                assert!(
-                    err < 2e-4,
-                    "{shape:?} window {window} {plan:?}: error {err}"
-                );
+                assert!(err < 2e-4, "{shape:?} {rule:?} {plan:?}: error {err}");
             }
         }
     }
@@ -639,7 +651,11 @@ fn windowed_attention_matches_the_cpu_for_decode_extend_and_split_k() {
     let dev_batch = DeviceAttentionBatch::upload(&gpu, &batch, 16).unwrap();
     let dq = gpu.zeros::<f32>(8 * 64).unwrap();
     let mut out = gpu.zeros::<f32>(8 * 64).unwrap();
-    let err = gpu.paged_attention_windowed(shape, Some(0), &dev_batch, &dq, dk, dv, &mut out);
+    let zero = ScoreRules {
+        window: Some(0),
+        softcap: None,
+    };
+    let err = gpu.paged_attention_with_rules(shape, zero, &dev_batch, &dq, dk, dv, &mut out);
     assert!(matches!(err, Err(CudaError::Shape(_))), "{err:?}");
 }
 

@@ -1,5 +1,5 @@
 //! The shape and constants of a loaded model, and the per-family choices its forward pass
-//! makes (activation, scales, soft-capping); per-layer choices live in each layer's weights.
+//! makes (activation, scales, soft-capping of scores and logits); per-layer choices live in each layer's weights.
 
 use super::hparams::Hparams;
 use super::weights::{matrix_shape, tensor};
@@ -36,6 +36,8 @@ pub struct ModelConfig {
     pub query_scale: Option<f32>,
     /// `cap * tanh(logits / cap)` on the output logits, where the file declares it.
     pub final_logit_softcap: Option<f32>,
+    /// `cap * tanh(score / cap)` on every attention score (Gemma 2).
+    pub attn_logit_softcap: Option<f32>,
 }
 
 impl ModelConfig {
@@ -72,6 +74,7 @@ impl ModelConfig {
             embedding_scale: None,
             query_scale: None,
             final_logit_softcap: None,
+            attn_logit_softcap: None,
         })
     }
 

@@ -1,7 +1,7 @@
 //! The decoder pass every family runs: embeddings (scaled where the family says), then per
 //! layer RMSNorm -> fused QKV (+ bias) -> per-head Q/K norm -> RoPE (unless the layer has
-//! none) -> K/V written to the pool
-//! at `out_cache_loc` -> paged attention through `kv_indices` (windowed on sliding layers) ->
+//! none) -> K/V written to the pool at `out_cache_loc` -> paged attention through
+//! `kv_indices` (windowed on sliding layers, scores soft-capped where the family says) ->
 //! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
 //! times up -> down (-> post-norm) -> residual, and the output head (soft-capped where
 //! declared) on the requested rows. Which of the optional steps run is the family's choice,
@@ -10,7 +10,7 @@
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 use kernels::activation::{gelu_mul, silu_mul};
-use kernels::attention::{paged_attention_windowed, AttentionShape, PagedBatch};
+use kernels::attention::{paged_attention_with_rules, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
 use kernels::rope::RopeAngles;
 use pools::{KvDtype, KvLayout, KvStorage};
@@ -155,15 +155,11 @@ impl Model {
                 .layer(layer)
                 .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
             s.attn.resize(t * q_dim, 0.0);
-            paged_attention_windowed(
-                &shape,
-                lw.window,
-                &paged,
-                &s.q,
-                k_cache,
-                v_cache,
-                &mut s.attn,
-            )?;
+            let rules = ScoreRules {
+                window: lw.window,
+                softcap: c.attn_logit_softcap,
+            };
+            paged_attention_with_rules(&shape, rules, &paged, &s.q, k_cache, v_cache, &mut s.attn)?;
             s.proj.resize(t * hidden, 0.0);
             lw.attn_output.matmul(&s.attn, t, &mut s.proj)?;
             if let Some(post) = &lw.post_attn_norm {

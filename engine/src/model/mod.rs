@@ -17,6 +17,7 @@ pub mod scripted;
 mod table_diff;
 mod weights;
 
+mod gemma2;
 mod gemma3;
 mod llama;
 mod phi3;

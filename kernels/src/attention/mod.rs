@@ -84,6 +84,33 @@ pub fn paged_attention(
     paged_attention_windowed(shape, None, batch, q, k_cache, v_cache, out)
 }
 
+/// What a layer does to its scores beyond causal masking and the `1/sqrt(d)` scale.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScoreRules {
+    /// Each query sees at most its last `window` keys (sliding-window attention).
+    pub window: Option<usize>,
+    /// Scores become `cap * tanh(score / cap)` before the softmax (Gemma 2's
+    /// `attn_logit_softcapping`).
+    pub softcap: Option<f32>,
+}
+
+impl ScoreRules {
+    /// Refuses a window of 0 keys and a cap that is not positive and finite.
+    pub fn validate(&self) -> Result<(), KernelError> {
+        if self.window == Some(0) {
+            return Err(KernelError::Shape(
+                "paged_attention: a sliding window of 0 keys".into(),
+            ));
+        }
+        if let Some(cap) = self.softcap.filter(|c| !(c.is_finite() && *c > 0.0)) {
+            return Err(KernelError::Shape(format!(
+                "paged_attention: a soft cap of {cap}"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// [`paged_attention`] where each query sees at most its last `window` keys. Keys outside the
 /// window add exact zeros (or are skipped whole), so a row's result is bitwise that of the
 /// same row in any other batch.
@@ -96,13 +123,26 @@ pub fn paged_attention_windowed(
     v_cache: &LayerKv,
     out: &mut [f32],
 ) -> Result<(), KernelError> {
+    let rules = ScoreRules {
+        window,
+        softcap: None,
+    };
+    paged_attention_with_rules(shape, rules, batch, q, k_cache, v_cache, out)
+}
+
+/// [`paged_attention`] under a layer's [`ScoreRules`] (window, soft-capping).
+pub fn paged_attention_with_rules(
+    shape: &AttentionShape,
+    rules: ScoreRules,
+    batch: &PagedBatch<'_>,
+    q: &[f32],
+    k_cache: &LayerKv,
+    v_cache: &LayerKv,
+    out: &mut [f32],
+) -> Result<(), KernelError> {
     validate(shape, batch, q, k_cache, out)?;
-    if window == Some(0) {
-        return Err(KernelError::Shape(
-            "paged_attention: a sliding window of 0 keys".into(),
-        ));
-    }
-    let window = window.unwrap_or(usize::MAX);
+    rules.validate()?;
+    let window = rules.window.unwrap_or(usize::MAX);
     let kv = KvPair::new(k_cache, v_cache)?;
     let (q_row, heads) = (shape.q_row(), shape.num_heads);
     // Tasks in order of query block, then key range: each block's tasks are consecutive.
@@ -176,9 +216,9 @@ pub fn paged_attention_windowed(
             pieces.push((piece, Partial { acc, max, sum }));
         }
     }
-    pieces
-        .into_par_iter()
-        .for_each(|(task, partial)| attend_block(shape, window, batch, &task, q, kv, partial));
+    pieces.into_par_iter().for_each(|(task, partial)| {
+        attend_block(shape, (window, rules.softcap), batch, &task, q, kv, partial)
+    });
 
     // Merge each block's key ranges, in order, into its rows of `out`.
     let mut blocks = Vec::new();
@@ -319,7 +359,7 @@ fn cache_slots(cache: &LayerKv, row: usize) -> usize {
 /// K/V heads.
 fn attend_block(
     shape: &AttentionShape,
-    window: usize,
+    (window, softcap): (usize, Option<f32>),
     batch: &PagedBatch<'_>,
     task: &Task,
     q: &[f32],
@@ -347,6 +387,7 @@ fn attend_block(
         keys_from: task.keys_from,
         keys_to: task.keys_from + SPLIT_KEYS,
         kv_heads: task.kv_heads.clone(),
+        softcap,
     };
     match kv {
         KvPair::F32(k, v) => tile::attend_f32(&block, k, v, out),
@@ -380,365 +421,4 @@ impl<'a> KvPair<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Straightforward reference: dense causal attention over one request's gathered K/V.
-    fn reference(
-        shape: &AttentionShape,
-        q: &[f32],
-        k: &[Vec<f32>],
-        v: &[Vec<f32>],
-        q_len: usize,
-    ) -> Vec<f32> {
-        reference_windowed(shape, usize::MAX, q, k, v, q_len)
-    }
-
-    /// The dense reference where each query sees its last `window` keys.
-    fn reference_windowed(
-        shape: &AttentionShape,
-        window: usize,
-        q: &[f32],
-        k: &[Vec<f32>],
-        v: &[Vec<f32>],
-        q_len: usize,
-    ) -> Vec<f32> {
-        let (h, d) = (shape.num_heads, shape.head_dim);
-        let group = h / shape.num_kv_heads;
-        let mut out = vec![0.0f32; q_len * h * d];
-        for i in 0..q_len {
-            let vis = k.len() - (q_len - 1 - i);
-            let from = vis.saturating_sub(window);
-            for head in 0..h {
-                let g = head / group;
-                let qv = &q[(i * h + head) * d..][..d];
-                let s: Vec<f64> = (from..vis)
-                    .map(|j| {
-                        qv.iter()
-                            .zip(&k[j][g * d..][..d])
-                            .map(|(a, b)| *a as f64 * *b as f64)
-                            .sum::<f64>()
-                            / (d as f64).sqrt()
-                    })
-                    .collect();
-                let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                let e: Vec<f64> = s.iter().map(|x| (x - m).exp()).collect();
-                let z: f64 = e.iter().sum();
-                for (j, ej) in (from..vis).zip(&e) {
-                    for t in 0..d {
-                        out[(i * h + head) * d + t] += (ej / z * v[j][g * d + t] as f64) as f32;
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// The rows of `buf` (`kv_row` values each) at `slots`, for the dense reference.
-    fn gather_rows(slots: &[SlotId], buf: &[f32], kv_row: usize) -> Vec<Vec<f32>> {
-        slots
-            .iter()
-            .map(|&s| buf[s as usize * kv_row..][..kv_row].to_vec())
-            .collect()
-    }
-
-    pub(super) fn pseudo(seed: u32, n: usize) -> Vec<f32> {
-        (0..n)
-            .map(|i| {
-                (((i as u32).wrapping_mul(2654435761) ^ seed.wrapping_mul(40503)) % 2000) as f32
-                    / 1000.0
-                    - 1.0
-            })
-            .collect()
-    }
-
-    #[test]
-    fn extend_and_decode_match_the_dense_reference_and_each_other() {
-        let shape = AttentionShape {
-            num_heads: 6,
-            num_kv_heads: 2,
-            head_dim: 8,
-        };
-        let kv_row = 16;
-        let slots = 64;
-        let kbuf = pseudo(1, slots * kv_row);
-        let vbuf = pseudo(2, slots * kv_row);
-        let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
-        // Request 0: 20 keys at scattered slots, 20 queries (a full prefill spanning 2 blocks);
-        // request 1: 5 keys, 2 queries (extend over a cached prefix of 3).
-        let kv0: Vec<SlotId> = (0..20).map(|i| (i * 3 + 1) % 64).collect();
-        let kv1: Vec<SlotId> = vec![40, 2, 33, 7, 50];
-        let q = pseudo(3, 22 * 48);
-        let mut kv_indices = kv0.clone();
-        kv_indices.extend(&kv1);
-        let batch = PagedBatch {
-            q_indptr: &[0, 20, 22],
-            kv_indptr: &[0, 20, 25],
-            kv_indices: &kv_indices,
-        };
-        let mut out = vec![0.0; q.len()];
-        paged_attention(&shape, &batch, &q, &kc, &vc, &mut out).unwrap();
-        let rows = |idx: &[SlotId], buf: &[f32]| gather_rows(idx, buf, kv_row);
-        let want0 = reference(
-            &shape,
-            &q[..20 * 48],
-            &rows(&kv0, &kbuf),
-            &rows(&kv0, &vbuf),
-            20,
-        );
-        let want1 = reference(
-            &shape,
-            &q[20 * 48..],
-            &rows(&kv1, &kbuf),
-            &rows(&kv1, &vbuf),
-            2,
-        );
-        for (got, want) in out.iter().zip(want0.iter().chain(&want1)) {
-            assert!((got - want).abs() < 1e-5, "{got} vs {want}");
-        }
-        // The last query of request 0, alone as a decode step, is bitwise the same.
-        let solo = PagedBatch {
-            q_indptr: &[0, 1],
-            kv_indptr: &[0, 20],
-            kv_indices: &kv0,
-        };
-        let mut one = vec![0.0; 48];
-        paged_attention(&shape, &solo, &q[19 * 48..20 * 48], &kc, &vc, &mut one).unwrap();
-        assert_eq!(one, out[19 * 48..20 * 48]);
-    }
-
-    #[test]
-    fn sliding_windows_match_the_dense_reference_and_are_batch_invariant() {
-        // 2,500 keys: three key splits, the window (700) inside one, across one boundary, or
-        // past the first split entirely; head sizes with a fixed and a run-time path.
-        for (head_dim, window) in [
-            (64, 700),
-            (64, 13),
-            (24, 700),
-            (24, 1),
-            (128, 5000),
-            (256, 30),
-        ] {
-            let shape = AttentionShape {
-                num_heads: 4,
-                num_kv_heads: 2,
-                head_dim,
-            };
-            let (kv_row, q_row, keys, q_len) = (2 * head_dim, 4 * head_dim, 2500, 40);
-            let kbuf = pseudo(11, keys * kv_row);
-            let vbuf = pseudo(12, keys * kv_row);
-            let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
-            let slots: Vec<SlotId> = (0..keys as SlotId).rev().collect();
-            let q = pseudo(13, q_len * q_row);
-            let batch = PagedBatch {
-                q_indptr: &[0, q_len as u32],
-                kv_indptr: &[0, keys as u32],
-                kv_indices: &slots,
-            };
-            let mut out = vec![0.0; q.len()];
-            paged_attention_windowed(&shape, Some(window), &batch, &q, &kc, &vc, &mut out).unwrap();
-            let rows = |buf: &[f32]| gather_rows(&slots, buf, kv_row);
-            let want = reference_windowed(&shape, window, &q, &rows(&kbuf), &rows(&vbuf), q_len);
-            for (got, want) in out.iter().zip(&want) {
-                assert!(
-                    (got - want).abs() < 1e-4,
-                    "d {head_dim} w {window}: {got} vs {want}"
-                );
-            }
-            // The last query alone (a decode step) gives bitwise the same row.
-            let solo = PagedBatch {
-                q_indptr: &[0, 1],
-                kv_indptr: &[0, keys as u32],
-                kv_indices: &slots,
-            };
-            let mut one = vec![0.0; q_row];
-            let last = &q[(q_len - 1) * q_row..];
-            paged_attention_windowed(&shape, Some(window), &solo, last, &kc, &vc, &mut one)
-                .unwrap();
-            assert_eq!(one, out[(q_len - 1) * q_row..]);
-        }
-        let err = paged_attention_windowed(
-            &AttentionShape {
-                num_heads: 1,
-                num_kv_heads: 1,
-                head_dim: 8,
-            },
-            Some(0),
-            &PagedBatch {
-                q_indptr: &[0, 1],
-                kv_indptr: &[0, 1],
-                kv_indices: &[0],
-            },
-            &[0.0; 8],
-            &LayerKv::F32(vec![0.0; 8]),
-            &LayerKv::F32(vec![0.0; 8]),
-            &mut [0.0; 8],
-        );
-        assert!(err.is_err());
-    }
-
-    #[test]
-    fn long_contexts_in_every_dtype_match_the_reference_across_key_tiles() {
-        // 9 heads over 3 K/V heads of 64 (SmolLM2's layer), 300 keys: 5 key tiles, the last
-        // partial; 40 queries in 3 blocks of an extend over a cached prefix of 260.
-        let shape = AttentionShape {
-            num_heads: 9,
-            num_kv_heads: 3,
-            head_dim: 64,
-        };
-        let (kv_row, q_row, keys, q_len) = (192, 576, 300, 40);
-        let slots = 400;
-        let kv: Vec<SlotId> = (0..keys).map(|i| ((i * 7 + 3) % slots) as SlotId).collect();
-        let q = pseudo(5, q_len * q_row);
-        let (kf, vf) = (pseudo(6, slots * kv_row), pseudo(7, slots * kv_row));
-        let caches = [
-            (LayerKv::F32(kf.clone()), LayerKv::F32(vf.clone())),
-            (
-                LayerKv::F16(kf.iter().map(|&x| f16::from_f32(x)).collect()),
-                LayerKv::F16(vf.iter().map(|&x| f16::from_f32(x)).collect()),
-            ),
-            (
-                LayerKv::Bf16(kf.iter().map(|&x| bf16::from_f32(x)).collect()),
-                LayerKv::Bf16(vf.iter().map(|&x| bf16::from_f32(x)).collect()),
-            ),
-        ];
-        for (kc, vc) in &caches {
-            let row_of = |cache: &LayerKv, s: SlotId| {
-                let mut r = vec![0.0; kv_row];
-                cache.read_row(kv_row, s, &mut r);
-                r
-            };
-            let k_rows: Vec<Vec<f32>> = kv.iter().map(|&s| row_of(kc, s)).collect();
-            let v_rows: Vec<Vec<f32>> = kv.iter().map(|&s| row_of(vc, s)).collect();
-            let want = reference(&shape, &q, &k_rows, &v_rows, q_len);
-            let batch = PagedBatch {
-                q_indptr: &[0, q_len as u32],
-                kv_indptr: &[0, keys as u32],
-                kv_indices: &kv,
-            };
-            let mut out = vec![0.0; q.len()];
-            paged_attention(&shape, &batch, &q, kc, vc, &mut out).unwrap();
-            for (got, want) in out.iter().zip(&want) {
-                assert!((got - want).abs() < 2e-5, "{got} vs {want}");
-            }
-            // Query 17 as a decode step over its own 278 visible keys (alone, it runs as one
-            // piece per K/V head): bitwise the same.
-            let solo = PagedBatch {
-                q_indptr: &[0, 1],
-                kv_indptr: &[0, 278],
-                kv_indices: &kv[..278],
-            };
-            let mut one = vec![0.0; q_row];
-            paged_attention(&shape, &solo, &q[17 * q_row..18 * q_row], kc, vc, &mut one).unwrap();
-            assert_eq!(one, out[17 * q_row..18 * q_row]);
-        }
-    }
-
-    #[test]
-    fn contexts_longer_than_a_split_merge_to_the_reference_and_stay_batch_invariant() {
-        // 2,500 keys: three key ranges per row (1,024 + 1,024 + 452); the extend's 20
-        // queries straddle no boundary, decode rows of 1,024 and 1,025 keys do.
-        let shape = AttentionShape {
-            num_heads: 9,
-            num_kv_heads: 3,
-            head_dim: 64,
-        };
-        let (kv_row, q_row) = (192, 576);
-        let slots = 3000;
-        let kbuf = pseudo(11, slots * kv_row);
-        let vbuf: Vec<f32> = pseudo(12, slots * kv_row).iter().map(|x| x * 3.0).collect();
-        let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
-        let kv0: Vec<SlotId> = (0..2500)
-            .map(|i| ((i * 11 + 5) % slots) as SlotId)
-            .collect();
-        let kv1: Vec<SlotId> = kv0[..1024].to_vec();
-        let kv2: Vec<SlotId> = kv0[..1025].to_vec();
-        let q = pseudo(13, 22 * q_row);
-        let mut kv_indices = kv0.clone();
-        kv_indices.extend(&kv1);
-        kv_indices.extend(&kv2);
-        let batch = PagedBatch {
-            q_indptr: &[0, 20, 21, 22],
-            kv_indptr: &[0, 2500, 3524, 4549],
-            kv_indices: &kv_indices,
-        };
-        let mut out = vec![0.0; q.len()];
-        paged_attention(&shape, &batch, &q, &kc, &vc, &mut out).unwrap();
-        let rows = |idx: &[SlotId], buf: &[f32]| gather_rows(idx, buf, kv_row);
-        let mut want = reference(
-            &shape,
-            &q[..20 * q_row],
-            &rows(&kv0, &kbuf),
-            &rows(&kv0, &vbuf),
-            20,
-        );
-        for (kv, at) in [(&kv1, 20), (&kv2, 21)] {
-            let one = &q[at * q_row..(at + 1) * q_row];
-            want.extend(reference(
-                &shape,
-                one,
-                &rows(kv, &kbuf),
-                &rows(kv, &vbuf),
-                1,
-            ));
-        }
-        for (got, want) in out.iter().zip(&want) {
-            assert!((got - want).abs() < 2e-5, "{got} vs {want}");
-        }
-        // Query 5 of the extend alone, as a decode over its 2,486 visible keys.
-        let solo = PagedBatch {
-            q_indptr: &[0, 1],
-            kv_indptr: &[0, 2486],
-            kv_indices: &kv0[..2486],
-        };
-        let mut one = vec![0.0; q_row];
-        paged_attention(&shape, &solo, &q[5 * q_row..6 * q_row], &kc, &vc, &mut one).unwrap();
-        assert_eq!(one, out[5 * q_row..6 * q_row]);
-    }
-
-    #[test]
-    fn half_widening_is_exact_for_every_bit_pattern() {
-        use tile::KvElem;
-        let halves: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
-        let mut got = vec![0.0f32; halves.len()];
-        f16::widen(&halves, &mut got, false);
-        for (h, g) in halves.iter().zip(&got) {
-            let want = h.to_f32();
-            assert!(
-                g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
-                "f16 {:#06x}: {g} vs {want}",
-                h.to_bits()
-            );
-        }
-        let brains: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
-        bf16::widen(&brains, &mut got, false);
-        for (h, g) in brains.iter().zip(&got) {
-            let want = h.to_f32();
-            assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
-        }
-    }
-
-    #[test]
-    fn rejects_inconsistent_metadata() {
-        let shape = AttentionShape {
-            num_heads: 2,
-            num_kv_heads: 1,
-            head_dim: 4,
-        };
-        let c = LayerKv::F32(vec![0.0; 16]);
-        let q = vec![0.0; 16];
-        let mut out = vec![0.0; 16];
-        let more_q_than_kv = PagedBatch {
-            q_indptr: &[0, 2],
-            kv_indptr: &[0, 1],
-            kv_indices: &[1],
-        };
-        assert!(paged_attention(&shape, &more_q_than_kv, &q, &c, &c, &mut out).is_err());
-        let out_of_pool = PagedBatch {
-            q_indptr: &[0, 2],
-            kv_indptr: &[0, 2],
-            kv_indices: &[1, 4],
-        };
-        assert!(paged_attention(&shape, &out_of_pool, &q, &c, &c, &mut out).is_err());
-    }
-}
+mod tests;

@@ -107,6 +107,8 @@ pub struct Block<'a> {
     /// The K/V heads this block computes (with their groups of query heads). A block of one
     /// query may cover a part of the heads; its [`Partial`] then holds only theirs.
     pub kv_heads: std::ops::Range<usize>,
+    /// Scores become `cap * tanh(score / cap)` before the softmax (Gemma 2).
+    pub softcap: Option<f32>,
 }
 
 /// What a block leaves for the merge, per query row and head: the running max of its scores,
@@ -183,6 +185,7 @@ struct Tile<'a> {
     n: usize,
     keys: &'a TileRows<'a>,
     values: &'a TileRows<'a>,
+    softcap: Option<f32>,
 }
 
 /// One K/V head's rows of a K or V tile: `base[offsets[j] + shift..][..d]` is key j's row
@@ -336,6 +339,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
                 n,
                 keys: &keys,
                 values: &values,
+                softcap: block.softcap,
             };
             dim.run_tile(&mut st, i * rows, rows, &tile);
         }
@@ -392,6 +396,9 @@ fn tile_block<const D: usize, const R: usize>(
             continue;
         }
         active[i] = true;
+        if let Some(cap) = tile.softcap {
+            soft_cap(&mut pi[from..visible], cap);
+        }
         pi[..from].fill(f32::NEG_INFINITY);
         pi[visible..].fill(f32::NEG_INFINITY);
         correction[i] = online_softmax(&mut st.max[r], &mut st.sum[r], pi);
@@ -468,6 +475,9 @@ fn tile_row<D: HeadDim>(
     for (pj, acc) in p.iter_mut().zip(lanes.iter()) {
         *pj = reduce_lanes(acc);
     }
+    if let Some(cap) = tile.softcap {
+        soft_cap(&mut p[from..], cap);
+    }
     p[..from].fill(f32::NEG_INFINITY);
     let correction = online_softmax(&mut st.max[r], &mut st.sum[r], p);
     let acc = &mut st.acc[r * d..][..d];
@@ -502,6 +512,12 @@ fn dot_lanes(q: &[f32], k: &[f32]) -> [f32; LANES] {
         acc[l] = x.mul_add(*y, acc[l]);
     }
     acc
+}
+
+/// Gemma 2's attention soft-capping of a row's visible scores: `cap * tanh(score / cap)`.
+#[inline(always)]
+fn soft_cap(scores: &mut [f32], cap: f32) {
+    scores.iter_mut().for_each(|x| *x = cap * (*x / cap).tanh());
 }
 
 /// One tile's step of the online softmax for one row: turns the tile's `scores` into weights

@@ -8,7 +8,7 @@ use super::error::{bad_shape, to_u32, CudaError};
 use super::nvrtc::Module;
 use super::ops::{need, DeviceKvIndices};
 use super::storage::DeviceLayerKv;
-use crate::attention::{AttentionShape, PagedBatch};
+use crate::attention::{AttentionShape, PagedBatch, ScoreRules};
 use crate::cuda_index::{
     gqa_fits, max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS, GQA_WARPS,
 };
@@ -128,16 +128,18 @@ impl GpuContext {
         v_cache: &DeviceLayerKv,
         out: &mut CudaSlice<f32>,
     ) -> Result<(), CudaError> {
-        self.paged_attention_windowed(shape, None, batch, q, k_cache, v_cache, out)
+        let rules = ScoreRules::default();
+        self.paged_attention_with_rules(shape, rules, batch, q, k_cache, v_cache, out)
     }
 
-    /// [`Self::paged_attention`] where each query sees at most its last `window` keys
-    /// (`crate::attention::paged_attention_windowed`; `None`: all of them).
+    /// [`Self::paged_attention`] under a layer's [`ScoreRules`]: each query sees at most its
+    /// last `window` keys, scores soft-capped where asked
+    /// (`crate::attention::paged_attention_with_rules`).
     #[allow(clippy::too_many_arguments)]
-    pub fn paged_attention_windowed(
+    pub fn paged_attention_with_rules(
         &self,
         shape: &AttentionShape,
-        window: Option<usize>,
+        rules: ScoreRules,
         batch: &DeviceAttentionBatch,
         q: &CudaSlice<f32>,
         k_cache: &DeviceLayerKv,
@@ -145,16 +147,16 @@ impl GpuContext {
         out: &mut CudaSlice<f32>,
     ) -> Result<(), CudaError> {
         let plan = batch.default_plan(shape);
-        self.paged_attention_with_plan(shape, window, batch, q, k_cache, v_cache, out, plan)
+        self.paged_attention_with_plan(shape, rules, batch, q, k_cache, v_cache, out, plan)
     }
 
-    /// [`Self::paged_attention_windowed`] with an explicit split-K plan (tests force splits
+    /// [`Self::paged_attention_with_rules`] with an explicit split-K plan (tests force splits
     /// with it).
     #[allow(clippy::too_many_arguments)]
     pub fn paged_attention_with_plan(
         &self,
         shape: &AttentionShape,
-        window: Option<usize>,
+        rules: ScoreRules,
         batch: &DeviceAttentionBatch,
         q: &CudaSlice<f32>,
         k_cache: &DeviceLayerKv,
@@ -162,11 +164,13 @@ impl GpuContext {
         out: &mut CudaSlice<f32>,
         plan: SplitPlan,
     ) -> Result<(), CudaError> {
-        if window == Some(0) {
-            return bad_shape("attention: a sliding window of 0 keys".into());
-        }
+        rules
+            .validate()
+            .map_err(|e| CudaError::Shape(e.to_string()))?;
         // A window wider than any row's keys is no window; the kernel reads ~0u as none.
-        let window = window.map_or(u32::MAX, |w| u32::try_from(w).unwrap_or(u32::MAX));
+        let window = rules
+            .window
+            .map_or(u32::MAX, |w| u32::try_from(w).unwrap_or(u32::MAX));
         let (heads, kv_heads, d) = (shape.num_heads, shape.num_kv_heads, shape.head_dim);
         if kv_heads == 0 || d == 0 || heads % kv_heads != 0 || heads > u16::MAX as usize {
             return bad_shape(format!("attention: {shape:?}"));
@@ -204,6 +208,7 @@ impl GpuContext {
             scale: 1.0 / (d as f32).sqrt(),
             chunk: plan.chunk,
             window,
+            softcap: rules.softcap.unwrap_or(0.0),
         };
         // The grouped kernel: one block per (row, KV head) for the whole query-head group;
         // shared memory as laid out at the top of attention_gqa. Otherwise one block per
@@ -300,6 +305,8 @@ struct PartialArgs {
     chunk: u32,
     /// Keys each query sees at most; `u32::MAX`: all.
     window: u32,
+    /// Soft cap of the scores; 0: none.
+    softcap: f32,
 }
 
 struct Launch<'a> {
@@ -340,6 +347,7 @@ impl Launch<'_> {
             .arg(&a.scale)
             .arg(&a.chunk)
             .arg(&a.window)
+            .arg(&a.softcap)
             .arg(out);
         match parts {
             Some((acc, ml)) => launch.arg(acc).arg(ml),

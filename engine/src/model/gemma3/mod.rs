@@ -21,16 +21,28 @@ const LOCAL_ROPE_BASE: f32 = 10_000.0;
 /// Gemma 3 27B: 62 layers, queries scaled by `1/sqrt(hidden / heads)`.
 const LAYERS_27B: usize = 62;
 
-pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
-    let hp = Hparams::from_metadata(file.metadata())?;
-    let keys = Keys::new(file.metadata());
-    let mut config = ModelConfig::from_hparams(&hp, file)?;
+/// What Gemma 2 and 3 share: GeGLU, embeddings scaled by `sqrt(hidden)`, and queries scaled
+/// by `1/sqrt(hidden / heads)` instead of `1/sqrt(head_dim)` in the 27B model (`layers_27b`
+/// layers).
+pub(super) fn gemma_config(
+    hp: &Hparams,
+    file: &GgufFile,
+    layers_27b: usize,
+) -> Result<ModelConfig, ModelError> {
+    let mut config = ModelConfig::from_hparams(hp, file)?;
     config.activation = Activation::GeluTanh;
     config.embedding_scale = Some((config.hidden as f32).sqrt());
-    if hp.block_count == LAYERS_27B {
+    if hp.block_count == layers_27b {
         let per_head = (config.hidden / config.num_heads) as f32;
         config.query_scale = Some((config.head_dim as f32 / per_head).sqrt());
     }
+    Ok(config)
+}
+
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
+    let hp = Hparams::from_metadata(file.metadata())?;
+    let keys = Keys::new(file.metadata());
+    let mut config = gemma_config(&hp, file, LAYERS_27B)?;
     config.final_logit_softcap = keys
         .optional_f32(&hp.key("final_logit_softcapping"))?
         .filter(|&cap| cap > 0.0);

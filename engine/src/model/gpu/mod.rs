@@ -4,9 +4,9 @@
 //! runner; only where K/V live ([`GpuKv`]) and which kernels run differ.
 //!
 //! Every family's layer runs here as on the CPU ([`super::forward`]): Q/K/V biases, per-head
-//! Q/K norms, per-layer RoPE tables (either pairing, or none), sliding-window layers, post-norms,
-//! GeGLU, the embedding and query scales and logit soft-capping, each where the family's
-//! weights and config have it.
+//! Q/K norms, per-layer RoPE tables (either pairing, or none), sliding-window layers,
+//! post-norms, GeGLU, the embedding and query scales and soft-capping of scores and logits,
+//! each where the family's weights and config have it.
 //!
 //! Numerics: projections run as cuBLAS GEMMs on f16 weights dequantized once at load, with
 //! activations cast to f16 in front of each GEMM and f32 accumulation; norms, RoPE,
@@ -22,7 +22,7 @@ use super::{
     Activation, ForwardBatch, ForwardModel, KvPool, KvPoolSize, Model, ModelConfig, ModelError,
 };
 use half::f16;
-use kernels::attention::AttentionShape;
+use kernels::attention::{AttentionShape, ScoreRules};
 use kernels::cuda::{
     CudaSlice, DeviceAttentionBatch, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
     GpuOptions,
@@ -307,9 +307,13 @@ impl ForwardModel for GpuModel {
                 .storage
                 .layer(layer)
                 .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
-            gpu.paged_attention_windowed(
+            let rules = ScoreRules {
+                window: lw.window,
+                softcap: c.attn_logit_softcap,
+            };
+            gpu.paged_attention_with_rules(
                 &shape,
-                lw.window,
+                rules,
                 &attention,
                 &s.q,
                 k_cache,
