@@ -43,7 +43,7 @@ pub enum TokenizerError {
     UnsupportedModel(String),
     #[error(
         "unknown pre-tokenizer `{0}` (tokenizer.ggml.pre); supported: default, gpt2, smollm, \
-         llama3/llama-bpe, qwen2 and their llama.cpp aliases"
+         llama3/llama-bpe, qwen2, gpt-4o and their llama.cpp aliases"
     )]
     UnknownPreTokenizer(String),
     #[error("invalid tokenizer metadata: {0}")]

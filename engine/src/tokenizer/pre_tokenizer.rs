@@ -15,6 +15,10 @@ const LLAMA3: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])
 /// Qwen 2's split: as Llama 3's but every digit alone.
 const QWEN2: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
+/// GPT-4o's split (o200k; Phi-4-mini, Llama 4): letter runs that follow a word's casing, each
+/// with its contraction, digit groups of at most three (the regex of its `tokenizer.json`).
+const GPT4O: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
 /// How one named pre-tokenizer splits text, and the encoding options that come with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PreTokenizerSpec {
@@ -56,6 +60,7 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
         },
         "dbrx" | "smaug-bpe" => PreTokenizerSpec::plain(&[LLAMA3]),
         "qwen2" | "deepseek-r1-qwen" | "stablelm2" | "megrez" => PreTokenizerSpec::plain(&[QWEN2]),
+        "gpt-4o" | "llama4" => PreTokenizerSpec::plain(&[GPT4O]),
         other => return Err(TokenizerError::UnknownPreTokenizer(other.to_string())),
     };
     Ok(spec)
