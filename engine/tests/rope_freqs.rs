@@ -12,7 +12,7 @@ mod gguf_writer;
 use common::Runner;
 use engine::gguf::{GgufFile, MetadataValue};
 use engine::model::Model;
-use gguf_writer::Builder;
+use gguf_writer::rebuild;
 use kernels::quant::GgmlType;
 
 /// Rotated pairs per head of the default model (head size 64).
@@ -21,30 +21,15 @@ const PAIRS: usize = 32;
 /// The default model's file rewritten with `kvs` set and, if given, a `rope_freqs.weight`.
 fn rebuilt(kvs: &[(&str, MetadataValue)], rope_freqs: Option<&[f32]>) -> GgufFile {
     let file = GgufFile::open(common::model_path()).unwrap();
-    let mut b = Builder::new(3);
-    b.alignment = file.alignment();
-    for (key, value) in file.metadata().iter() {
-        if !kvs.iter().any(|(k, _)| *k == key) {
-            b = b.kv(key, value.clone());
-        }
-    }
-    for (key, value) in kvs {
-        b = b.kv(key, value.clone());
-    }
-    for info in file.tensors() {
-        let t = file.tensor(&info.name).unwrap();
-        b = b.tensor(t.name(), t.dims(), t.ggml_type(), t.data().to_vec());
-    }
-    if let Some(factors) = rope_freqs {
-        let bytes = factors.iter().flat_map(|f| f.to_le_bytes()).collect();
-        b = b.tensor(
-            "rope_freqs.weight",
-            &[factors.len() as u64],
-            GgmlType::F32,
-            bytes,
-        );
-    }
-    GgufFile::from_bytes(b.build()).unwrap()
+    let add = rope_freqs
+        .map(|factors| {
+            let bytes = factors.iter().flat_map(|f| f.to_le_bytes()).collect();
+            let dims = vec![factors.len() as u64];
+            ("rope_freqs.weight".to_string(), dims, GgmlType::F32, bytes)
+        })
+        .into_iter()
+        .collect();
+    rebuild(&file, kvs, &[], add)
 }
 
 /// The last-token logits of a 48-token prompt.

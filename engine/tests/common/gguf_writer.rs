@@ -1,6 +1,6 @@
 //! A small GGUF writer for tests: files built in memory, valid or deliberately broken.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use engine::gguf::{GgufError, GgufFile, MetadataValue};
 use kernels::quant::GgmlType;
@@ -192,4 +192,39 @@ impl Builder {
     pub fn parse(&self) -> Result<GgufFile, GgufError> {
         GgufFile::from_bytes(self.build())
     }
+}
+
+/// A tensor to put into a rebuilt file: name, dims, type and bytes.
+pub type NewTensor = (String, Vec<u64>, GgmlType, Vec<u8>);
+
+/// `file` written again with `kvs` set (replacing keys of the same name), the tensors named in
+/// `drop` left out, and `add` appended (replacing tensors of the same name).
+pub fn rebuild(
+    file: &GgufFile,
+    kvs: &[(&str, MetadataValue)],
+    drop: &[&str],
+    add: Vec<NewTensor>,
+) -> GgufFile {
+    let mut b = Builder::new(3);
+    b.alignment = file.alignment();
+    for (key, value) in file.metadata().iter() {
+        if !kvs.iter().any(|(k, _)| *k == key) {
+            b = b.kv(key, value.clone());
+        }
+    }
+    for (key, value) in kvs {
+        b = b.kv(key, value.clone());
+    }
+    for info in file.tensors() {
+        let replaced = add.iter().any(|(name, ..)| *name == info.name);
+        if drop.contains(&info.name.as_str()) || replaced {
+            continue;
+        }
+        let t = file.tensor(&info.name).unwrap();
+        b = b.tensor(t.name(), t.dims(), t.ggml_type(), t.data().to_vec());
+    }
+    for (name, dims, ggml_type, data) in add {
+        b = b.tensor(&name, &dims, ggml_type, data);
+    }
+    GgufFile::from_bytes(b.build()).unwrap()
 }

@@ -65,11 +65,16 @@ fn long_rope(
     let attn_factor = keys
         .optional_f32(&hp.key("rope.scaling.attn_factor"))?
         .unwrap_or(1.0);
-    let which = if options.served_context(hp.context_length) > original {
-        LONG_FACTORS
+    // Both are read, so a broken one is refused whichever this context needs.
+    let pairs = hp.rope_dimension_count / 2;
+    let (long, short) = (
+        vector(file, LONG_FACTORS, pairs)?,
+        vector(file, SHORT_FACTORS, pairs)?,
+    );
+    let factors = if options.served_context(hp.context_length) > original {
+        long
     } else {
-        SHORT_FACTORS
+        short
     };
-    let factors = vector(file, which, hp.rope_dimension_count / 2)?;
     Ok(Some((factors, attn_factor)))
 }

@@ -1,0 +1,71 @@
+//! Family files that do not hold what their family needs get a clear error, never a panic or
+//! a model that computes something else: the family test models rebuilt with a part broken.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+#[path = "common/gguf_writer.rs"]
+mod gguf_writer;
+
+use common::family_model_path;
+use engine::gguf::GgufFile;
+use engine::model::Model;
+use gguf_writer::{rebuild, NewTensor};
+use kernels::quant::GgmlType;
+
+fn open(name: &str) -> GgufFile {
+    GgufFile::open(family_model_path(name)).unwrap()
+}
+
+/// An f32 tensor of `values`, shaped `dims`.
+fn f32_tensor(name: &str, dims: &[u64], values: &[f32]) -> NewTensor {
+    let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    (name.to_string(), dims.to_vec(), GgmlType::F32, bytes)
+}
+
+/// The error loading `file` gives; it must mention every one of `words`.
+fn refused(file: &GgufFile, words: &[&str]) {
+    let err = Model::from_gguf(file).err().expect("loaded").to_string();
+    for word in words {
+        assert!(err.contains(word), "{err:?} does not mention {word:?}");
+    }
+}
+
+#[test]
+fn a_fused_qkv_tensor_of_the_wrong_height_is_refused() {
+    let file = open("phi3");
+    let hidden = 384;
+    // One row short of Q (384) + K (384) + V (384).
+    let rows = 3 * 384 - 1;
+    let short = f32_tensor(
+        "blk.0.attn_qkv.weight",
+        &[hidden, rows],
+        &vec![0.01; (hidden * rows) as usize],
+    );
+    refused(
+        &rebuild(&file, &[], &[], vec![short]),
+        &["attn_qkv", "rows"],
+    );
+}
+
+#[test]
+fn long_rope_needs_both_factor_tensors_of_the_right_length() {
+    let file = open("phi3_longrope_short");
+    refused(
+        &rebuild(&file, &[], &["rope_factors_long.weight"], Vec::new()),
+        &["rope_factors_long.weight", "rope_factors_short.weight"],
+    );
+    // 48 rotated pairs of a 96-wide head: 47 factors are refused.
+    let wrong = f32_tensor("rope_factors_short.weight", &[47], &[1.0; 47]);
+    refused(
+        &rebuild(&file, &[], &[], vec![wrong]),
+        &["rope_factors_short.weight"],
+    );
+}
+
+#[test]
+fn a_biased_output_head_is_refused_by_phi3() {
+    let file = open("phi3");
+    let bias = f32_tensor("output.bias", &[4], &[0.0; 4]);
+    refused(&rebuild(&file, &[], &[], vec![bias]), &["output.bias"]);
+}
