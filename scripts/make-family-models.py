@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes small random-weight GGUF models for the llama, qwen2, qwen3, gemma3, smollm3 and phi3
-families, and two LongRoPE variants of phi3.
+"""Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
+smollm3 and phi3 families, and two LongRoPE variants of phi3.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -28,7 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2")
+            "phi3_longrope_long", "gemma2", "qwen3moe")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -86,6 +86,14 @@ LAYOUTS = {
         sliding_window=16, add_bos=True, attn_logit_softcapping=2.5,
         final_logit_softcapping=40.0,
         embd_type=Q.F16, embd_std=0.003,
+    ),
+    # Qwen3-30B-A3B style: Qwen3's attention and, in every layer, 8 experts of which each
+    # token uses 2 (a router sharp enough that its choices are clear), tied output.
+    "qwen3moe": dict(
+        seed=0x0E3E, n_layer=2, n_embd=256, n_head=4, n_head_kv=2, head_dim=128, n_ff=768,
+        rope_base=1e6, eps=1e-6, tied=True, qkv_bias=False, qk_norm=True,
+        pre="qwen2", add_bos=False, experts=8, experts_used=2, expert_ff=192,
+        embd_type=Q.Q8_0, embd_std=0.05,
     ),
     # SmolLM3 3B style: GQA 4:1, layer 3 of every 4 without RoPE ("NoPE"). The head is untied
     # here (a tied one gave flat distributions, with near-ties in 12% of the steps).
@@ -429,6 +437,10 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             softcap = L["final_logit_softcapping"]
         if softcap:
             w.add_final_logit_softcapping(softcap)
+    if "experts" in L:
+        w.add_expert_count(L["experts"])
+        w.add_expert_used_count(L["experts_used"])
+        w.add_expert_feed_forward_length(L["expert_ff"])
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])
         scale = L["context_length"] / L["original_context"]
@@ -513,14 +525,23 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         if arch in ("gemma2", "gemma3"):
             t.norm(p + "post_attention_norm.weight", d)
         t.norm(p + "ffn_norm.weight", d)
-        if arch == "phi3":
+        if "experts" in L:
+            # The router, then one 3-D tensor per projection, the expert index slowest.
+            ne, eff = L["experts"], L["expert_ff"]
+            t.add(p + "ffn_gate_inp.weight", t.normal((ne, d), 4.0 / math.sqrt(d)), Q.F32)
+            t.add(p + "ffn_gate_exps.weight", t.normal((ne, eff, d), 1.0 / math.sqrt(d)), mt)
+            t.add(p + "ffn_up_exps.weight", t.normal((ne, eff, d), 1.0 / math.sqrt(d)), mt)
+            t.add(p + "ffn_down_exps.weight", t.normal((ne, d, eff), 1.0 / math.sqrt(eff)), mt)
+        elif arch == "phi3":
             # One tensor: the gate's rows, then up's (llama.cpp's swiglu takes the first half
             # as the gate).
             t.matrix(p + "ffn_up.weight", 2 * ff, d, 1.0 / math.sqrt(d), mt)
         else:
             t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
             t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
-        t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff), L.get("down_type", Q.Q8_0))
+        if "experts" not in L:
+            t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff),
+                     L.get("down_type", Q.Q8_0))
         if arch in ("gemma2", "gemma3"):
             t.norm(p + "post_ffw_norm.weight", d)
 

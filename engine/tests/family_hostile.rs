@@ -8,7 +8,7 @@ mod common;
 mod gguf_writer;
 
 use common::family_model_path;
-use engine::gguf::GgufFile;
+use engine::gguf::{GgufFile, MetadataValue};
 use engine::model::Model;
 use gguf_writer::{rebuild, NewTensor};
 use kernels::quant::GgmlType;
@@ -68,4 +68,28 @@ fn a_biased_output_head_is_refused_by_phi3() {
     let file = open("phi3");
     let bias = f32_tensor("output.bias", &[4], &[0.0; 4]);
     refused(&rebuild(&file, &[], &[], vec![bias]), &["output.bias"]);
+}
+
+#[test]
+fn impossible_experts_are_refused() {
+    let file = open("qwen3moe");
+    // More experts used per token than the layer has.
+    let greedy = [("qwen3moe.expert_used_count", MetadataValue::U32(9))];
+    refused(&rebuild(&file, &greedy, &[], Vec::new()), &["9 of 8"]);
+    // An expert tensor of the wrong shape (7 experts' worth of down projections).
+    let (hidden, ffn) = (256u64, 192u64);
+    let down = f32_tensor(
+        "blk.1.ffn_down_exps.weight",
+        &[ffn, hidden, 7],
+        &vec![0.0; (ffn * hidden * 7) as usize],
+    );
+    refused(
+        &rebuild(&file, &[], &[], vec![down]),
+        &["blk.1.ffn_down_exps.weight", "dims"],
+    );
+    // A router that is missing.
+    refused(
+        &rebuild(&file, &[], &["blk.0.ffn_gate_inp.weight"], Vec::new()),
+        &["blk.0.ffn_gate_inp.weight"],
+    );
 }

@@ -340,6 +340,21 @@ fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
     }
 }
 
+/// Mixture-of-experts layers have no GPU kernels yet: the runner says so instead of loading.
+#[test]
+fn gpu_runner_refuses_mixture_of_experts_models_clearly() {
+    let Some(ctx) = gpu("gpu_runner_refuses_mixture_of_experts") else {
+        return;
+    };
+    let file = GgufFile::open(common::family_model_path("qwen3moe")).unwrap();
+    let cpu_model = Model::from_gguf(&file).unwrap();
+    let err = GpuModel::with_context(&cpu_model, ctx)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("mixture-of-experts"), "{err}");
+}
+
 fn first_tokens(engine: &EngineHandle, prompts: &[Vec<u32>], max_new: u32) -> Vec<(Vec<u32>, u32)> {
     let streams: Vec<_> = prompts
         .iter()

@@ -15,7 +15,7 @@ use common::equivalence::assert_four_ways_agree;
 use common::llama_reference::{assert_agrees_with_fixture, read_fixture, FAMILY_NEAR_TIE};
 use common::{family_model_path, Runner};
 use engine::gguf::GgufFile;
-use engine::model::{LoadOptions, Model, ModelConfig};
+use engine::model::{LoadOptions, Mlp, Model, ModelConfig};
 use engine::tokenizer::Tokenizer;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -101,6 +101,23 @@ fn gemma3_with_sliding_windows_and_sentencepiece_agrees_with_llama_cpp() {
         .unwrap();
     assert!(longest > 2 * 16, "no prompt crosses the 16-token window");
     assert_tokenizes_like_llama_cpp(&tok, &fixture);
+}
+
+#[test]
+fn qwen3moe_with_routed_experts_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("qwen3moe");
+    assert_eq!(config.architecture, "qwen3moe");
+    let file = GgufFile::open(family_model_path("qwen3moe")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    for layer in &model.weights().layers {
+        let Mlp::Experts(moe) = &layer.mlp else {
+            panic!("a dense layer in a mixture-of-experts model");
+        };
+        assert_eq!(
+            (moe.plan.experts, moe.plan.top_k, moe.plan.ffn),
+            (8, 2, 192)
+        );
+    }
 }
 
 #[test]

@@ -3,10 +3,12 @@
 //! none) -> K/V written to the pool at `out_cache_loc` -> paged attention through
 //! `kv_indices` (windowed on sliding layers, scores soft-capped where the family says) ->
 //! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
-//! times up -> down (-> post-norm) -> residual, and the output head (soft-capped where
+//! times up -> down, or a mixture of experts (-> post-norm) -> residual, and the output head (soft-capped where
 //! declared) on the requested rows. Which of the optional steps run is the family's choice,
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
+use super::moe::MoeScratch;
+use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 use kernels::activation::{gelu_mul, silu_mul};
@@ -34,6 +36,7 @@ struct Scratch {
     tmp: Vec<f32>,
     /// RoPE angles of the batch's positions per RoPE table, shared by the layers using it.
     angles: Vec<RopeAngles>,
+    moe: MoeScratch,
 }
 
 /// A loaded model ready to run batches.
@@ -168,15 +171,19 @@ impl Model {
             add_in_place(&mut s.x, &s.proj);
 
             rms_norm(&s.x, &lw.ffn_norm, c.rms_norm_eps, &mut s.normed)?;
-            s.gate_up.resize(t * 2 * c.ffn, 0.0);
-            lw.gate_up
-                .matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
-            s.act.resize(t * c.ffn, 0.0);
-            match c.activation {
-                Activation::Silu => silu_mul(&s.gate_up, c.ffn, &mut s.act)?,
-                Activation::GeluTanh => gelu_mul(&s.gate_up, c.ffn, &mut s.act)?,
+            match &lw.mlp {
+                Mlp::Dense { gate_up, down } => {
+                    s.gate_up.resize(t * 2 * c.ffn, 0.0);
+                    gate_up.matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
+                    s.act.resize(t * c.ffn, 0.0);
+                    match c.activation {
+                        Activation::Silu => silu_mul(&s.gate_up, c.ffn, &mut s.act)?,
+                        Activation::GeluTanh => gelu_mul(&s.gate_up, c.ffn, &mut s.act)?,
+                    }
+                    down.matmul(&s.act, t, &mut s.proj)?;
+                }
+                Mlp::Experts(moe) => moe.forward(&s.normed, t, hidden, &mut s.moe, &mut s.proj)?,
             }
-            lw.ffn_down.matmul(&s.act, t, &mut s.proj)?;
             if let Some(post) = &lw.post_ffn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
             }

@@ -12,6 +12,7 @@ mod forward;
 pub mod gpu;
 pub mod hparams;
 mod load;
+pub mod moe;
 mod rope;
 pub mod scripted;
 mod table_diff;
@@ -23,6 +24,7 @@ mod llama;
 mod phi3;
 mod qwen2;
 mod qwen3;
+mod qwen3moe;
 mod smollm3;
 
 pub use batch::ForwardBatch;
@@ -32,7 +34,7 @@ pub use forward::Model;
 pub use hparams::{Hparams, RopeScaling, RopeScalingKind};
 pub use load::{load, load_weights, supported_architectures, LoadOptions, LoadedModel};
 pub use table_diff::req_to_token_updates;
-pub use weights::{LayerPlan, LayerWeights, Weights};
+pub use weights::{LayerPlan, LayerWeights, Mlp, Weights};
 
 use crate::gguf::GgufError;
 use kernels::KernelError;

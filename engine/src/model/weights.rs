@@ -2,6 +2,7 @@
 //! GGUF's standard ones (`blk.N.attn_q.weight`, ...), shared by every family; a family says
 //! which optional parts its layers have ([`LayerPlan`]).
 
+use super::moe::{MoePlan, MoeWeights};
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
 use kernels::matmul::QMatrix;
@@ -130,6 +131,18 @@ pub struct LayerPlan {
     pub window: Option<usize>,
     /// Q|K|V in one tensor (`attn_qkv`) and gate|up in `ffn_up` (Phi-3), not one tensor each.
     pub fused_tensors: bool,
+    /// A mixture of experts instead of the dense MLP (Qwen3-MoE).
+    pub moe: Option<MoePlan>,
+}
+
+/// A layer's MLP: one gated MLP, or a mixture of experts.
+pub enum Mlp {
+    Dense {
+        /// `[gate (ffn) | up (ffn)]`.
+        gate_up: FusedLinear,
+        down: QMatrix,
+    },
+    Experts(Box<MoeWeights>),
 }
 
 pub struct LayerWeights {
@@ -143,8 +156,7 @@ pub struct LayerWeights {
     pub attn_output: QMatrix,
     pub post_attn_norm: Option<Vec<f32>>,
     pub ffn_norm: Vec<f32>,
-    pub gate_up: FusedLinear,
-    pub ffn_down: QMatrix,
+    pub mlp: Mlp,
     pub post_ffn_norm: Option<Vec<f32>>,
     /// The RoPE table the layer uses; `None`: no rotation.
     pub rope: Option<usize>,
@@ -174,20 +186,33 @@ impl LayerWeights {
         } else {
             None
         };
-        let (qkv, gate_up) = if plan.fused_tensors {
-            (
-                FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_dim, kv_dim, kv_dim])?,
-                FusedLinear::load_split(file, &name("ffn_up"), hidden, &[config.ffn; 2])?,
-            )
+        let qkv = if plan.fused_tensors {
+            FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_dim, kv_dim, kv_dim])?
         } else {
-            (
-                FusedLinear::load(
-                    file,
-                    &[name("attn_q"), name("attn_k"), name("attn_v")],
-                    hidden,
-                )?,
-                FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?,
-            )
+            FusedLinear::load(
+                file,
+                &[name("attn_q"), name("attn_k"), name("attn_v")],
+                hidden,
+            )?
+        };
+        let mlp = match plan.moe {
+            Some(moe) => Mlp::Experts(Box::new(MoeWeights::load(file, i, hidden, moe)?)),
+            None => {
+                let gate_up = if plan.fused_tensors {
+                    FusedLinear::load_split(file, &name("ffn_up"), hidden, &[config.ffn; 2])?
+                } else {
+                    FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?
+                };
+                if gate_up.widths != [config.ffn; 2] {
+                    return Err(ModelError::Shape(format!(
+                        "layer {i}: gate and up sizes do not match"
+                    )));
+                }
+                Mlp::Dense {
+                    gate_up,
+                    down: single(file, &name("ffn_down"), config.ffn, hidden)?,
+                }
+            }
         };
         let layer = Self {
             attn_norm: vector(file, &name("attn_norm"), hidden)?,
@@ -198,13 +223,12 @@ impl LayerWeights {
             attn_output: single(file, &name("attn_output"), q_dim, hidden)?,
             post_attn_norm: optional(plan.post_norms, "post_attention_norm", hidden)?,
             ffn_norm: vector(file, &name("ffn_norm"), hidden)?,
-            gate_up,
-            ffn_down: single(file, &name("ffn_down"), config.ffn, hidden)?,
+            mlp,
             post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
             rope: (!plan.no_rope).then_some(plan.rope),
             window: plan.window,
         };
-        if layer.qkv.widths != [q_dim, kv_dim, kv_dim] || layer.gate_up.widths != [config.ffn; 2] {
+        if layer.qkv.widths != [q_dim, kv_dim, kv_dim] {
             return Err(ModelError::Shape(format!(
                 "layer {i}: projection sizes do not match"
             )));

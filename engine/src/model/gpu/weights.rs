@@ -3,6 +3,7 @@
 //! writes its own contiguous output; gate and up stay fused, as the gated activations read
 //! rows `[gate | up]`. A family's optional parts are uploaded where its layers have them.
 
+use super::super::weights::Mlp;
 use super::super::{ModelError, Weights};
 use half::f16;
 use half::slice::HalfFloatSliceExt;
@@ -46,6 +47,12 @@ impl DeviceWeights {
             let qkv = |lo: usize, n: usize| {
                 half_rows(gpu, lo..lo + n, hidden, |r, out| lw.qkv.row(r, out))
             };
+            let Mlp::Dense { gate_up, down } = &lw.mlp else {
+                return Err(ModelError::Unsupported(
+                    "mixture-of-experts layers on the GPU: serve this model with --device cpu"
+                        .into(),
+                ));
+            };
             let upload = |v: &Option<Vec<f32>>| v.as_deref().map(|v| gpu.upload(v)).transpose();
             let qkv_bias = match &lw.qkv_bias {
                 Some(b) if b.len() == q_dim + 2 * kv_dim => Some([
@@ -82,10 +89,8 @@ impl DeviceWeights {
                 })?,
                 post_attn_norm: upload(&lw.post_attn_norm)?,
                 ffn_norm: gpu.upload(&lw.ffn_norm)?,
-                w_gate_up: half_rows(gpu, 0..2 * c.ffn, hidden, |r, out| lw.gate_up.row(r, out))?,
-                w_down: half_rows(gpu, 0..hidden, c.ffn, |r, out| {
-                    Ok(lw.ffn_down.row(r, out)?)
-                })?,
+                w_gate_up: half_rows(gpu, 0..2 * c.ffn, hidden, |r, out| gate_up.row(r, out))?,
+                w_down: half_rows(gpu, 0..hidden, c.ffn, |r, out| Ok(down.row(r, out)?))?,
                 post_ffn_norm: upload(&lw.post_ffn_norm)?,
                 rope: lw.rope,
                 window: lw.window,

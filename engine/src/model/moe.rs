@@ -1,0 +1,212 @@
+//! Mixture-of-experts MLPs (Qwen3-MoE): a router scores every expert for each token, the
+//! `top_k` best run (softmax over all experts, the chosen weights renormalized to sum to one,
+//! as llama.cpp's `build_moe_ffn` with `norm_w`), and their SwiGLU outputs are summed with
+//! those weights. Each token's experts are added in rank order, and every expert's rows are
+//! computed by the same matmuls whatever other tokens share the step, so a token's output does
+//! not depend on its batch.
+
+use super::ModelError;
+use crate::gguf::{GgufFile, TensorView};
+use kernels::activation::silu_mul;
+use kernels::matmul::QMatrix;
+
+/// How many experts a layer has, how many each token uses and their MLP width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoePlan {
+    pub experts: usize,
+    pub top_k: usize,
+    pub ffn: usize,
+}
+
+pub struct Expert {
+    /// `[gate (ffn) | up (ffn)]` rows over `hidden`.
+    pub gate_up: QMatrix,
+    /// `[hidden]` rows over `ffn`.
+    pub down: QMatrix,
+}
+
+pub struct MoeWeights {
+    pub plan: MoePlan,
+    /// One row per expert over `hidden` (`ffn_gate_inp`).
+    pub router: QMatrix,
+    pub experts: Vec<Expert>,
+}
+
+/// Scratch of the MoE pass, reused across steps.
+#[derive(Default)]
+pub struct MoeScratch {
+    logits: Vec<f32>,
+    rows: Vec<f32>,
+    gate_up: Vec<f32>,
+    act: Vec<f32>,
+    out: Vec<f32>,
+    /// `[tokens, top_k, hidden]`: each token's expert outputs, by rank.
+    picked: Vec<f32>,
+}
+
+impl MoeWeights {
+    /// Layer `i`'s router and experts (`ffn_{gate,up,down}_exps`: one 3-D tensor each, the
+    /// expert index slowest).
+    pub fn load(
+        file: &GgufFile,
+        i: usize,
+        hidden: usize,
+        plan: MoePlan,
+    ) -> Result<Self, ModelError> {
+        if plan.experts == 0 || plan.top_k == 0 || plan.top_k > plan.experts || plan.ffn == 0 {
+            return Err(ModelError::Shape(format!(
+                "layer {i}: {} of {} experts of width {}",
+                plan.top_k, plan.experts, plan.ffn
+            )));
+        }
+        let name = |s: &str| format!("blk.{i}.{s}.weight");
+        let tensor = |name: &str| {
+            file.tensor(name)
+                .ok_or_else(|| ModelError::MissingTensor(name.to_string()))
+        };
+        let router = tensor(&name("ffn_gate_inp"))?;
+        let router = QMatrix::new(
+            router.ggml_type(),
+            plan.experts,
+            hidden,
+            checked(&router, &[hidden, plan.experts])?,
+        )?;
+        let gate = tensor(&name("ffn_gate_exps"))?;
+        let up = tensor(&name("ffn_up_exps"))?;
+        let down = tensor(&name("ffn_down_exps"))?;
+        let (gate_bytes, up_bytes, down_bytes) = (
+            checked(&gate, &[hidden, plan.ffn, plan.experts])?,
+            checked(&up, &[hidden, plan.ffn, plan.experts])?,
+            checked(&down, &[plan.ffn, hidden, plan.experts])?,
+        );
+        if gate.ggml_type() != up.ggml_type() {
+            return Err(ModelError::Unsupported(format!(
+                "layer {i}: expert gate and up of different types"
+            )));
+        }
+        let slice = |bytes: &'_ [u8], e: usize| {
+            let per = bytes.len() / plan.experts;
+            bytes[e * per..(e + 1) * per].to_vec()
+        };
+        let experts = (0..plan.experts)
+            .map(|e| {
+                let mut gate_up = slice(gate_bytes, e);
+                gate_up.extend(slice(up_bytes, e));
+                Ok(Expert {
+                    gate_up: QMatrix::new(gate.ggml_type(), 2 * plan.ffn, hidden, &gate_up)?,
+                    down: QMatrix::new(down.ggml_type(), hidden, plan.ffn, &slice(down_bytes, e))?,
+                })
+            })
+            .collect::<Result<Vec<_>, ModelError>>()?;
+        Ok(Self {
+            plan,
+            router,
+            experts,
+        })
+    }
+
+    /// `out[t] = sum over the token's experts of weight * down(silu(gate x) * up x)` for the
+    /// `t` rows of `x` (`[t, hidden]`).
+    pub fn forward(
+        &self,
+        x: &[f32],
+        t: usize,
+        hidden: usize,
+        s: &mut MoeScratch,
+        out: &mut [f32],
+    ) -> Result<(), ModelError> {
+        let MoePlan {
+            experts,
+            top_k,
+            ffn,
+        } = self.plan;
+        s.logits.resize(t * experts, 0.0);
+        self.router.matmul(x, t, &mut s.logits)?;
+        let picks: Vec<Vec<(usize, f32)>> = s
+            .logits
+            .chunks_exact(experts)
+            .map(|row| route(row, top_k))
+            .collect();
+        s.picked.resize(t * top_k * hidden, 0.0);
+        for (e, expert) in self.experts.iter().enumerate() {
+            // The tokens that chose expert `e`, with the rank it has among their choices.
+            let users: Vec<(usize, usize)> = picks
+                .iter()
+                .enumerate()
+                .filter_map(|(tok, p)| p.iter().position(|&(pe, _)| pe == e).map(|r| (tok, r)))
+                .collect();
+            if users.is_empty() {
+                continue;
+            }
+            let m = users.len();
+            s.rows.clear();
+            for &(tok, _) in &users {
+                s.rows.extend_from_slice(&x[tok * hidden..][..hidden]);
+            }
+            s.gate_up.resize(m * 2 * ffn, 0.0);
+            expert.gate_up.matmul(&s.rows, m, &mut s.gate_up)?;
+            s.act.resize(m * ffn, 0.0);
+            silu_mul(&s.gate_up, ffn, &mut s.act)?;
+            s.out.resize(m * hidden, 0.0);
+            expert.down.matmul(&s.act, m, &mut s.out)?;
+            for (&(tok, rank), row) in users.iter().zip(s.out.chunks_exact(hidden)) {
+                s.picked[(tok * top_k + rank) * hidden..][..hidden].copy_from_slice(row);
+            }
+        }
+        for ((dst, p), tok) in out.chunks_exact_mut(hidden).zip(&picks).zip(0..) {
+            dst.fill(0.0);
+            for (rank, &(_, weight)) in p.iter().enumerate() {
+                let row = &s.picked[(tok * top_k + rank) * hidden..][..hidden];
+                dst.iter_mut().zip(row).for_each(|(d, v)| *d += weight * v);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `top_k` experts of one router row, best first (the lower index on a tie), with their
+/// softmax probabilities renormalized over the chosen ones.
+fn route(logits: &[f32], top_k: usize) -> Vec<(usize, f32)> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let probs: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
+    let total: f32 = probs.iter().sum();
+    let mut order: Vec<usize> = (0..logits.len()).collect();
+    order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]).then(a.cmp(&b)));
+    order.truncate(top_k);
+    let chosen: f32 = order.iter().map(|&e| probs[e] / total).sum();
+    order
+        .into_iter()
+        .map(|e| (e, probs[e] / total / chosen))
+        .collect()
+}
+
+/// The tensor's bytes, after checking its GGUF dims are `dims`.
+fn checked<'a>(v: &TensorView<'a>, dims: &[usize]) -> Result<&'a [u8], ModelError> {
+    let want: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+    if v.dims() != want.as_slice() {
+        return Err(ModelError::Shape(format!(
+            "{}: dims {:?}, expected {want:?}",
+            v.name(),
+            v.dims()
+        )));
+    }
+    Ok(v.data())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route;
+
+    #[test]
+    fn routing_picks_the_best_experts_and_renormalizes_their_weights() {
+        let picks = route(&[0.0, 2.0, 1.0, 2.0], 2);
+        // Experts 1 and 3 tie: the lower index first; equal weights that sum to one.
+        assert_eq!(picks.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 3]);
+        assert!((picks[0].1 - 0.5).abs() < 1e-6 && (picks[1].1 - 0.5).abs() < 1e-6);
+        let picks = route(&[3.0, 0.0, 1.0], 2);
+        let (a, b) = (1.0f32.exp(), 3.0f32.exp());
+        assert_eq!(picks[0].0, 0);
+        assert!((picks[0].1 - b / (a + b)).abs() < 1e-6);
+        assert!((picks[1].1 - a / (a + b)).abs() < 1e-6);
+    }
+}

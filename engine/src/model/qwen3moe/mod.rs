@@ -1,0 +1,37 @@
+//! Qwen3-MoE: Qwen3's attention (per-head Q/K norms, NeoX RoPE) with a mixture of experts in
+//! every layer: `qwen3moe.expert_count` experts of width `qwen3moe.expert_feed_forward_length`
+//! (llama.cpp's default: `feed_forward_length / expert_used_count`), of which
+//! `qwen3moe.expert_used_count` run per token (see `moe`).
+
+use super::hparams::Hparams;
+use super::moe::MoePlan;
+use super::weights::{LayerPlan, Weights};
+use super::{rope, LoadOptions, ModelConfig, ModelError};
+use crate::gguf::keys::Keys;
+use crate::gguf::GgufFile;
+use kernels::rope::RopeStyle;
+
+pub const ARCHITECTURE: &str = "qwen3moe";
+
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
+    let hp = Hparams::from_metadata(file.metadata())?;
+    let keys = Keys::new(file.metadata());
+    let config = ModelConfig::from_hparams(&hp, file)?;
+    let experts = keys.required_usize(&hp.key("expert_count"))?;
+    let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+    let ffn = match keys.optional_usize(&hp.key("expert_feed_forward_length"))? {
+        Some(ffn) => ffn,
+        None => hp.feed_forward_length / top_k.max(1),
+    };
+    let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
+    let plan = LayerPlan {
+        qk_norm: true,
+        moe: Some(MoePlan {
+            experts,
+            top_k,
+            ffn,
+        }),
+        ..LayerPlan::default()
+    };
+    Weights::load(file, config, vec![rope], |_| plan)
+}
