@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3 and phi3 families, and two LongRoPE variants of phi3.
+smollm3 and phi3 families, two LongRoPE variants of phi3 and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -28,7 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2", "qwen3moe")
+            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -119,6 +119,10 @@ LAYOUTS = {
 # its 96 head dimensions, as Phi-4-mini rotates 3/4 of its heads.
 LAYOUTS["phi3_longrope_short"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
                                       original_context=4096)
+# Mixtral style: the llama model with 4 experts of its MLP width (256 here), 2 used per
+# token; llama files size their experts by feed_forward_length.
+LAYOUTS["llama_moe"] = dict(LAYOUTS["llama"], arch="llama", n_ff=256, experts=4, experts_used=2,
+                            expert_ff=256)
 LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
                                      original_context=2048, rope_dims=64)
 
@@ -440,7 +444,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     if "experts" in L:
         w.add_expert_count(L["experts"])
         w.add_expert_used_count(L["experts_used"])
-        w.add_expert_feed_forward_length(L["expert_ff"])
+        if arch != "llama":
+            w.add_expert_feed_forward_length(L["expert_ff"])
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])
         scale = L["context_length"] / L["original_context"]

@@ -108,15 +108,29 @@ fn qwen3moe_with_routed_experts_agrees_with_llama_cpp() {
     let (config, _, _) = check_family("qwen3moe");
     assert_eq!(config.architecture, "qwen3moe");
     let file = GgufFile::open(family_model_path("qwen3moe")).unwrap();
-    let model = Model::from_gguf(&file).unwrap();
+    assert_experts(&Model::from_gguf(&file).unwrap(), (8, 2, 192));
+}
+
+/// Every layer of `model` is a mixture of (experts, used per token, width) experts.
+fn assert_experts(model: &Model, want: (usize, usize, usize)) {
     for layer in &model.weights().layers {
         let Mlp::Experts(moe) = &layer.mlp else {
             panic!("a dense layer in a mixture-of-experts model");
         };
-        assert_eq!(
-            (moe.plan.experts, moe.plan.top_k, moe.plan.ffn),
-            (8, 2, 192)
-        );
+        assert_eq!((moe.plan.experts, moe.plan.top_k, moe.plan.ffn), want);
+    }
+}
+
+/// Mixtral: the llama family with experts (sized by `feed_forward_length`).
+#[test]
+fn llama_with_experts_like_mixtral_agrees_with_llama_cpp() {
+    let (file, tok, fixture) = open_checked("llama_moe");
+    assert_eq!(file.architecture(), Some("llama"));
+    let model = Model::from_gguf(&file).unwrap();
+    assert_experts(&model, (4, 2, 256));
+    let mut runner = Runner::new(model, 1, 4096);
+    for line in assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE) {
+        eprintln!("llama_moe: {line}");
     }
 }
 
