@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates the small random-weight llama/qwen2/qwen3/qwen3moe/gemma2/gemma3/smollm3/phi3
+# Generates the small random-weight llama/qwen2/qwen3/qwen3moe/gemma2/gemma3/smollm3/phi3/granite
 # GGUFs, phi3's two LongRoPE variants and a Mixtral-style llama that the family tests run
 # (scripts/make-family-models.py) into .cache/family-models, with gguf and numpy pinned in
 # .cache/gguf-py so the files come out byte-identical, and checks each against the sha256 in
@@ -14,7 +14,7 @@ fixtures="$root/engine/tests/fixtures/families"
 gguf_version="0.17.1"
 numpy_version="2.2.6"
 families=(llama llama_moe qwen2 qwen3 qwen3moe gemma2 gemma3 smollm3 phi3 phi3_longrope_short
-  phi3_longrope_long)
+  phi3_longrope_long granite)
 
 # The sha256 a family's fixture was made from, or nothing if it has no fixture yet.
 expected_sha256() {

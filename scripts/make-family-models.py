@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3 and phi3 families, two LongRoPE variants of phi3 and a Mixtral-style llama.
+smollm3, phi3 and granite families, two LongRoPE variants of phi3 and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -28,7 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe")
+            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -94,6 +94,17 @@ LAYOUTS = {
         rope_base=1e6, eps=1e-6, tied=True, qkv_bias=False, qk_norm=True,
         pre="qwen2", add_bos=False, experts=8, experts_used=2, expert_ff=192,
         embd_type=Q.Q8_0, embd_std=0.05,
+    ),
+    # Granite 3 2B style: GQA 4:1 and its four multipliers (embeddings x12, scores x1/64,
+    # layer outputs x0.22, logits /8; the head's rows are 8x larger so logits keep their
+    # spread). The head is untied here: tied, these scales made "repeat the last token" every
+    # answer.
+    "granite": dict(
+        seed=0x6A3, n_layer=2, n_embd=512, n_head=8, n_head_kv=2, head_dim=64, n_ff=1024,
+        rope_base=10000.0, eps=1e-5, tied=False, qkv_bias=False, qk_norm=False,
+        pre="refact", add_bos=False, embedding_scale=12.0, residual_scale=0.22,
+        attention_scale=1.0 / 64, logit_scale=8.0, logit_gain=8.0,
+        embd_type=Q.Q5_0, output_type=Q.Q8_0, embd_std=0.02,
     ),
     # SmolLM3 3B style: GQA 4:1, layer 3 of every 4 without RoPE ("NoPE"). The head is untied
     # here (a tied one gave flat distributions, with near-ties in 12% of the steps).
@@ -441,6 +452,11 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             softcap = L["final_logit_softcapping"]
         if softcap:
             w.add_final_logit_softcapping(softcap)
+    if arch == "granite":
+        w.add_embedding_scale(L["embedding_scale"])
+        w.add_residual_scale(L["residual_scale"])
+        w.add_attention_scale(L["attention_scale"])
+        w.add_logit_scale(L["logit_scale"])
     if "experts" in L:
         w.add_expert_count(L["experts"])
         w.add_expert_used_count(L["experts_used"])
@@ -557,7 +573,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         t.norm("output_norm.weight", d, gain)
     else:
         t.norm("output_norm.weight", d)
-        head = t.normal((n_vocab, d), LOGIT_STD / math.sqrt(d))
+        head = t.normal((n_vocab, d), LOGIT_STD / math.sqrt(d) * L.get("logit_gain", 1.0))
         head[control] *= 0.05
         t.add("output.weight", head, L["output_type"])
 

@@ -252,7 +252,8 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 /// Every family on the GPU (Llama 3's `rope_freqs`, Qwen2's Q/K/V biases and NeoX RoPE,
 /// Qwen3's per-head Q/K norms, Gemma 3's embedding scale, sliding-window layers with their
 /// own RoPE base, post-norms and GeGLU, Gemma 2's soft-capped scores, SmolLM3's layers
-/// without RoPE, Phi-3's fused tensors and LongRoPE served in a 4,096-token context): llama.cpp's greedy continuations on the family's
+/// without RoPE, Phi-3's fused tensors and LongRoPE served in a 4,096-token context,
+/// Granite's multipliers): llama.cpp's greedy continuations on the family's
 /// random-weight GGUF, with the criteria the CPU model meets, and the CPU model's logits row
 /// by row over two prompts prefilled in one batch and decoded together. On a GPU machine
 /// without network, copy the family GGUFs there and name their directory in
@@ -260,7 +261,7 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 /// files are too large to carry all at once), and the test prints which it ran.
 #[test]
 fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
-    const FAMILIES: [&str; 9] = [
+    const FAMILIES: [&str; 10] = [
         "llama",
         "qwen2",
         "qwen3",
@@ -270,6 +271,7 @@ fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
         "phi3",
         "phi3_longrope_short",
         "phi3_longrope_long",
+        "granite",
     ];
     let chosen = std::env::var("RADIXSERVE_GPU_FAMILIES").unwrap_or_default();
     let families: Vec<&str> = if chosen.is_empty() {

@@ -135,6 +135,16 @@ fn llama_with_experts_like_mixtral_agrees_with_llama_cpp() {
 }
 
 #[test]
+fn granite_with_its_four_multipliers_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("granite");
+    assert_eq!(config.embedding_scale, Some(12.0));
+    assert_eq!(config.residual_scale, Some(0.22));
+    assert_eq!(config.logit_divisor, Some(8.0));
+    // Scores times 1/64 where attention itself gives 1/sqrt(64).
+    assert_eq!(config.query_scale, Some(0.125));
+}
+
+#[test]
 fn gemma2_with_soft_capped_scores_and_alternating_windows_agrees_with_llama_cpp() {
     let (config, _, _) = check_family("gemma2");
     assert_eq!(config.attn_logit_softcap, Some(2.5));

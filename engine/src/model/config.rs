@@ -38,6 +38,10 @@ pub struct ModelConfig {
     pub final_logit_softcap: Option<f32>,
     /// `cap * tanh(score / cap)` on every attention score (Gemma 2).
     pub attn_logit_softcap: Option<f32>,
+    /// Multiplies what attention and the MLP add to the residual stream (Granite).
+    pub residual_scale: Option<f32>,
+    /// Divides the output logits (Granite's `logit_scale`).
+    pub logit_divisor: Option<f32>,
 }
 
 impl ModelConfig {
@@ -75,6 +79,8 @@ impl ModelConfig {
             query_scale: None,
             final_logit_softcap: None,
             attn_logit_softcap: None,
+            residual_scale: None,
+            logit_divisor: None,
         })
     }
 

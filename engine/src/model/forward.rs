@@ -168,6 +168,7 @@ impl Model {
             if let Some(post) = &lw.post_attn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
             }
+            scale_residual(&mut s.proj, c.residual_scale);
             add_in_place(&mut s.x, &s.proj);
 
             rms_norm(&s.x, &lw.ffn_norm, c.rms_norm_eps, &mut s.normed)?;
@@ -187,6 +188,7 @@ impl Model {
             if let Some(post) = &lw.post_ffn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
             }
+            scale_residual(&mut s.proj, c.residual_scale);
             add_in_place(&mut s.x, &s.proj);
         }
         // The final norm and the head only for the rows whose logits are wanted.
@@ -206,6 +208,9 @@ impl Model {
         s.logits.resize(rows * c.vocab_size, 0.0);
         w.output_head()
             .matmul(&s.normed[..rows * hidden], rows, &mut s.logits)?;
+        if let Some(divisor) = c.logit_divisor {
+            s.logits.iter_mut().for_each(|l| *l *= 1.0 / divisor);
+        }
         if let Some(cap) = c.final_logit_softcap {
             s.logits
                 .iter_mut()
@@ -258,6 +263,13 @@ fn norm_in_place(
     tmp.clear();
     tmp.extend_from_slice(x);
     Ok(rms_norm(tmp, weight, eps, x)?)
+}
+
+/// Granite's residual multiplier on a layer's contribution, where the family has one.
+fn scale_residual(proj: &mut [f32], scale: Option<f32>) {
+    if let Some(scale) = scale {
+        proj.iter_mut().for_each(|v| *v *= scale);
+    }
 }
 
 fn add_in_place(x: &mut [f32], y: &[f32]) {

@@ -20,6 +20,7 @@ mod weights;
 
 mod gemma2;
 mod gemma3;
+mod granite;
 mod llama;
 mod phi3;
 mod qwen2;

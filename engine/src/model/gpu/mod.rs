@@ -5,8 +5,8 @@
 //!
 //! Every family's layer runs here as on the CPU ([`super::forward`]): Q/K/V biases, per-head
 //! Q/K norms, per-layer RoPE tables (either pairing, or none), sliding-window layers,
-//! post-norms, GeGLU, the embedding and query scales and soft-capping of scores and logits,
-//! each where the family's weights and config have it.
+//! post-norms, GeGLU, the embedding, query, residual and logit scales and soft-capping of
+//! scores and logits, each where the family's weights and config have it.
 //!
 //! Numerics: projections run as cuBLAS GEMMs on f16 weights dequantized once at load, with
 //! activations cast to f16 in front of each GEMM and f32 accumulation; norms, RoPE,
@@ -331,6 +331,9 @@ impl ForwardModel for GpuModel {
             if let Some(post) = &lw.post_attn_norm {
                 gpu.rms_norm_in_place(&mut s.proj, post, eps, t)?;
             }
+            if let Some(scale) = c.residual_scale {
+                gpu.scale_in_place(&mut s.proj, scale, t * hidden)?;
+            }
             gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
 
             gpu.rms_norm(&s.x, &lw.ffn_norm, eps, &mut s.normed, t)?;
@@ -357,6 +360,9 @@ impl ForwardModel for GpuModel {
             if let Some(post) = &lw.post_ffn_norm {
                 gpu.rms_norm_in_place(&mut s.proj, post, eps, t)?;
             }
+            if let Some(scale) = c.residual_scale {
+                gpu.scale_in_place(&mut s.proj, scale, t * hidden)?;
+            }
             gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
         }
         // The final norm and the head only for the wanted rows: gathered from the residual
@@ -373,6 +379,9 @@ impl ForwardModel for GpuModel {
                 logits,
                 (rows, c.vocab_size, hidden),
             )?;
+            if let Some(divisor) = c.logit_divisor {
+                gpu.scale_in_place(logits, 1.0 / divisor, rows * c.vocab_size)?;
+            }
             if let Some(cap) = c.final_logit_softcap {
                 gpu.softcap_in_place(logits, cap, rows * c.vocab_size)?;
             }

@@ -1,0 +1,54 @@
+//! Granite 3.x (dense): Llama's layer with four multipliers: embeddings times
+//! `granite.embedding_scale`, scores times `granite.attention.scale` (instead of
+//! `1/sqrt(head_dim)`), each layer's attention and MLP output times `granite.residual_scale`
+//! before the residual add, and logits divided by `granite.logit_scale`. RoPE over adjacent
+//! pairs, unless `granite.rope.scaling.finetuned` is false (then no layer rotates). The
+//! optional projection biases and the MoE variants are refused.
+
+use super::hparams::Hparams;
+use super::weights::{LayerPlan, Weights};
+use super::{rope, LoadOptions, ModelConfig, ModelError};
+use crate::gguf::keys::Keys;
+use crate::gguf::GgufFile;
+use kernels::rope::RopeStyle;
+
+pub const ARCHITECTURE: &str = "granite";
+
+/// Biases some Granite files carry, which this loader does not apply.
+const BIASES: [&str; 4] = ["attn_output", "ffn_gate", "ffn_up", "ffn_down"];
+
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
+    let hp = Hparams::from_metadata(file.metadata())?;
+    let keys = Keys::new(file.metadata());
+    if keys.optional_usize(&hp.key("expert_count"))?.unwrap_or(0) > 0 {
+        return Err(ModelError::Unsupported(
+            "Granite with experts (granite.expert_count)".into(),
+        ));
+    }
+    let biased = (0..hp.block_count)
+        .flat_map(|i| BIASES.map(|part| format!("blk.{i}.{part}.bias")))
+        .find(|name| file.tensor(name).is_some());
+    if let Some(name) = biased {
+        return Err(ModelError::Unsupported(format!(
+            "a projection bias ({name}) in a Granite model"
+        )));
+    }
+    let mut config = ModelConfig::from_hparams(&hp, file)?;
+    let nonzero = |key: &str| -> Result<Option<f32>, ModelError> {
+        Ok(keys.optional_f32(&hp.key(key))?.filter(|v| *v != 0.0))
+    };
+    config.embedding_scale = nonzero("embedding_scale")?;
+    config.residual_scale = nonzero("residual_scale")?;
+    config.logit_divisor = nonzero("logit_scale")?;
+    // Our attention multiplies by 1/sqrt(head_dim): the query makes up the rest.
+    config.query_scale = nonzero("attention.scale")?.map(|s| s * (config.head_dim as f32).sqrt());
+    let rotates = keys
+        .optional_bool(&hp.key("rope.scaling.finetuned"))?
+        .unwrap_or(true);
+    let rope = rope::declared(file, &hp, RopeStyle::Normal)?;
+    let plan = LayerPlan {
+        no_rope: !rotates,
+        ..LayerPlan::default()
+    };
+    Weights::load(file, config, vec![rope], |_| plan)
+}
