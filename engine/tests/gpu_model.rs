@@ -69,6 +69,17 @@ struct Lockstep {
 }
 
 impl Lockstep {
+    /// The two runners over f32 K/V pools of 4,096 slots in pages of one.
+    fn new(cpu: Model, gpu: GpuModel) -> Self {
+        Self {
+            cpu: Runner::with_dtype(cpu, 1, 4096, KvDtype::F32),
+            gpu: Runner::with_dtype(gpu, 1, 4096, KvDtype::F32),
+            rows_compared: 0,
+            top1_agree: 0,
+            cosines: Vec::new(),
+        }
+    }
+
     /// One batch on both; checks every logits row, returns the CPU's rows.
     fn extend(&mut self, reqs: &mut [(&mut ReqKv, &mut ReqKv, &[u32])]) -> Vec<Vec<f32>> {
         let mut cpu_reqs: Vec<(&mut ReqKv, &[u32])> = Vec::new();
@@ -143,13 +154,7 @@ fn gpu_runner_tracks_the_cpu_model_over_extend_prefix_reuse_and_decode() {
     let a = chat(&tok, system, "What is the capital of France?");
     let b = chat(&tok, system, "Name three primary colors.");
     let c = chat(&tok, "Be terse.", "Count from one to five.");
-    let mut run = Lockstep {
-        cpu: Runner::with_dtype(cpu_model, 1, 4096, KvDtype::F32),
-        gpu: Runner::with_dtype(gpu_model, 1, 4096, KvDtype::F32),
-        rows_compared: 0,
-        top1_agree: 0,
-        cosines: Vec::new(),
-    };
+    let mut run = Lockstep::new(cpu_model, gpu_model);
 
     // A alone, then 8 decode steps.
     let (mut ca, mut ga) = (run.cpu.admit_uncached(), run.gpu.admit_uncached());
@@ -321,13 +326,7 @@ fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
             .map(|p| tok.encode(p["prompt"].as_str().unwrap(), true).unwrap())
             .collect();
         let gpu_model = GpuModel::from_model(&cpu_model, 0).unwrap();
-        let mut run = Lockstep {
-            cpu: Runner::with_dtype(cpu_model, 1, 4096, KvDtype::F32),
-            gpu: Runner::with_dtype(gpu_model, 1, 4096, KvDtype::F32),
-            rows_compared: 0,
-            top1_agree: 0,
-            cosines: Vec::new(),
-        };
+        let mut run = Lockstep::new(cpu_model, gpu_model);
         let (mut ca, mut ga) = (run.cpu.admit_uncached(), run.gpu.admit_uncached());
         let (mut cb, mut gb) = (run.cpu.admit_uncached(), run.gpu.admit_uncached());
         let (mut seq_a, mut seq_b) = (prompts[0].clone(), prompts[1].clone());

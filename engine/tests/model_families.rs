@@ -141,8 +141,7 @@ fn granite_with_its_four_multipliers_agrees_with_llama_cpp() {
     assert_eq!(config.embedding_scale, Some(12.0));
     assert_eq!(config.residual_scale, Some(0.22));
     assert_eq!(config.logit_divisor, Some(8.0));
-    // Scores times 1/64 where attention itself gives 1/sqrt(64).
-    assert_eq!(config.query_scale, Some(0.125));
+    assert_eq!(config.score_scale, Some(1.0 / 64.0));
 }
 
 #[test]

@@ -606,17 +606,18 @@ fn windowed_and_capped_attention_matches_the_cpu_for_decode_extend_and_split_k()
         let rules = [1usize, 16, 129, 1024]
             .map(|w| ScoreRules {
                 window: Some(w),
-                softcap: None,
+                ..ScoreRules::default()
             })
             .into_iter()
             .chain([
                 ScoreRules {
-                    window: None,
                     softcap: Some(5.0),
+                    ..ScoreRules::default()
                 },
                 ScoreRules {
                     window: Some(129),
                     softcap: Some(5.0),
+                    scale: Some(0.02),
                 },
             ]);
         for rule in rules {
@@ -653,7 +654,7 @@ fn windowed_and_capped_attention_matches_the_cpu_for_decode_extend_and_split_k()
     let mut out = gpu.zeros::<f32>(8 * 64).unwrap();
     let zero = ScoreRules {
         window: Some(0),
-        softcap: None,
+        ..ScoreRules::default()
     };
     let err = gpu.paged_attention_with_rules(shape, zero, &dev_batch, &dq, dk, dv, &mut out);
     assert!(matches!(err, Err(CudaError::Shape(_))), "{err:?}");

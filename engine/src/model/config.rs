@@ -1,5 +1,6 @@
 //! The shape and constants of a loaded model, and the per-family choices its forward pass
-//! makes (activation, scales, soft-capping of scores and logits); per-layer choices live in each layer's weights.
+//! makes (activation, scales, soft-capping of scores and logits); per-layer choices live in
+//! each layer's weights.
 
 use super::hparams::Hparams;
 use super::weights::{matrix_shape, tensor};
@@ -31,9 +32,9 @@ pub struct ModelConfig {
     pub activation: Activation,
     /// Multiplies the token embeddings (Gemma: `sqrt(hidden)`).
     pub embedding_scale: Option<f32>,
-    /// Multiplies the queries on top of attention's `1/sqrt(head_dim)` (Gemma 3 27B scales by
-    /// `1/sqrt(hidden / heads)` instead).
-    pub query_scale: Option<f32>,
+    /// What attention multiplies `q . k` by instead of `1/sqrt(head_dim)` (Gemma's 27B models:
+    /// `1/sqrt(hidden / heads)`; Granite: its `attention.scale`).
+    pub score_scale: Option<f32>,
     /// `cap * tanh(logits / cap)` on the output logits, where the file declares it.
     pub final_logit_softcap: Option<f32>,
     /// `cap * tanh(score / cap)` on every attention score (Gemma 2).
@@ -76,7 +77,7 @@ impl ModelConfig {
             context_length: hp.context_length,
             activation: Activation::Silu,
             embedding_scale: None,
-            query_scale: None,
+            score_scale: None,
             final_logit_softcap: None,
             attn_logit_softcap: None,
             residual_scale: None,

@@ -3,8 +3,8 @@
 //! none) -> K/V written to the pool at `out_cache_loc` -> paged attention through
 //! `kv_indices` (windowed on sliding layers, scores soft-capped where the family says) ->
 //! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
-//! times up -> down, or a mixture of experts (-> post-norm) -> residual, and the output head (soft-capped where
-//! declared) on the requested rows. Which of the optional steps run is the family's choice,
+//! times up -> down, or a mixture of experts (-> post-norm) -> residual, and the output head
+//! (scaled and soft-capped where declared) on the requested rows. Which of the optional steps run is the family's choice,
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
 use super::moe::MoeScratch;
@@ -150,9 +150,6 @@ impl Model {
                 rope.apply_angles(&mut s.q, c.num_heads, angles)?;
                 rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
             }
-            if let Some(scale) = c.query_scale {
-                s.q.iter_mut().for_each(|v| *v *= scale);
-            }
             kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
                 .layer(layer)
@@ -161,6 +158,7 @@ impl Model {
             let rules = ScoreRules {
                 window: lw.window,
                 softcap: c.attn_logit_softcap,
+                scale: c.score_scale,
             };
             paged_attention_with_rules(&shape, rules, &paged, &s.q, k_cache, v_cache, &mut s.attn)?;
             s.proj.resize(t * hidden, 0.0);
@@ -209,7 +207,8 @@ impl Model {
         w.output_head()
             .matmul(&s.normed[..rows * hidden], rows, &mut s.logits)?;
         if let Some(divisor) = c.logit_divisor {
-            s.logits.iter_mut().for_each(|l| *l *= 1.0 / divisor);
+            let inverse = 1.0 / divisor;
+            s.logits.iter_mut().for_each(|l| *l *= inverse);
         }
         if let Some(cap) = c.final_logit_softcap {
             s.logits

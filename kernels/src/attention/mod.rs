@@ -92,22 +92,36 @@ pub struct ScoreRules {
     /// Scores become `cap * tanh(score / cap)` before the softmax (Gemma 2's
     /// `attn_logit_softcapping`).
     pub softcap: Option<f32>,
+    /// What `q . k` is multiplied by; `None`: `1/sqrt(head_dim)` (Granite declares its own,
+    /// Gemma's 27B models use `1/sqrt(hidden / heads)`).
+    pub scale: Option<f32>,
 }
 
 impl ScoreRules {
-    /// Refuses a window of 0 keys and a cap that is not positive and finite.
+    /// Refuses a window of 0 keys, and a cap or a scale that is not positive and finite.
     pub fn validate(&self) -> Result<(), KernelError> {
         if self.window == Some(0) {
             return Err(KernelError::Shape(
                 "paged_attention: a sliding window of 0 keys".into(),
             ));
         }
-        if let Some(cap) = self.softcap.filter(|c| !(c.is_finite() && *c > 0.0)) {
+        let bad = |v: &f32| !(v.is_finite() && *v > 0.0);
+        if let Some(cap) = self.softcap.filter(bad) {
             return Err(KernelError::Shape(format!(
                 "paged_attention: a soft cap of {cap}"
             )));
         }
+        if let Some(scale) = self.scale.filter(bad) {
+            return Err(KernelError::Shape(format!(
+                "paged_attention: a score scale of {scale}"
+            )));
+        }
         Ok(())
+    }
+
+    /// The factor `q . k` is multiplied by for heads of `head_dim`.
+    pub fn score_scale(&self, head_dim: usize) -> f32 {
+        self.scale.unwrap_or(1.0 / (head_dim as f32).sqrt())
     }
 }
 
@@ -125,7 +139,7 @@ pub fn paged_attention_windowed(
 ) -> Result<(), KernelError> {
     let rules = ScoreRules {
         window,
-        softcap: None,
+        ..ScoreRules::default()
     };
     paged_attention_with_rules(shape, rules, batch, q, k_cache, v_cache, out)
 }
@@ -216,9 +230,9 @@ pub fn paged_attention_with_rules(
             pieces.push((piece, Partial { acc, max, sum }));
         }
     }
-    pieces.into_par_iter().for_each(|(task, partial)| {
-        attend_block(shape, (window, rules.softcap), batch, &task, q, kv, partial)
-    });
+    pieces
+        .into_par_iter()
+        .for_each(|(task, partial)| attend_block(shape, &rules, batch, &task, q, kv, partial));
 
     // Merge each block's key ranges, in order, into its rows of `out`.
     let mut blocks = Vec::new();
@@ -359,7 +373,7 @@ fn cache_slots(cache: &LayerKv, row: usize) -> usize {
 /// K/V heads.
 fn attend_block(
     shape: &AttentionShape,
-    (window, softcap): (usize, Option<f32>),
+    rules: &ScoreRules,
     batch: &PagedBatch<'_>,
     task: &Task,
     q: &[f32],
@@ -374,6 +388,7 @@ fn attend_block(
     let visible: Vec<usize> = (task.first..task.last)
         .map(|t| keys.len() - (q_len - 1 - (t - q_start)))
         .collect();
+    let window = rules.window.unwrap_or(usize::MAX);
     let from: Vec<usize> = visible.iter().map(|v| v.saturating_sub(window)).collect();
     let q_row = shape.q_row();
     let block = Block {
@@ -387,7 +402,8 @@ fn attend_block(
         keys_from: task.keys_from,
         keys_to: task.keys_from + SPLIT_KEYS,
         kv_heads: task.kv_heads.clone(),
-        softcap,
+        softcap: rules.softcap,
+        scale: rules.score_scale(shape.head_dim),
     };
     match kv {
         KvPair::F32(k, v) => tile::attend_f32(&block, k, v, out),

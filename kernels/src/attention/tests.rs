@@ -397,6 +397,7 @@ fn soft_capped_scores_match_the_dense_reference_and_are_batch_invariant() {
         let rules = ScoreRules {
             window,
             softcap: Some(5.0),
+            scale: None,
         };
         let mut out = vec![0.0; q.len()];
         paged_attention_with_rules(&shape, rules, &batch, &q, &kc, &vc, &mut out).unwrap();
@@ -426,8 +427,50 @@ fn soft_capped_scores_match_the_dense_reference_and_are_batch_invariant() {
         assert_eq!(one, out[(q_len - 1) * q_row..]);
     }
     let bad = ScoreRules {
-        window: None,
         softcap: Some(0.0),
+        ..ScoreRules::default()
+    };
+    assert!(bad.validate().is_err());
+}
+
+#[test]
+fn a_declared_score_scale_replaces_one_over_sqrt_d() {
+    let shape = AttentionShape {
+        num_heads: 4,
+        num_kv_heads: 2,
+        head_dim: 64,
+    };
+    let (kv_row, q_row, keys, q_len) = (128, 256, 300, 5);
+    let (kc, vc) = (
+        LayerKv::F32(pseudo(31, keys * kv_row)),
+        LayerKv::F32(pseudo(32, keys * kv_row)),
+    );
+    let slots: Vec<SlotId> = (0..keys as SlotId).collect();
+    let batch = PagedBatch {
+        q_indptr: &[0, q_len as u32],
+        kv_indptr: &[0, keys as u32],
+        kv_indices: &slots,
+    };
+    let q = pseudo(33, q_len * q_row);
+    let rules = ScoreRules {
+        scale: Some(1.0 / 64.0),
+        ..ScoreRules::default()
+    };
+    let mut got = vec![0.0; q.len()];
+    paged_attention_with_rules(&shape, rules, &batch, &q, &kc, &vc, &mut got).unwrap();
+    // The same scores from queries scaled by (1/64) * sqrt(64) under the default 1/sqrt(64).
+    let scaled: Vec<f32> = q.iter().map(|x| x * 0.125).collect();
+    let mut want = vec![0.0; q.len()];
+    paged_attention(&shape, &batch, &scaled, &kc, &vc, &mut want).unwrap();
+    for (g, w) in got.iter().zip(&want) {
+        assert!((g - w).abs() < 1e-5, "{g} vs {w}");
+    }
+    let mut plain = vec![0.0; q.len()];
+    paged_attention(&shape, &batch, &q, &kc, &vc, &mut plain).unwrap();
+    assert!(got.iter().zip(&plain).any(|(g, p)| (g - p).abs() > 1e-3));
+    let bad = ScoreRules {
+        scale: Some(f32::NAN),
+        ..ScoreRules::default()
     };
     assert!(bad.validate().is_err());
 }

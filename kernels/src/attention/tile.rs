@@ -109,6 +109,8 @@ pub struct Block<'a> {
     pub kv_heads: std::ops::Range<usize>,
     /// Scores become `cap * tanh(score / cap)` before the softmax (Gemma 2).
     pub softcap: Option<f32>,
+    /// What `q . k` is multiplied by (folded into the block's copy of the queries).
+    pub scale: f32,
 }
 
 /// What a block leaves for the merge, per query row and head: the running max of its scores,
@@ -269,7 +271,7 @@ fn attend_dim<E: KvElem, D: HeadDim>(
         .max()
         .unwrap_or(0)
         .min(block.keys_to);
-    let scale = 1.0 / (d as f32).sqrt();
+    let scale = block.scale;
     let mut st = RowState {
         q: vec![0.0; kv_heads * rows * d],
         acc: vec![0.0; kv_heads * rows * d],

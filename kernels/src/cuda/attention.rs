@@ -205,7 +205,7 @@ impl GpuContext {
             num_kv_heads: kv_heads as u32,
             head_dim: to_u32(d, "head_dim")?,
             num_slots: to_u32(num_slots, "num_slots")?,
-            scale: 1.0 / (d as f32).sqrt(),
+            scale: rules.score_scale(d),
             chunk: plan.chunk,
             window,
             softcap: rules.softcap.unwrap_or(0.0),

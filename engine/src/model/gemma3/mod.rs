@@ -34,7 +34,7 @@ pub(super) fn gemma_config(
     config.embedding_scale = Some((config.hidden as f32).sqrt());
     if hp.block_count == layers_27b {
         let per_head = (config.hidden / config.num_heads) as f32;
-        config.query_scale = Some((config.head_dim as f32 / per_head).sqrt());
+        config.score_scale = Some(1.0 / per_head.sqrt());
     }
     Ok(config)
 }

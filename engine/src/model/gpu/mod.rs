@@ -5,7 +5,7 @@
 //!
 //! Every family's layer runs here as on the CPU ([`super::forward`]): Q/K/V biases, per-head
 //! Q/K norms, per-layer RoPE tables (either pairing, or none), sliding-window layers,
-//! post-norms, GeGLU, the embedding, query, residual and logit scales and soft-capping of
+//! post-norms, GeGLU, the embedding, score, residual and logit scales and soft-capping of
 //! scores and logits, each where the family's weights and config have it.
 //!
 //! Numerics: projections run as cuBLAS GEMMs on f16 weights dequantized once at load, with
@@ -299,9 +299,6 @@ impl ForwardModel for GpuModel {
                 rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
                 rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
             }
-            if let Some(scale) = c.query_scale {
-                gpu.scale_in_place(&mut s.q, scale, t * q_dim)?;
-            }
             kv.storage.set_kv(gpu, layer, &out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
                 .storage
@@ -310,6 +307,7 @@ impl ForwardModel for GpuModel {
             let rules = ScoreRules {
                 window: lw.window,
                 softcap: c.attn_logit_softcap,
+                scale: c.score_scale,
             };
             gpu.paged_attention_with_rules(
                 &shape,

@@ -40,8 +40,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     config.embedding_scale = nonzero("embedding_scale")?;
     config.residual_scale = nonzero("residual_scale")?;
     config.logit_divisor = nonzero("logit_scale")?;
-    // Our attention multiplies by 1/sqrt(head_dim): the query makes up the rest.
-    config.query_scale = nonzero("attention.scale")?.map(|s| s * (config.head_dim as f32).sqrt());
+    config.score_scale = nonzero("attention.scale")?;
     let rotates = keys
         .optional_bool(&hp.key("rope.scaling.finetuned"))?
         .unwrap_or(true);
