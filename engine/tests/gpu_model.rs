@@ -427,3 +427,67 @@ fn engine_serves_on_the_gpu_with_prefix_reuse_and_no_leaks() {
         common::wait_idle(engine);
     }
 }
+
+/// Sampling on the GPU (the default) against copying the logits back and sampling on the
+/// host, on the same GPU model: greedy, temperature and min-p draws with seeds, penalties
+/// and top-n log-probabilities come out the same.
+#[test]
+fn engine_samples_on_the_gpu_as_on_the_host() {
+    if gpu("engine_samples_on_the_gpu_as_on_the_host").is_none() {
+        return;
+    }
+    let start = |on_device: bool| {
+        let mut config = EngineConfig::new(common::model_path());
+        config.device = Device::Cuda(0);
+        config.kv_budget_bytes = 64 << 20;
+        config.scheduler.sample_on_device = on_device;
+        EngineHandle::start(config).unwrap()
+    };
+    let (device, host) = (start(true), start(false));
+    let tok = device.tokenizer();
+    let prompts: Vec<Vec<u32>> = ["Name a color.", "Write a haiku.", "Say hi.", "Count to 3."]
+        .iter()
+        .map(|q| chat(tok, "You are helpful.", q))
+        .collect();
+    let params = |i: usize| SamplingParams {
+        temperature: [0.0, 1.0, 0.8, 1.0][i],
+        min_p: [0.0, 0.0, 0.05, 0.0][i],
+        repetition_penalty: [1.0, 1.0, 1.0, 1.2][i],
+        seed: Some(i as u64),
+        logprobs: Some(2),
+        max_new_tokens: 8,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    };
+    let run = |engine: &EngineHandle| -> Vec<Vec<(u32, Vec<u32>)>> {
+        let streams: Vec<_> = (0..4)
+            .map(|i| {
+                engine
+                    .submit(GenerateRequest::new(prompts[i].clone(), params(i)))
+                    .unwrap()
+            })
+            .collect();
+        streams
+            .into_iter()
+            .map(|mut s| {
+                let mut out = Vec::new();
+                loop {
+                    match s.blocking_next().expect("stream ended early") {
+                        GenerateEvent::Chunk { logprobs, .. } => out.extend(
+                            logprobs
+                                .into_iter()
+                                .map(|l| (l.token_id, l.top.iter().map(|t| t.0).collect())),
+                        ),
+                        GenerateEvent::Finished(_) => return out,
+                        GenerateEvent::Error(e) => panic!("{e}"),
+                    }
+                }
+            })
+            .collect()
+    };
+    let (on_device, on_host) = (run(&device), run(&host));
+    assert_eq!(on_device, on_host);
+    for engine in [&device, &host] {
+        common::wait_idle(engine);
+    }
+}

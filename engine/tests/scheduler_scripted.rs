@@ -27,11 +27,26 @@ fn start(
     chunk: usize,
     policy: Policy,
 ) -> EngineHandle {
+    start_sampling(page_size, kv_tokens, max_running, chunk, policy, false)
+}
+
+/// [`start`], sampling through `forward_sampled` (the kernel's twin) when `on_device`.
+fn start_sampling(
+    page_size: usize,
+    kv_tokens: usize,
+    max_running: usize,
+    chunk: usize,
+    policy: Policy,
+    on_device: bool,
+) -> EngineHandle {
     let path = common::model_path();
     let file = GgufFile::open(&path).unwrap();
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
-    let model = ScriptedModel::new(tok.vocab_size(), 512);
+    let mut model = ScriptedModel::new(tok.vocab_size(), 512);
+    if on_device {
+        model = model.sampling_on_device();
+    }
     let info = model.model_info(tok.stop_token_ids());
     let mut config = EngineConfig::new(path);
     config.kv_budget_bytes = kv_tokens * SCRIPTED_BYTES_PER_TOKEN;
@@ -174,17 +189,19 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
 
 #[test]
 fn randomized_load_on_roomy_and_tiny_pools() {
-    for (page, kv_tokens, policy) in [
-        (1, 4096, Policy::Lpm),
-        (1, 160, Policy::Fcfs),
-        (4, 192, Policy::DfsWeight),
-        (16, 256, Policy::Lpm),
+    // The last case samples on the "device" (the sampling kernel's twin), as the GPU does.
+    for (page, kv_tokens, policy, on_device) in [
+        (1, 4096, Policy::Lpm, false),
+        (1, 160, Policy::Fcfs, false),
+        (4, 192, Policy::DfsWeight, false),
+        (16, 256, Policy::Lpm, false),
+        (4, 160, Policy::Fcfs, true),
     ] {
-        let engine = start(page, kv_tokens, 8, 16, policy);
+        let engine = start_sampling(page, kv_tokens, 8, 16, policy, on_device);
         let begun = Instant::now();
         let outcome = run_workload(&engine, 7 + page as u64 + kv_tokens as u64, 600);
         eprintln!(
-            "page {page}, {kv_tokens} slots, {policy:?}: {} completed, {} aborted, {} retractions in {:?}",
+            "page {page}, {kv_tokens} slots, {policy:?}, device {on_device}: {} completed, {} aborted, {} retractions in {:?}",
             outcome.completed,
             outcome.aborted,
             outcome.retractions,

@@ -12,6 +12,7 @@ pub mod matmul;
 pub mod norm;
 pub mod quant;
 pub mod rope;
+pub mod sampling;
 pub mod vector;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -45,6 +45,26 @@ pub(crate) fn axpy_inline(alpha: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
+/// Packs a (value, id) pair into one integer whose ascending order is value descending,
+/// then id ascending: the order every cut works in. Sorting and selecting plain u64s
+/// avoids an indirect comparator.
+#[inline(always)]
+pub fn order_key(x: f32, id: u32) -> u64 {
+    let bits = x.to_bits();
+    // Flip so that unsigned order matches float order (NaN was sanitized away).
+    let ascending = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    };
+    (u64::from(!ascending) << 32) | u64::from(id)
+}
+
+#[inline(always)]
+pub fn key_id(key: u64) -> u32 {
+    key as u32
+}
+
 /// `exp(x)` to about 1 ulp (Cephes `expf`), branch-free so a loop over it vectorizes.
 /// Returns exactly 0 below -87 (including -inf) and exactly 1 at 0.
 #[inline(always)]

@@ -69,6 +69,11 @@ pub struct ServeArgs {
     /// Order of admission from the waiting queue [default: lpm]
     #[arg(long)]
     pub policy: Option<PolicyArg>,
+    /// Where tokens are sampled: `device` samples where the logits are when the model runs
+    /// on a GPU (only tokens cross to the host), `host` copies every row back [default:
+    /// device]
+    #[arg(long)]
+    pub sampling: Option<SamplingArg>,
     /// Longest prompt + output per request, in tokens [default: the model's context]
     #[arg(long)]
     pub max_context_len: Option<usize>,
@@ -131,6 +136,13 @@ pub enum PolicyArg {
     DfsWeight,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SamplingArg {
+    Device,
+    Host,
+}
+
 /// `serve`'s settings with every default applied.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
@@ -175,6 +187,7 @@ impl ServeArgs {
                 .speculative_draft_tokens
                 .or(file.speculative_draft_tokens),
             policy: self.policy.or(file.policy),
+            sampling: self.sampling.or(file.sampling),
             max_context_len: self.max_context_len.or(file.max_context_len),
             tenants_config: self.tenants_config.or(file.tenants_config),
             sglang_tenant: self.sglang_tenant.or(file.sglang_tenant),
@@ -261,6 +274,7 @@ impl ServeArgs {
                 Some(PolicyArg::Lpm) => Policy::Lpm,
                 Some(PolicyArg::DfsWeight) => Policy::DfsWeight,
             },
+            sample_on_device: self.sampling != Some(SamplingArg::Host),
             ..defaults
         };
         let salts = SaltLimits::default();
@@ -357,13 +371,15 @@ mod tests {
         let file = dir.join("serve.toml");
         std::fs::write(
             &file,
-            "http-port = 9000\nkv_budget_mb = 64\npolicy = \"dfs-weight\"\nkv-dtype = \"bf16\"\n",
+            "http-port = 9000\nkv_budget_mb = 64\npolicy = \"dfs-weight\"\nkv-dtype = \"bf16\"\n\
+             sampling = \"host\"\n",
         )?;
         let config_flag = file.display().to_string();
         let config = parse(&["--config", &config_flag, "--http-port", "9100"]).resolve()?;
         assert_eq!(config.http_port, 9100);
         assert_eq!(config.engine.kv_budget_bytes, 64 << 20);
         assert_eq!(config.engine.scheduler.policy, Policy::DfsWeight);
+        assert!(!config.engine.scheduler.sample_on_device);
         assert_eq!(config.engine.kv_dtype, KvDtype::Bf16);
         assert_eq!(config.grpc_port, 50051);
         assert_eq!(config.host, "127.0.0.1");

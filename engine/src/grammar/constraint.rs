@@ -55,6 +55,11 @@ impl Constraint {
     }
 
     /// Applies a mask from [`Constraint::compute_mask`] to a row of logits.
+    /// Tokens the grammar's masks cover (every later token is banned).
+    pub fn vocab_size(&self) -> usize {
+        self.vocab_size
+    }
+
     pub fn apply_mask(&self, words: &[u32], logits: &mut [f32]) {
         let vocab = self.vocab_size.min(logits.len());
         let (inside, beyond) = logits.split_at_mut(vocab);

@@ -38,6 +38,7 @@ pub use table_diff::req_to_token_updates;
 pub use weights::{LayerPlan, LayerWeights, Mlp, Weights};
 
 use crate::gguf::GgufError;
+use kernels::sampling::{SampledRow, SamplingBatch};
 use kernels::KernelError;
 use pools::PoolError;
 use pools::{KvDtype, KvLayout, KvStorage, SlotId};
@@ -130,6 +131,29 @@ pub trait ForwardModel: Send {
     fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<Self::Kv, ModelError>;
     /// Runs `batch`, writing K/V into `kv`; returns logits of `batch.logits_rows`.
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut Self::Kv) -> Result<&[f32], ModelError>;
+
+    /// Whether this model samples its logits where they are ([`Self::forward_sampled`]):
+    /// the GPU runner does, so only the chosen tokens cross to the host.
+    fn samples_on_device(&self) -> bool {
+        false
+    }
+
+    /// Runs `batch` like [`Self::forward`] and samples each of its logits rows by the plan
+    /// of the same index in `sampling`. The GPU runner samples on the device; any other
+    /// model runs the kernel's CPU twin over the rows [`Self::forward`] returns, which
+    /// gives the same result.
+    fn forward_sampled(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut Self::Kv,
+        sampling: &SamplingBatch,
+    ) -> Result<Vec<SampledRow>, ModelError> {
+        let vocab = self.vocab_size();
+        let mut rows = self.forward(batch, kv)?.to_vec();
+        Ok(kernels::sampling::twin::sample_rows(
+            &mut rows, vocab, sampling,
+        )?)
+    }
 
     /// Layers that attend through a sliding window (their K/V of tokens past the window is
     /// kept with the other layers' but never read again by requests extending further).

@@ -20,6 +20,9 @@ pub struct ScriptedModel {
     logits: Vec<f32>,
     /// A batch holding this token id fails (to test how the engine handles model errors).
     failing_token: Option<u32>,
+    /// Reports [`ForwardModel::samples_on_device`], so the scheduler samples through
+    /// [`ForwardModel::forward_sampled`] (the kernel's CPU twin) as it does on a GPU.
+    device_sampling: bool,
 }
 
 impl ScriptedModel {
@@ -29,7 +32,15 @@ impl ScriptedModel {
             context_length,
             logits: Vec::new(),
             failing_token: None,
+            device_sampling: false,
         }
+    }
+
+    /// The same model, sampling through [`ForwardModel::forward_sampled`] like the GPU
+    /// runner.
+    pub fn sampling_on_device(mut self) -> Self {
+        self.device_sampling = true;
+        self
     }
 
     /// The same model, failing every forward pass whose batch holds `token`.
@@ -95,6 +106,10 @@ impl ForwardModel for ScriptedModel {
 
     fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<KvStorage, ModelError> {
         Ok(KvStorage::new(layout, size.num_slots)?)
+    }
+
+    fn samples_on_device(&self) -> bool {
+        self.device_sampling
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {

@@ -5,7 +5,7 @@ const LANES: usize = 16;
 /// Elements per partial sum; short enough that the f32 lane sums stay accurate.
 pub(crate) const CHUNK: usize = 1024;
 
-pub(crate) use kernels::vector::exp_approx;
+pub(crate) use kernels::vector::{exp_approx, key_id, order_key};
 
 #[inline(always)]
 fn lane_max(a: f32, b: f32) -> f32 {
@@ -127,26 +127,6 @@ pub(crate) fn top_n(row: &[f32], n: usize) -> Vec<u32> {
         }
     }
     best.into_iter().map(|(_, i)| i).collect()
-}
-
-/// Packs a (value, id) pair into one integer whose ascending order is value descending,
-/// then id ascending: the order every cut works in. Sorting and selecting plain u64s
-/// avoids an indirect comparator.
-#[inline(always)]
-pub(crate) fn order_key(x: f32, id: u32) -> u64 {
-    let bits = x.to_bits();
-    // Flip so that unsigned order matches float order (NaN was sanitized away).
-    let ascending = if bits >> 31 == 1 {
-        !bits
-    } else {
-        bits | 0x8000_0000
-    };
-    (u64::from(!ascending) << 32) | u64::from(id)
-}
-
-#[inline(always)]
-pub(crate) fn key_id(key: u64) -> u32 {
-    key as u32
 }
 
 /// Leaves in `keys` the order keys of the `k` best entries of `row`, unordered, in one

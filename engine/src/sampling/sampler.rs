@@ -12,6 +12,8 @@
 //! top-p / min-p cuts (vLLM's "processed logprobs"). Greedy requests use temperature 1 for
 //! this unless `top_k == 1` comes with a positive temperature, which is then applied.
 
+mod device_plan;
+
 use std::collections::{HashMap, HashSet};
 
 use super::math;

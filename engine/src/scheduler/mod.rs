@@ -5,6 +5,8 @@
 //! and prefill chunks, then sample, stream and cache.
 
 mod admission;
+mod device_sampling;
+mod entry;
 mod fair;
 mod ngram;
 mod output;
@@ -55,6 +57,9 @@ pub struct SchedulerConfig {
     /// Speculation runs only while at most this many requests decode: a wider batch keeps
     /// the cores busy without it.
     pub speculative_max_batch: usize,
+    /// Sample where the logits are when the model can (the GPU runner): only tokens cross
+    /// to the host. Off: every row is copied back and sampled on the host.
+    pub sample_on_device: bool,
 }
 
 impl Default for SchedulerConfig {
@@ -73,6 +78,7 @@ impl Default for SchedulerConfig {
             new_token_ratio_decay: 0.001,
             speculative_draft_tokens: 4,
             speculative_max_batch: 4,
+            sample_on_device: true,
         }
     }
 }
@@ -303,4 +309,11 @@ impl<M: ForwardModel> Scheduler<M> {
     pub fn counters(&self) -> SchedulerCounters {
         self.counters
     }
+}
+
+/// Records the time since `since` as step phase `phase`; returns now.
+fn phase_done(phase: &'static str, since: Instant) -> Instant {
+    let now = Instant::now();
+    metrics::histogram!(names::STEP_PHASE, "phase" => phase).record((now - since).as_secs_f64());
+    now
 }

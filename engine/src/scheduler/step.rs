@@ -1,11 +1,12 @@
 //! One scheduler step: `prepare_for_decode` (with retraction), `get_new_batch_prefill`,
 //! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
 
-use super::{ngram, Req, Scheduler};
+use super::device_sampling::{DeviceOutcome, SampleResult};
+use super::entry::Entry;
+use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
 use crate::metric_names as names;
-use crate::metric_names::STEP_PHASE;
-use crate::model::ForwardModel;
+use crate::model::{ForwardModel, ModelError};
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
 use crate::tenants::TenantId;
 use rayon::prelude::*;
@@ -15,35 +16,6 @@ use std::time::Instant;
 /// Rows sampled per parallel task: a row (49,152 logits for the default model) takes tens of
 /// microseconds, so small batches stay on the scheduler thread.
 const ROWS_PER_TASK: usize = 8;
-
-/// Records the time since `since` as step phase `phase`; returns now.
-fn phase_done(phase: &'static str, since: Instant) -> Instant {
-    let now = Instant::now();
-    metrics::histogram!(STEP_PHASE, "phase" => phase).record((now - since).as_secs_f64());
-    now
-}
-
-/// What one running request contributes to the batch.
-struct Entry {
-    /// Index into `running`.
-    index: usize,
-    /// Position of the first token computed this step (the request's K/V length before).
-    start: usize,
-    /// Tokens computed this step.
-    tokens: usize,
-    /// Whether this finishes the request's pending tokens, so its logits are sampled.
-    samples: bool,
-    /// A decode's speculative draft, computed after its pending token (logits of every
-    /// position are sampled in turn while the draft matches).
-    draft: Vec<u32>,
-}
-
-impl Entry {
-    /// A plain decode or a speculative one: its tokens count as generated, not prefill.
-    fn decodes(&self) -> bool {
-        self.samples && self.tokens == 1 + self.draft.len()
-    }
-}
 
 impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn step(&mut self) {
@@ -345,46 +317,15 @@ impl<M: ForwardModel> Scheduler<M> {
         metrics::histogram!(names::BATCH_TOKENS).record(self.batch.num_tokens() as f64);
         metrics::histogram!(names::BATCH_REQUESTS).record(entries.len() as f64);
         let vocab = self.model.vocab_size();
-        // Grammar masks depend only on the tokens so far: computed beside the forward pass.
-        let constrained: Vec<usize> = entries
-            .iter()
-            .filter(|e| e.samples && self.running[e.index].constraint.is_some())
-            .map(|e| e.index)
-            .collect();
-        let (model, kv, batch, running) = (
-            &mut self.model,
-            &mut self.kv,
-            &self.batch,
-            &mut self.running,
-        );
-        let (forward, mut masks) = std::thread::scope(|scope| {
-            let masks = (!constrained.is_empty()).then(|| {
-                scope.spawn(|| {
-                    let mut masks = vec![None; running.len()];
-                    for &i in &constrained {
-                        if let Some(c) = running.get_mut(i).and_then(|r| r.constraint.as_mut()) {
-                            masks[i] = Some(c.compute_mask());
-                        }
-                    }
-                    masks
-                })
-            });
-            let forward = model.forward(batch, kv);
-            let masks = masks.map(|h| h.join().unwrap_or_default());
-            (forward, masks.unwrap_or_default())
-        });
-        let logits = match forward {
-            Ok(l) => l,
+        let (samples, forwarded) = match self.forward_and_sample(entries, vocab, since) {
+            Ok(done) => done,
             Err(e) => {
                 tracing::error!("forward failed: {e}");
                 self.fail_entries(entries, &format!("model error: {e}"));
                 return Instant::now();
             }
         };
-        self.logits_scratch.clear();
-        self.logits_scratch.extend_from_slice(logits);
-        let forwarded = phase_done("forward", since);
-        let mut samples = self.sample_rows(entries, vocab, &mut masks).into_iter();
+        let mut samples = samples.into_iter();
         let mut finished = Vec::new();
         for e in entries {
             let tenant = self.running[e.index].tenant;
@@ -448,6 +389,58 @@ impl<M: ForwardModel> Scheduler<M> {
         phase_done("sample", forwarded)
     }
 
+    /// Runs the batch and samples each sampling entry: where the logits are when the model
+    /// can ([`Self::forward_sampled_on_device`]), else on the host. One result per sampling
+    /// entry, in order; also returns when the forward phase ended.
+    fn forward_and_sample(
+        &mut self,
+        entries: &[Entry],
+        vocab: usize,
+        since: Instant,
+    ) -> Result<(Vec<SampleResult>, Instant), ModelError> {
+        let mut masks = None;
+        if self.samples_on_device(entries) {
+            match self.forward_sampled_on_device(entries, vocab, since)? {
+                DeviceOutcome::Sampled(done) => return Ok(done),
+                DeviceOutcome::OnHost(computed) => masks = Some(computed),
+            }
+        }
+        // Grammar masks depend only on the tokens so far: computed beside the forward pass.
+        let constrained: Vec<usize> = entries
+            .iter()
+            .filter(|e| e.samples && self.running[e.index].constraint.is_some())
+            .map(|e| e.index)
+            .filter(|_| masks.is_none())
+            .collect();
+        let (model, kv, batch, running) = (
+            &mut self.model,
+            &mut self.kv,
+            &self.batch,
+            &mut self.running,
+        );
+        let (forward, computed) = std::thread::scope(|scope| {
+            let masks = (!constrained.is_empty()).then(|| {
+                scope.spawn(|| {
+                    let mut masks = vec![None; running.len()];
+                    for &i in &constrained {
+                        if let Some(c) = running.get_mut(i).and_then(|r| r.constraint.as_mut()) {
+                            masks[i] = Some(c.compute_mask());
+                        }
+                    }
+                    masks
+                })
+            });
+            let forward = model.forward(batch, kv);
+            let masks = masks.map(|h| h.join().unwrap_or_default());
+            (forward, masks.unwrap_or_default())
+        });
+        let mut masks = masks.unwrap_or(computed);
+        self.logits_scratch.clear();
+        self.logits_scratch.extend_from_slice(forward?);
+        let forwarded = phase_done("forward", since);
+        Ok((self.sample_rows(entries, vocab, &mut masks), forwarded))
+    }
+
     /// After a speculative decode that recorded `recorded` tokens: the pending token and the
     /// first `recorded - 1` draft tokens (those sampled as drafted) have valid K/V; the
     /// slots of the rest of the draft are given back.
@@ -478,7 +471,7 @@ impl<M: ForwardModel> Scheduler<M> {
         entries: &[Entry],
         vocab: usize,
         masks: &mut [Option<Result<Vec<u32>, String>>],
-    ) -> Vec<Result<Vec<SampleOutput>, String>> {
+    ) -> Vec<SampleResult> {
         // Running index -> (its first logits row, its draft); rows follow the entries.
         let mut plan: Vec<Option<(usize, &[u32])>> = vec![None; self.running.len()];
         let mut rows = 0;

@@ -17,6 +17,7 @@ mod gemm;
 mod nvrtc;
 mod ops;
 mod pointwise;
+mod sampling;
 mod storage;
 
 pub use attention::DeviceAttentionBatch;
@@ -28,4 +29,5 @@ pub use nvrtc::{
     compile_module, default_include_paths, nvrtc_available, nvrtc_version, CompileTarget, Module,
 };
 pub use ops::{DeviceKvIndices, DeviceRope, EmbeddingElem};
+pub use sampling::SamplingBuffers;
 pub use storage::{DeviceKvStorage, DeviceLayerKv, DeviceReqToToken, DeviceSlots};

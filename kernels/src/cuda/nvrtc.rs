@@ -19,13 +19,14 @@ pub enum Module {
     Activation,
     Embedding,
     Cast,
+    Sampling,
 }
 
 /// Helpers every source includes as `"common.cuh"`, handed to NVRTC as an in-memory header.
 const COMMON_HEADER: &str = include_str!("../../cuda/common.cuh");
 
 impl Module {
-    pub const ALL: [Module; 8] = [
+    pub const ALL: [Module; 9] = [
         Module::KvIndices,
         Module::StoreKv,
         Module::Attention,
@@ -34,6 +35,7 @@ impl Module {
         Module::Activation,
         Module::Embedding,
         Module::Cast,
+        Module::Sampling,
     ];
 
     /// File stem in `kernels/cuda/`.
@@ -47,6 +49,7 @@ impl Module {
             Module::Activation => "activation",
             Module::Embedding => "embedding",
             Module::Cast => "cast",
+            Module::Sampling => "sampling",
         }
     }
 
@@ -60,6 +63,7 @@ impl Module {
             Module::Activation => include_str!("../../cuda/activation.cu"),
             Module::Embedding => include_str!("../../cuda/embedding.cu"),
             Module::Cast => include_str!("../../cuda/cast.cu"),
+            Module::Sampling => include_str!("../../cuda/sampling.cu"),
         }
     }
 
@@ -94,6 +98,7 @@ impl Module {
                 "cast_f16_f32",
                 "cast_bf16_f32",
             ],
+            Module::Sampling => &["sample_rows"],
         }
     }
 

@@ -25,8 +25,9 @@ use half::f16;
 use kernels::attention::{AttentionShape, ScoreRules};
 use kernels::cuda::{
     CudaSlice, DeviceAttentionBatch, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
-    GpuOptions,
+    GpuOptions, SamplingBuffers,
 };
+use kernels::sampling::{SampledRow, SamplingBatch};
 use pools::{KvDtype, KvLayout};
 use weights::DeviceWeights;
 
@@ -89,6 +90,7 @@ pub struct GpuModel {
     selected: Option<CudaSlice<f32>>,
     logits: Option<CudaSlice<f32>>,
     logits_host: Vec<f32>,
+    sampling: SamplingBuffers,
 }
 
 impl GpuModel {
@@ -129,6 +131,7 @@ impl GpuModel {
             selected: None,
             logits: None,
             logits_host: Vec::new(),
+            sampling: SamplingBuffers::default(),
         })
     }
 
@@ -235,6 +238,36 @@ impl ForwardModel for GpuModel {
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut GpuKv) -> Result<&[f32], ModelError> {
+        let rows = self.run(batch, kv)?;
+        let logits = self.logits.as_ref().ok_or_else(|| missing("logits"))?;
+        let n = rows * self.config.vocab_size;
+        self.gpu.download_prefix(logits, n, &mut self.logits_host)?;
+        Ok(&self.logits_host)
+    }
+
+    fn samples_on_device(&self) -> bool {
+        true
+    }
+
+    fn forward_sampled(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut GpuKv,
+        sampling: &SamplingBatch,
+    ) -> Result<Vec<SampledRow>, ModelError> {
+        let rows = self.run(batch, kv)?;
+        let logits = self.logits.as_mut().ok_or_else(|| missing("logits"))?;
+        let vocab = self.config.vocab_size;
+        Ok(self
+            .gpu
+            .sample_rows(logits, rows, vocab, sampling, &mut self.sampling)?)
+    }
+}
+
+impl GpuModel {
+    /// The forward pass of `batch`, leaving the logits of its `logits_rows` (returned:
+    /// how many) in the device buffer `logits`.
+    fn run(&mut self, batch: &ForwardBatch, kv: &mut GpuKv) -> Result<usize, ModelError> {
         self.validate(batch, kv)?;
         let (t, rows) = (batch.num_tokens(), batch.logits_rows.len());
         self.reserve(t.max(rows), rows)?;
@@ -246,7 +279,6 @@ impl ForwardModel for GpuModel {
             scratch,
             selected,
             logits,
-            logits_host,
             ..
         } = self;
         let s = scratch.as_mut().ok_or_else(|| missing("activation"))?;
@@ -384,7 +416,6 @@ impl ForwardModel for GpuModel {
                 gpu.softcap_in_place(logits, cap, rows * c.vocab_size)?;
             }
         }
-        gpu.download_prefix(logits, rows * c.vocab_size, logits_host)?;
-        Ok(logits_host)
+        Ok(rows)
     }
 }

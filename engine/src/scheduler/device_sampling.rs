@@ -1,0 +1,152 @@
+//! Sampling where the logits are: each sampling entry's sampler and grammar mask become a
+//! row plan (`kernels::sampling`), the model runs the batch and samples it in one call
+//! ([`ForwardModel::forward_sampled`]), and only the chosen tokens (with the log-probabilities
+//! asked for) come back; each sampler then records its token as if it had drawn it.
+
+use super::entry::Entry;
+use super::{phase_done, Scheduler};
+use crate::model::{ForwardModel, ModelError};
+use crate::sampling::SampleOutput;
+use kernels::sampling::{mask_words, RowPlan, SampledRow, SamplingBatch};
+use std::time::Instant;
+
+/// One sampling entry's tokens, or the message its grammar failed with.
+pub(super) type SampleResult = Result<Vec<SampleOutput>, String>;
+
+/// Grammar masks by running index, as the host path takes them.
+pub(super) type HostMasks = Vec<Option<Result<Vec<u32>, String>>>;
+
+pub(super) enum DeviceOutcome {
+    /// Sampled on the device: one result per sampling entry, and when the phase ended.
+    Sampled((Vec<SampleResult>, Instant)),
+    /// A sampler has no plan (see `Sampler::device_plan`): the batch samples on the host,
+    /// with the grammar masks computed so far. Nothing ran yet.
+    OnHost(HostMasks),
+}
+
+impl<M: ForwardModel> Scheduler<M> {
+    /// Whether this batch samples on the model's device: the model can, the configuration
+    /// allows it, and no entry verifies a speculative draft (verification samples a
+    /// request's rows one after another, each depending on the last).
+    pub(super) fn samples_on_device(&self, entries: &[Entry]) -> bool {
+        self.config.sample_on_device
+            && self.model.samples_on_device()
+            && entries.iter().all(|e| e.draft.is_empty())
+    }
+
+    pub(super) fn forward_sampled_on_device(
+        &mut self,
+        entries: &[Entry],
+        vocab: usize,
+        since: Instant,
+    ) -> Result<DeviceOutcome, ModelError> {
+        let words = mask_words(vocab);
+        let mut host_masks: HostMasks = vec![None; self.running.len()];
+        let mut sampling = SamplingBatch::default();
+        // Per sampling entry: the message its grammar failed with, if it did.
+        let mut failed: Vec<Option<String>> = Vec::new();
+        for e in entries.iter().filter(|e| e.samples) {
+            let req = &mut self.running[e.index];
+            let mut mask_row = None;
+            let mut failure = None;
+            if let Some(constraint) = req.constraint.as_mut() {
+                let computed = constraint.compute_mask();
+                match &computed {
+                    Ok(mask) => {
+                        mask_row = Some(sampling.masks.len() / words);
+                        push_mask(&mut sampling.masks, mask, constraint.vocab_size(), vocab);
+                    }
+                    Err(message) => failure = Some(message.clone()),
+                }
+                if let Some(slot) = host_masks.get_mut(e.index) {
+                    *slot = Some(computed);
+                }
+            }
+            let plan = if failure.is_some() {
+                // The row is computed anyway; its token is thrown away.
+                Some(RowPlan::default())
+            } else {
+                req.sampler
+                    .device_plan(vocab, mask_row, &mut sampling.edits)
+            };
+            let Some(plan) = plan else {
+                return Ok(DeviceOutcome::OnHost(host_masks));
+            };
+            sampling.plans.push(plan);
+            failed.push(failure);
+        }
+        let rows = self
+            .model
+            .forward_sampled(&self.batch, &mut self.kv, &sampling)?;
+        let forwarded = phase_done("forward", since);
+        if rows.len() != failed.len() {
+            return Err(ModelError::Batch(format!(
+                "{} sampled rows for {} sampling requests",
+                rows.len(),
+                failed.len()
+            )));
+        }
+        let samples = self.accept_rows(entries, rows, failed);
+        Ok(DeviceOutcome::Sampled((samples, forwarded)))
+    }
+
+    /// Records each row's token in its request's sampler, in entry order.
+    fn accept_rows(
+        &mut self,
+        entries: &[Entry],
+        rows: Vec<SampledRow>,
+        failed: Vec<Option<String>>,
+    ) -> Vec<SampleResult> {
+        let sampling = entries.iter().filter(|e| e.samples);
+        sampling
+            .zip(rows.into_iter().zip(failed))
+            .map(|(e, (row, failure))| {
+                if let Some(message) = failure {
+                    return Err(message);
+                }
+                self.running[e.index].sampler.accept(row.token);
+                Ok(vec![SampleOutput {
+                    token: row.token,
+                    logprob: row.logprob,
+                    top: row.top,
+                }])
+            })
+            .collect()
+    }
+}
+
+/// Appends a grammar's mask over `vocab` tokens: its bits for the tokens it knows, and
+/// every token past its vocabulary banned (as `Constraint::apply_mask` does on the host).
+fn push_mask(masks: &mut Vec<u32>, mask: &[u32], grammar_vocab: usize, vocab: usize) {
+    let start = masks.len();
+    masks.resize(start + mask_words(vocab), 0);
+    let known = grammar_vocab.min(vocab);
+    for (j, word) in masks[start..].iter_mut().enumerate() {
+        let first = j * 32;
+        if first >= known {
+            break;
+        }
+        let mut w = mask.get(j).copied().unwrap_or(0);
+        if known - first < 32 {
+            w &= (1u32 << (known - first)) - 1;
+        }
+        *word = w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_mask;
+
+    #[test]
+    fn masks_ban_what_the_grammar_does_not_know() {
+        let mut masks = vec![7];
+        // A grammar over 40 tokens, all allowed, in a model of 70.
+        push_mask(&mut masks, &[u32::MAX, u32::MAX], 40, 70);
+        assert_eq!(masks, [7, u32::MAX, 0xff, 0]);
+        // A grammar wider than the model is cut to it; a short mask bans the rest.
+        let mut masks = Vec::new();
+        push_mask(&mut masks, &[0b101], 100, 40);
+        assert_eq!(masks, [0b101, 0]);
+    }
+}

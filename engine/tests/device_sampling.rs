@@ -1,0 +1,292 @@
+//! Sampling where the logits are (`ForwardModel::forward_sampled`, the GPU runner's path),
+//! run here through the sampling kernel's CPU twin: the scheduler hands each request's
+//! sampler and grammar to the model as a row plan and records the tokens that come back.
+//! Against the host path on the same model: where both walk the distribution in id order
+//! (greedy, temperature, min-p, penalties, bias, held stop tokens, grammars), the same
+//! seed gives the same tokens; with top-k / top-p the tokens still depend only on the
+//! request, never on its batch.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use engine::gguf::GgufFile;
+use engine::grammar::GrammarSpec;
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::io::ModelInfo;
+use engine::model::{
+    self, Device, ForwardBatch, ForwardModel, KvPoolSize, LoadOptions, LoadedModel, Model,
+    ModelError,
+};
+use engine::sampling::{FinishReason, SamplingParams};
+use engine::tokenizer::{ChatTemplate, Tokenizer};
+use pools::{KvDtype, KvLayout, KvStorage};
+use std::time::Duration;
+
+/// The CPU model, sampling through the default `forward_sampled` like a GPU runner.
+struct OnDevice(Model);
+
+impl ForwardModel for OnDevice {
+    type Kv = KvStorage;
+
+    fn vocab_size(&self) -> usize {
+        self.0.config().vocab_size
+    }
+
+    fn context_length(&self) -> usize {
+        self.0.config().context_length
+    }
+
+    fn kv_layout(&self, dtype: KvDtype) -> KvLayout {
+        ForwardModel::kv_layout(&self.0, dtype)
+    }
+
+    fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<KvStorage, ModelError> {
+        ForwardModel::new_kv(&self.0, layout, size)
+    }
+
+    fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
+        ForwardModel::forward(&mut self.0, batch, kv)
+    }
+
+    fn samples_on_device(&self) -> bool {
+        true
+    }
+}
+
+/// An engine over SmolLM2, sampling on the "device" or on the host.
+#[allow(irrefutable_let_patterns)] // refutable with the `cuda` feature
+fn start(on_device: bool) -> EngineHandle {
+    let path = common::model_path();
+    let file = GgufFile::open(&path).unwrap();
+    let tokenizer = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tokenizer).unwrap();
+    let LoadedModel::Cpu(cpu) = model::load(&file, Device::Cpu, &LoadOptions::default()).unwrap()
+    else {
+        panic!("a CPU model");
+    };
+    let c = cpu.config().clone();
+    let info = ModelInfo {
+        name: "smollm2".into(),
+        path: path.display().to_string(),
+        architecture: "llama".into(),
+        vocab_size: c.vocab_size,
+        context_length: c.context_length,
+        num_layers: c.num_layers,
+        hidden_size: c.hidden,
+        num_heads: c.num_heads,
+        num_kv_heads: c.num_kv_heads,
+        eos_token_ids: tokenizer.stop_token_ids().to_vec(),
+    };
+    let mut config = EngineConfig::new(path);
+    config.kv_budget_bytes = 64 << 20;
+    config.max_context_len = 1024;
+    config.scheduler.max_running_requests = 16;
+    // Speculative verification samples on the host; the GPU runs without it.
+    config.scheduler.speculative_draft_tokens = 0;
+    if on_device {
+        EngineHandle::start_with_model(OnDevice(*cpu), tokenizer, template, info, &config)
+    } else {
+        EngineHandle::start_with_model(*cpu, tokenizer, template, info, &config)
+    }
+    .unwrap()
+}
+
+#[derive(Debug, PartialEq)]
+struct Output {
+    tokens: Vec<u32>,
+    text: String,
+    finish: FinishReason,
+    logprobs: Vec<(u32, f32, Vec<u32>)>,
+}
+
+fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output> {
+    let streams: Vec<_> = requests
+        .into_iter()
+        .map(|r| engine.submit(r).unwrap())
+        .collect();
+    streams
+        .into_iter()
+        .map(|mut stream| {
+            let (mut tokens, mut text, mut logprobs) = (Vec::new(), String::new(), Vec::new());
+            loop {
+                match stream.blocking_next() {
+                    Some(GenerateEvent::Chunk {
+                        token_ids,
+                        text: piece,
+                        logprobs: lps,
+                        ..
+                    }) => {
+                        tokens.extend(token_ids);
+                        text.push_str(&piece);
+                        logprobs.extend(
+                            lps.into_iter().map(|l| {
+                                (l.token_id, l.logprob, l.top.iter().map(|t| t.0).collect())
+                            }),
+                        );
+                    }
+                    Some(GenerateEvent::Finished(c)) => {
+                        return Output {
+                            tokens,
+                            text,
+                            finish: c.finish_reason,
+                            logprobs,
+                        }
+                    }
+                    other => panic!("{other:?} after {text:?}"),
+                }
+            }
+        })
+        .collect()
+}
+
+fn prompt(engine: &EngineHandle, i: usize) -> Vec<u32> {
+    let asks = [
+        "Name three colours.",
+        "What is the capital of Italy?",
+        "Write a haiku about tea.",
+        "Count to five.",
+    ];
+    let ask = asks[i % asks.len()];
+    engine
+        .build_prompt_now(engine::handle::PromptInput::Chat(vec![
+            engine::tokenizer::ChatMessage::user(ask),
+        ]))
+        .unwrap()
+}
+
+/// Requests whose host and device paths walk in the same order.
+fn same_walk_requests(engine: &EngineHandle) -> Vec<GenerateRequest> {
+    let base = SamplingParams {
+        max_new_tokens: 24,
+        logprobs: Some(3),
+        ..SamplingParams::default()
+    };
+    let params = [
+        SamplingParams::greedy(24),
+        SamplingParams {
+            temperature: 0.0,
+            ..base.clone()
+        },
+        SamplingParams {
+            temperature: 1.0,
+            seed: Some(7),
+            ..base.clone()
+        },
+        SamplingParams {
+            temperature: 0.8,
+            min_p: 0.05,
+            seed: Some(8),
+            ..base.clone()
+        },
+        SamplingParams {
+            temperature: 1.0,
+            seed: Some(9),
+            repetition_penalty: 1.3,
+            frequency_penalty: 0.5,
+            presence_penalty: 0.2,
+            logit_bias: vec![(28, 3.0), (30, -100.0)],
+            min_new_tokens: 20,
+            ..base.clone()
+        },
+        SamplingParams {
+            temperature: 0.7,
+            seed: Some(10),
+            stop: vec![".".into()],
+            ..base
+        },
+    ];
+    params
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| GenerateRequest::new(prompt(engine, i), p))
+        .collect()
+}
+
+fn assert_same(device: &[Output], host: &[Output]) {
+    assert_eq!(device.len(), host.len());
+    for (i, (d, h)) in device.iter().zip(host).enumerate() {
+        assert_eq!(
+            d.tokens, h.tokens,
+            "request {i}: {:?} vs {:?}",
+            d.text, h.text
+        );
+        assert_eq!((&d.text, &d.finish), (&h.text, &h.finish), "request {i}");
+        assert_eq!(d.logprobs.len(), h.logprobs.len(), "request {i}");
+        for (a, b) in d.logprobs.iter().zip(&h.logprobs) {
+            assert_eq!((a.0, &a.2), (b.0, &b.2), "request {i}");
+            assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
+        }
+    }
+}
+
+#[test]
+fn device_sampling_gives_the_host_tokens_where_both_walk_in_id_order() {
+    let (device, host) = (start(true), start(false));
+    let on_device = run_all(&device, same_walk_requests(&device));
+    let on_host = run_all(&host, same_walk_requests(&host));
+    assert_same(&on_device, &on_host);
+    // The penalized request held its stop tokens back until 20 tokens were out.
+    assert!(on_device[4].tokens.len() >= 20, "{:?}", on_device[4].text);
+    // The stop string ended request 5 if it came.
+    if on_device[5].finish != FinishReason::Length {
+        assert!(!on_device[5].text.contains('.'), "{:?}", on_device[5].text);
+    }
+    // Grammars: each request's mask travels with its plan.
+    let grammar = |engine: &EngineHandle, temperature: f32, seed: u64| {
+        let params = SamplingParams {
+            temperature,
+            seed: Some(seed),
+            max_new_tokens: 40,
+            ..SamplingParams::default()
+        };
+        let mut r = GenerateRequest::new(prompt(engine, 3), params);
+        let spec = GrammarSpec::Regex(r"(one|two|three)(, (one|two|three)){2,4}".into());
+        r.constraint = Some(engine.compile_grammar_now(&spec).unwrap());
+        r
+    };
+    let constrained = |engine: &EngineHandle| {
+        let requests = (0..4)
+            .map(|i| grammar(engine, [0.0, 1.0][i % 2], i as u64))
+            .collect();
+        run_all(engine, requests)
+    };
+    let (d, h) = (constrained(&device), constrained(&host));
+    assert_same(&d, &h);
+    let re = regex::Regex::new(r"^(one|two|three)(, (one|two|three)){2,4}$").unwrap();
+    for out in &d {
+        assert!(re.is_match(&out.text), "{:?}", out.text);
+    }
+    common::wait_idle(&device);
+    device.shutdown(Duration::from_secs(1));
+    host.shutdown(Duration::from_secs(1));
+}
+
+#[test]
+fn device_sampled_cuts_depend_only_on_the_request() {
+    let engine = start(true);
+    let request = |i: usize| {
+        let params = SamplingParams {
+            temperature: 1.2,
+            top_k: [0, 20, 40][i % 3],
+            top_p: [0.9, 1.0, 0.8][i % 3],
+            seed: Some(100 + i as u64),
+            max_new_tokens: 16,
+            ignore_eos: true,
+            ..SamplingParams::default()
+        };
+        GenerateRequest::new(prompt(&engine, i), params)
+    };
+    let alone: Vec<Output> = (0..6)
+        .flat_map(|i| run_all(&engine, vec![request(i)]))
+        .collect();
+    let together = run_all(&engine, (0..6).map(request).collect());
+    assert_eq!(alone, together);
+    // Seeds matter: the same prompt and cuts with another seed wander off.
+    let mut other = request(0);
+    other.params.seed = Some(999);
+    let reseeded = run_all(&engine, vec![other]);
+    assert_ne!(reseeded[0].tokens, alone[0].tokens);
+    common::wait_idle(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}

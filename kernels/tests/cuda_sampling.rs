@@ -1,0 +1,129 @@
+//! The sampling kernel against its CPU twin: the same tokens and top-n ids bit for bit, the
+//! same log-probabilities up to `log`'s last ulp, for every cut, edits and masks, greedy
+//! and sampled rows in one batch. Needs a GPU: without one the test prints "SKIPPED ..."
+//! and passes. Run with `--features cuda` (see scripts/check-cuda.sh).
+#![cfg(feature = "cuda")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "cuda_common.rs"]
+mod cuda_common;
+#[path = "support/xorshift.rs"]
+mod xorshift;
+
+use cuda_common::gpu;
+use kernels::cuda::SamplingBuffers;
+use kernels::sampling::{edit_flags, mask_words, twin, LogitEdit, RowPlan, SamplingBatch};
+use xorshift::Rng;
+
+/// A batch of `rows` rows mixing every mode, with edits and masks on some rows.
+fn mixed_batch(rng: &mut Rng, rows: usize, vocab: usize) -> (Vec<f32>, SamplingBatch) {
+    let mut logits = rng.f32s(rows * vocab);
+    for v in &mut logits {
+        *v *= 6.0;
+    }
+    let mut batch = SamplingBatch::default();
+    let words = mask_words(vocab);
+    for r in 0..rows {
+        let edit_lo = batch.edits.len() as u32;
+        if r % 3 == 1 {
+            for id in rng.distinct(40.min(vocab), vocab) {
+                batch.edits.push(LogitEdit {
+                    id: id as u32,
+                    flags: 1 + rng.below(15) as u32,
+                    rep: 1.3,
+                    sub: 0.4,
+                    bias: -0.7,
+                });
+            }
+        }
+        let mask_row = if r % 4 == 2 {
+            let at = batch.masks.len() / words;
+            batch
+                .masks
+                .extend((0..words).map(|_| rng.next_u64() as u32 | 0x0101_0101));
+            at as i32
+        } else {
+            -1
+        };
+        batch.plans.push(RowPlan {
+            uniform: (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64,
+            scale: 1.0 / [1.0, 0.6, 1.4, 0.9][r % 4],
+            logprob_scale: if r % 5 == 0 { 1.0 / 0.7 } else { 1.0 },
+            top_k: [0, 1, 7, 64, 0, 0, 300][r % 7],
+            top_p: [1.0, 0.9, 1.0, 0.6, 0.95, 1.0][r % 6],
+            min_p: [0.0, 0.0, 0.05][r % 3],
+            greedy: u32::from(r % 5 == 0),
+            n_top: (r % 21) as u32,
+            want_logprob: u32::from(r % 2 == 0),
+            edit_lo,
+            edit_hi: batch.edits.len() as u32,
+            mask_row,
+            reserved: 0,
+        });
+    }
+    (logits, batch)
+}
+
+#[test]
+fn sampling_kernel_matches_its_cpu_twin() {
+    let Some(gpu) = gpu("sampling_kernel_matches_its_cpu_twin") else {
+        return;
+    };
+    let mut rng = Rng(0xface);
+    let mut buffers = SamplingBuffers::default();
+    for (rows, vocab) in [(1, 7), (5, 256), (9, 257), (33, 3_001), (64, 49_152)] {
+        let (logits, batch) = mixed_batch(&mut rng, rows, vocab);
+        let mut host = logits.clone();
+        let want = twin::sample_rows(&mut host, vocab, &batch).unwrap();
+        let mut dev = gpu.upload(&logits).unwrap();
+        let got = gpu
+            .sample_rows(&mut dev, rows, vocab, &batch, &mut buffers)
+            .unwrap();
+        assert_eq!(got.len(), rows);
+        for (r, (g, w)) in got.iter().zip(&want).enumerate() {
+            let what = format!("rows {rows}, vocab {vocab}, row {r}: {:?}", batch.plans[r]);
+            assert_eq!(g.token, w.token, "{what}");
+            let ids = |row: &kernels::sampling::SampledRow| -> Vec<u32> {
+                row.top.iter().map(|&(i, _)| i).collect()
+            };
+            assert_eq!(ids(g), ids(w), "{what}");
+            let close = |a: f32, b: f32| (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-6;
+            assert!(
+                close(g.logprob, w.logprob),
+                "{what}: {} vs {}",
+                g.logprob,
+                w.logprob
+            );
+            for (&(_, a), &(_, b)) in g.top.iter().zip(&w.top) {
+                assert!(close(a, b), "{what}: top {a} vs {b}");
+            }
+        }
+        // The edited logits the kernel left behind are the twin's, bit for bit.
+        let edited = gpu.download(&dev).unwrap();
+        let same = edited
+            .iter()
+            .zip(&host)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same, "rows {rows}, vocab {vocab}: edited logits differ");
+    }
+    // A ban flag alone forces the row off its best token on the device too.
+    let vocab = 64;
+    let logits: Vec<f32> = (0..vocab).map(|i| i as f32).collect();
+    let batch = SamplingBatch {
+        plans: vec![RowPlan {
+            edit_hi: 1,
+            ..RowPlan::default()
+        }],
+        edits: vec![LogitEdit {
+            id: 63,
+            flags: edit_flags::BAN,
+            ..LogitEdit::default()
+        }],
+        masks: Vec::new(),
+    };
+    let mut dev = gpu.upload(&logits).unwrap();
+    let got = gpu
+        .sample_rows(&mut dev, 1, vocab, &batch, &mut buffers)
+        .unwrap();
+    assert_eq!(got[0].token, 62);
+}
