@@ -54,9 +54,19 @@ impl ForwardModel for OnDevice {
     }
 }
 
-/// An engine over SmolLM2, sampling on the "device" or on the host.
+/// How a test engine samples and schedules.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Host,
+    /// Through `forward_sampled` (the kernel's twin), as on a GPU.
+    Device,
+    /// Through `forward_sampled`, with overlap scheduling.
+    Overlap,
+}
+
+/// An engine over SmolLM2, sampling and scheduling as `mode` says.
 #[allow(irrefutable_let_patterns)] // refutable with the `cuda` feature
-fn start(on_device: bool) -> EngineHandle {
+fn start(mode: Mode) -> EngineHandle {
     let path = common::model_path();
     let file = GgufFile::open(&path).unwrap();
     let tokenizer = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
@@ -84,7 +94,8 @@ fn start(on_device: bool) -> EngineHandle {
     config.scheduler.max_running_requests = 16;
     // Speculative verification samples on the host; the GPU runs without it.
     config.scheduler.speculative_draft_tokens = 0;
-    if on_device {
+    config.scheduler.overlap_schedule = mode == Mode::Overlap;
+    if mode == Mode::Device {
         EngineHandle::start_with_model(OnDevice(*cpu), tokenizer, template, info, &config)
     } else {
         EngineHandle::start_with_model(*cpu, tokenizer, template, info, &config)
@@ -203,6 +214,44 @@ fn same_walk_requests(engine: &EngineHandle) -> Vec<GenerateRequest> {
         .collect()
 }
 
+const COUNTING: &str = r"(one|two|three)(, (one|two|three)){2,4}";
+
+/// Regex-constrained requests, greedy and sampled.
+fn grammar_requests(engine: &EngineHandle) -> Vec<GenerateRequest> {
+    (0..4)
+        .map(|i| {
+            let params = SamplingParams {
+                temperature: [0.0, 1.0][i % 2],
+                seed: Some(i as u64),
+                max_new_tokens: 40,
+                ..SamplingParams::default()
+            };
+            let mut r = GenerateRequest::new(prompt(engine, 3), params);
+            let spec = GrammarSpec::Regex(COUNTING.into());
+            r.constraint = Some(engine.compile_grammar_now(&spec).unwrap());
+            r
+        })
+        .collect()
+}
+
+/// Requests cut by top-k and top-p (the device walks those in another order than the host).
+fn cut_requests(engine: &EngineHandle) -> Vec<GenerateRequest> {
+    (0..6)
+        .map(|i| {
+            let params = SamplingParams {
+                temperature: 1.2,
+                top_k: [0, 20, 40][i % 3],
+                top_p: [0.9, 1.0, 0.8][i % 3],
+                seed: Some(100 + i as u64),
+                max_new_tokens: 16,
+                ignore_eos: true,
+                ..SamplingParams::default()
+            };
+            GenerateRequest::new(prompt(engine, i), params)
+        })
+        .collect()
+}
+
 fn assert_same(device: &[Output], host: &[Output]) {
     assert_eq!(device.len(), host.len());
     for (i, (d, h)) in device.iter().zip(host).enumerate() {
@@ -222,7 +271,7 @@ fn assert_same(device: &[Output], host: &[Output]) {
 
 #[test]
 fn device_sampling_gives_the_host_tokens_where_both_walk_in_id_order() {
-    let (device, host) = (start(true), start(false));
+    let (device, host) = (start(Mode::Device), start(Mode::Host));
     let on_device = run_all(&device, same_walk_requests(&device));
     let on_host = run_all(&host, same_walk_requests(&host));
     assert_same(&on_device, &on_host);
@@ -233,27 +282,10 @@ fn device_sampling_gives_the_host_tokens_where_both_walk_in_id_order() {
         assert!(!on_device[5].text.contains('.'), "{:?}", on_device[5].text);
     }
     // Grammars: each request's mask travels with its plan.
-    let grammar = |engine: &EngineHandle, temperature: f32, seed: u64| {
-        let params = SamplingParams {
-            temperature,
-            seed: Some(seed),
-            max_new_tokens: 40,
-            ..SamplingParams::default()
-        };
-        let mut r = GenerateRequest::new(prompt(engine, 3), params);
-        let spec = GrammarSpec::Regex(r"(one|two|three)(, (one|two|three)){2,4}".into());
-        r.constraint = Some(engine.compile_grammar_now(&spec).unwrap());
-        r
-    };
-    let constrained = |engine: &EngineHandle| {
-        let requests = (0..4)
-            .map(|i| grammar(engine, [0.0, 1.0][i % 2], i as u64))
-            .collect();
-        run_all(engine, requests)
-    };
+    let constrained = |engine: &EngineHandle| run_all(engine, grammar_requests(engine));
     let (d, h) = (constrained(&device), constrained(&host));
     assert_same(&d, &h);
-    let re = regex::Regex::new(r"^(one|two|three)(, (one|two|three)){2,4}$").unwrap();
+    let re = regex::Regex::new(&format!("^{COUNTING}$")).unwrap();
     for out in &d {
         assert!(re.is_match(&out.text), "{:?}", out.text);
     }
@@ -264,29 +296,45 @@ fn device_sampling_gives_the_host_tokens_where_both_walk_in_id_order() {
 
 #[test]
 fn device_sampled_cuts_depend_only_on_the_request() {
-    let engine = start(true);
-    let request = |i: usize| {
-        let params = SamplingParams {
-            temperature: 1.2,
-            top_k: [0, 20, 40][i % 3],
-            top_p: [0.9, 1.0, 0.8][i % 3],
-            seed: Some(100 + i as u64),
-            max_new_tokens: 16,
-            ignore_eos: true,
-            ..SamplingParams::default()
-        };
-        GenerateRequest::new(prompt(&engine, i), params)
-    };
-    let alone: Vec<Output> = (0..6)
-        .flat_map(|i| run_all(&engine, vec![request(i)]))
+    let engine = start(Mode::Device);
+    let alone: Vec<Output> = cut_requests(&engine)
+        .into_iter()
+        .flat_map(|r| run_all(&engine, vec![r]))
         .collect();
-    let together = run_all(&engine, (0..6).map(request).collect());
+    let together = run_all(&engine, cut_requests(&engine));
     assert_eq!(alone, together);
     // Seeds matter: the same prompt and cuts with another seed wander off.
-    let mut other = request(0);
+    let mut other = cut_requests(&engine).swap_remove(0);
     other.params.seed = Some(999);
     let reseeded = run_all(&engine, vec![other]);
     assert_ne!(reseeded[0].tokens, alone[0].tokens);
     common::wait_idle(&engine);
     engine.shutdown(Duration::from_secs(1));
+}
+
+/// Overlap scheduling launches each decode on the token the previous batch is still
+/// sampling, and lets grammar and penalized requests sit a step out: none of it may change
+/// an output. Every kind of request at once, against the same sampling without overlap.
+#[test]
+fn overlap_scheduling_changes_no_output() {
+    let (overlap, plain) = (start(Mode::Overlap), start(Mode::Device));
+    let everything = |engine: &EngineHandle| {
+        let mut requests = same_walk_requests(engine);
+        requests.extend(cut_requests(engine));
+        requests.extend(grammar_requests(engine));
+        run_all(engine, requests)
+    };
+    let (a, b) = (everything(&overlap), everything(&plain));
+    assert_same(&a, &b);
+    let re = regex::Regex::new(&format!("^{COUNTING}$")).unwrap();
+    for out in &a[a.len() - 4..] {
+        assert!(re.is_match(&out.text), "{:?}", out.text);
+    }
+    let info = overlap.server_info();
+    assert!(info.overlapped_decodes > 50, "{info:?}");
+    assert_eq!(plain.server_info().overlapped_decodes, 0);
+    for engine in [&overlap, &plain] {
+        common::wait_idle(engine);
+        engine.shutdown(Duration::from_secs(1));
+    }
 }

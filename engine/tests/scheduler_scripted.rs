@@ -27,24 +27,41 @@ fn start(
     chunk: usize,
     policy: Policy,
 ) -> EngineHandle {
-    start_sampling(page_size, kv_tokens, max_running, chunk, policy, false)
+    start_sampling(
+        page_size,
+        kv_tokens,
+        max_running,
+        chunk,
+        policy,
+        Sampling::Host,
+    )
 }
 
-/// [`start`], sampling through `forward_sampled` (the kernel's twin) when `on_device`.
+/// Where a test engine samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sampling {
+    Host,
+    /// Through `forward_sampled` (the sampling kernel's twin), as on a GPU.
+    Device,
+    /// Through `forward_sampled`, with overlap scheduling.
+    Overlap,
+}
+
+/// [`start`], sampling as `sampling` says.
 fn start_sampling(
     page_size: usize,
     kv_tokens: usize,
     max_running: usize,
     chunk: usize,
     policy: Policy,
-    on_device: bool,
+    sampling: Sampling,
 ) -> EngineHandle {
     let path = common::model_path();
     let file = GgufFile::open(&path).unwrap();
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
     let mut model = ScriptedModel::new(tok.vocab_size(), 512);
-    if on_device {
+    if sampling == Sampling::Device {
         model = model.sampling_on_device();
     }
     let info = model.model_info(tok.stop_token_ids());
@@ -55,6 +72,7 @@ fn start_sampling(
     config.scheduler.max_prefill_tokens = chunk * 2;
     config.scheduler.chunked_prefill_size = chunk;
     config.scheduler.policy = policy;
+    config.scheduler.overlap_schedule = sampling == Sampling::Overlap;
     EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
 }
 
@@ -189,19 +207,23 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
 
 #[test]
 fn randomized_load_on_roomy_and_tiny_pools() {
-    // The last case samples on the "device" (the sampling kernel's twin), as the GPU does.
-    for (page, kv_tokens, policy, on_device) in [
-        (1, 4096, Policy::Lpm, false),
-        (1, 160, Policy::Fcfs, false),
-        (4, 192, Policy::DfsWeight, false),
-        (16, 256, Policy::Lpm, false),
-        (4, 160, Policy::Fcfs, true),
+    // The last cases sample on the "device" (the sampling kernel's twin), as the GPU does,
+    // and with overlap scheduling (decodes launched on tokens not yet collected).
+    for (page, kv_tokens, policy, sampling) in [
+        (1, 4096, Policy::Lpm, Sampling::Host),
+        (1, 160, Policy::Fcfs, Sampling::Host),
+        (4, 192, Policy::DfsWeight, Sampling::Host),
+        (16, 256, Policy::Lpm, Sampling::Host),
+        (4, 160, Policy::Fcfs, Sampling::Device),
+        (1, 4096, Policy::Lpm, Sampling::Overlap),
+        (1, 160, Policy::Fcfs, Sampling::Overlap),
+        (16, 256, Policy::DfsWeight, Sampling::Overlap),
     ] {
-        let engine = start_sampling(page, kv_tokens, 8, 16, policy, on_device);
+        let engine = start_sampling(page, kv_tokens, 8, 16, policy, sampling);
         let begun = Instant::now();
         let outcome = run_workload(&engine, 7 + page as u64 + kv_tokens as u64, 600);
         eprintln!(
-            "page {page}, {kv_tokens} slots, {policy:?}, device {on_device}: {} completed, {} aborted, {} retractions in {:?}",
+            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed, {} aborted, {} retractions in {:?}",
             outcome.completed,
             outcome.aborted,
             outcome.retractions,
@@ -224,6 +246,11 @@ fn randomized_load_on_roomy_and_tiny_pools() {
             info.cache_hit_tokens > 0,
             "shared prefixes must hit: {info:?}"
         );
+        if sampling == Sampling::Overlap {
+            assert!(info.overlapped_decodes > 1000, "{info:?}");
+        } else {
+            assert_eq!(info.overlapped_decodes, 0);
+        }
         engine.shutdown(Duration::from_secs(1));
     }
 }

@@ -74,6 +74,11 @@ pub struct ServeArgs {
     /// device]
     #[arg(long)]
     pub sampling: Option<SamplingArg>,
+    /// Build and launch each step's batch before processing the previous step's results
+    /// (decodes take the token still being sampled); samples through the sampling kernel
+    /// (its CPU twin on the CPU) and turns speculative decoding off [default: false]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub overlap_schedule: Option<bool>,
     /// Longest prompt + output per request, in tokens [default: the model's context]
     #[arg(long)]
     pub max_context_len: Option<usize>,
@@ -188,6 +193,7 @@ impl ServeArgs {
                 .or(file.speculative_draft_tokens),
             policy: self.policy.or(file.policy),
             sampling: self.sampling.or(file.sampling),
+            overlap_schedule: self.overlap_schedule.or(file.overlap_schedule),
             max_context_len: self.max_context_len.or(file.max_context_len),
             tenants_config: self.tenants_config.or(file.tenants_config),
             sglang_tenant: self.sglang_tenant.or(file.sglang_tenant),
@@ -275,6 +281,7 @@ impl ServeArgs {
                 Some(PolicyArg::DfsWeight) => Policy::DfsWeight,
             },
             sample_on_device: self.sampling != Some(SamplingArg::Host),
+            overlap_schedule: self.overlap_schedule.unwrap_or(defaults.overlap_schedule),
             ..defaults
         };
         let salts = SaltLimits::default();
@@ -375,7 +382,15 @@ mod tests {
              sampling = \"host\"\n",
         )?;
         let config_flag = file.display().to_string();
-        let config = parse(&["--config", &config_flag, "--http-port", "9100"]).resolve()?;
+        let config = parse(&[
+            "--config",
+            &config_flag,
+            "--http-port",
+            "9100",
+            "--overlap-schedule",
+        ])
+        .resolve()?;
+        assert!(config.engine.scheduler.overlap_schedule);
         assert_eq!(config.http_port, 9100);
         assert_eq!(config.engine.kv_budget_bytes, 64 << 20);
         assert_eq!(config.engine.scheduler.policy, Policy::DfsWeight);

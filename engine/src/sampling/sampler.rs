@@ -124,7 +124,7 @@ impl Sampler {
             presence_penalty: params.presence_penalty,
             n_top: params.logprobs.unwrap_or(0) as usize,
             logprobs: params.logprobs.is_some(),
-            logit_bias: params.logit_bias.clone(),
+            logit_bias: merged_bias(&params.logit_bias),
             seed,
             rng: TokenRng::new(seed),
             steps: 0,
@@ -417,6 +417,19 @@ impl Sampler {
         let ws = self.weights.get(start..end).unwrap_or_default();
         start + pick(ws.iter().map(|&w| f64::from(w)), target - before)
     }
+}
+
+/// One entry per token, in first-seen order: a token named twice gets the sum of its biases
+/// (added once), so every sampler applies the same single bias per token.
+fn merged_bias(bias: &[(u32, f32)]) -> Vec<(u32, f32)> {
+    let mut merged: Vec<(u32, f32)> = Vec::with_capacity(bias.len());
+    for &(t, b) in bias {
+        match merged.iter_mut().find(|(id, _)| *id == t) {
+            Some(entry) => entry.1 += b,
+            None => merged.push((t, b)),
+        }
+    }
+    merged
 }
 
 fn weight(weights: &[f32], id: u32) -> f32 {

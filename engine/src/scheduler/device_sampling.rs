@@ -13,17 +13,6 @@ use std::time::Instant;
 /// One sampling entry's tokens, or the message its grammar failed with.
 pub(super) type SampleResult = Result<Vec<SampleOutput>, String>;
 
-/// Grammar masks by running index, as the host path takes them.
-pub(super) type HostMasks = Vec<Option<Result<Vec<u32>, String>>>;
-
-pub(super) enum DeviceOutcome {
-    /// Sampled on the device: one result per sampling entry, and when the phase ended.
-    Sampled((Vec<SampleResult>, Instant)),
-    /// A sampler has no plan (see `Sampler::device_plan`): the batch samples on the host,
-    /// with the grammar masks computed so far. Nothing ran yet.
-    OnHost(HostMasks),
-}
-
 impl<M: ForwardModel> Scheduler<M> {
     /// Whether this batch samples on the model's device: the model can, the configuration
     /// allows it, and no entry verifies a speculative draft (verification samples a
@@ -34,47 +23,15 @@ impl<M: ForwardModel> Scheduler<M> {
             && entries.iter().all(|e| e.draft.is_empty())
     }
 
+    /// Runs the batch and samples it on the model's device; one result per sampling entry,
+    /// and when the phase ended.
     pub(super) fn forward_sampled_on_device(
         &mut self,
         entries: &[Entry],
         vocab: usize,
         since: Instant,
-    ) -> Result<DeviceOutcome, ModelError> {
-        let words = mask_words(vocab);
-        let mut host_masks: HostMasks = vec![None; self.running.len()];
-        let mut sampling = SamplingBatch::default();
-        // Per sampling entry: the message its grammar failed with, if it did.
-        let mut failed: Vec<Option<String>> = Vec::new();
-        for e in entries.iter().filter(|e| e.samples) {
-            let req = &mut self.running[e.index];
-            let mut mask_row = None;
-            let mut failure = None;
-            if let Some(constraint) = req.constraint.as_mut() {
-                let computed = constraint.compute_mask();
-                match &computed {
-                    Ok(mask) => {
-                        mask_row = Some(sampling.masks.len() / words);
-                        push_mask(&mut sampling.masks, mask, constraint.vocab_size(), vocab);
-                    }
-                    Err(message) => failure = Some(message.clone()),
-                }
-                if let Some(slot) = host_masks.get_mut(e.index) {
-                    *slot = Some(computed);
-                }
-            }
-            let plan = if failure.is_some() {
-                // The row is computed anyway; its token is thrown away.
-                Some(RowPlan::default())
-            } else {
-                req.sampler
-                    .device_plan(vocab, mask_row, &mut sampling.edits)
-            };
-            let Some(plan) = plan else {
-                return Ok(DeviceOutcome::OnHost(host_masks));
-            };
-            sampling.plans.push(plan);
-            failed.push(failure);
-        }
+    ) -> Result<(Vec<SampleResult>, Instant), ModelError> {
+        let (sampling, failed) = self.sampling_plans(entries, vocab)?;
         let rows = self
             .model
             .forward_sampled(&self.batch, &mut self.kv, &sampling)?;
@@ -86,8 +43,50 @@ impl<M: ForwardModel> Scheduler<M> {
                 failed.len()
             )));
         }
-        let samples = self.accept_rows(entries, rows, failed);
-        Ok(DeviceOutcome::Sampled((samples, forwarded)))
+        Ok((self.accept_rows(entries, rows, failed), forwarded))
+    }
+
+    /// The plan of each sampling entry, in order (grammar masks computed here), each for
+    /// the token after those its request has in flight; and per entry the message its
+    /// grammar failed with, if it did (its row is computed and thrown away).
+    pub(super) fn sampling_plans(
+        &mut self,
+        entries: &[Entry],
+        vocab: usize,
+    ) -> Result<(SamplingBatch, Vec<Option<String>>), ModelError> {
+        let words = mask_words(vocab);
+        let mut sampling = SamplingBatch::default();
+        let mut failed: Vec<Option<String>> = Vec::new();
+        for e in entries.iter().filter(|e| e.samples) {
+            let req = &mut self.running[e.index];
+            let mut mask_row = None;
+            let mut failure = None;
+            if let Some(constraint) = req.constraint.as_mut() {
+                match constraint.compute_mask() {
+                    Ok(mask) => {
+                        mask_row = Some(sampling.masks.len() / words);
+                        push_mask(&mut sampling.masks, &mask, constraint.vocab_size(), vocab);
+                    }
+                    Err(message) => failure = Some(message),
+                }
+            }
+            let plan = if failure.is_some() {
+                Some(RowPlan::default())
+            } else {
+                let ahead = u64::from(req.in_flight);
+                req.sampler
+                    .device_plan(vocab, mask_row, ahead, &mut sampling.edits)
+            };
+            let Some(plan) = plan else {
+                return Err(ModelError::Batch(format!(
+                    "request {}: no sampling plan ahead of its unrecorded tokens",
+                    req.rid
+                )));
+            };
+            sampling.plans.push(plan);
+            failed.push(failure);
+        }
+        Ok((sampling, failed))
     }
 
     /// Records each row's token in its request's sampler, in entry order.

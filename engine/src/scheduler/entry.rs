@@ -13,6 +13,9 @@ pub(super) struct Entry {
     /// A decode's speculative draft, computed after its pending token (logits of every
     /// position are sampled in turn while the draft matches).
     pub(super) draft: Vec<u32>,
+    /// Overlap scheduling: a decode whose input is the token the previous batch, launched
+    /// and not yet collected, samples for it (resolved at launch).
+    pub(super) future: bool,
 }
 
 impl Entry {

@@ -10,6 +10,7 @@ mod entry;
 mod fair;
 mod ngram;
 mod output;
+mod overlap;
 mod policy;
 mod req;
 mod step;
@@ -60,6 +61,11 @@ pub struct SchedulerConfig {
     /// Sample where the logits are when the model can (the GPU runner): only tokens cross
     /// to the host. Off: every row is copied back and sampled on the host.
     pub sample_on_device: bool,
+    /// Overlap scheduling (SGLang's): each step's batch is built and launched before the
+    /// previous step's results are processed; decodes take their input from the previous
+    /// batch's sampled tokens. Samples through `ForwardModel::forward_sampled`; no
+    /// speculative decoding.
+    pub overlap_schedule: bool,
 }
 
 impl Default for SchedulerConfig {
@@ -79,6 +85,7 @@ impl Default for SchedulerConfig {
             speculative_draft_tokens: 4,
             speculative_max_batch: 4,
             sample_on_device: true,
+            overlap_schedule: false,
         }
     }
 }
@@ -95,6 +102,8 @@ pub struct SchedulerCounters {
     /// Speculative draft tokens verified, and of them those accepted.
     pub spec_draft_tokens: u64,
     pub spec_accepted_tokens: u64,
+    /// Overlap scheduling: decodes launched on a token still being sampled.
+    pub overlapped_decodes: u64,
 }
 
 pub struct Scheduler<M: ForwardModel> {
@@ -125,6 +134,8 @@ pub struct Scheduler<M: ForwardModel> {
     kv_events_lost: bool,
     /// The disk tier below the pool, if configured.
     disk: Option<DiskKv>,
+    /// Overlap scheduling: the launched batch whose results are not processed yet.
+    flight: Option<overlap::Flight>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -163,6 +174,7 @@ impl<M: ForwardModel> Scheduler<M> {
             kv_events: None,
             kv_events_lost: false,
             disk: None,
+            flight: None,
         };
         (scheduler, inbox)
     }
@@ -212,6 +224,8 @@ impl<M: ForwardModel> Scheduler<M> {
             let idle =
                 self.waiting.is_empty() && self.running.is_empty() && self.loading_count() == 0;
             if idle {
+                // A launched batch's results concern no running request any more.
+                self.flight = None;
                 self.check_idle();
                 if self.shutdown_at.is_some() {
                     break;

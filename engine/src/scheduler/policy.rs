@@ -143,6 +143,8 @@ mod tests {
             constraint: None,
             staged: None,
             disk_loads: 0,
+            in_flight: 0,
+            flight_epoch: 0,
         }
     }
 

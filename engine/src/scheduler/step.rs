@@ -1,7 +1,7 @@
 //! One scheduler step: `prepare_for_decode` (with retraction), `get_new_batch_prefill`,
 //! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
 
-use super::device_sampling::{DeviceOutcome, SampleResult};
+use super::device_sampling::SampleResult;
 use super::entry::Entry;
 use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
@@ -27,7 +27,9 @@ impl<M: ForwardModel> Scheduler<M> {
         self.get_new_batch_prefill();
         let entries = self.prepare_for_extend();
         let scheduled = phase_done("schedule", started);
-        let computed = if !entries.is_empty() {
+        let computed = if self.config.overlap_schedule {
+            self.run_overlapped(&entries, scheduled)
+        } else if !entries.is_empty() {
             self.run_batch(&entries, scheduled)
         } else {
             if !self.running.is_empty() {
@@ -65,6 +67,7 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     fn finish_aborted(&mut self, mut req: Req) {
+        req.cancel_flight();
         let step = req.stop.abort();
         req.pending_text.push_str(&step.text);
         req.finish = Some(FinishReason::Abort);
@@ -80,7 +83,7 @@ impl<M: ForwardModel> Scheduler<M> {
         loop {
             let page = self.cache.page_size();
             let mut needs: BTreeMap<TenantId, usize> = BTreeMap::new();
-            for r in self.running.iter().filter(|r| r.pending_tokens() == 1) {
+            for r in self.running.iter().filter(|r| r.decodes_next()) {
                 // Worst case a fresh page per request.
                 *needs.entry(r.tenant).or_default() += page;
             }
@@ -90,6 +93,7 @@ impl<M: ForwardModel> Scheduler<M> {
             if self.running.len() == 1 {
                 // Alone and out of memory: nothing to give way to. End it with what it has.
                 let mut req = self.running.remove(0);
+                req.cancel_flight();
                 let step = req.stop.abort();
                 req.pending_text.push_str(&step.text);
                 req.finish = Some(FinishReason::Length);
@@ -98,7 +102,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             self.retract_for(short);
         }
-        if self.running.iter().all(|r| r.pending_tokens() == 1) {
+        if self.running.iter().all(Req::decodes_next) {
             self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
                 .max(self.config.min_new_token_ratio);
         }
@@ -146,7 +150,7 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Retracts the running request with the fewest generated tokens (then the longest
     /// prompt, then the newest): it loses the least work.
-    fn retract_one(&mut self) {
+    pub(super) fn retract_one(&mut self) {
         self.retract_one_where(|_| true);
     }
 
@@ -169,6 +173,7 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     fn retract(&mut self, mut req: Req) {
+        req.cancel_flight();
         if let Some(kv) = req.kv.take() {
             let len = kv.kv_len();
             let ids = req.fill_ids();
@@ -207,16 +212,25 @@ impl<M: ForwardModel> Scheduler<M> {
                 .then(ka.1.total_cmp(&kb.1))
                 .then(ka.2.cmp(&kb.2))
         });
-        let speculate = self.config.speculative_draft_tokens > 0
+        // Overlap scheduling verifies no drafts: a draft needs the token before it.
+        let overlap = self.config.overlap_schedule;
+        let speculate = !overlap
+            && self.config.speculative_draft_tokens > 0
             && self.running.len() <= self.config.speculative_max_batch;
         for i in order {
             let pending = self.running[i].pending_tokens();
+            // Its last token is still being sampled: it decodes on that future token or
+            // sits this step out.
+            let future = self.running[i].in_flight > 0;
+            if future && !(overlap && self.future_decode_ok(i)) {
+                continue;
+            }
             let mut draft = if pending == 1 && speculate {
                 self.draft_for(i)
             } else {
                 Vec::new()
             };
-            let tokens = if pending == 1 {
+            let tokens = if future || pending == 1 {
                 1 + draft.len()
             } else {
                 pending
@@ -254,11 +268,16 @@ impl<M: ForwardModel> Scheduler<M> {
             let row = kv.row_index() as u32;
             let slots = self.cache.slots(kv);
             let start = slots.len() - tokens;
-            let mut ids: Vec<u32> = (start..start + tokens - draft.len())
-                .map(|p| req.token_at(p))
-                .collect();
+            let mut ids: Vec<u32> = if future {
+                // A placeholder the launch replaces with the sampled token.
+                vec![0]
+            } else {
+                (start..start + tokens - draft.len())
+                    .map(|p| req.token_at(p))
+                    .collect()
+            };
             ids.extend_from_slice(&draft);
-            let samples = tokens - draft.len() == pending;
+            let samples = future || tokens - draft.len() == pending;
             self.batch.push_request(
                 row,
                 &ids,
@@ -278,6 +297,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 tokens,
                 samples,
                 draft,
+                future,
             });
         }
         entries
@@ -307,15 +327,7 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Runs the batch and processes its logits; `since` starts the forward phase. Returns
     /// when the last phase it timed ended.
     fn run_batch(&mut self, entries: &[Entry], since: Instant) -> Instant {
-        let prefill: usize = entries
-            .iter()
-            .filter(|e| !e.decodes())
-            .map(|e| e.tokens)
-            .sum();
-        self.counters.prefill_tokens += prefill as u64;
-        self.counters.decode_tokens += (self.batch.num_tokens() - prefill) as u64;
-        metrics::histogram!(names::BATCH_TOKENS).record(self.batch.num_tokens() as f64);
-        metrics::histogram!(names::BATCH_REQUESTS).record(entries.len() as f64);
+        self.count_batch(entries);
         let vocab = self.model.vocab_size();
         let (samples, forwarded) = match self.forward_and_sample(entries, vocab, since) {
             Ok(done) => done,
@@ -382,7 +394,8 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         finished.sort_unstable_by(|a, b| b.cmp(a));
         for i in finished {
-            let req = self.running.swap_remove(i);
+            let mut req = self.running.swap_remove(i);
+            req.cancel_flight();
             self.counters.finished += 1;
             self.done.push_back(req);
         }
@@ -398,19 +411,14 @@ impl<M: ForwardModel> Scheduler<M> {
         vocab: usize,
         since: Instant,
     ) -> Result<(Vec<SampleResult>, Instant), ModelError> {
-        let mut masks = None;
         if self.samples_on_device(entries) {
-            match self.forward_sampled_on_device(entries, vocab, since)? {
-                DeviceOutcome::Sampled(done) => return Ok(done),
-                DeviceOutcome::OnHost(computed) => masks = Some(computed),
-            }
+            return self.forward_sampled_on_device(entries, vocab, since);
         }
         // Grammar masks depend only on the tokens so far: computed beside the forward pass.
         let constrained: Vec<usize> = entries
             .iter()
             .filter(|e| e.samples && self.running[e.index].constraint.is_some())
             .map(|e| e.index)
-            .filter(|_| masks.is_none())
             .collect();
         let (model, kv, batch, running) = (
             &mut self.model,
@@ -418,7 +426,7 @@ impl<M: ForwardModel> Scheduler<M> {
             &self.batch,
             &mut self.running,
         );
-        let (forward, computed) = std::thread::scope(|scope| {
+        let (forward, mut masks) = std::thread::scope(|scope| {
             let masks = (!constrained.is_empty()).then(|| {
                 scope.spawn(|| {
                     let mut masks = vec![None; running.len()];
@@ -434,11 +442,23 @@ impl<M: ForwardModel> Scheduler<M> {
             let masks = masks.map(|h| h.join().unwrap_or_default());
             (forward, masks.unwrap_or_default())
         });
-        let mut masks = masks.unwrap_or(computed);
         self.logits_scratch.clear();
         self.logits_scratch.extend_from_slice(forward?);
         let forwarded = phase_done("forward", since);
         Ok((self.sample_rows(entries, vocab, &mut masks), forwarded))
+    }
+
+    /// Counts the batch's prefill and decode tokens, and records its size.
+    pub(super) fn count_batch(&mut self, entries: &[Entry]) {
+        let prefill: usize = entries
+            .iter()
+            .filter(|e| !e.decodes())
+            .map(|e| e.tokens)
+            .sum();
+        self.counters.prefill_tokens += prefill as u64;
+        self.counters.decode_tokens += (self.batch.num_tokens() - prefill) as u64;
+        metrics::histogram!(names::BATCH_TOKENS).record(self.batch.num_tokens() as f64);
+        metrics::histogram!(names::BATCH_REQUESTS).record(entries.len() as f64);
     }
 
     /// After a speculative decode that recorded `recorded` tokens: the pending token and the
@@ -531,7 +551,7 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// `cache_unfinished_req`: hands the request's computed pages to the tree.
-    fn cache_progress(&mut self, index: usize) {
+    pub(super) fn cache_progress(&mut self, index: usize) {
         let req = &mut self.running[index];
         let len = req.kv_len();
         let ids: Vec<u32> = (0..len).map(|p| req.token_at(p)).collect();
@@ -543,11 +563,12 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
-    fn fail_entries(&mut self, entries: &[Entry], message: &str) {
+    pub(super) fn fail_entries(&mut self, entries: &[Entry], message: &str) {
         let mut idx: Vec<usize> = entries.iter().map(|e| e.index).collect();
         idx.sort_unstable_by(|a, b| b.cmp(a));
         for i in idx {
             let mut req = self.running.swap_remove(i);
+            req.cancel_flight();
             // The request's stream ends with the error; its KV is released like an abort.
             req.error = Some(message.to_string());
             req.finish = Some(FinishReason::Abort);
@@ -558,6 +579,8 @@ impl<M: ForwardModel> Scheduler<M> {
 
     pub(super) fn abort_all(&mut self, why: &str) {
         self.stop_loading();
+        // Every request it samples for ends here.
+        self.flight = None;
         tracing::info!(
             "aborting {} requests: {why}",
             self.waiting.len() + self.running.len()

@@ -7,16 +7,29 @@ use kernels::sampling::{edit_flags, LogitEdit, RowPlan};
 use std::collections::BTreeMap;
 
 impl Sampler {
+    /// Whether the penalties read the output so far (repetition, frequency or presence):
+    /// such a request's next plan needs its last token.
+    pub fn depends_on_history(&self) -> bool {
+        self.repetition_penalty != 1.0
+            || self.frequency_penalty != 0.0
+            || self.presence_penalty != 0.0
+    }
+
     /// Appends this step's edits (penalties over the history, logit bias, held stop tokens;
     /// one per token, tokens outside `vocab` ignored as on the host) to `edits` and returns
-    /// the row's plan, with `mask_row` naming its grammar mask. `None` when the plan cannot
-    /// say what the host would do (a logit bias naming one token twice adds twice there).
+    /// the row's plan, with `mask_row` naming its grammar mask. `ahead` tokens sampled
+    /// before this one are not recorded yet (overlap scheduling): the plan is for the token
+    /// after them, and `None` when that needs them ([`Sampler::depends_on_history`]).
     pub fn device_plan(
         &self,
         vocab: usize,
         mask_row: Option<usize>,
+        ahead: u64,
         edits: &mut Vec<LogitEdit>,
     ) -> Option<RowPlan> {
+        if ahead > 0 && self.depends_on_history() {
+            return None;
+        }
         let mut by_id: BTreeMap<u32, LogitEdit> = BTreeMap::new();
         fn edit(by_id: &mut BTreeMap<u32, LogitEdit>, id: u32) -> &mut LogitEdit {
             by_id.entry(id).or_insert(LogitEdit {
@@ -39,15 +52,14 @@ impl Sampler {
                 e.sub = freq * c as f32 + pres;
             }
         }
+        // Merged at construction: one bias per token.
         for &(t, bias) in &self.logit_bias {
             let e = edit(&mut by_id, t);
-            if e.flags & edit_flags::BIAS != 0 {
-                return None;
-            }
             e.flags |= edit_flags::BIAS;
             e.bias = bias;
         }
-        if self.produced < self.min_new_tokens {
+        let produced = u64::from(self.produced) + ahead;
+        if produced < u64::from(self.min_new_tokens) {
             for &t in &self.held_stops {
                 edit(&mut by_id, t).flags |= edit_flags::BAN;
             }
@@ -69,7 +81,7 @@ impl Sampler {
             }
         } else {
             plan.greedy = 0;
-            plan.uniform = self.rng.uniform(self.steps);
+            plan.uniform = self.rng.uniform(self.steps + ahead);
             plan.scale = 1.0 / self.temperature;
             plan.top_k = self.top_k as u32;
             plan.top_p = self.top_p;
@@ -191,7 +203,7 @@ mod tests {
             for step in 0..12 {
                 let row = logits(&mut rng, &history);
                 let mut edits = Vec::new();
-                let plan = device.device_plan(VOCAB, None, &mut edits).unwrap();
+                let plan = device.device_plan(VOCAB, None, 0, &mut edits).unwrap();
                 let what = format!("mode {m}, step {step}");
                 // The distribution: each survivor at the middle of its id-order interval.
                 let mut dist = host.distribution(&mut row.clone());
@@ -229,16 +241,50 @@ mod tests {
     }
 
     #[test]
-    fn a_bias_naming_one_token_twice_has_no_plan() {
+    fn plans_ahead_of_unrecorded_tokens() {
         let params = SamplingParams {
+            seed: Some(3),
+            min_new_tokens: 2,
             logit_bias: vec![(5, 1.0), (5, 2.0)],
             ..SamplingParams::default()
         };
-        let sampler = Sampler::new(&params, &[]);
-        assert!(sampler.device_plan(100, None, &mut Vec::new()).is_none());
-        let fine = Sampler::new(&SamplingParams::default(), &[1, 2]);
+        let mut now = Sampler::new(&params, &[]).hold_stops(vec![9]);
         let mut edits = Vec::new();
-        let plan = fine.device_plan(100, Some(3), &mut edits).unwrap();
-        assert_eq!((plan.mask_row, plan.greedy, edits.len()), (3, 0, 0));
+        let first = now.device_plan(100, Some(3), 0, &mut edits).unwrap();
+        // One edit for token 5 with the biases summed, one ban for the held stop.
+        assert_eq!(edits.len(), 2);
+        assert_eq!((edits[0].id, edits[0].bias), (5, 3.0));
+        assert_eq!(first.mask_row, 3);
+        // Planned one token ahead: the draw and the hold are those of the next step.
+        let mut ahead_edits = Vec::new();
+        let ahead = now.device_plan(100, None, 1, &mut ahead_edits).unwrap();
+        now.accept(42);
+        let mut next_edits = Vec::new();
+        let next = now.device_plan(100, None, 0, &mut next_edits).unwrap();
+        assert_eq!(
+            ahead,
+            RowPlan {
+                edit_lo: 0,
+                edit_hi: 2,
+                ..next
+            }
+        );
+        assert_eq!(ahead_edits, next_edits);
+        now.accept(43);
+        let past = now.device_plan(100, None, 0, &mut Vec::new()).unwrap();
+        assert_eq!(
+            past.edit_hi - past.edit_lo,
+            1,
+            "the hold ends after two tokens"
+        );
+        // Penalties need the unrecorded token: no plan ahead.
+        let penalized = SamplingParams {
+            presence_penalty: 0.5,
+            ..params
+        };
+        let s = Sampler::new(&penalized, &[]);
+        assert!(s.depends_on_history());
+        assert!(s.device_plan(100, None, 1, &mut Vec::new()).is_none());
+        assert!(s.device_plan(100, None, 0, &mut Vec::new()).is_some());
     }
 }

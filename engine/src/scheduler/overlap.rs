@@ -1,0 +1,239 @@
+//! Overlap scheduling (SGLang's overlap scheduler): step N+1's batch is built and launched
+//! before step N's results are processed, so the host's work on N (detokenizing, stop
+//! strings, streaming, caching) can run while the model computes N+1.
+//!
+//! A request sampled in step N joins step N+1 on a *future* input, the token N samples for
+//! it, which the host learns only when N is collected; the launch of N+1 takes it from N's
+//! sampled rows. Its plan is made one token ahead (`Sampler::device_plan` with `ahead`), so
+//! only requests whose next plan does not need that token join: no grammar (its mask
+//! follows each token), no penalties over the output, budget and context left for one
+//! more token. The others sit the step out and continue once N is collected.
+//!
+//! A request that finishes, is retracted or aborted while a launched batch samples for it
+//! is cancelled (`Req::cancel_flight`): that result is dropped when collected. The batch's
+//! K/V writes into its slots are ordered before those of any later batch (one CUDA stream;
+//! on the CPU the launch completes before it returns), so giving the slots back at once is
+//! safe.
+
+use super::entry::Entry;
+use super::{phase_done, Scheduler};
+use crate::model::{ForwardModel, ModelError};
+use crate::sampling::{FinishReason, SampleOutput};
+use kernels::sampling::SampledRow;
+use std::time::Instant;
+
+/// A launched batch whose results are not processed yet.
+pub(crate) struct Flight {
+    entries: Vec<FlightEntry>,
+    /// One per sampling entry, in entry order.
+    rows: Vec<SampledRow>,
+    /// Per sampling entry: the message its grammar failed with, if it did.
+    failed: Vec<Option<String>>,
+}
+
+/// One request's part of a launched batch, named by its sequence number and flight epoch
+/// (its running index changes as requests come and go).
+struct FlightEntry {
+    seq: u64,
+    epoch: u32,
+    tokens: usize,
+    decodes: bool,
+    /// Its row in `Flight::rows` when it samples.
+    row: Option<usize>,
+}
+
+impl Flight {
+    /// The token this batch samples for request `seq` in flight `epoch`.
+    fn token_for(&self, seq: u64, epoch: u32) -> Option<u32> {
+        let e = self
+            .entries
+            .iter()
+            .find(|e| e.seq == seq && e.epoch == epoch)?;
+        let row = e.row?;
+        if self.failed.get(row).is_some_and(Option::is_some) {
+            return None;
+        }
+        self.rows.get(row).map(|r| r.token)
+    }
+}
+
+impl<M: ForwardModel> Scheduler<M> {
+    /// The middle of an overlapped step: launches this step's batch, then collects the
+    /// previous one. Returns when the last phase it timed ended.
+    pub(super) fn run_overlapped(&mut self, entries: &[Entry], scheduled: Instant) -> Instant {
+        let previous = self.flight.take();
+        let mut phase_end = scheduled;
+        if !entries.is_empty() {
+            phase_end = self.launch(entries, previous.as_ref(), scheduled);
+        } else if previous.is_none() && !self.running.is_empty() {
+            // Every running request is mid-prefill and the pool is exhausted: give way.
+            self.retract_one();
+        }
+        if let Some(previous) = previous {
+            phase_end = self.collect(previous, phase_end);
+        }
+        phase_end
+    }
+
+    /// Whether running request `index`, whose last token is still being sampled, can
+    /// decode on that future token this step.
+    pub(super) fn future_decode_ok(&self, index: usize) -> bool {
+        let r = &self.running[index];
+        r.in_flight == 1
+            && r.pending_tokens() == 0
+            && r.constraint.is_none()
+            && !r.sampler.depends_on_history()
+            && r.output_ids.len() + 1 < r.params.max_new_tokens as usize
+            && r.fill_len() + 1 < self.cache.req_to_token().max_context_len()
+    }
+
+    /// Resolves the batch's future inputs from `previous`, runs and samples it, and keeps
+    /// it as the flight to collect next step. Returns when the phase ended.
+    fn launch(&mut self, entries: &[Entry], previous: Option<&Flight>, since: Instant) -> Instant {
+        self.count_batch(entries);
+        match self.run_launch(entries, previous) {
+            Ok(flight) => {
+                for e in entries.iter().filter(|e| e.samples) {
+                    let req = &mut self.running[e.index];
+                    req.in_flight += 1;
+                }
+                self.flight = Some(flight);
+                phase_done("forward", since)
+            }
+            Err(e) => {
+                tracing::error!("forward failed: {e}");
+                self.fail_entries(entries, &format!("model error: {e}"));
+                Instant::now()
+            }
+        }
+    }
+
+    fn run_launch(
+        &mut self,
+        entries: &[Entry],
+        previous: Option<&Flight>,
+    ) -> Result<Flight, ModelError> {
+        let mut offset = 0;
+        for e in entries {
+            if e.future {
+                let req = &self.running[e.index];
+                let token = previous
+                    .and_then(|f| f.token_for(req.seq, req.flight_epoch))
+                    .ok_or_else(|| {
+                        ModelError::Batch(format!(
+                            "request {}: no sampled token to decode on",
+                            req.rid
+                        ))
+                    })?;
+                if let Some(slot) = self.batch.input_ids.get_mut(offset) {
+                    *slot = token;
+                }
+                self.counters.overlapped_decodes += 1;
+            }
+            offset += e.tokens;
+        }
+        let vocab = self.model.vocab_size();
+        let (sampling, failed) = self.sampling_plans(entries, vocab)?;
+        let rows = self
+            .model
+            .forward_sampled(&self.batch, &mut self.kv, &sampling)?;
+        if rows.len() != failed.len() {
+            return Err(ModelError::Batch(format!(
+                "{} sampled rows for {} sampling requests",
+                rows.len(),
+                failed.len()
+            )));
+        }
+        let mut next_row = 0;
+        let entries = entries
+            .iter()
+            .map(|e| {
+                let req = &self.running[e.index];
+                let row = e.samples.then(|| {
+                    next_row += 1;
+                    next_row - 1
+                });
+                FlightEntry {
+                    seq: req.seq,
+                    epoch: req.flight_epoch,
+                    tokens: e.tokens,
+                    decodes: e.decodes(),
+                    row,
+                }
+            })
+            .collect();
+        Ok(Flight {
+            entries,
+            rows,
+            failed,
+        })
+    }
+
+    /// Processes a launched batch's results for the requests still in that flight: records
+    /// their tokens (finishing some), caches finished prefills, charges the tenants.
+    fn collect(&mut self, flight: Flight, since: Instant) -> Instant {
+        let Flight {
+            entries,
+            rows,
+            mut failed,
+        } = flight;
+        let mut finished = Vec::new();
+        for fe in &entries {
+            let Some(i) = self
+                .running
+                .iter()
+                .position(|r| r.seq == fe.seq && r.flight_epoch == fe.epoch)
+            else {
+                continue; // finished, retracted or aborted since
+            };
+            let tenant = self.running[i].tenant;
+            if !fe.decodes {
+                self.tenants.charge(tenant, fe.tokens, 0);
+            }
+            let Some(row) = fe.row else {
+                self.cache_progress(i);
+                continue;
+            };
+            let req = &mut self.running[i];
+            req.in_flight = req.in_flight.saturating_sub(1);
+            if let Some(message) = failed.get_mut(row).and_then(Option::take) {
+                // The request's grammar failed: it ends with the error, nobody else does.
+                req.error = Some(message);
+                req.finish = Some(FinishReason::Abort);
+                finished.push(i);
+                continue;
+            }
+            let Some(sampled) = rows.get(row) else {
+                req.error = Some("no sampled token for the request".into());
+                req.finish = Some(FinishReason::Abort);
+                finished.push(i);
+                continue;
+            };
+            req.sampler.accept(sampled.token);
+            let out = SampleOutput {
+                token: sampled.token,
+                logprob: sampled.logprob,
+                top: sampled.top.clone(),
+            };
+            let done = self.record_sample(i, out);
+            if fe.decodes {
+                self.tenants.charge(tenant, 0, 1);
+            }
+            if done {
+                finished.push(i);
+            } else if fe.tokens > 1 {
+                // A finished prefill: put the prompt in the tree for requests that share it.
+                self.cache_progress(i);
+            }
+        }
+        finished.sort_unstable_by(|a, b| b.cmp(a));
+        finished.dedup();
+        for i in finished {
+            let mut req = self.running.swap_remove(i);
+            req.cancel_flight();
+            self.counters.finished += 1;
+            self.done.push_back(req);
+        }
+        phase_done("sample", since)
+    }
+}
