@@ -31,33 +31,8 @@ if [ "$have_all" = 1 ] && [[ "$(cat "$prefix/VERSION" 2>/dev/null)" == *"$built_
   exit 0
 fi
 
-if ! command -v cmake >/dev/null; then
-  python3 -m pip install --quiet --disable-pip-version-check cmake
-fi
-
-if [ -n "${LLAMA_CPP_WORKDIR:-}" ]; then
-  tmp="$LLAMA_CPP_WORKDIR"
-  mkdir -p "$tmp"
-else
-  tmp="$(mktemp -d)"
-  trap 'rm -rf "$tmp"' EXIT
-fi
-
-# --no-binary only for this package: ':all:' would also force pip to compile
-# the sdist's build backend dependencies (cmake, ninja) from source.
-pkg="$tmp/llama_cpp_python-$version"
-if [ ! -d "$pkg" ]; then
-  python3 -m pip download --quiet --no-deps --disable-pip-version-check \
-    --no-binary llama-cpp-python "llama-cpp-python==$version" -d "$tmp"
-  tar -xzf "$tmp/llama_cpp_python-$version.tar.gz" -C "$tmp"
-fi
-src="$pkg/vendor/llama.cpp"
-
-# The sdist has no git metadata; the vendored llama.cpp commit is recorded in
-# the package changelog (first "update llama.cpp to ...@<sha>" entry).
-commit="$(grep -m1 -oiE 'update llama\.cpp to [^ ]*@[0-9a-f]+' "$pkg/CHANGELOG.md" \
-  | sed -E 's/.*@//')"
-commit="${commit:-unknown}"
+# shellcheck source=scripts/llama-cpp-source.sh
+source "$(dirname "$0")/llama-cpp-source.sh"
 
 # GGML_NATIVE (default ON) keeps -march=native, matching how we benchmark, but
 # minus AMX: ggml's AMX matmul faults (SIGSEGV on ldtilecfg) in VMs whose CPU

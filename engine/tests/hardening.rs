@@ -159,8 +159,21 @@ fn a_salt_cap_with_every_namespace_busy_refuses_with_429_naming_the_limit() {
 
 #[test]
 fn a_model_error_ends_the_stream_with_exactly_one_final_event() {
+    // Plain steps; overlap scheduling; overlap with a runner that launches like the GPU.
+    for (overlap, pending) in [(false, false), (true, false), (true, true)] {
+        let mut model = scripted();
+        if pending {
+            model = model.launching_asynchronously();
+        }
+        let engine = start(model.failing_on(4242), None, |c| {
+            c.scheduler.overlap_schedule = overlap;
+        });
+        model_error_ends_the_stream(&engine);
+    }
+}
+
+fn model_error_ends_the_stream(engine: &EngineHandle) {
     const BAD: u32 = 4242;
-    let engine = start(scripted().failing_on(BAD), None, |_| {});
     let good = engine
         .submit(GenerateRequest::new(
             vec![300, 301],
@@ -206,7 +219,7 @@ fn a_model_error_ends_the_stream_with_exactly_one_final_event() {
         expected.push(ScriptedModel::reference_next(&expected));
     }
     assert_eq!(tokens, expected[3..]);
-    common::wait_idle(&engine);
+    common::wait_idle(engine);
 }
 
 #[test]

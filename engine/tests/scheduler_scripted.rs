@@ -45,6 +45,9 @@ enum Sampling {
     Device,
     /// Through `forward_sampled`, with overlap scheduling.
     Overlap,
+    /// Overlap scheduling with a model that launches like the GPU runner: its rows stay
+    /// with it until collected, and it fills in the future inputs itself.
+    OverlapPending,
 }
 
 /// [`start`], sampling as `sampling` says.
@@ -64,6 +67,9 @@ fn start_sampling(
     if sampling == Sampling::Device {
         model = model.sampling_on_device();
     }
+    if sampling == Sampling::OverlapPending {
+        model = model.launching_asynchronously();
+    }
     let info = model.model_info(tok.stop_token_ids());
     let mut config = EngineConfig::new(path);
     config.kv_budget_bytes = kv_tokens * SCRIPTED_BYTES_PER_TOKEN;
@@ -72,7 +78,8 @@ fn start_sampling(
     config.scheduler.max_prefill_tokens = chunk * 2;
     config.scheduler.chunked_prefill_size = chunk;
     config.scheduler.policy = policy;
-    config.scheduler.overlap_schedule = sampling == Sampling::Overlap;
+    config.scheduler.overlap_schedule =
+        matches!(sampling, Sampling::Overlap | Sampling::OverlapPending);
     EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
 }
 
@@ -218,6 +225,7 @@ fn randomized_load_on_roomy_and_tiny_pools() {
         (1, 4096, Policy::Lpm, Sampling::Overlap),
         (1, 160, Policy::Fcfs, Sampling::Overlap),
         (16, 256, Policy::DfsWeight, Sampling::Overlap),
+        (1, 160, Policy::Lpm, Sampling::OverlapPending),
     ] {
         let engine = start_sampling(page, kv_tokens, 8, 16, policy, sampling);
         let begun = Instant::now();
@@ -246,7 +254,7 @@ fn randomized_load_on_roomy_and_tiny_pools() {
             info.cache_hit_tokens > 0,
             "shared prefixes must hit: {info:?}"
         );
-        if sampling == Sampling::Overlap {
+        if matches!(sampling, Sampling::Overlap | Sampling::OverlapPending) {
             assert!(info.overlapped_decodes > 1000, "{info:?}");
         } else {
             assert_eq!(info.overlapped_decodes, 0);

@@ -284,3 +284,12 @@ extern "C" __global__ void __launch_bounds__(SAMPLE_THREADS)
         previous = next;
     }
 }
+
+// Overlap scheduling: input ids that are tokens the previous sample_rows launch chose.
+// ids[at[i]] = sampled[rows[i]] for i < n.
+extern "C" __global__ void resolve_futures(unsigned* __restrict__ ids,
+                                           const unsigned* __restrict__ at,
+                                           const unsigned* __restrict__ rows,
+                                           const unsigned* __restrict__ sampled, unsigned n) {
+    for (size_t i = grid_first(); i < n; i += grid_step()) ids[at[i]] = sampled[rows[i]];
+}

@@ -127,3 +127,52 @@ fn sampling_kernel_matches_its_cpu_twin() {
         .unwrap();
     assert_eq!(got[0].token, 62);
 }
+
+/// Two launches in flight at once (the overlap scheduler's pattern): each lands in its own
+/// pinned slot, collected in either order, and the tokens of the last launch feed the
+/// next batch's future inputs on the device.
+#[test]
+fn launches_overlap_and_feed_future_inputs() {
+    let Some(gpu) = gpu("launches_overlap_and_feed_future_inputs") else {
+        return;
+    };
+    let mut rng = Rng(0xbeef);
+    let mut buffers = SamplingBuffers::default();
+    let vocab = 4_000;
+    let (first, first_batch) = mixed_batch(&mut rng, 12, vocab);
+    let (second, second_batch) = mixed_batch(&mut rng, 40, vocab);
+    let want_first = twin::sample_rows(&mut first.clone(), vocab, &first_batch).unwrap();
+    let want_second = twin::sample_rows(&mut second.clone(), vocab, &second_batch).unwrap();
+    let mut dev_first = gpu.upload(&first).unwrap();
+    let mut dev_second = gpu.upload(&second).unwrap();
+    gpu.launch_sample_rows(&mut dev_first, 12, vocab, &first_batch, &mut buffers, 0)
+        .unwrap();
+    // The second launch grows the buffers while the first is still uncollected.
+    gpu.launch_sample_rows(&mut dev_second, 40, vocab, &second_batch, &mut buffers, 1)
+        .unwrap();
+    // Slot 0 is taken until collected.
+    assert!(gpu
+        .launch_sample_rows(&mut dev_first, 12, vocab, &first_batch, &mut buffers, 0)
+        .is_err());
+    // Future inputs from the last launch: positions 1, 3 and 4 of a 6-token batch.
+    let mut ids = gpu.upload(&[7u32, 0, 7, 0, 0, 7]).unwrap();
+    gpu.resolve_futures(&mut ids, 6, &[1, 3, 4], &[39, 0, 17], &buffers)
+        .unwrap();
+    assert!(gpu
+        .resolve_futures(&mut ids, 6, &[1], &[40], &buffers)
+        .is_err());
+    let got_second = gpu.collect_sample_rows(&mut buffers, 1).unwrap();
+    let got_first = gpu.collect_sample_rows(&mut buffers, 0).unwrap();
+    let tokens = |rows: &[kernels::sampling::SampledRow]| -> Vec<u32> {
+        rows.iter().map(|r| r.token).collect()
+    };
+    assert_eq!(tokens(&got_first), tokens(&want_first));
+    assert_eq!(tokens(&got_second), tokens(&want_second));
+    let resolved = gpu.download(&ids).unwrap();
+    let t = tokens(&want_second);
+    assert_eq!(resolved, [7, t[39], 7, t[0], t[17], 7]);
+    assert!(
+        gpu.collect_sample_rows(&mut buffers, 0).is_err(),
+        "collected twice"
+    );
+}

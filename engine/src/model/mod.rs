@@ -11,6 +11,7 @@ mod forward;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod hparams;
+mod launch;
 mod load;
 pub mod moe;
 mod rope;
@@ -33,6 +34,7 @@ pub use config::{Activation, ModelConfig};
 pub use device::Device;
 pub use forward::Model;
 pub use hparams::{Hparams, RopeScaling, RopeScalingKind};
+pub use launch::{FutureToken, Launched};
 pub use load::{load, load_weights, supported_architectures, LoadOptions, LoadedModel};
 pub use table_diff::req_to_token_updates;
 pub use weights::{LayerPlan, LayerWeights, Mlp, Weights};
@@ -153,6 +155,35 @@ pub trait ForwardModel: Send {
         Ok(kernels::sampling::twin::sample_rows(
             &mut rows, vocab, sampling,
         )?)
+    }
+
+    /// Starts [`Self::forward_sampled`] on `batch` without waiting for it (overlap
+    /// scheduling), its `futures` resolved from the previous launch's rows. A runner that
+    /// finishes the batch here returns [`Launched::Ready`] and takes no futures (the caller
+    /// resolves them from the rows it has); this default is such a runner.
+    fn launch_sampled(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut Self::Kv,
+        sampling: &SamplingBatch,
+        futures: &[FutureToken],
+    ) -> Result<Launched, ModelError> {
+        if !futures.is_empty() {
+            return Err(ModelError::Batch(
+                "future tokens reached a runner that completes each launch".into(),
+            ));
+        }
+        Ok(Launched::Ready(self.forward_sampled(batch, kv, sampling)?))
+    }
+
+    /// The rows of a batch [`Self::launch_sampled`] started, waiting for it if needed.
+    fn collect_sampled(&mut self, launched: Launched) -> Result<Vec<SampledRow>, ModelError> {
+        match launched {
+            Launched::Ready(rows) => Ok(rows),
+            Launched::Pending(slot) => Err(ModelError::Batch(format!(
+                "no batch pending in slot {slot} of this runner"
+            ))),
+        }
     }
 
     /// Layers that attend through a sliding window (their K/V of tokens past the window is

@@ -7,7 +7,8 @@
 //! foreign KV slot changes the output; [`ScriptedModel::reference_next`] computes the same
 //! rule directly from a token sequence, independently of pools and batches.
 
-use super::{ForwardBatch, ForwardModel, KvPoolSize, ModelError};
+use super::{ForwardBatch, ForwardModel, FutureToken, KvPoolSize, Launched, ModelError};
+use kernels::sampling::{SampledRow, SamplingBatch};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
 /// Outputs are `FIRST_TOKEN..FIRST_TOKEN + RANGE`, away from special ids.
@@ -23,6 +24,12 @@ pub struct ScriptedModel {
     /// Reports [`ForwardModel::samples_on_device`], so the scheduler samples through
     /// [`ForwardModel::forward_sampled`] (the kernel's CPU twin) as it does on a GPU.
     device_sampling: bool,
+    /// Launches like the GPU runner: rows kept in one of two slots until collected, and
+    /// the next launch's future inputs filled in from the last launch's tokens.
+    asynchronous: bool,
+    slots: [Option<Vec<SampledRow>>; 2],
+    next_slot: usize,
+    last_tokens: Vec<u32>,
 }
 
 impl ScriptedModel {
@@ -33,7 +40,18 @@ impl ScriptedModel {
             logits: Vec::new(),
             failing_token: None,
             device_sampling: false,
+            asynchronous: false,
+            slots: [None, None],
+            next_slot: 0,
+            last_tokens: Vec::new(),
         }
+    }
+
+    /// The same model, launching batches as the GPU runner does
+    /// ([`ForwardModel::launch_sampled`] returns [`Launched::Pending`]).
+    pub fn launching_asynchronously(mut self) -> Self {
+        self.asynchronous = true;
+        self
     }
 
     /// The same model, sampling through [`ForwardModel::forward_sampled`] like the GPU
@@ -110,6 +128,47 @@ impl ForwardModel for ScriptedModel {
 
     fn samples_on_device(&self) -> bool {
         self.device_sampling
+    }
+
+    fn launch_sampled(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut KvStorage,
+        sampling: &SamplingBatch,
+        futures: &[FutureToken],
+    ) -> Result<Launched, ModelError> {
+        if !self.asynchronous {
+            if !futures.is_empty() {
+                return Err(ModelError::Batch("unresolved future tokens".into()));
+            }
+            return Ok(Launched::Ready(self.forward_sampled(batch, kv, sampling)?));
+        }
+        let mut resolved = batch.clone();
+        for f in futures {
+            let token = self.last_tokens.get(f.row as usize).copied();
+            let slot = resolved.input_ids.get_mut(f.at as usize);
+            match (token, slot) {
+                (Some(token), Some(slot)) => *slot = token,
+                _ => return Err(ModelError::Batch(format!("bad future token {f:?}"))),
+            }
+        }
+        let rows = self.forward_sampled(&resolved, kv, sampling)?;
+        self.last_tokens = rows.iter().map(|r| r.token).collect();
+        let slot = self.next_slot;
+        self.next_slot ^= 1;
+        self.slots[slot] = Some(rows);
+        Ok(Launched::Pending(slot))
+    }
+
+    fn collect_sampled(&mut self, launched: Launched) -> Result<Vec<SampledRow>, ModelError> {
+        match launched {
+            Launched::Ready(rows) => Ok(rows),
+            Launched::Pending(slot) => self
+                .slots
+                .get_mut(slot)
+                .and_then(Option::take)
+                .ok_or_else(|| ModelError::Batch(format!("nothing launched in slot {slot}"))),
+        }
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {

@@ -14,19 +14,22 @@
 //! K/V writes into its slots are ordered before those of any later batch (one CUDA stream;
 //! on the CPU the launch completes before it returns), so giving the slots back at once is
 //! safe.
+//!
+//! A runner that completes each launch (the CPU) hands back the rows at once and the future
+//! inputs are filled in here; one that does not (the GPU) gets them as [`FutureToken`]s
+//! and fills them in on the device, where the rows are.
 
 use super::entry::Entry;
 use super::{phase_done, Scheduler};
-use crate::model::{ForwardModel, ModelError};
+use crate::model::{ForwardModel, FutureToken, Launched, ModelError};
 use crate::sampling::{FinishReason, SampleOutput};
-use kernels::sampling::SampledRow;
 use std::time::Instant;
 
 /// A launched batch whose results are not processed yet.
 pub(crate) struct Flight {
     entries: Vec<FlightEntry>,
-    /// One per sampling entry, in entry order.
-    rows: Vec<SampledRow>,
+    /// Its rows (one per sampling entry, in entry order), ready or still on the device.
+    launched: Launched,
     /// Per sampling entry: the message its grammar failed with, if it did.
     failed: Vec<Option<String>>,
 }
@@ -43,17 +46,17 @@ struct FlightEntry {
 }
 
 impl Flight {
-    /// The token this batch samples for request `seq` in flight `epoch`.
-    fn token_for(&self, seq: u64, epoch: u32) -> Option<u32> {
+    /// The row in which this batch samples a token for request `seq` in flight `epoch`.
+    fn row_for(&self, seq: u64, epoch: u32) -> Option<usize> {
         let e = self
             .entries
             .iter()
             .find(|e| e.seq == seq && e.epoch == epoch)?;
         let row = e.row?;
-        if self.failed.get(row).is_some_and(Option::is_some) {
-            return None;
+        match self.failed.get(row) {
+            Some(None) => Some(row),
+            _ => None,
         }
-        self.rows.get(row).map(|r| r.token)
     }
 }
 
@@ -113,36 +116,20 @@ impl<M: ForwardModel> Scheduler<M> {
         entries: &[Entry],
         previous: Option<&Flight>,
     ) -> Result<Flight, ModelError> {
-        let mut offset = 0;
-        for e in entries {
-            if e.future {
-                let req = &self.running[e.index];
-                let token = previous
-                    .and_then(|f| f.token_for(req.seq, req.flight_epoch))
-                    .ok_or_else(|| {
-                        ModelError::Batch(format!(
-                            "request {}: no sampled token to decode on",
-                            req.rid
-                        ))
-                    })?;
-                if let Some(slot) = self.batch.input_ids.get_mut(offset) {
-                    *slot = token;
-                }
-                self.counters.overlapped_decodes += 1;
-            }
-            offset += e.tokens;
-        }
+        let futures = self.future_tokens(entries, previous)?;
         let vocab = self.model.vocab_size();
         let (sampling, failed) = self.sampling_plans(entries, vocab)?;
-        let rows = self
+        let launched = self
             .model
-            .forward_sampled(&self.batch, &mut self.kv, &sampling)?;
-        if rows.len() != failed.len() {
-            return Err(ModelError::Batch(format!(
-                "{} sampled rows for {} sampling requests",
-                rows.len(),
-                failed.len()
-            )));
+            .launch_sampled(&self.batch, &mut self.kv, &sampling, &futures)?;
+        if let Launched::Ready(rows) = &launched {
+            if rows.len() != failed.len() {
+                return Err(ModelError::Batch(format!(
+                    "{} sampled rows for {} sampling requests",
+                    rows.len(),
+                    failed.len()
+                )));
+            }
         }
         let mut next_row = 0;
         let entries = entries
@@ -164,9 +151,51 @@ impl<M: ForwardModel> Scheduler<M> {
             .collect();
         Ok(Flight {
             entries,
-            rows,
+            launched,
             failed,
         })
+    }
+
+    /// The batch's future inputs: filled in here from the previous batch's rows when they
+    /// are on the host, else returned for the runner to fill in.
+    fn future_tokens(
+        &mut self,
+        entries: &[Entry],
+        previous: Option<&Flight>,
+    ) -> Result<Vec<FutureToken>, ModelError> {
+        let mut futures = Vec::new();
+        let mut at = 0usize;
+        for e in entries {
+            if e.future {
+                let req = &self.running[e.index];
+                let row = previous
+                    .and_then(|f| f.row_for(req.seq, req.flight_epoch))
+                    .ok_or_else(|| {
+                        ModelError::Batch(format!(
+                            "request {}: no sampled token to decode on",
+                            req.rid
+                        ))
+                    })?;
+                match previous.map(|f| &f.launched) {
+                    Some(Launched::Ready(rows)) => {
+                        let token = rows
+                            .get(row)
+                            .map(|r| r.token)
+                            .ok_or_else(|| ModelError::Batch(format!("no sampled row {row}")))?;
+                        if let Some(slot) = self.batch.input_ids.get_mut(at) {
+                            *slot = token;
+                        }
+                    }
+                    _ => futures.push(FutureToken {
+                        at: at as u32,
+                        row: row as u32,
+                    }),
+                }
+                self.counters.overlapped_decodes += 1;
+            }
+            at += e.tokens;
+        }
+        Ok(futures)
     }
 
     /// Processes a launched batch's results for the requests still in that flight: records
@@ -174,9 +203,17 @@ impl<M: ForwardModel> Scheduler<M> {
     fn collect(&mut self, flight: Flight, since: Instant) -> Instant {
         let Flight {
             entries,
-            rows,
+            launched,
             mut failed,
         } = flight;
+        let rows = match self.model.collect_sampled(launched) {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!("collecting a batch failed: {e}");
+                self.fail_flight(&entries, &format!("model error: {e}"));
+                return Instant::now();
+            }
+        };
         let mut finished = Vec::new();
         for fe in &entries {
             let Some(i) = self
@@ -235,5 +272,18 @@ impl<M: ForwardModel> Scheduler<M> {
             self.done.push_back(req);
         }
         phase_done("sample", since)
+    }
+
+    /// Fails the requests still in a flight whose batch could not be collected.
+    fn fail_flight(&mut self, entries: &[FlightEntry], message: &str) {
+        let live = entries
+            .iter()
+            .filter_map(|fe| {
+                self.running
+                    .iter()
+                    .position(|r| r.seq == fe.seq && r.flight_epoch == fe.epoch)
+            })
+            .collect();
+        self.fail_running(live, message);
     }
 }

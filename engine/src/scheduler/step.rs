@@ -564,9 +564,14 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     pub(super) fn fail_entries(&mut self, entries: &[Entry], message: &str) {
-        let mut idx: Vec<usize> = entries.iter().map(|e| e.index).collect();
-        idx.sort_unstable_by(|a, b| b.cmp(a));
-        for i in idx {
+        self.fail_running(entries.iter().map(|e| e.index).collect(), message);
+    }
+
+    /// Ends the running requests at `indices` with `message`.
+    pub(super) fn fail_running(&mut self, mut indices: Vec<usize>, message: &str) {
+        indices.sort_unstable_by(|a, b| b.cmp(a));
+        indices.dedup();
+        for i in indices {
             let mut req = self.running.swap_remove(i);
             req.cancel_flight();
             // The request's stream ends with the error; its KV is released like an abort.

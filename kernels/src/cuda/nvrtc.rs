@@ -98,7 +98,7 @@ impl Module {
                 "cast_f16_f32",
                 "cast_bf16_f32",
             ],
-            Module::Sampling => &["sample_rows"],
+            Module::Sampling => &["sample_rows", "resolve_futures"],
         }
     }
 

@@ -19,7 +19,8 @@ mod weights;
 pub use req_to_token::ReqToTokenMirror;
 
 use super::{
-    Activation, ForwardBatch, ForwardModel, KvPool, KvPoolSize, Model, ModelConfig, ModelError,
+    Activation, ForwardBatch, ForwardModel, FutureToken, KvPool, KvPoolSize, Launched, Model,
+    ModelConfig, ModelError,
 };
 use half::f16;
 use kernels::attention::{AttentionShape, ScoreRules};
@@ -91,6 +92,8 @@ pub struct GpuModel {
     logits: Option<CudaSlice<f32>>,
     logits_host: Vec<f32>,
     sampling: SamplingBuffers,
+    /// The host slot (0 or 1) the next launch copies its sampled rows to.
+    next_slot: usize,
 }
 
 impl GpuModel {
@@ -132,6 +135,7 @@ impl GpuModel {
             logits: None,
             logits_host: Vec::new(),
             sampling: SamplingBuffers::default(),
+            next_slot: 0,
         })
     }
 
@@ -238,7 +242,7 @@ impl ForwardModel for GpuModel {
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut GpuKv) -> Result<&[f32], ModelError> {
-        let rows = self.run(batch, kv)?;
+        let rows = self.run(batch, kv, &[])?;
         let logits = self.logits.as_ref().ok_or_else(|| missing("logits"))?;
         let n = rows * self.config.vocab_size;
         self.gpu.download_prefix(logits, n, &mut self.logits_host)?;
@@ -255,19 +259,51 @@ impl ForwardModel for GpuModel {
         kv: &mut GpuKv,
         sampling: &SamplingBatch,
     ) -> Result<Vec<SampledRow>, ModelError> {
-        let rows = self.run(batch, kv)?;
+        let rows = self.run(batch, kv, &[])?;
         let logits = self.logits.as_mut().ok_or_else(|| missing("logits"))?;
         let vocab = self.config.vocab_size;
         Ok(self
             .gpu
             .sample_rows(logits, rows, vocab, sampling, &mut self.sampling)?)
     }
+
+    fn launch_sampled(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut GpuKv,
+        sampling: &SamplingBatch,
+        futures: &[FutureToken],
+    ) -> Result<Launched, ModelError> {
+        let rows = self.run(batch, kv, futures)?;
+        let logits = self.logits.as_mut().ok_or_else(|| missing("logits"))?;
+        let vocab = self.config.vocab_size;
+        let slot = self.next_slot;
+        self.gpu
+            .launch_sample_rows(logits, rows, vocab, sampling, &mut self.sampling, slot)?;
+        self.next_slot ^= 1;
+        Ok(Launched::Pending(slot))
+    }
+
+    fn collect_sampled(&mut self, launched: Launched) -> Result<Vec<SampledRow>, ModelError> {
+        match launched {
+            Launched::Ready(rows) => Ok(rows),
+            Launched::Pending(slot) => {
+                Ok(self.gpu.collect_sample_rows(&mut self.sampling, slot)?)
+            }
+        }
+    }
 }
 
 impl GpuModel {
     /// The forward pass of `batch`, leaving the logits of its `logits_rows` (returned:
-    /// how many) in the device buffer `logits`.
-    fn run(&mut self, batch: &ForwardBatch, kv: &mut GpuKv) -> Result<usize, ModelError> {
+    /// how many) in the device buffer `logits`, without waiting for it. `futures` name
+    /// input ids that are tokens the last sampling launch chose (filled in on the device).
+    fn run(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut GpuKv,
+        futures: &[FutureToken],
+    ) -> Result<usize, ModelError> {
         self.validate(batch, kv)?;
         let (t, rows) = (batch.num_tokens(), batch.logits_rows.len());
         self.reserve(t.max(rows), rows)?;
@@ -279,6 +315,7 @@ impl GpuModel {
             scratch,
             selected,
             logits,
+            sampling,
             ..
         } = self;
         let s = scratch.as_mut().ok_or_else(|| missing("activation"))?;
@@ -287,7 +324,12 @@ impl GpuModel {
         let (hidden, q_dim, kv_dim, ffn) = (c.hidden, c.q_dim(), c.kv_dim(), c.ffn);
         let eps = c.rms_norm_eps;
 
-        let ids = gpu.upload(&batch.input_ids)?;
+        let mut ids = gpu.upload(&batch.input_ids)?;
+        if !futures.is_empty() {
+            let at: Vec<u32> = futures.iter().map(|f| f.at).collect();
+            let from: Vec<u32> = futures.iter().map(|f| f.row).collect();
+            gpu.resolve_futures(&mut ids, t, &at, &from, sampling)?;
+        }
         let positions = gpu.upload(&batch.positions)?;
         let out_cache_loc = DeviceSlots::upload(gpu, &batch.out_cache_loc, kv.storage.num_slots())?;
         kv.req_to_token.sync(gpu, batch)?;
