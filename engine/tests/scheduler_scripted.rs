@@ -352,3 +352,38 @@ fn seeded_sampling_gives_each_request_its_own_tokens_in_any_batch() {
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// A stop token ends a request whose next token is already being computed (overlap
+/// scheduling launched it ahead): the request ends at the stop, the launched work is
+/// dropped, and the runner's output slot is freed, so requests keep running after the
+/// engine went idle with that work in flight.
+#[test]
+fn stop_tokens_end_requests_launched_ahead() {
+    for sampling in [Sampling::Overlap, Sampling::OverlapPending] {
+        let engine = start_sampling(1, 4096, 8, 64, Policy::Fcfs, sampling);
+        for round in 0..6u32 {
+            let prompt: Vec<u32> = (0..10).map(|t| 200 + t * 3 + round).collect();
+            let want = reference(&prompt, 20);
+            let mut params = SamplingParams::greedy(20);
+            params.stop_token_ids = vec![want[4]];
+            let first_stop = want.iter().position(|&t| t == want[4]).unwrap_or(4);
+            let mut stream = engine
+                .submit(GenerateRequest::new(prompt.clone(), params))
+                .unwrap();
+            let mut tokens = Vec::new();
+            let finish = loop {
+                match stream.blocking_next() {
+                    Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
+                    Some(GenerateEvent::Finished(c)) => break c.finish_reason,
+                    Some(GenerateEvent::Error(e)) => panic!("{sampling:?} round {round}: {e}"),
+                    None => panic!("stream ended without a final event"),
+                }
+            };
+            assert!(matches!(finish, FinishReason::Stop(_)), "{finish:?}");
+            assert_eq!(tokens, want[..=first_stop], "{sampling:?} round {round}");
+            assert_idle_without_leak(&engine);
+        }
+        assert!(engine.server_info().overlapped_decodes > 0);
+        engine.shutdown(Duration::from_secs(1));
+    }
+}

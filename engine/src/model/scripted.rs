@@ -152,9 +152,15 @@ impl ForwardModel for ScriptedModel {
                 _ => return Err(ModelError::Batch(format!("bad future token {f:?}"))),
             }
         }
+        let slot = self.next_slot;
+        if self.slots[slot].is_some() {
+            // As the GPU runner: a slot is reused only once collected.
+            return Err(ModelError::Batch(format!(
+                "slot {slot} was never collected"
+            )));
+        }
         let rows = self.forward_sampled(&resolved, kv, sampling)?;
         self.last_tokens = rows.iter().map(|r| r.token).collect();
-        let slot = self.next_slot;
         self.next_slot ^= 1;
         self.slots[slot] = Some(rows);
         Ok(Launched::Pending(slot))

@@ -225,7 +225,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.waiting.is_empty() && self.running.is_empty() && self.loading_count() == 0;
             if idle {
                 // A launched batch's results concern no running request any more.
-                self.flight = None;
+                self.drop_flight();
                 self.check_idle();
                 if self.shutdown_at.is_some() {
                     break;

@@ -274,6 +274,16 @@ impl<M: ForwardModel> Scheduler<M> {
         phase_done("sample", since)
     }
 
+    /// Waits for the launched batch, if any, and drops its results (no request they
+    /// concern is running any more); the runner's output slot is free again.
+    pub(super) fn drop_flight(&mut self) {
+        if let Some(flight) = self.flight.take() {
+            if let Err(e) = self.model.collect_sampled(flight.launched) {
+                tracing::warn!("dropping a launched batch: {e}");
+            }
+        }
+    }
+
     /// Fails the requests still in a flight whose batch could not be collected.
     fn fail_flight(&mut self, entries: &[FlightEntry], message: &str) {
         let live = entries

@@ -585,7 +585,7 @@ impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn abort_all(&mut self, why: &str) {
         self.stop_loading();
         // Every request it samples for ends here.
-        self.flight = None;
+        self.drop_flight();
         tracing::info!(
             "aborting {} requests: {why}",
             self.waiting.len() + self.running.len()
