@@ -78,6 +78,13 @@ impl<M: ForwardModel> Scheduler<M> {
         phase_end
     }
 
+    /// Whether running request `index` decodes this step: one token to compute, or (overlap
+    /// scheduling) the token a launched batch samples for it, when it may decode on that.
+    pub(super) fn decodes_next(&self, index: usize) -> bool {
+        let r = &self.running[index];
+        r.pending_tokens() == 1 || (r.in_flight > 0 && self.future_decode_ok(index))
+    }
+
     /// Whether running request `index`, whose last token is still being sampled, can
     /// decode on that future token this step.
     pub(super) fn future_decode_ok(&self, index: usize) -> bool {

@@ -103,12 +103,6 @@ impl Req {
         self.drafted < 16 || self.accepted * 4 >= self.drafted
     }
 
-    /// Whether its next step is a decode: one token to compute, or (overlap scheduling) the
-    /// token a launched batch samples for it.
-    pub fn decodes_next(&self) -> bool {
-        self.pending_tokens() == 1 || self.in_flight > 0
-    }
-
     /// Forgets the tokens launched batches are sampling for it: their results will be
     /// dropped (the request left the running set).
     pub fn cancel_flight(&mut self) {

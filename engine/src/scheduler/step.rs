@@ -83,7 +83,8 @@ impl<M: ForwardModel> Scheduler<M> {
         loop {
             let page = self.cache.page_size();
             let mut needs: BTreeMap<TenantId, usize> = BTreeMap::new();
-            for r in self.running.iter().filter(|r| r.decodes_next()) {
+            let decoding = (0..self.running.len()).filter(|&i| self.decodes_next(i));
+            for r in decoding.map(|i| &self.running[i]) {
                 // Worst case a fresh page per request.
                 *needs.entry(r.tenant).or_default() += page;
             }
@@ -102,7 +103,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             self.retract_for(short);
         }
-        if self.running.iter().all(Req::decodes_next) {
+        if (0..self.running.len()).all(|i| self.decodes_next(i)) {
             self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
                 .max(self.config.min_new_token_ratio);
         }
