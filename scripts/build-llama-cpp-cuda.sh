@@ -39,26 +39,8 @@ for lib in cudart cublas cublasLt; do
 done
 ln -sfn lib "$toolkit/lib64"
 
-if ! command -v cmake >/dev/null; then
-  python3 -m pip install --quiet --disable-pip-version-check cmake
-fi
-if [ -n "${LLAMA_CPP_WORKDIR:-}" ]; then
-  tmp="$LLAMA_CPP_WORKDIR"
-  mkdir -p "$tmp"
-else
-  tmp="$(mktemp -d)"
-  trap 'rm -rf "$tmp"' EXIT
-fi
-pkg="$tmp/llama_cpp_python-$version"
-if [ ! -d "$pkg" ]; then
-  python3 -m pip download --quiet --no-deps --disable-pip-version-check \
-    --no-binary llama-cpp-python "llama-cpp-python==$version" -d "$tmp"
-  tar -xzf "$tmp/llama_cpp_python-$version.tar.gz" -C "$tmp"
-fi
-src="$pkg/vendor/llama.cpp"
-commit="$(grep -m1 -oiE 'update llama\.cpp to [^ ]*@[0-9a-f]+' "$pkg/CHANGELOG.md" \
-  | sed -E 's/.*@//')"
-commit="${commit:-unknown}"
+# shellcheck source=scripts/llama-cpp-source.sh
+source scripts/llama-cpp-source.sh
 
 # Shared libraries: the CUDA backend is linked once, not into each binary. No VMM: that
 # path links the driver library, which only the GPU machine has. CPU code for a generic
@@ -76,6 +58,8 @@ cmake -S "$src" -B "$tmp/build-cuda" \
   -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCMAKE_CUDA_COMPILER="$toolkit/bin/nvcc" \
   -DCUDAToolkit_ROOT="$toolkit" \
+  -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$toolkit/lib" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-Wl,-rpath-link,$toolkit/lib" \
   -DLLAMA_BUILD_COMMIT="$commit" \
   -DLLAMA_OPENSSL=OFF \
   -DLLAMA_CURL=OFF \

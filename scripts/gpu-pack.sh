@@ -29,7 +29,10 @@ for line in sys.stdin:
         m = json.loads(line)
     except ValueError:
         continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
+    kinds = m.get("target", {}).get("kind", [])
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and (
+        set(kinds) & {"test", "bench", "bin"}
+    ):
         print(m["target"]["name"], m["executable"])
 '
 }
