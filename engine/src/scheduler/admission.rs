@@ -90,8 +90,6 @@ impl<M: ForwardModel> Scheduler<M> {
             constraint: request.constraint,
             staged: None,
             disk_loads: 0,
-            in_flight: 0,
-            flight_epoch: 0,
         };
         if let Some(req) = self.start_load(req) {
             self.waiting.push(req);

@@ -73,7 +73,8 @@ impl<M: ForwardModel> Scheduler<M> {
             let plan = if failure.is_some() {
                 Some(RowPlan::default())
             } else {
-                let ahead = u64::from(req.in_flight);
+                // A future decode plans the token after the one still being sampled.
+                let ahead = u64::from(e.future);
                 req.sampler
                     .device_plan(vocab, mask_row, ahead, &mut sampling.edits)
             };
@@ -90,7 +91,7 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Records each row's token in its request's sampler, in entry order.
-    fn accept_rows(
+    pub(super) fn accept_rows(
         &mut self,
         entries: &[Entry],
         rows: Vec<SampledRow>,

@@ -9,10 +9,13 @@
 //! follows each token), no penalties over the output, budget and context left for one
 //! more token. The others sit the step out and continue once N is collected.
 //!
-//! A request that finishes, is retracted or aborted while a launched batch samples for it
-//! is cancelled (`Req::cancel_flight`): that result is dropped when collected. The batch's
-//! K/V writes into its slots are ordered before those of any later batch (one CUDA stream;
-//! on the CPU the launch completes before it returns), so giving the slots back at once is
+//! Whether a request has a token in flight is read off the launched batch itself
+//! ([`Flight`], by sequence number), and a result is applied to the request of that number
+//! if it is running when the batch is collected. One that finished, was aborted or was
+//! retracted since is not, and its result is dropped; one retracted and admitted again
+//! gets it, which is right: the token followed the tokens it still has. The batch's K/V
+//! writes into its slots are ordered before those of any later batch (one CUDA stream; on
+//! the CPU the launch completes before it returns), so giving the slots back at once is
 //! safe.
 //!
 //! A runner that completes each launch (the CPU) hands back the rows at once and the future
@@ -22,41 +25,34 @@
 use super::entry::Entry;
 use super::{phase_done, Scheduler};
 use crate::model::{ForwardModel, FutureToken, Launched, ModelError};
-use crate::sampling::{FinishReason, SampleOutput};
+use kernels::sampling::SampledRow;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// A launched batch whose results are not processed yet.
 pub(crate) struct Flight {
     entries: Vec<FlightEntry>,
+    /// Sequence number -> sampling row, for the requests that sample.
+    rows_by_seq: HashMap<u64, usize>,
     /// Its rows (one per sampling entry, in entry order), ready or still on the device.
     launched: Launched,
     /// Per sampling entry: the message its grammar failed with, if it did.
     failed: Vec<Option<String>>,
 }
 
-/// One request's part of a launched batch, named by its sequence number and flight epoch
-/// (its running index changes as requests come and go).
+/// One request's part of a launched batch, named by its sequence number (its running
+/// index changes as requests come and go).
 struct FlightEntry {
     seq: u64,
-    epoch: u32,
     tokens: usize,
-    decodes: bool,
-    /// Its row in `Flight::rows` when it samples.
+    /// Its sampling row when it samples.
     row: Option<usize>,
 }
 
 impl Flight {
-    /// The row in which this batch samples a token for request `seq` in flight `epoch`.
-    fn row_for(&self, seq: u64, epoch: u32) -> Option<usize> {
-        let e = self
-            .entries
-            .iter()
-            .find(|e| e.seq == seq && e.epoch == epoch)?;
-        let row = e.row?;
-        match self.failed.get(row) {
-            Some(None) => Some(row),
-            _ => None,
-        }
+    /// The row in which this batch samples a token for request `seq`.
+    fn row_for(&self, seq: u64) -> Option<usize> {
+        self.rows_by_seq.get(&seq).copied()
     }
 }
 
@@ -78,18 +74,25 @@ impl<M: ForwardModel> Scheduler<M> {
         phase_end
     }
 
+    /// The sampling row of the launched, uncollected batch that holds running request
+    /// `index`'s next token, if any.
+    pub(super) fn in_flight(&self, index: usize) -> Option<usize> {
+        let seq = self.running.get(index)?.seq;
+        self.flight.as_ref()?.row_for(seq)
+    }
+
     /// Whether running request `index` decodes this step: one token to compute, or (overlap
     /// scheduling) the token a launched batch samples for it, when it may decode on that.
     pub(super) fn decodes_next(&self, index: usize) -> bool {
-        let r = &self.running[index];
-        r.pending_tokens() == 1 || (r.in_flight > 0 && self.future_decode_ok(index))
+        self.running[index].pending_tokens() == 1
+            || (self.in_flight(index).is_some() && self.future_decode_ok(index))
     }
 
     /// Whether running request `index`, whose last token is still being sampled, can
     /// decode on that future token this step.
     pub(super) fn future_decode_ok(&self, index: usize) -> bool {
         let r = &self.running[index];
-        r.in_flight == 1
+        self.in_flight(index).is_some()
             && r.pending_tokens() == 0
             && r.constraint.is_none()
             && !r.sampler.depends_on_history()
@@ -103,10 +106,6 @@ impl<M: ForwardModel> Scheduler<M> {
         self.count_batch(entries);
         match self.run_launch(entries, previous) {
             Ok(flight) => {
-                for e in entries.iter().filter(|e| e.samples) {
-                    let req = &mut self.running[e.index];
-                    req.in_flight += 1;
-                }
                 self.flight = Some(flight);
                 phase_done("forward", since)
             }
@@ -139,7 +138,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
         }
         let mut next_row = 0;
-        let entries = entries
+        let entries: Vec<FlightEntry> = entries
             .iter()
             .map(|e| {
                 let req = &self.running[e.index];
@@ -149,15 +148,18 @@ impl<M: ForwardModel> Scheduler<M> {
                 });
                 FlightEntry {
                     seq: req.seq,
-                    epoch: req.flight_epoch,
                     tokens: e.tokens,
-                    decodes: e.decodes(),
                     row,
                 }
             })
             .collect();
+        let rows_by_seq = entries
+            .iter()
+            .filter_map(|e| Some((e.seq, e.row?)))
+            .collect();
         Ok(Flight {
             entries,
+            rows_by_seq,
             launched,
             failed,
         })
@@ -175,14 +177,12 @@ impl<M: ForwardModel> Scheduler<M> {
         for e in entries {
             if e.future {
                 let req = &self.running[e.index];
-                let row = previous
-                    .and_then(|f| f.row_for(req.seq, req.flight_epoch))
-                    .ok_or_else(|| {
-                        ModelError::Batch(format!(
-                            "request {}: no sampled token to decode on",
-                            req.rid
-                        ))
-                    })?;
+                let row = previous.and_then(|f| f.row_for(req.seq)).ok_or_else(|| {
+                    ModelError::Batch(format!(
+                        "request {}: no sampled token to decode on",
+                        req.rid
+                    ))
+                })?;
                 match previous.map(|f| &f.launched) {
                     Some(Launched::Ready(rows)) => {
                         let token = rows
@@ -205,13 +205,14 @@ impl<M: ForwardModel> Scheduler<M> {
         Ok(futures)
     }
 
-    /// Processes a launched batch's results for the requests still in that flight: records
-    /// their tokens (finishing some), caches finished prefills, charges the tenants.
+    /// Processes a launched batch's results for the requests still running, as a plain
+    /// step processes its own (`Scheduler::process_results`).
     fn collect(&mut self, flight: Flight, since: Instant) -> Instant {
         let Flight {
             entries,
             launched,
             mut failed,
+            ..
         } = flight;
         let rows = match self.model.collect_sampled(launched) {
             Ok(rows) => rows,
@@ -221,64 +222,39 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Instant::now();
             }
         };
-        let mut finished = Vec::new();
+        let running: HashMap<u64, usize> = (self.running.iter().enumerate())
+            .map(|(i, r)| (r.seq, i))
+            .collect();
+        let (mut live, mut live_rows, mut live_failed) = (Vec::new(), Vec::new(), Vec::new());
         for fe in &entries {
-            let Some(i) = self
-                .running
-                .iter()
-                .position(|r| r.seq == fe.seq && r.flight_epoch == fe.epoch)
-            else {
-                continue; // finished, retracted or aborted since
+            let Some(&index) = running.get(&fe.seq) else {
+                continue; // finished, aborted or retracted since
             };
-            let tenant = self.running[i].tenant;
-            if !fe.decodes {
-                self.tenants.charge(tenant, fe.tokens, 0);
+            if let Some(row) = fe.row {
+                let sampled = rows.get(row).cloned();
+                let failure = failed.get_mut(row).and_then(Option::take);
+                live_failed.push(match (&sampled, failure) {
+                    (_, Some(message)) => Some(message),
+                    (None, None) => Some("no sampled token for the request".into()),
+                    (Some(_), None) => None,
+                });
+                live_rows.push(sampled.unwrap_or_else(|| SampledRow {
+                    token: 0,
+                    logprob: f32::NAN,
+                    top: Vec::new(),
+                }));
             }
-            let Some(row) = fe.row else {
-                self.cache_progress(i);
-                continue;
-            };
-            let req = &mut self.running[i];
-            req.in_flight = req.in_flight.saturating_sub(1);
-            if let Some(message) = failed.get_mut(row).and_then(Option::take) {
-                // The request's grammar failed: it ends with the error, nobody else does.
-                req.error = Some(message);
-                req.finish = Some(FinishReason::Abort);
-                finished.push(i);
-                continue;
-            }
-            let Some(sampled) = rows.get(row) else {
-                req.error = Some("no sampled token for the request".into());
-                req.finish = Some(FinishReason::Abort);
-                finished.push(i);
-                continue;
-            };
-            req.sampler.accept(sampled.token);
-            let out = SampleOutput {
-                token: sampled.token,
-                logprob: sampled.logprob,
-                top: sampled.top.clone(),
-            };
-            let done = self.record_sample(i, out);
-            if fe.decodes {
-                self.tenants.charge(tenant, 0, 1);
-            }
-            if done {
-                finished.push(i);
-            } else if fe.tokens > 1 {
-                // A finished prefill: put the prompt in the tree for requests that share it.
-                self.cache_progress(i);
-            }
+            live.push(Entry {
+                index,
+                start: 0,
+                tokens: fe.tokens,
+                samples: fe.row.is_some(),
+                draft: Vec::new(),
+                future: false,
+            });
         }
-        finished.sort_unstable_by(|a, b| b.cmp(a));
-        finished.dedup();
-        for i in finished {
-            let mut req = self.running.swap_remove(i);
-            req.cancel_flight();
-            self.counters.finished += 1;
-            self.done.push_back(req);
-        }
-        phase_done("sample", since)
+        let samples = self.accept_rows(&live, live_rows, live_failed);
+        self.process_results(&live, samples, since)
     }
 
     /// Waits for the launched batch, if any, and drops its results (no request they
@@ -295,11 +271,7 @@ impl<M: ForwardModel> Scheduler<M> {
     fn fail_flight(&mut self, entries: &[FlightEntry], message: &str) {
         let live = entries
             .iter()
-            .filter_map(|fe| {
-                self.running
-                    .iter()
-                    .position(|r| r.seq == fe.seq && r.flight_epoch == fe.epoch)
-            })
+            .filter_map(|fe| self.running.iter().position(|r| r.seq == fe.seq))
             .collect();
         self.fail_running(live, message);
     }

@@ -143,8 +143,6 @@ mod tests {
             constraint: None,
             staged: None,
             disk_loads: 0,
-            in_flight: 0,
-            flight_epoch: 0,
         }
     }
 

@@ -53,12 +53,6 @@ pub struct Req {
     pub staged: Option<StagedKv>,
     /// Disk reads this request waited for.
     pub disk_loads: u8,
-    /// Tokens being sampled for it by launched batches not yet collected (overlap
-    /// scheduling): at most one once the previous batch is collected.
-    pub in_flight: u32,
-    /// Bumped whenever the request leaves the running set (finish, retraction, abort):
-    /// a launched batch's result for an older flight is dropped when it is collected.
-    pub flight_epoch: u32,
 }
 
 impl Req {
@@ -101,13 +95,6 @@ impl Req {
     /// a quarter of them were accepted.
     pub fn drafts_pay(&self) -> bool {
         self.drafted < 16 || self.accepted * 4 >= self.drafted
-    }
-
-    /// Forgets the tokens launched batches are sampling for it: their results will be
-    /// dropped (the request left the running set).
-    pub fn cancel_flight(&mut self) {
-        self.in_flight = 0;
-        self.flight_epoch = self.flight_epoch.wrapping_add(1);
     }
 
     /// The client hung up or the deadline passed.

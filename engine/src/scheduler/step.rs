@@ -67,7 +67,6 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     fn finish_aborted(&mut self, mut req: Req) {
-        req.cancel_flight();
         let step = req.stop.abort();
         req.pending_text.push_str(&step.text);
         req.finish = Some(FinishReason::Abort);
@@ -94,7 +93,6 @@ impl<M: ForwardModel> Scheduler<M> {
             if self.running.len() == 1 {
                 // Alone and out of memory: nothing to give way to. End it with what it has.
                 let mut req = self.running.remove(0);
-                req.cancel_flight();
                 let step = req.stop.abort();
                 req.pending_text.push_str(&step.text);
                 req.finish = Some(FinishReason::Length);
@@ -174,7 +172,6 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     fn retract(&mut self, mut req: Req) {
-        req.cancel_flight();
         if let Some(kv) = req.kv.take() {
             let len = kv.kv_len();
             let ids = req.fill_ids();
@@ -222,7 +219,7 @@ impl<M: ForwardModel> Scheduler<M> {
             let pending = self.running[i].pending_tokens();
             // Its last token is still being sampled: it decodes on that future token or
             // sits this step out.
-            let future = self.running[i].in_flight > 0;
+            let future = self.in_flight(i).is_some();
             if future && !(overlap && self.future_decode_ok(i)) {
                 continue;
             }
@@ -338,6 +335,18 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Instant::now();
             }
         };
+        self.process_results(entries, samples, forwarded)
+    }
+
+    /// Records each entry's sampled tokens (one result per sampling entry, in order),
+    /// caches finished prefills, charges the tenants and finishes the requests that are
+    /// done; `since` starts the sample phase, whose end is returned.
+    pub(super) fn process_results(
+        &mut self,
+        entries: &[Entry],
+        samples: Vec<SampleResult>,
+        since: Instant,
+    ) -> Instant {
         let mut samples = samples.into_iter();
         let mut finished = Vec::new();
         for e in entries {
@@ -395,12 +404,11 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         finished.sort_unstable_by(|a, b| b.cmp(a));
         for i in finished {
-            let mut req = self.running.swap_remove(i);
-            req.cancel_flight();
+            let req = self.running.swap_remove(i);
             self.counters.finished += 1;
             self.done.push_back(req);
         }
-        phase_done("sample", forwarded)
+        phase_done("sample", since)
     }
 
     /// Runs the batch and samples each sampling entry: where the logits are when the model
@@ -574,7 +582,6 @@ impl<M: ForwardModel> Scheduler<M> {
         indices.dedup();
         for i in indices {
             let mut req = self.running.swap_remove(i);
-            req.cancel_flight();
             // The request's stream ends with the error; its KV is released like an abort.
             req.error = Some(message.to_string());
             req.finish = Some(FinishReason::Abort);
