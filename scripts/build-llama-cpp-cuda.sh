@@ -60,16 +60,7 @@ cmake -S "$src" -B "$tmp/build-cuda" \
   -DCUDAToolkit_ROOT="$toolkit" \
   -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$toolkit/lib" \
   -DCMAKE_SHARED_LINKER_FLAGS="-Wl,-rpath-link,$toolkit/lib" \
-  -DLLAMA_BUILD_COMMIT="$commit" \
-  -DLLAMA_OPENSSL=OFF \
-  -DLLAMA_CURL=OFF \
-  -DLLAMA_BUILD_UI=OFF \
-  -DLLAMA_USE_PREBUILT_UI=OFF \
-  -DLLAMA_BUILD_TESTS=OFF \
-  -DLLAMA_BUILD_EXAMPLES=OFF \
-  -DLLAMA_BUILD_APP=OFF \
-  -DLLAMA_BUILD_SERVER=ON \
-  -DLLAMA_BUILD_TOOLS=ON
+  "${llama_options[@]}"
 
 nice -n 10 cmake --build "$tmp/build-cuda" --config Release -j"$jobs" --target "${targets[@]}"
 

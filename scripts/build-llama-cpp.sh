@@ -45,21 +45,12 @@ esac
 cflags="$cflags ${LLAMA_CPP_CFLAGS:-}"
 
 # Static binaries so the install dir is self-contained (no libllama.so paths).
-# UI off and no prebuilt-UI download: the build must work offline.
 cmake -S "$src" -B "$tmp/build" \
   -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_FLAGS="$cflags" \
   -DCMAKE_CXX_FLAGS="$cflags" \
   -DBUILD_SHARED_LIBS=OFF \
-  -DLLAMA_BUILD_COMMIT="$commit" \
-  -DLLAMA_OPENSSL=OFF \
-  -DLLAMA_BUILD_UI=OFF \
-  -DLLAMA_USE_PREBUILT_UI=OFF \
-  -DLLAMA_BUILD_TESTS=OFF \
-  -DLLAMA_BUILD_EXAMPLES=OFF \
-  -DLLAMA_BUILD_APP=OFF \
-  -DLLAMA_BUILD_SERVER=ON \
-  -DLLAMA_BUILD_TOOLS=ON
+  "${llama_options[@]}"
 
 # Low priority and few jobs: this shares the machine with other builds.
 nice -n 10 cmake --build "$tmp/build" --config Release -j"$jobs" \

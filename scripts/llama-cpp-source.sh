@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by the llama.cpp build scripts: fetches the llama.cpp source vendored in the
 # llama-cpp-python sdist (pinned by version, so the reference does not drift) into $tmp, and
-# sets `src` (the source tree) and `commit` (the vendored llama.cpp commit).
+# sets `src` (the source tree), `commit` (the vendored llama.cpp commit) and
+# `llama_options` (the CMake options both builds share).
 # Needs: $version, and $LLAMA_CPP_WORKDIR (kept, reruns resume) or a temp dir made here.
 if [ -n "${LLAMA_CPP_WORKDIR:-}" ]; then
   tmp="$LLAMA_CPP_WORKDIR"
@@ -27,3 +28,17 @@ src="$pkg/vendor/llama.cpp"
 commit="$(grep -m1 -oiE 'update llama\.cpp to [^ ]*@[0-9a-f]+' "$pkg/CHANGELOG.md" \
   | sed -E 's/.*@//')"
 commit="${commit:-unknown}"
+
+# The servers and tools only; UI off and no prebuilt-UI download: the build must work
+# offline.
+llama_options=(
+  -DLLAMA_BUILD_COMMIT="$commit"
+  -DLLAMA_OPENSSL=OFF
+  -DLLAMA_BUILD_UI=OFF
+  -DLLAMA_USE_PREBUILT_UI=OFF
+  -DLLAMA_BUILD_TESTS=OFF
+  -DLLAMA_BUILD_EXAMPLES=OFF
+  -DLLAMA_BUILD_APP=OFF
+  -DLLAMA_BUILD_SERVER=ON
+  -DLLAMA_BUILD_TOOLS=ON
+)

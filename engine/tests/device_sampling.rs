@@ -13,7 +13,6 @@ mod common;
 use engine::gguf::GgufFile;
 use engine::grammar::GrammarSpec;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
-use engine::io::ModelInfo;
 use engine::model::{
     self, Device, ForwardBatch, ForwardModel, KvPoolSize, LoadOptions, LoadedModel, Model,
     ModelError,
@@ -75,19 +74,7 @@ fn start(mode: Mode) -> EngineHandle {
     else {
         panic!("a CPU model");
     };
-    let c = cpu.config().clone();
-    let info = ModelInfo {
-        name: "smollm2".into(),
-        path: path.display().to_string(),
-        architecture: "llama".into(),
-        vocab_size: c.vocab_size,
-        context_length: c.context_length,
-        num_layers: c.num_layers,
-        hidden_size: c.hidden,
-        num_heads: c.num_heads,
-        num_kv_heads: c.num_kv_heads,
-        eos_token_ids: tokenizer.stop_token_ids().to_vec(),
-    };
+    let info = engine::handle::describe_model(&path, "llama", cpu.config(), &tokenizer);
     let mut config = EngineConfig::new(path);
     config.kv_budget_bytes = 64 << 20;
     config.max_context_len = 1024;

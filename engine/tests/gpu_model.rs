@@ -356,29 +356,73 @@ fn gpu_runner_refuses_mixture_of_experts_models_clearly() {
     assert!(err.contains("mixture-of-experts"), "{err}");
 }
 
-fn first_tokens(engine: &EngineHandle, prompts: &[Vec<u32>], max_new: u32) -> Vec<(Vec<u32>, u32)> {
-    let streams: Vec<_> = prompts
-        .iter()
-        .map(|p| {
-            let mut params = SamplingParams::greedy(max_new);
-            params.ignore_eos = true;
-            engine
-                .submit(GenerateRequest::new(p.clone(), params))
-                .unwrap()
-        })
+/// An engine over the default model on `device`, with `configure` applied to its settings.
+fn engine_on(device: Device, configure: impl FnOnce(&mut EngineConfig)) -> EngineHandle {
+    let mut config = EngineConfig::new(common::model_path());
+    config.device = device;
+    config.kv_budget_bytes = 64 << 20;
+    configure(&mut config);
+    EngineHandle::start(config).unwrap()
+}
+
+/// What one request's stream carried: its tokens, each token's top-n ids (when asked)
+/// and the prompt tokens served from the cache.
+struct Streamed {
+    ids: Vec<u32>,
+    tops: Vec<(u32, Vec<u32>)>,
+    cached: u32,
+}
+
+/// Submits every request at once, then reads each stream to its end.
+fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Streamed> {
+    let streams: Vec<_> = requests
+        .into_iter()
+        .map(|r| engine.submit(r).unwrap())
         .collect();
     streams
         .into_iter()
         .map(|mut s| {
-            let mut ids = Vec::new();
+            let (mut ids, mut tops) = (Vec::new(), Vec::new());
             loop {
                 match s.blocking_next().expect("stream ended early") {
-                    GenerateEvent::Chunk { token_ids, .. } => ids.extend(token_ids),
-                    GenerateEvent::Finished(c) => return (ids, c.usage.cached_tokens),
+                    GenerateEvent::Chunk {
+                        token_ids,
+                        logprobs,
+                        ..
+                    } => {
+                        ids.extend(token_ids);
+                        tops.extend(
+                            logprobs
+                                .into_iter()
+                                .map(|l| (l.token_id, l.top.iter().map(|t| t.0).collect())),
+                        );
+                    }
+                    GenerateEvent::Finished(c) => {
+                        return Streamed {
+                            ids,
+                            tops,
+                            cached: c.usage.cached_tokens,
+                        }
+                    }
                     GenerateEvent::Error(e) => panic!("{e}"),
                 }
             }
         })
+        .collect()
+}
+
+fn first_tokens(engine: &EngineHandle, prompts: &[Vec<u32>], max_new: u32) -> Vec<(Vec<u32>, u32)> {
+    let requests = prompts
+        .iter()
+        .map(|p| {
+            let mut params = SamplingParams::greedy(max_new);
+            params.ignore_eos = true;
+            GenerateRequest::new(p.clone(), params)
+        })
+        .collect();
+    run_all(engine, requests)
+        .into_iter()
+        .map(|s| (s.ids, s.cached))
         .collect()
 }
 
@@ -387,14 +431,8 @@ fn engine_serves_on_the_gpu_with_prefix_reuse_and_no_leaks() {
     if gpu("engine_serves_on_the_gpu").is_none() {
         return;
     }
-    let start = |device| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.device = device;
-        config.kv_budget_bytes = 64 << 20;
-        EngineHandle::start(config).unwrap()
-    };
-    let gpu_engine = start(Device::Cuda(0));
-    let cpu_engine = start(Device::Cpu);
+    let gpu_engine = engine_on(Device::Cuda(0), |_| {});
+    let cpu_engine = engine_on(Device::Cpu, |_| {});
     let tok = gpu_engine.tokenizer();
     let system = "You are a meticulous assistant. Answer briefly and precisely. ".repeat(4);
     let prompts: Vec<Vec<u32>> = ["Name a color.", "What is 2+2?", "Say hi.", "Name a fruit."]
@@ -437,11 +475,9 @@ fn engine_samples_on_the_gpu_as_on_the_host() {
         return;
     }
     let start = |on_device: bool| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.device = Device::Cuda(0);
-        config.kv_budget_bytes = 64 << 20;
-        config.scheduler.sample_on_device = on_device;
-        EngineHandle::start(config).unwrap()
+        engine_on(Device::Cuda(0), |c| {
+            c.scheduler.sample_on_device = on_device
+        })
     };
     let (device, host) = (start(true), start(false));
     let tok = device.tokenizer();
@@ -460,29 +496,12 @@ fn engine_samples_on_the_gpu_as_on_the_host() {
         ..SamplingParams::default()
     };
     let run = |engine: &EngineHandle| -> Vec<Vec<(u32, Vec<u32>)>> {
-        let streams: Vec<_> = (0..4)
-            .map(|i| {
-                engine
-                    .submit(GenerateRequest::new(prompts[i].clone(), params(i)))
-                    .unwrap()
-            })
+        let requests = (0..4)
+            .map(|i| GenerateRequest::new(prompts[i].clone(), params(i)))
             .collect();
-        streams
+        run_all(engine, requests)
             .into_iter()
-            .map(|mut s| {
-                let mut out = Vec::new();
-                loop {
-                    match s.blocking_next().expect("stream ended early") {
-                        GenerateEvent::Chunk { logprobs, .. } => out.extend(
-                            logprobs
-                                .into_iter()
-                                .map(|l| (l.token_id, l.top.iter().map(|t| t.0).collect())),
-                        ),
-                        GenerateEvent::Finished(_) => return out,
-                        GenerateEvent::Error(e) => panic!("{e}"),
-                    }
-                }
-            })
+            .map(|s| s.tops)
             .collect()
     };
     let (on_device, on_host) = (run(&device), run(&host));
@@ -500,13 +519,8 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
     if gpu("overlap_scheduling_on_the_gpu_changes_no_output").is_none() {
         return;
     }
-    let start = |overlap: bool| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.device = Device::Cuda(0);
-        config.kv_budget_bytes = 64 << 20;
-        config.scheduler.overlap_schedule = overlap;
-        EngineHandle::start(config).unwrap()
-    };
+    let start =
+        |overlap: bool| engine_on(Device::Cuda(0), |c| c.scheduler.overlap_schedule = overlap);
     let (overlapped, plain) = (start(true), start(false));
     let tok = overlapped.tokenizer();
     let prompts: Vec<Vec<u32>> = (0..24)
@@ -519,7 +533,7 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
         })
         .collect();
     let run = |engine: &EngineHandle| -> Vec<Vec<u32>> {
-        let streams: Vec<_> = prompts
+        let requests = prompts
             .iter()
             .enumerate()
             .map(|(i, p)| {
@@ -531,23 +545,12 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
                     ignore_eos: true,
                     ..SamplingParams::default()
                 };
-                engine
-                    .submit(GenerateRequest::new(p.clone(), params))
-                    .unwrap()
+                GenerateRequest::new(p.clone(), params)
             })
             .collect();
-        streams
+        run_all(engine, requests)
             .into_iter()
-            .map(|mut s| {
-                let mut ids = Vec::new();
-                loop {
-                    match s.blocking_next().expect("stream ended early") {
-                        GenerateEvent::Chunk { token_ids, .. } => ids.extend(token_ids),
-                        GenerateEvent::Finished(_) => return ids,
-                        GenerateEvent::Error(e) => panic!("{e}"),
-                    }
-                }
-            })
+            .map(|s| s.ids)
             .collect()
     };
     let (a, b) = (run(&overlapped), run(&plain));

@@ -150,22 +150,9 @@ impl EngineHandle {
             max_context_len: config.max_context_len,
         };
         let model = crate::model::load(&file, config.device, &options)?;
-        let c = model.config();
-        let model_info = ModelInfo {
-            name: config
-                .model_path
-                .file_stem()
-                .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned()),
-            path: config.model_path.display().to_string(),
-            architecture: file.architecture().unwrap_or("unknown").to_string(),
-            vocab_size: c.vocab_size,
-            context_length: c.context_length,
-            num_layers: c.num_layers,
-            hidden_size: c.hidden,
-            num_heads: c.num_heads,
-            num_kv_heads: c.num_kv_heads,
-            eos_token_ids: tokenizer.stop_token_ids().to_vec(),
-        };
+        let architecture = file.architecture().unwrap_or("unknown");
+        let model_info =
+            describe_model(&config.model_path, architecture, model.config(), &tokenizer);
         drop(file);
         match model {
             LoadedModel::Cpu(model) => {
@@ -603,4 +590,27 @@ fn uncount_queued(queued: &std::sync::atomic::AtomicUsize) {
     let _ = queued.fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
         Some(q.saturating_sub(1))
     });
+}
+
+/// What `GetModelInfo` and `/v1/models` report for the model at `path`.
+pub fn describe_model(
+    path: &std::path::Path,
+    architecture: &str,
+    c: &crate::model::ModelConfig,
+    tokenizer: &Tokenizer,
+) -> ModelInfo {
+    ModelInfo {
+        name: path
+            .file_stem()
+            .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned()),
+        path: path.display().to_string(),
+        architecture: architecture.to_string(),
+        vocab_size: c.vocab_size,
+        context_length: c.context_length,
+        num_layers: c.num_layers,
+        hidden_size: c.hidden,
+        num_heads: c.num_heads,
+        num_kv_heads: c.num_kv_heads,
+        eos_token_ids: tokenizer.stop_token_ids().to_vec(),
+    }
 }
