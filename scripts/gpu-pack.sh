@@ -2,7 +2,8 @@
 # Builds here what a GPU session runs on the lent GPU machine (it has no Rust and no network)
 # and packs it into .cache/gpu-carry/ (git-ignored) in pieces the device tool can carry
 # (64 MiB per call at most):
-#   part1/: the CUDA test binaries (kernels: cuda_kernels, cuda_sampling; engine: gpu_model),
+#   part1/: the CUDA test binaries (kernels: cuda_kernels, cuda_sampling, cuda_graphs; engine:
+#           gpu_model),
 #           the model_forward bench, radixserve and loadgen, all `--features cuda`, ci
 #           profile, stripped and xz-compressed; and the first piece of the default model;
 #   part2/: the rest of the model;
@@ -39,7 +40,7 @@ for line in sys.stdin:
 
 {
   executables test --profile ci -p kernels --features cuda --test cuda_kernels \
-    --test cuda_sampling --no-run
+    --test cuda_sampling --test cuda_graphs --no-run
   executables test --profile ci -p engine --features cuda --test gpu_model --no-run
   executables bench --profile ci -p benches --features cuda --bench model_forward --no-run
   executables build --profile ci -p engine -p benches --features engine/cuda \
@@ -53,8 +54,8 @@ done
 
 # The model in two pieces (the whole file is over one call's limit).
 model=models/SmolLM2-135M-Instruct.Q4_1.gguf
-head -c 49000000 "$model" > "$out/part1/model.part1"
-tail -c +49000001 "$model" > "$out/part2/model.part2"
+head -c 45000000 "$model" > "$out/part1/model.part1"
+tail -c +45000001 "$model" > "$out/part2/model.part2"
 sha256sum "$model" | awk '{print $1}' > "$out/part1/model.sha256"
 
 if [ -x .cache/llama-cuda/bin/llama-server ]; then
@@ -63,3 +64,11 @@ if [ -x .cache/llama-cuda/bin/llama-server ]; then
 fi
 du -sh "$out"/*
 ls -l "$out"/*
+# Each part travels in one call: 64 MiB at most.
+for part in "$out"/*/; do
+  size=$(du -sb "$part" | awk '{print $1}')
+  if ((size > 64 * 1024 * 1024)); then
+    echo "$part is $size bytes, over the 64 MiB a call carries" >&2
+    exit 1
+  fi
+done

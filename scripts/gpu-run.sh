@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine, from the repository root, what scripts/gpu-pack.sh built:
 #   unpack              binaries to /root/gpu-bin, the model into models/ (checked)
-#   kernels             CUDA kernels against the CPU (cuda_kernels, cuda_sampling)
+#   kernels             CUDA kernels against the CPU (cuda_kernels, cuda_sampling, cuda_graphs)
 #   model [FILTER]      the GPU runner and engine tests (gpu_model)
 #   families DIR LIST   the family checks on the GPU (GGUFs carried into DIR; LIST: qwen2,phi3)
 #   forward             the model_forward bench's GPU groups
 #   serve NAME [FLAGS]  radixserve with serving config (b) plus FLAGS (for example
-#                       `--sampling host`, `--overlap-schedule`), driven by loadgen's shared
-#                       and random workloads; results in $OUT/NAME/
+#                       `--sampling host`, `--overlap-schedule`, `--disable-cuda-graph`),
+#                       driven by loadgen's shared and random workloads; results in
+#                       $OUT/NAME/
 #   peer                the same workloads against llama.cpp's llama-server (-ngl 99)
 # Output goes to $OUT when set (the device tool brings it back), else to /tmp/gpu-run.
 set -euo pipefail
@@ -64,6 +65,7 @@ unpack)
 kernels)
   "$bin/cuda_kernels" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_kernels.txt"
   "$bin/cuda_sampling" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_sampling.txt"
+  "$bin/cuda_graphs" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_graphs.txt"
   ;;
 model)
   "$bin/gpu_model" --nocapture --test-threads 1 ${2:+"$2"} 2>&1 | tee "$out/gpu_model.txt"

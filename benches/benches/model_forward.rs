@@ -3,14 +3,18 @@
 //! or 64 requests that each hold 128 tokens of context (tg at batch B), and batch 1 at 2,048
 //! tokens of context. Throughput is tokens per second. Runs on the default model (`scripts/fetch-model.sh`).
 //!
-//! With `--features cuda` the same passes also run on GPU 0 (groups `gpu/...`, batches up to
-//! 256; each pass ends with the logits on the host, as the scheduler gets them).
+//! With `--features cuda` the same passes also run on GPU 0, three ways: `gpu/...` (batches
+//! up to 256, each pass launch by launch, ending with the logits on the host, as the
+//! scheduler got them before sampling moved to the device), `gpu-sampled/...` (launch by
+//! launch, greedy sampling on the device: only tokens come back) and `gpu-graphs/...`
+//! (decode steps replayed from CUDA graphs, sampled on the device: how the server runs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::gguf::GgufFile;
 use engine::model::{ForwardBatch, ForwardModel, KvPoolSize, Model};
+use kernels::sampling::{RowPlan, SamplingBatch};
 use pools::{KvCache, KvCacheConfig, KvDtype, ReqKv};
 use radix::{Namespace, NsId};
 use std::path::Path;
@@ -33,6 +37,9 @@ struct Bench<M: ForwardModel> {
     kv: M::Kv,
     ns: NsId,
     batch: ForwardBatch,
+    /// Greedy plans for every row when the step samples on the device; `None`: the logits
+    /// come back to the host.
+    sampling: Option<SamplingBatch>,
 }
 
 impl<M: ForwardModel> Bench<M> {
@@ -60,7 +67,15 @@ impl<M: ForwardModel> Bench<M> {
             kv,
             ns,
             batch: ForwardBatch::default(),
+            sampling: None,
         }
+    }
+
+    /// Steps end with greedy sampling on the device instead of the logits on the host.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    fn sampled_on_device(mut self) -> Self {
+        self.sampling = Some(SamplingBatch::default());
+        self
     }
 
     /// One forward pass computing `tokens[i]` for each request `reqs[i]`.
@@ -74,7 +89,21 @@ impl<M: ForwardModel> Bench<M> {
             self.batch
                 .push_request(row, ids, start as u32, &slots[start..], slots, true);
         }
-        self.model.forward(&self.batch, &mut self.kv).unwrap();
+        match &mut self.sampling {
+            None => {
+                self.model.forward(&self.batch, &mut self.kv).unwrap();
+            }
+            Some(sampling) => {
+                sampling.plans.clear();
+                sampling
+                    .plans
+                    .resize(self.batch.logits_rows.len(), RowPlan::default());
+                let rows = self
+                    .model
+                    .forward_sampled(&self.batch, &mut self.kv, sampling);
+                assert_eq!(rows.unwrap().len(), self.batch.logits_rows.len());
+            }
+        }
     }
 
     fn admit(&mut self, n: usize) -> Vec<ReqKv> {
@@ -167,7 +196,9 @@ fn decode_on<M: ForwardModel>(
 ) {
     let mut g = c.benchmark_group(format!("{device}/tg_context_{context}"));
     g.sample_size(10);
-    g.measurement_time(Duration::from_secs(15));
+    // A GPU step takes milliseconds: shorter runs keep a GPU session's bench within minutes.
+    let secs = if device.starts_with("gpu") { 5 } else { 15 };
+    g.measurement_time(Duration::from_secs(secs));
     for &batch in batches {
         g.throughput(Throughput::Elements((batch * DECODE_STEPS) as u64));
         g.bench_function(format!("batch_{batch}"), |b| {
@@ -196,7 +227,7 @@ fn decode_on<M: ForwardModel>(
 
 #[cfg(feature = "cuda")]
 fn gpu(c: &mut Criterion) {
-    use engine::model::gpu::GpuModel;
+    use engine::model::gpu::{GpuModel, GpuRunOptions};
     let model = load_model();
     let gpu = |batch, context| Bench::new(GpuModel::from_model(&model, 0).unwrap(), batch, context);
     prefill_on(c, "gpu", gpu(1, 512));
@@ -209,6 +240,31 @@ fn gpu(c: &mut Criterion) {
     );
     // Long contexts: the attention's share of a decode step.
     decode_on(c, "gpu", gpu(128, 1024), 1024, &[16, 128]);
+
+    let sampled = |batch, context| gpu(batch, context).sampled_on_device();
+    decode_on(
+        c,
+        "gpu-sampled",
+        sampled(128, CONTEXT),
+        CONTEXT,
+        &[1, 32, 128],
+    );
+    let graphed = |batch: usize, context| {
+        let mut model = GpuModel::from_model(&model, 0).unwrap();
+        let options = GpuRunOptions {
+            cuda_graph_max_batch: batch,
+        };
+        model.set_run_options(options).unwrap();
+        Bench::new(model, batch, context).sampled_on_device()
+    };
+    decode_on(
+        c,
+        "gpu-graphs",
+        graphed(256, CONTEXT),
+        CONTEXT,
+        &[1, 8, 32, 128, 256],
+    );
+    decode_on(c, "gpu-graphs", graphed(128, 1024), 1024, &[128]);
 }
 
 #[cfg(not(feature = "cuda"))]

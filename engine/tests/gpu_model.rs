@@ -12,8 +12,8 @@ use common::llama_reference::{
 use common::{greedy, Runner};
 use engine::gguf::GgufFile;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
-use engine::model::gpu::GpuModel;
-use engine::model::{Device, LoadOptions, Model};
+use engine::model::gpu::{GpuModel, GpuRunOptions};
+use engine::model::{Device, ForwardModel, LoadOptions, Model};
 use engine::sampling::SamplingParams;
 use engine::tokenizer::Tokenizer;
 use kernels::cuda::{default_include_paths, GpuContext, GpuOptions};
@@ -513,7 +513,7 @@ fn engine_samples_on_the_gpu_as_on_the_host() {
 
 /// Overlap scheduling on the GPU: batches launched before the previous one is collected,
 /// results through two pinned slots, future inputs filled in on the device. Outputs equal
-/// those of the same engine without overlap, and the futures were used.
+/// those of the same engine without overlap, and the futures were used, under CUDA graphs.
 #[test]
 fn overlap_scheduling_on_the_gpu_changes_no_output() {
     if gpu("overlap_scheduling_on_the_gpu_changes_no_output").is_none() {
@@ -522,7 +522,135 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
     let start =
         |overlap: bool| engine_on(Device::Cuda(0), |c| c.scheduler.overlap_schedule = overlap);
     let (overlapped, plain) = (start(true), start(false));
-    let tok = overlapped.tokenizer();
+    assert_same_outputs(&overlapped, &plain, |i| SamplingParams {
+        temperature: [0.0, 0.9, 1.1][i % 3],
+        top_k: [0, 0, 40][i % 3],
+        seed: Some(i as u64),
+        max_new_tokens: 20,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    });
+    assert!(overlapped.server_info().overlapped_decodes > 100);
+    // Both engines replay decode graphs (the default): overlap launches them too.
+    assert!(overlapped.server_info().graph_replays > 0);
+    for engine in [&overlapped, &plain] {
+        common::wait_idle(engine);
+    }
+}
+
+/// CUDA graphs for decode: a decode step padded to its bucket and replayed from a graph
+/// gives the logits of the same step run launch by launch, batch after batch as requests
+/// finish (buckets 8, 4 and 1, with 3, 1 and 0 padding rows), and the pool ends idle.
+#[test]
+fn decode_graphs_replay_what_the_eager_pass_computes() {
+    let Some(ctx) = gpu("decode_graphs_replay_what_the_eager_pass_computes") else {
+        return;
+    };
+    let (cpu_model, tok) = common::load_model();
+    let eager_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
+    let mut graphed_model = GpuModel::from_model(&cpu_model, 0).unwrap();
+    graphed_model
+        .set_run_options(GpuRunOptions {
+            cuda_graph_max_batch: 8,
+        })
+        .unwrap();
+    let mut eager = Runner::with_dtype(eager_model, 1, 4096, KvDtype::F32);
+    let mut graphed = Runner::with_dtype(graphed_model, 1, 4096, KvDtype::F32);
+    let mut seqs: Vec<Vec<u32>> = (0..5)
+        .map(|i| chat(&tok, "Be brief.", &format!("Describe the number {i}.")))
+        .collect();
+    let mut reqs: Vec<(ReqKv, ReqKv)> = (0..5)
+        .map(|_| (eager.admit_uncached(), graphed.admit_uncached()))
+        .collect();
+    let (mut rows, mut decided) = (0, 0);
+    let mut worst = 1.0f64;
+    for step in 0..14 {
+        // Requests finish as the steps go: 5 decode together, then 3, then 1.
+        let live = match step {
+            0..=5 => 5,
+            6..=9 => 3,
+            _ => 1,
+        };
+        while reqs.len() > live {
+            let (e, g) = reqs.pop().unwrap();
+            eager.release(e);
+            graphed.release(g);
+        }
+        let mut e_batch: Vec<(&mut ReqKv, &[u32])> = Vec::new();
+        let mut g_batch: Vec<(&mut ReqKv, &[u32])> = Vec::new();
+        for ((e, g), seq) in reqs.iter_mut().zip(&seqs) {
+            e_batch.push((e, seq));
+            g_batch.push((g, seq));
+        }
+        let want = eager.extend(&mut e_batch);
+        let got = graphed.extend(&mut g_batch);
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            worst = worst.min(cosine(w, g));
+            // The GEMMs of a padded batch may sum in another order: compare the choice
+            // only where the eager pass's best two logits are not a near-tie.
+            let best = greedy(w);
+            let second = w
+                .iter()
+                .enumerate()
+                .filter(|&(t, _)| t != best as usize)
+                .map(|(_, &v)| v)
+                .fold(f32::NEG_INFINITY, f32::max);
+            if w[best as usize] - second > 0.01 {
+                assert_eq!(greedy(g), best, "step {step}, request {i}");
+                decided += 1;
+            }
+            rows += 1;
+            seqs[i].push(best);
+        }
+    }
+    eprintln!("graph vs eager: {rows} rows, {decided} decided, worst cosine {worst:.8}");
+    assert!(worst > 0.9999, "worst logits cosine {worst}");
+    assert!(decided * 10 >= rows * 9, "{decided} of {rows} rows decided");
+    // Every step after the prefill ran from a graph.
+    assert_eq!(graphed.model.graph_replays(), 13);
+    assert_eq!(eager.model.graph_replays(), 0);
+    for (e, g) in reqs {
+        eager.release(e);
+        graphed.release(g);
+    }
+    for runner_cache in [&mut eager.cache, &mut graphed.cache] {
+        runner_cache.flush_all().unwrap();
+        runner_cache.check_idle().unwrap();
+    }
+}
+
+/// The engine with CUDA graphs (its default on a GPU) serves what it serves without them.
+#[test]
+fn cuda_graphs_in_the_engine_change_no_output() {
+    if gpu("cuda_graphs_in_the_engine_change_no_output").is_none() {
+        return;
+    }
+    let start =
+        |max_batch: usize| engine_on(Device::Cuda(0), |c| c.cuda_graph_max_batch = max_batch);
+    let (graphed, eager) = (start(usize::MAX), start(0));
+    assert_same_outputs(&graphed, &eager, |i| SamplingParams {
+        temperature: [0.0, 0.8][i % 2],
+        seed: Some(i as u64),
+        max_new_tokens: 24,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    });
+    assert!(graphed.server_info().graph_replays > 20);
+    assert_eq!(eager.server_info().graph_replays, 0);
+    for engine in [&graphed, &eager] {
+        common::wait_idle(engine);
+    }
+}
+
+/// 24 chat requests sampled by `params(i)` on two engines that should serve the same: their
+/// outputs agree but for near-ties (cuBLAS picks its GEMM by batch shape, and engines that
+/// batch or pad differently may flip one).
+fn assert_same_outputs(
+    a: &EngineHandle,
+    b: &EngineHandle,
+    params: impl Fn(usize) -> SamplingParams,
+) {
+    let tok = a.tokenizer();
     let prompts: Vec<Vec<u32>> = (0..24)
         .map(|i| {
             chat(
@@ -533,35 +661,17 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
         })
         .collect();
     let run = |engine: &EngineHandle| -> Vec<Vec<u32>> {
-        let requests = prompts
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let params = SamplingParams {
-                    temperature: [0.0, 0.9, 1.1][i % 3],
-                    top_k: [0, 0, 40][i % 3],
-                    seed: Some(i as u64),
-                    max_new_tokens: 20,
-                    ignore_eos: true,
-                    ..SamplingParams::default()
-                };
-                GenerateRequest::new(p.clone(), params)
-            })
+        let requests = (prompts.iter().enumerate())
+            .map(|(i, p)| GenerateRequest::new(p.clone(), params(i)))
             .collect();
         run_all(engine, requests)
             .into_iter()
             .map(|s| s.ids)
             .collect()
     };
-    let (a, b) = (run(&overlapped), run(&plain));
-    // cuBLAS picks its GEMM by batch shape and the two engines batch differently, so a
-    // near-tie may flip: first tokens nearly all agree, whole outputs mostly.
-    let first = a.iter().zip(&b).filter(|(x, y)| x[0] == y[0]).count();
+    let (x, y) = (run(a), run(b));
+    let first = x.iter().zip(&y).filter(|(u, v)| u[0] == v[0]).count();
     assert!(first >= 22, "{first} of 24 first tokens agree");
-    let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
+    let same = x.iter().zip(&y).filter(|(u, v)| u == v).count();
     assert!(same >= 16, "{same} of 24 outputs agree");
-    assert!(overlapped.server_info().overlapped_decodes > 100);
-    for engine in [&overlapped, &plain] {
-        common::wait_idle(engine);
-    }
 }

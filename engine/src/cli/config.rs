@@ -79,6 +79,13 @@ pub struct ServeArgs {
     /// (its CPU twin on the CPU) and turns speculative decoding off [default: false]
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub overlap_schedule: Option<bool>,
+    /// On a GPU, the largest decode batch run from a CUDA graph (graphs are recorded per
+    /// batch size bucket: 1, 2, 4, 8, then steps of 8) [default: max running requests]
+    #[arg(long)]
+    pub cuda_graph_max_bs: Option<usize>,
+    /// Run every GPU step launch by launch, without CUDA graphs [default: false]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub disable_cuda_graph: Option<bool>,
     /// Longest prompt + output per request, in tokens [default: the model's context]
     #[arg(long)]
     pub max_context_len: Option<usize>,
@@ -194,6 +201,8 @@ impl ServeArgs {
             policy: self.policy.or(file.policy),
             sampling: self.sampling.or(file.sampling),
             overlap_schedule: self.overlap_schedule.or(file.overlap_schedule),
+            cuda_graph_max_bs: self.cuda_graph_max_bs.or(file.cuda_graph_max_bs),
+            disable_cuda_graph: self.disable_cuda_graph.or(file.disable_cuda_graph),
             max_context_len: self.max_context_len.or(file.max_context_len),
             tenants_config: self.tenants_config.or(file.tenants_config),
             sglang_tenant: self.sglang_tenant.or(file.sglang_tenant),
@@ -283,6 +292,10 @@ impl ServeArgs {
             sample_on_device: self.sampling != Some(SamplingArg::Host),
             overlap_schedule: self.overlap_schedule.unwrap_or(defaults.overlap_schedule),
             ..defaults
+        };
+        engine.cuda_graph_max_batch = match self.disable_cuda_graph {
+            Some(true) => 0,
+            _ => self.cuda_graph_max_bs.unwrap_or(usize::MAX),
         };
         let salts = SaltLimits::default();
         engine.salt_limits = SaltLimits {
@@ -403,6 +416,25 @@ mod tests {
         std::fs::write(&file, "no-such-key = 1\n")?;
         assert!(parse(&["--config", &config_flag]).resolve().is_err());
         std::fs::remove_dir_all(&dir)?;
+        Ok(())
+    }
+
+    #[test]
+    fn cuda_graph_flags_set_the_largest_graphed_batch() -> anyhow::Result<()> {
+        let max = |flags: &[&str]| {
+            parse(flags)
+                .resolve()
+                .map(|c| c.engine.cuda_graph_max_batch)
+        };
+        // On by default, for every batch the scheduler runs.
+        assert_eq!(max(&[])?, usize::MAX);
+        assert_eq!(max(&["--cuda-graph-max-bs", "48"])?, 48);
+        assert_eq!(max(&["--disable-cuda-graph"])?, 0);
+        assert_eq!(
+            max(&["--cuda-graph-max-bs", "48", "--disable-cuda-graph"])?,
+            0
+        );
+        assert_eq!(max(&["--disable-cuda-graph", "false"])?, usize::MAX);
         Ok(())
     }
 

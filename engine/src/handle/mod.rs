@@ -54,6 +54,9 @@ pub struct EngineConfig {
     pub kv_event_block_size: Option<usize>,
     /// The disk tier below the KV pool; `None`: evicted K/V is dropped.
     pub kv_disk: Option<KvDiskConfig>,
+    /// On a GPU, decode batches of up to this many requests (and at most
+    /// `scheduler.max_running_requests`) replay CUDA graphs; 0: every step eager.
+    pub cuda_graph_max_batch: usize,
 }
 
 impl EngineConfig {
@@ -70,6 +73,7 @@ impl EngineConfig {
             grammar_limits: GrammarLimits::default(),
             kv_event_block_size: Some(KV_EVENT_BLOCK_SIZE),
             kv_disk: None,
+            cuda_graph_max_batch: usize::MAX,
         }
     }
 }
@@ -159,7 +163,13 @@ impl EngineHandle {
                 Self::start_with_model(*model, tokenizer, chat_template, model_info, &config)
             }
             #[cfg(feature = "cuda")]
-            LoadedModel::Cuda(gpu) => {
+            LoadedModel::Cuda(mut gpu) => {
+                let max_batch = config
+                    .cuda_graph_max_batch
+                    .min(config.scheduler.max_running_requests);
+                gpu.set_run_options(crate::model::gpu::GpuRunOptions {
+                    cuda_graph_max_batch: max_batch,
+                })?;
                 // Speculation is exact only where a token's logits do not depend on how many
                 // tokens a step computes; that is tested for the CPU kernels, not yet on a GPU.
                 let mut config = config.clone();

@@ -138,6 +138,8 @@ pub struct ServerInfo {
     pub retractions: u64,
     /// Overlap scheduling: decodes launched on a token still being sampled.
     pub overlapped_decodes: u64,
+    /// Decode steps replayed from a CUDA graph (GPU).
+    pub graph_replays: u64,
     /// Speculative draft tokens verified, and of them those accepted.
     pub spec_draft_tokens: u64,
     pub spec_accepted_tokens: u64,

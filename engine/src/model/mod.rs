@@ -10,6 +10,7 @@ mod device;
 mod forward;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod graph_buckets;
 pub mod hparams;
 mod launch;
 mod load;
@@ -133,6 +134,11 @@ pub trait ForwardModel: Send {
     fn new_kv(&self, layout: KvLayout, size: KvPoolSize) -> Result<Self::Kv, ModelError>;
     /// Runs `batch`, writing K/V into `kv`; returns logits of `batch.logits_rows`.
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut Self::Kv) -> Result<&[f32], ModelError>;
+
+    /// Decode steps this model replayed from a CUDA graph (the GPU runner's count).
+    fn graph_replays(&self) -> u64 {
+        0
+    }
 
     /// Whether this model samples its logits where they are ([`Self::forward_sampled`]):
     /// the GPU runner does, so only the chosen tokens cross to the host.

@@ -222,6 +222,7 @@ impl<M: ForwardModel> Scheduler<M> {
         info.aborted_requests = self.counters.aborted;
         info.retractions = self.counters.retractions;
         info.overlapped_decodes = self.counters.overlapped_decodes;
+        info.graph_replays = self.model.graph_replays();
         info.spec_draft_tokens = self.counters.spec_draft_tokens;
         info.spec_accepted_tokens = self.counters.spec_accepted_tokens;
         info.uptime_s = self.started_at.elapsed().as_secs_f64();

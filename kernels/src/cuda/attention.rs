@@ -102,18 +102,35 @@ impl DeviceAttentionBatch {
         self.q_indptr_host[self.q_indptr_host.len() - 1] as usize
     }
 
+    /// The metadata as the launcher reads it.
+    pub fn meta(&self) -> AttentionMeta<'_> {
+        AttentionMeta {
+            q_indptr: &self.q_indptr,
+            kv_indptr: &self.kv_indptr,
+            kv_indices: &self.kv_indices,
+            batch: self.q_indptr_host.len() - 1,
+            rows: self.rows(),
+            max_visible: max_visible(&self.q_indptr_host, &self.kv_indptr_host),
+        }
+    }
+
     /// The split-K plan [`GpuContext::paged_attention`] uses for `num_heads` heads.
     /// split-K only where the blocks of `shape` (one per row and KV head on the grouped
     /// path, per row and query head otherwise) cannot fill the GPU.
     pub fn default_plan(&self, shape: &AttentionShape) -> SplitPlan {
         let max_vis = max_visible(&self.q_indptr_host, &self.kv_indptr_host);
-        let per_row = if gqa_fits(shape.num_heads, shape.num_kv_heads, shape.head_dim) {
-            shape.num_kv_heads
-        } else {
-            shape.num_heads
-        };
-        SplitPlan::for_batch(self.rows(), per_row, max_vis)
+        split_plan(shape, self.rows(), max_vis)
     }
+}
+
+/// The split-K plan for `rows` query rows of `shape` that see at most `max_visible` keys.
+pub fn split_plan(shape: &AttentionShape, rows: usize, max_visible: u32) -> SplitPlan {
+    let per_row = if gqa_fits(shape.num_heads, shape.num_kv_heads, shape.head_dim) {
+        shape.num_kv_heads
+    } else {
+        shape.num_heads
+    };
+    SplitPlan::for_batch(rows, per_row, max_visible)
 }
 
 impl GpuContext {
@@ -164,6 +181,40 @@ impl GpuContext {
         out: &mut CudaSlice<f32>,
         plan: SplitPlan,
     ) -> Result<(), CudaError> {
+        let meta = batch.meta();
+        // Partial states only exist with more than one split.
+        let parts = if plan.num_splits > 1 {
+            Some(SplitParts::new(self, meta.rows, shape, plan)?)
+        } else {
+            None
+        };
+        let layer = AttentionLayer {
+            shape,
+            rules,
+            k_cache,
+            v_cache,
+        };
+        self.paged_attention_into(&layer, meta, q, out, plan, parts.as_ref())
+    }
+
+    /// The attention launches of one layer over `meta`, with the split-K partial states in
+    /// `parts` (needed when `plan` has more than one split). Reads nothing from the host and
+    /// allocates nothing, so a CUDA graph can record it.
+    pub fn paged_attention_into(
+        &self,
+        layer: &AttentionLayer<'_>,
+        meta: AttentionMeta<'_>,
+        q: &CudaSlice<f32>,
+        out: &mut CudaSlice<f32>,
+        plan: SplitPlan,
+        parts: Option<&SplitParts>,
+    ) -> Result<(), CudaError> {
+        let AttentionLayer {
+            shape,
+            rules,
+            k_cache,
+            v_cache,
+        } = *layer;
         rules
             .validate()
             .map_err(|e| CudaError::Shape(e.to_string()))?;
@@ -178,7 +229,7 @@ impl GpuContext {
         if d > (ATTN_THREADS * ATTN_ACC_PER_THREAD) as usize {
             return bad_shape(format!("attention: head_dim {d} above the kernel's limit"));
         }
-        let max_vis = max_visible(&batch.q_indptr_host, &batch.kv_indptr_host);
+        let max_vis = meta.max_visible;
         let covered = plan.num_splits as u64 * plan.chunk as u64;
         // The kernel forms split * chunk in 32 bits: the whole plan must fit.
         if plan.num_splits == 0
@@ -188,7 +239,7 @@ impl GpuContext {
         {
             return bad_shape(format!("attention: {plan:?} does not cover {max_vis} keys"));
         }
-        let rows = batch.rows();
+        let rows = meta.rows;
         need("attention q", q.len(), rows * heads * d)?;
         need("attention out", out.len(), rows * heads * d)?;
         if k_cache.dtype() != v_cache.dtype() || k_cache.len() != v_cache.len() {
@@ -197,10 +248,29 @@ impl GpuContext {
         if rows == 0 {
             return Ok(());
         }
-        let num_slots = k_cache.len() / (kv_heads * d);
         let splits = plan.num_splits as usize;
+        let parts = match parts {
+            None if splits > 1 => {
+                return bad_shape(format!("attention: {splits} splits need partial states"))
+            }
+            Some(p) if splits > 1 => {
+                need(
+                    "attention partial outputs",
+                    p.acc.len(),
+                    rows * heads * splits * d,
+                )?;
+                need(
+                    "attention partial states",
+                    p.ml.len(),
+                    rows * heads * splits * 2,
+                )?;
+                Some(p)
+            }
+            _ => None,
+        };
+        let num_slots = k_cache.len() / (kv_heads * d);
         let args = PartialArgs {
-            batch: to_u32(batch.q_indptr_host.len() - 1, "batch")?,
+            batch: to_u32(meta.batch, "batch")?,
             num_heads: heads as u32,
             num_kv_heads: kv_heads as u32,
             head_dim: to_u32(d, "head_dim")?,
@@ -240,18 +310,9 @@ impl GpuContext {
                 ],
             )
         };
-        // Partial states only exist with more than one split.
-        let parts = if splits > 1 {
-            Some((
-                self.zeros::<f32>(rows * heads * splits * d)?,
-                self.zeros::<f32>(rows * heads * splits * 2)?,
-            ))
-        } else {
-            None
-        };
         let launch = Launch {
             gpu: self,
-            batch,
+            meta,
             q,
             args: &args,
             cfg: LaunchConfig {
@@ -262,22 +323,22 @@ impl GpuContext {
         };
         match (k_cache, v_cache) {
             (DeviceLayerKv::F32(k), DeviceLayerKv::F32(v)) => {
-                launch.partial(names[0], k, v, out, parts.as_ref())
+                launch.partial(names[0], k, v, out, parts)
             }
             (DeviceLayerKv::F16(k), DeviceLayerKv::F16(v)) => {
-                launch.partial(names[1], k, v, out, parts.as_ref())
+                launch.partial(names[1], k, v, out, parts)
             }
             (DeviceLayerKv::Bf16(k), DeviceLayerKv::Bf16(v)) => {
-                launch.partial(names[2], k, v, out, parts.as_ref())
+                launch.partial(names[2], k, v, out, parts)
             }
             _ => bad_shape("attention: K and V buffers of different dtypes".into()),
         }?;
-        if let Some((part_acc, part_ml)) = &parts {
+        if let Some(parts) = parts {
             let f = self.function(Module::Attention, "attention_merge")?;
             let mut merge = self.stream().launch_builder(&f);
             merge
-                .arg(part_acc)
-                .arg(part_ml)
+                .arg(&parts.acc)
+                .arg(&parts.ml)
                 .arg(out)
                 .arg(&args.num_heads)
                 .arg(&args.head_dim)
@@ -292,6 +353,69 @@ impl GpuContext {
             unsafe { merge.launch(cfg) }?;
         }
         Ok(())
+    }
+}
+
+/// What one layer's attention reads besides the batch: the head layout, the score rules and
+/// the layer's K/V buffers.
+#[derive(Clone, Copy)]
+pub struct AttentionLayer<'a> {
+    pub shape: &'a AttentionShape,
+    pub rules: ScoreRules,
+    pub k_cache: &'a DeviceLayerKv,
+    pub v_cache: &'a DeviceLayerKv,
+}
+
+/// The CSR metadata of a batch on the device, with the sizes the launch is planned from:
+/// borrowed from a [`DeviceAttentionBatch`] or from fixed buffers a CUDA graph reads.
+#[derive(Clone, Copy)]
+pub struct AttentionMeta<'a> {
+    pub q_indptr: &'a CudaSlice<u32>,
+    pub kv_indptr: &'a CudaSlice<u32>,
+    pub kv_indices: &'a CudaSlice<SlotId>,
+    /// Requests (`q_indptr` holds `batch + 1` entries).
+    pub batch: usize,
+    /// Query rows (`q_indptr[batch]`).
+    pub rows: usize,
+    /// The most keys any row sees; the split plan must cover it.
+    pub max_visible: u32,
+}
+
+/// Split-K partial states (`[rows, heads, splits]` outputs and (max, sum) pairs), allocated
+/// once by whoever launches attention many times over the same shape.
+pub struct SplitParts {
+    acc: CudaSlice<f32>,
+    ml: CudaSlice<f32>,
+}
+
+impl SplitParts {
+    /// Room for `rows` query rows of `shape` under `plan`.
+    pub fn new(
+        gpu: &GpuContext,
+        rows: usize,
+        shape: &AttentionShape,
+        plan: SplitPlan,
+    ) -> Result<Self, CudaError> {
+        Self::covering(gpu, shape, [(rows, plan)])
+    }
+
+    /// Room for the largest of several `(rows, plan)` launches that use these states one
+    /// after another.
+    pub fn covering(
+        gpu: &GpuContext,
+        shape: &AttentionShape,
+        launches: impl IntoIterator<Item = (usize, SplitPlan)>,
+    ) -> Result<Self, CudaError> {
+        let most = launches
+            .into_iter()
+            .map(|(rows, plan)| rows * plan.num_splits as usize)
+            .max()
+            .unwrap_or(0);
+        let states = most * shape.num_heads;
+        Ok(Self {
+            acc: gpu.zeros(states * shape.head_dim)?,
+            ml: gpu.zeros(states * 2)?,
+        })
     }
 }
 
@@ -311,7 +435,7 @@ struct PartialArgs {
 
 struct Launch<'a> {
     gpu: &'a GpuContext,
-    batch: &'a DeviceAttentionBatch,
+    meta: AttentionMeta<'a>,
     q: &'a CudaSlice<f32>,
     args: &'a PartialArgs,
     cfg: LaunchConfig,
@@ -327,7 +451,7 @@ impl Launch<'_> {
         k_cache: &CudaSlice<T>,
         v_cache: &CudaSlice<T>,
         out: &mut CudaSlice<f32>,
-        parts: Option<&(CudaSlice<f32>, CudaSlice<f32>)>,
+        parts: Option<&SplitParts>,
     ) -> Result<(), CudaError> {
         let f = self.gpu.function(Module::Attention, name)?;
         let a = self.args;
@@ -336,9 +460,9 @@ impl Launch<'_> {
             .arg(self.q)
             .arg(k_cache)
             .arg(v_cache)
-            .arg(&self.batch.q_indptr)
-            .arg(&self.batch.kv_indptr)
-            .arg(&self.batch.kv_indices)
+            .arg(self.meta.q_indptr)
+            .arg(self.meta.kv_indptr)
+            .arg(self.meta.kv_indices)
             .arg(&a.batch)
             .arg(&a.num_heads)
             .arg(&a.num_kv_heads)
@@ -350,7 +474,7 @@ impl Launch<'_> {
             .arg(&a.softcap)
             .arg(out);
         match parts {
-            Some((acc, ml)) => launch.arg(acc).arg(ml),
+            Some(p) => launch.arg(&p.acc).arg(&p.ml),
             None => launch.arg(&NULL_PTR).arg(&NULL_PTR),
         };
         // SAFETY: arguments match the signature shared by attention_partial and attention_gqa.

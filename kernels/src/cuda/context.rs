@@ -5,7 +5,8 @@ use super::error::CudaError;
 use super::nvrtc::{compile_module, default_include_paths, CompileTarget, Module};
 use cudarc::cublas::CudaBlas;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr,
+    ValidAsZeroBits,
 };
 use cudarc::nvrtc::Ptx;
 use std::path::PathBuf;
@@ -35,8 +36,18 @@ pub struct GpuContext {
     target: CompileTarget,
     include_paths: Vec<PathBuf>,
     loaded: Mutex<Loaded>,
-    blas: Mutex<Option<Arc<CudaBlas>>>,
+    blas: Mutex<Option<Blas>>,
 }
+
+/// The cuBLAS handle with the workspace it was given: a fixed buffer, so that GEMMs recorded
+/// into a CUDA graph never allocate one.
+struct Blas {
+    handle: Arc<CudaBlas>,
+    _workspace: CudaSlice<u8>,
+}
+
+/// cuBLAS workspace: NVIDIA's recommendation for Hopper (32 MiB covers every GEMM we run).
+const BLAS_WORKSPACE_BYTES: usize = 32 << 20;
 
 impl std::fmt::Debug for GpuContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -168,15 +179,32 @@ impl GpuContext {
     pub(crate) fn blas(&self) -> Result<Arc<CudaBlas>, CudaError> {
         let mut blas = self.blas.lock().map_err(|_| CudaError::Poisoned)?;
         if let Some(b) = blas.as_ref() {
-            return Ok(b.clone());
+            return Ok(b.handle.clone());
         }
         // SAFETY: only tries to dlopen the library by its usual names.
         if !unsafe { cudarc::cublas::sys::is_culib_present() } {
             return Err(CudaError::LibraryMissing("cuBLAS (libcublas.so)"));
         }
-        let b = Arc::new(CudaBlas::new(self.stream.clone())?);
-        *blas = Some(b.clone());
-        Ok(b)
+        let handle = Arc::new(CudaBlas::new(self.stream.clone())?);
+        let mut workspace = self.zeros::<u8>(BLAS_WORKSPACE_BYTES)?;
+        {
+            let (ptr, _sync) = workspace.device_ptr_mut(&self.stream);
+            // SAFETY: the handle is live, and the workspace outlives it (both dropped with
+            // this context, the handle first: it is the first field of `Blas`).
+            unsafe {
+                cudarc::cublas::sys::cublasSetWorkspace_v2(
+                    *handle.handle(),
+                    ptr as *mut std::ffi::c_void,
+                    BLAS_WORKSPACE_BYTES,
+                )
+            }
+            .result()?;
+        }
+        *blas = Some(Blas {
+            handle: handle.clone(),
+            _workspace: workspace,
+        });
+        Ok(handle)
     }
 
     /// Copies `host` to a new device buffer. An empty slice gets one zeroed element (the

@@ -12,19 +12,23 @@
 
 mod attention;
 mod context;
+mod decode_meta;
 mod error;
 mod gemm;
+mod graph;
 mod nvrtc;
 mod ops;
 mod pointwise;
 mod sampling;
 mod storage;
 
-pub use attention::DeviceAttentionBatch;
+pub use attention::{split_plan, AttentionLayer, AttentionMeta, DeviceAttentionBatch, SplitParts};
 pub use context::{driver_available, GpuContext, GpuOptions};
 pub use cudarc::driver::CudaSlice;
+pub use decode_meta::DecodeMeta;
 pub use error::CudaError;
 pub use gemm::HalfFloat;
+pub use graph::DeviceGraph;
 pub use nvrtc::{
     compile_module, default_include_paths, nvrtc_available, nvrtc_version, CompileTarget, Module,
 };

@@ -194,30 +194,59 @@ impl GpuContext {
         let kv_indptr = self.upload(&kv_indptr_host)?;
         let mut kv_indices = self.zeros::<SlotId>(total as usize)?;
         if batch > 0 && total > 0 {
-            let f = self.function(Module::KvIndices, "create_kv_indices")?;
             let pool_rows = self.upload(req_pool_indices)?;
             let starts = kv_start.map(|s| self.upload(s)).transpose()?;
-            let stride = to_u32(row_stride, "row_stride")?;
-            let mut launch = self.stream().launch_builder(&f);
-            launch
-                .arg(req_to_token.table())
-                .arg(&stride)
-                .arg(&pool_rows)
-                .arg(&kv_indptr);
-            match &starts {
-                Some(s) => launch.arg(s),
-                None => launch.arg(&NULL_PTR),
-            };
-            launch.arg(&mut kv_indices);
-            // SAFETY: arguments match create_kv_indices' signature; every row and range was
-            // checked against the table above, and kv_indices holds kv_indptr[batch] slots.
-            unsafe { launch.launch(row_launch(to_u32(batch, "batch")?, ROW_THREADS, 0)) }?;
+            // Every row and range was checked against the table above, and kv_indices holds
+            // kv_indptr[batch] slots.
+            self.gather_kv_indices(
+                req_to_token,
+                &pool_rows,
+                &kv_indptr,
+                starts.as_ref(),
+                &mut kv_indices,
+                batch,
+            )?;
         }
         Ok(DeviceKvIndices {
             kv_indptr_host,
             kv_indptr,
             kv_indices,
         })
+    }
+
+    /// The `create_kv_indices` launch over device metadata: `batch` requests whose rows,
+    /// (optional) starts and `kv_indptr` the caller checked against the table and `out`.
+    pub(crate) fn gather_kv_indices(
+        &self,
+        req_to_token: &DeviceReqToToken,
+        pool_rows: &CudaSlice<u32>,
+        kv_indptr: &CudaSlice<u32>,
+        starts: Option<&CudaSlice<u32>>,
+        out: &mut CudaSlice<SlotId>,
+        batch: usize,
+    ) -> Result<(), CudaError> {
+        need("create_kv_indices rows", pool_rows.len(), batch)?;
+        need("create_kv_indices kv_indptr", kv_indptr.len(), batch + 1)?;
+        if batch == 0 {
+            return Ok(());
+        }
+        let f = self.function(Module::KvIndices, "create_kv_indices")?;
+        let stride = to_u32(req_to_token.max_context_len(), "row_stride")?;
+        let mut launch = self.stream().launch_builder(&f);
+        launch
+            .arg(req_to_token.table())
+            .arg(&stride)
+            .arg(pool_rows)
+            .arg(kv_indptr);
+        match starts {
+            Some(s) => launch.arg(s),
+            None => launch.arg(&NULL_PTR),
+        };
+        launch.arg(out);
+        // SAFETY: arguments match create_kv_indices' signature; the caller checked every
+        // row and range against the table and `out` against kv_indptr[batch].
+        unsafe { launch.launch(row_launch(to_u32(batch, "batch")?, ROW_THREADS, 0)) }?;
+        Ok(())
     }
 
     /// RMSNorm of `rows` rows of `weight.len()` values: `out = x / rms(x) * weight`.

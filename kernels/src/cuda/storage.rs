@@ -144,6 +144,53 @@ impl DeviceSlots {
         })
     }
 
+    /// Room for `capacity` slot ids at a fixed device address (a CUDA graph reads them
+    /// there); empty until [`Self::refill`].
+    pub fn with_capacity(
+        gpu: &GpuContext,
+        capacity: usize,
+        num_slots: usize,
+    ) -> Result<Self, CudaError> {
+        Ok(Self {
+            slots: gpu.zeros(capacity)?,
+            len: 0,
+            num_slots,
+        })
+    }
+
+    /// Checks `slots` against the pool and writes them at the same address, followed by
+    /// `-1` up to `len` entries: padding rows, for which the store kernel writes nothing.
+    pub fn refill(
+        &mut self,
+        gpu: &GpuContext,
+        slots: &[SlotId],
+        len: usize,
+        staging: &mut Vec<SlotId>,
+    ) -> Result<(), CudaError> {
+        if let Some(bad) = slots
+            .iter()
+            .find(|&&s| s < 0 || s as usize >= self.num_slots)
+        {
+            return bad_shape(format!(
+                "slot {bad} outside the pool of {} slots",
+                self.num_slots
+            ));
+        }
+        if slots.len() > len || len > self.slots.len() {
+            return bad_shape(format!(
+                "{} slots padded to {len} in room for {}",
+                slots.len(),
+                self.slots.len()
+            ));
+        }
+        staging.clear();
+        staging.extend_from_slice(slots);
+        staging.resize(len, -1);
+        gpu.upload_into(staging, &mut self.slots)?;
+        self.len = len;
+        Ok(())
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

@@ -13,29 +13,34 @@
 //! attention and the residual stream stay in f32. Logits therefore differ slightly from the
 //! CPU path, which multiplies the quantized weights directly.
 
+mod graphs;
+mod layers;
 mod req_to_token;
 mod weights;
 
 pub use req_to_token::ReqToTokenMirror;
 
 use super::{
-    Activation, ForwardBatch, ForwardModel, FutureToken, KvPool, KvPoolSize, Launched, Model,
-    ModelConfig, ModelError,
+    ForwardBatch, ForwardModel, FutureToken, KvPool, KvPoolSize, Launched, Model, ModelConfig,
+    ModelError,
 };
-use half::f16;
-use kernels::attention::{AttentionShape, ScoreRules};
+use graphs::DecodeGraphs;
 use kernels::cuda::{
     CudaSlice, DeviceAttentionBatch, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
-    GpuOptions, SamplingBuffers,
+    GpuOptions, SamplingBuffers, SplitParts,
 };
 use kernels::sampling::{SampledRow, SamplingBatch};
+use layers::{Activations, DeviceModel, StepInputs};
 use pools::{KvDtype, KvLayout};
+use std::sync::atomic::{AtomicU64, Ordering};
 use weights::DeviceWeights;
 
 /// The K/V pool of the GPU runner: K/V buffers and the `req_to_token` mirror, on the device.
 pub struct GpuKv {
     pub storage: DeviceKvStorage,
     pub req_to_token: ReqToTokenMirror,
+    /// Tells pools apart (CUDA graphs hold one pool's addresses).
+    id: u64,
 }
 
 impl KvPool for GpuKv {
@@ -44,40 +49,22 @@ impl KvPool for GpuKv {
     }
 }
 
-/// Activation buffers on the device, sized for `tokens` rows (grown, never shrunk).
-struct Scratch {
-    tokens: usize,
-    x: CudaSlice<f32>,
-    normed: CudaSlice<f32>,
-    q: CudaSlice<f32>,
-    k: CudaSlice<f32>,
-    v: CudaSlice<f32>,
-    attn: CudaSlice<f32>,
-    proj: CudaSlice<f32>,
-    gate_up: CudaSlice<f32>,
-    act: CudaSlice<f32>,
-    /// f16 copy of a GEMM's input (the widest of hidden, q_dim and ffn).
-    half: CudaSlice<f16>,
+/// How the runner runs decode steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuRunOptions {
+    /// Decode batches of up to this many requests replay CUDA graphs; 0: every step eager.
+    pub cuda_graph_max_batch: usize,
 }
 
-impl Scratch {
-    fn new(gpu: &GpuContext, c: &ModelConfig, tokens: usize) -> Result<Self, ModelError> {
-        let widest = c.hidden.max(c.q_dim()).max(c.ffn);
-        Ok(Self {
-            tokens,
-            x: gpu.zeros(tokens * c.hidden)?,
-            normed: gpu.zeros(tokens * c.hidden)?,
-            q: gpu.zeros(tokens * c.q_dim())?,
-            k: gpu.zeros(tokens * c.kv_dim())?,
-            v: gpu.zeros(tokens * c.kv_dim())?,
-            attn: gpu.zeros(tokens * c.q_dim())?,
-            proj: gpu.zeros(tokens * c.hidden)?,
-            gate_up: gpu.zeros(tokens * 2 * c.ffn)?,
-            act: gpu.zeros(tokens * c.ffn)?,
-            half: gpu.zeros(tokens * widest)?,
-        })
-    }
+struct Outputs<'a> {
+    gpu: &'a GpuContext,
+    logits: &'a mut CudaSlice<f32>,
+    sampling: &'a mut SamplingBuffers,
+    logits_host: &'a mut Vec<f32>,
 }
+
+/// Source of [`GpuKv`] ids.
+static NEXT_KV_ID: AtomicU64 = AtomicU64::new(0);
 
 /// The model on one CUDA device.
 pub struct GpuModel {
@@ -86,10 +73,11 @@ pub struct GpuModel {
     weights: DeviceWeights,
     /// The model's RoPE tables; each layer names its own.
     ropes: Vec<DeviceRope>,
-    scratch: Option<Scratch>,
-    /// Final-norm rows and logits of the wanted rows (grown like the activations).
-    selected: Option<CudaSlice<f32>>,
-    logits: Option<CudaSlice<f32>>,
+    /// Buffers of eager steps; decode steps under a graph use the graphs' own.
+    acts: Option<Activations>,
+    graphs: Option<DecodeGraphs>,
+    /// Whether the last step ran from a graph (its logits are in the graphs' buffers).
+    last_graphed: bool,
     logits_host: Vec<f32>,
     sampling: SamplingBuffers,
     /// The host slot (0 or 1) the next launch copies its sampled rows to.
@@ -104,7 +92,8 @@ impl GpuModel {
     }
 
     /// Uploads `model`'s weights to the device of `gpu`, and compiles every kernel now so a
-    /// missing header or library fails at startup, not at the first request.
+    /// missing header or library fails at startup, not at the first request. Every step
+    /// runs eagerly until [`Self::set_run_options`] turns CUDA graphs on.
     pub fn with_context(model: &Model, gpu: GpuContext) -> Result<Self, ModelError> {
         let w = model.weights();
         gpu.preload()?;
@@ -130,13 +119,23 @@ impl GpuModel {
             config: w.config.clone(),
             weights,
             ropes,
-            scratch: None,
-            selected: None,
-            logits: None,
+            acts: None,
+            graphs: None,
+            last_graphed: false,
             logits_host: Vec::new(),
             sampling: SamplingBuffers::default(),
             next_slot: 0,
         })
+    }
+
+    /// Turns CUDA graphs for decode steps on (or off, with a maximum batch of 0).
+    pub fn set_run_options(&mut self, options: GpuRunOptions) -> Result<(), ModelError> {
+        self.graphs = None;
+        if options.cuda_graph_max_batch > 0 {
+            let graphs = DecodeGraphs::new(&self.device_model(), options.cuda_graph_max_batch)?;
+            self.graphs = Some(graphs);
+        }
+        Ok(())
     }
 
     pub fn gpu(&self) -> &GpuContext {
@@ -145,6 +144,15 @@ impl GpuModel {
 
     pub fn config(&self) -> &ModelConfig {
         &self.config
+    }
+
+    fn device_model(&self) -> DeviceModel<'_> {
+        DeviceModel {
+            gpu: &self.gpu,
+            config: &self.config,
+            weights: &self.weights,
+            ropes: &self.ropes,
+        }
     }
 
     fn validate(&self, batch: &ForwardBatch, kv: &GpuKv) -> Result<(), ModelError> {
@@ -178,40 +186,32 @@ impl GpuModel {
         Ok(())
     }
 
-    /// Grows the activation and logits buffers to hold `tokens` rows and `rows` logits rows.
-    fn reserve(&mut self, tokens: usize, rows: usize) -> Result<(), ModelError> {
-        if self.scratch.as_ref().is_none_or(|s| s.tokens < tokens) {
-            // Powers of two: a handful of reallocations over a server's life.
-            let size = tokens.next_power_of_two().max(16);
-            self.scratch = None;
-            self.scratch = Some(Scratch::new(&self.gpu, &self.config, size)?);
-        }
-        let vocab = self.config.vocab_size;
-        if self.logits.as_ref().is_none_or(|l| l.len() < rows * vocab) {
-            let size = rows.next_power_of_two().max(16);
-            self.selected = Some(self.gpu.zeros(size * self.config.hidden)?);
-            self.logits = Some(self.gpu.zeros(size * self.config.vocab_size)?);
-        }
-        Ok(())
+    /// The device, the last step's logits (on the device), the sampling buffers and the
+    /// host logits, borrowed together.
+    fn outputs(&mut self) -> Result<Outputs<'_>, ModelError> {
+        let Self {
+            gpu,
+            acts,
+            graphs,
+            last_graphed,
+            logits_host,
+            sampling,
+            ..
+        } = self;
+        let logits = if *last_graphed {
+            graphs.as_mut().map(DecodeGraphs::logits)
+        } else {
+            acts.as_mut().map(|a| &mut a.logits)
+        };
+        let logits =
+            logits.ok_or_else(|| ModelError::Batch("GPU logits buffer not allocated".into()))?;
+        Ok(Outputs {
+            gpu,
+            logits,
+            sampling,
+            logits_host,
+        })
     }
-}
-
-/// `out[m, n] = x[m, k] W^T`: `x` cast to f16 into `half`, then one cuBLAS GEMM.
-fn linear(
-    gpu: &GpuContext,
-    x: &CudaSlice<f32>,
-    half: &mut CudaSlice<f16>,
-    w: &CudaSlice<f16>,
-    out: &mut CudaSlice<f32>,
-    (m, n, k): (usize, usize, usize),
-) -> Result<(), ModelError> {
-    gpu.cast_from_f32(x, half, m * k)?;
-    gpu.gemm_f32_out(half, w, out, m, n, k)?;
-    Ok(())
-}
-
-fn missing(what: &str) -> ModelError {
-    ModelError::Batch(format!("GPU {what} buffer not allocated"))
 }
 
 impl ForwardModel for GpuModel {
@@ -238,19 +238,24 @@ impl ForwardModel for GpuModel {
         Ok(GpuKv {
             storage: DeviceKvStorage::new(&self.gpu, layout, size.num_slots)?,
             req_to_token: ReqToTokenMirror::new(&self.gpu, size.req_rows, size.max_context_len)?,
+            id: NEXT_KV_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut GpuKv) -> Result<&[f32], ModelError> {
         let rows = self.run(batch, kv, &[])?;
-        let logits = self.logits.as_ref().ok_or_else(|| missing("logits"))?;
         let n = rows * self.config.vocab_size;
-        self.gpu.download_prefix(logits, n, &mut self.logits_host)?;
-        Ok(&self.logits_host)
+        let out = self.outputs()?;
+        out.gpu.download_prefix(out.logits, n, out.logits_host)?;
+        Ok(out.logits_host)
     }
 
     fn samples_on_device(&self) -> bool {
         true
+    }
+
+    fn graph_replays(&self) -> u64 {
+        self.graphs.as_ref().map_or(0, DecodeGraphs::replays)
     }
 
     fn forward_sampled(
@@ -260,11 +265,11 @@ impl ForwardModel for GpuModel {
         sampling: &SamplingBatch,
     ) -> Result<Vec<SampledRow>, ModelError> {
         let rows = self.run(batch, kv, &[])?;
-        let logits = self.logits.as_mut().ok_or_else(|| missing("logits"))?;
         let vocab = self.config.vocab_size;
-        Ok(self
+        let out = self.outputs()?;
+        Ok(out
             .gpu
-            .sample_rows(logits, rows, vocab, sampling, &mut self.sampling)?)
+            .sample_rows(out.logits, rows, vocab, sampling, out.sampling)?)
     }
 
     fn launch_sampled(
@@ -275,11 +280,11 @@ impl ForwardModel for GpuModel {
         futures: &[FutureToken],
     ) -> Result<Launched, ModelError> {
         let rows = self.run(batch, kv, futures)?;
-        let logits = self.logits.as_mut().ok_or_else(|| missing("logits"))?;
         let vocab = self.config.vocab_size;
         let slot = self.next_slot;
-        self.gpu
-            .launch_sample_rows(logits, rows, vocab, sampling, &mut self.sampling, slot)?;
+        let out = self.outputs()?;
+        out.gpu
+            .launch_sample_rows(out.logits, rows, vocab, sampling, out.sampling, slot)?;
         self.next_slot ^= 1;
         Ok(Launched::Pending(slot))
     }
@@ -296,7 +301,7 @@ impl ForwardModel for GpuModel {
 
 impl GpuModel {
     /// The forward pass of `batch`, leaving the logits of its `logits_rows` (returned:
-    /// how many) in the device buffer `logits`, without waiting for it. `futures` name
+    /// how many) on the device ([`Self::logits`]), without waiting for it. `futures` name
     /// input ids that are tokens the last sampling launch chose (filled in on the device).
     fn run(
         &mut self,
@@ -305,159 +310,102 @@ impl GpuModel {
         futures: &[FutureToken],
     ) -> Result<usize, ModelError> {
         self.validate(batch, kv)?;
+        let rows = batch.logits_rows.len();
+        if let Some(mut graphs) = self.graphs.take() {
+            let ran = match graphs.bucket_of(batch) {
+                Some(bucket) => {
+                    let resolve = |ids: &mut CudaSlice<u32>, tokens: usize| {
+                        resolve_futures(&self.gpu, ids, tokens, futures, &self.sampling)
+                    };
+                    graphs.run(&self.device_model(), batch, kv, resolve, bucket)
+                }
+                None => Ok(false),
+            };
+            self.graphs = Some(graphs);
+            self.last_graphed = ran?;
+            if self.last_graphed {
+                return Ok(rows);
+            }
+        }
+        self.run_eager(batch, kv, futures)?;
+        Ok(rows)
+    }
+
+    /// A step launch by launch, with this step's metadata in buffers of its own.
+    fn run_eager(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut GpuKv,
+        futures: &[FutureToken],
+    ) -> Result<(), ModelError> {
         let (t, rows) = (batch.num_tokens(), batch.logits_rows.len());
-        self.reserve(t.max(rows), rows)?;
+        if self.acts.as_ref().is_none_or(|a| !a.fits(t, rows)) {
+            // Powers of two: a handful of reallocations over a server's life.
+            let tokens = t.max(rows).next_power_of_two().max(16);
+            let rows = rows.next_power_of_two().max(16);
+            self.acts = None;
+            self.acts = Some(Activations::new(&self.gpu, &self.config, tokens, rows)?);
+        }
         let Self {
             gpu,
-            config: c,
-            weights: w,
+            config,
+            weights,
             ropes,
-            scratch,
-            selected,
-            logits,
+            acts,
             sampling,
             ..
         } = self;
-        let s = scratch.as_mut().ok_or_else(|| missing("activation"))?;
-        let selected = selected.as_mut().ok_or_else(|| missing("selected-row"))?;
-        let logits = logits.as_mut().ok_or_else(|| missing("logits"))?;
-        let (hidden, q_dim, kv_dim, ffn) = (c.hidden, c.q_dim(), c.kv_dim(), c.ffn);
-        let eps = c.rms_norm_eps;
-
         let mut ids = gpu.upload(&batch.input_ids)?;
-        if !futures.is_empty() {
-            let at: Vec<u32> = futures.iter().map(|f| f.at).collect();
-            let from: Vec<u32> = futures.iter().map(|f| f.row).collect();
-            gpu.resolve_futures(&mut ids, t, &at, &from, sampling)?;
-        }
+        resolve_futures(gpu, &mut ids, t, futures, sampling)?;
         let positions = gpu.upload(&batch.positions)?;
         let out_cache_loc = DeviceSlots::upload(gpu, &batch.out_cache_loc, kv.storage.num_slots())?;
         kv.req_to_token.sync(gpu, batch)?;
         let kv_indices = kv.req_to_token.kv_indices(gpu, batch)?;
         let attention = DeviceAttentionBatch::from_kv_indices(gpu, &batch.q_indptr, kv_indices)?;
-        let shape = AttentionShape {
-            num_heads: c.num_heads,
-            num_kv_heads: c.num_kv_heads,
-            head_dim: c.head_dim,
+        let model = DeviceModel {
+            gpu,
+            config,
+            weights,
+            ropes,
         };
-
-        gpu.embedding(&ids, t, &w.token_embd, hidden, &mut s.x)?;
-        if let Some(scale) = c.embedding_scale {
-            gpu.scale_in_place(&mut s.x, scale, t * hidden)?;
-        }
-        for (layer, lw) in w.layers.iter().enumerate() {
-            gpu.rms_norm(&s.x, &lw.attn_norm, eps, &mut s.normed, t)?;
-            // Q, K and V share one f16 copy of the normed rows.
-            gpu.cast_from_f32(&s.normed, &mut s.half, t * hidden)?;
-            for (weight, out, width) in [
-                (&lw.wq, &mut s.q, q_dim),
-                (&lw.wk, &mut s.k, kv_dim),
-                (&lw.wv, &mut s.v, kv_dim),
-            ] {
-                gpu.gemm_f32_out(&s.half, weight, out, t, width, hidden)?;
-            }
-            if let Some([qb, kb, vb]) = &lw.qkv_bias {
-                gpu.add_bias(&mut s.q, qb, t)?;
-                gpu.add_bias(&mut s.k, kb, t)?;
-                gpu.add_bias(&mut s.v, vb, t)?;
-            }
-            if let Some([q_norm, k_norm]) = &lw.qk_norm {
-                // One row per head.
-                gpu.rms_norm_in_place(&mut s.q, q_norm, eps, t * c.num_heads)?;
-                gpu.rms_norm_in_place(&mut s.k, k_norm, eps, t * c.num_kv_heads)?;
-            }
-            if let Some(r) = lw.rope {
-                let rope = ropes
-                    .get(r)
-                    .ok_or_else(|| ModelError::Batch(format!("no RoPE table {r}")))?;
-                rope.apply(gpu, &mut s.q, c.num_heads, &positions, t)?;
-                rope.apply(gpu, &mut s.k, c.num_kv_heads, &positions, t)?;
-            }
-            kv.storage.set_kv(gpu, layer, &out_cache_loc, &s.k, &s.v)?;
-            let (k_cache, v_cache) = kv
-                .storage
-                .layer(layer)
-                .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
-            let rules = ScoreRules {
-                window: lw.window,
-                softcap: c.attn_logit_softcap,
-                scale: c.score_scale,
-            };
-            gpu.paged_attention_with_rules(
-                &shape,
-                rules,
-                &attention,
-                &s.q,
-                k_cache,
-                v_cache,
-                &mut s.attn,
-            )?;
-            linear(
-                gpu,
-                &s.attn,
-                &mut s.half,
-                &lw.wo,
-                &mut s.proj,
-                (t, hidden, q_dim),
-            )?;
-            if let Some(post) = &lw.post_attn_norm {
-                gpu.rms_norm_in_place(&mut s.proj, post, eps, t)?;
-            }
-            if let Some(scale) = c.residual_scale {
-                gpu.scale_in_place(&mut s.proj, scale, t * hidden)?;
-            }
-            gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
-
-            gpu.rms_norm(&s.x, &lw.ffn_norm, eps, &mut s.normed, t)?;
-            linear(
-                gpu,
-                &s.normed,
-                &mut s.half,
-                &lw.w_gate_up,
-                &mut s.gate_up,
-                (t, 2 * ffn, hidden),
-            )?;
-            match c.activation {
-                Activation::Silu => gpu.silu_mul(&s.gate_up, ffn, &mut s.act, t)?,
-                Activation::GeluTanh => gpu.gelu_tanh_mul(&s.gate_up, ffn, &mut s.act, t)?,
-            }
-            linear(
-                gpu,
-                &s.act,
-                &mut s.half,
-                &lw.w_down,
-                &mut s.proj,
-                (t, hidden, ffn),
-            )?;
-            if let Some(post) = &lw.post_ffn_norm {
-                gpu.rms_norm_in_place(&mut s.proj, post, eps, t)?;
-            }
-            if let Some(scale) = c.residual_scale {
-                gpu.scale_in_place(&mut s.proj, scale, t * hidden)?;
-            }
-            gpu.add_in_place(&mut s.x, &s.proj, t * hidden)?;
-        }
-        // The final norm and the head only for the wanted rows: gathered from the residual
-        // stream with the embedding kernel (a row gather over a `[tokens, hidden]` table).
-        if rows > 0 {
-            let wanted = gpu.upload(&batch.logits_rows)?;
-            gpu.embedding(&wanted, rows, &s.x, hidden, selected)?;
-            gpu.rms_norm(selected, &w.output_norm, eps, &mut s.normed, rows)?;
-            linear(
-                gpu,
-                &s.normed,
-                &mut s.half,
-                w.output_head(),
-                logits,
-                (rows, c.vocab_size, hidden),
-            )?;
-            if let Some(divisor) = c.logit_divisor {
-                gpu.scale_in_place(logits, 1.0 / divisor, rows * c.vocab_size)?;
-            }
-            if let Some(cap) = c.final_logit_softcap {
-                gpu.softcap_in_place(logits, cap, rows * c.vocab_size)?;
-            }
-        }
-        Ok(rows)
+        let plan = attention.default_plan(&model.attention_shape());
+        let parts = if plan.num_splits > 1 {
+            Some(SplitParts::new(gpu, t, &model.attention_shape(), plan)?)
+        } else {
+            None
+        };
+        let wanted = gpu.upload(&batch.logits_rows)?;
+        let inputs = StepInputs {
+            tokens: t,
+            rows,
+            ids: &ids,
+            positions: &positions,
+            slots: &out_cache_loc,
+            attention: attention.meta(),
+            plan,
+            parts: parts.as_ref(),
+            wanted: &wanted,
+        };
+        let acts = acts
+            .as_mut()
+            .ok_or_else(|| ModelError::Batch("GPU activations not allocated".into()))?;
+        model.forward_pass(&inputs, &mut kv.storage, acts)
     }
+}
+
+/// Fills the input ids that are tokens of the last sampling launch, on the device.
+fn resolve_futures(
+    gpu: &GpuContext,
+    ids: &mut CudaSlice<u32>,
+    tokens: usize,
+    futures: &[FutureToken],
+    sampling: &SamplingBuffers,
+) -> Result<(), ModelError> {
+    if futures.is_empty() {
+        return Ok(());
+    }
+    let at: Vec<u32> = futures.iter().map(|f| f.at).collect();
+    let from: Vec<u32> = futures.iter().map(|f| f.row).collect();
+    gpu.resolve_futures(ids, tokens, &at, &from, sampling)?;
+    Ok(())
 }

@@ -42,6 +42,11 @@ impl ReqToTokenMirror {
         self.device.max_context_len()
     }
 
+    /// The device table (what [`Self::sync`] keeps up to date).
+    pub fn device(&self) -> &DeviceReqToToken {
+        &self.device
+    }
+
     /// Brings the rows of `batch`'s requests up to date on the device; returns how many
     /// entries were sent. The batch must have been validated against this table's shape.
     pub fn sync(&mut self, gpu: &GpuContext, batch: &ForwardBatch) -> Result<usize, ModelError> {
