@@ -9,7 +9,9 @@
 //
 // Grid: x = query row, y = query head, z = split. Split s covers keys [s*chunk, (s+1)*chunk)
 // of the row's visible range (split-K, for decode batches too small to fill the GPU); with
-// more than one split, attention_merge combines the partial softmax states. The index math is
+// more than one split, attention_merge combines the partial softmax states. A chunk of 0
+// asks each row to cut its own keys into gridDim.z runs (the plan of a CUDA graph, recorded
+// before the lengths are known). The index math is
 // mirrored on the CPU by kernels/src/cuda_index.rs and tested there.
 #include "common.cuh"
 
@@ -27,6 +29,15 @@ __device__ __forceinline__ unsigned find_request(const unsigned* q_indptr, unsig
         if (q_indptr[mid] <= row) lo = mid; else hi = mid;
     }
     return lo;
+}
+
+// Keys per split of a row that sees `visible` keys: the plan's chunk, or (chunk 0) the row's
+// keys cut into `splits` runs of whole 128-key tiles (ATTN_THREADS). Twin: cuda_index::row_chunk.
+__device__ __forceinline__ unsigned row_chunk(unsigned chunk, unsigned visible, unsigned splits) {
+    if (chunk != 0u) return chunk;
+    const unsigned per_split = (visible + splits - 1u) / splits;
+    const unsigned tiles = (per_split + 127u) / 128u;
+    return tiles > 0u ? tiles * 128u : 1u;
 }
 
 // Gemma 2's attention soft-capping of a score (cap 0: none), as the CPU kernel does it.
@@ -62,9 +73,10 @@ __device__ __forceinline__ void attention_partial(
     const unsigned q_lo = q_indptr[b], q_len = q_indptr[b + 1] - q_lo;
     const unsigned kv_lo = kv_indptr[b], kv_len = kv_indptr[b + 1] - kv_lo;
     const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));
-    const unsigned split_lo = split * chunk;
+    const unsigned span = row_chunk(chunk, visible, splits);
+    const unsigned split_lo = split * span;
     const unsigned split_first = split_lo < visible ? split_lo : visible;
-    const unsigned key_hi = split_first + min(chunk, visible - split_first);
+    const unsigned key_hi = split_first + min(span, visible - split_first);
     // A sliding window: the row sees only its last `window` keys (~0u: no window).
     const unsigned window_lo = visible > window ? visible - window : 0u;
     const unsigned key_lo = max(split_first, min(window_lo, key_hi));
@@ -223,9 +235,10 @@ __device__ __forceinline__ void attention_gqa(
     const unsigned q_lo = q_indptr[b], q_len = q_indptr[b + 1] - q_lo;
     const unsigned kv_lo = kv_indptr[b], kv_len = kv_indptr[b + 1] - kv_lo;
     const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));
-    const unsigned split_lo = split * chunk;
+    const unsigned span = row_chunk(chunk, visible, splits);
+    const unsigned split_lo = split * span;
     const unsigned split_first = split_lo < visible ? split_lo : visible;
-    const unsigned key_hi = split_first + min(chunk, visible - split_first);
+    const unsigned key_hi = split_first + min(span, visible - split_first);
     // A sliding window: the row sees only its last `window` keys (~0u: no window).
     const unsigned window_lo = visible > window ? visible - window : 0u;
     const unsigned key_lo = max(split_first, min(window_lo, key_hi));

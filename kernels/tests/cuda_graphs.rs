@@ -16,6 +16,7 @@ use kernels::cuda::{
     split_plan, AttentionLayer, CudaError, DecodeMeta, DeviceKvStorage, DeviceReqToToken,
     DeviceSlots, SplitParts,
 };
+use kernels::cuda_index::SplitPlan;
 use kernels::kv_indices::{create_kv_indices, KvGather};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv, SlotId};
 use xorshift::Rng;
@@ -67,8 +68,9 @@ fn decode_attention_replays_from_a_graph_over_rewritten_metadata() {
     dev_table.write(&gpu, 0, 0, &table).unwrap();
 
     let mut meta = DecodeMeta::new(&gpu, bucket, stride).unwrap();
-    // The plan covers the longest row the buffers hold: at batch 8 it splits.
-    let plan = split_plan(&shape, bucket, stride as u32);
+    // The engine's graph plan: the split count of the longest row the buffers hold, each
+    // row cutting its own keys into that many runs.
+    let plan = SplitPlan::per_row(split_plan(&shape, bucket, stride as u32).num_splits);
     assert!(plan.num_splits > 1, "{plan:?}");
     let parts = SplitParts::new(&gpu, bucket, &shape, plan).unwrap();
     let mut q = gpu.zeros::<f32>(bucket * q_row).unwrap();

@@ -209,6 +209,7 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
                 dev_batch.default_plan(shape),
                 SplitPlan::single(max_vis),
                 SplitPlan::with_splits(max_vis, 5),
+                SplitPlan::per_row(5),
             ];
             for plan in plans {
                 let mut out = gpu.zeros::<f32>(q.len()).unwrap();
@@ -630,6 +631,7 @@ fn windowed_and_capped_attention_matches_the_cpu_for_decode_extend_and_split_k()
                 dev_batch.default_plan(shape),
                 SplitPlan::single(max_vis),
                 SplitPlan::with_splits(max_vis, 7),
+                SplitPlan::per_row(7),
             ] {
                 let mut out = gpu.zeros::<f32>(q.len()).unwrap();
                 gpu.paged_attention_with_plan(shape, rule, &dev_batch, &dq, dk, dv, &mut out, plan)

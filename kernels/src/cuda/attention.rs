@@ -231,12 +231,10 @@ impl GpuContext {
         }
         let max_vis = meta.max_visible;
         let covered = plan.num_splits as u64 * plan.chunk as u64;
-        // The kernel forms split * chunk in 32 bits: the whole plan must fit.
-        if plan.num_splits == 0
-            || plan.num_splits > u16::MAX as u32
-            || covered < max_vis as u64
-            || covered > u32::MAX as u64
-        {
+        // The kernel forms split * chunk in 32 bits: the whole plan must fit. A per-row plan
+        // (chunk 0) covers each row's keys by construction.
+        let uncovered = plan.chunk != 0 && (covered < max_vis as u64 || covered > u32::MAX as u64);
+        if plan.num_splits == 0 || plan.num_splits > u16::MAX as u32 || uncovered {
             return bad_shape(format!("attention: {plan:?} does not cover {max_vis} keys"));
         }
         let rows = meta.rows;

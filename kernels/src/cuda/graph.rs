@@ -9,7 +9,8 @@
 use super::context::GpuContext;
 use super::error::{bad_shape, CudaError};
 use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
-use cudarc::driver::{CudaGraph, CudaSlice, DeviceRepr};
+use cudarc::driver::{CudaGraph, CudaSlice, CudaStream, DeviceRepr};
+use std::sync::Arc;
 
 /// A recorded sequence of launches on the context's stream.
 pub struct DeviceGraph {
@@ -43,13 +44,20 @@ impl GpuContext {
     {
         // cuBLAS must not allocate its workspace inside the capture.
         self.blas()?;
-        self.stream()
+        let stream = self.stream();
+        stream
             .begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
             .map_err(CudaError::from)?;
-        let recorded = body();
-        let ended = self.stream().end_capture(CUgraphInstantiate_flags(0));
-        recorded?;
-        match ended.map_err(CudaError::from)? {
+        let mut guard = CaptureGuard {
+            stream,
+            capturing: true,
+        };
+        body()?;
+        guard.capturing = false;
+        match stream
+            .end_capture(CUgraphInstantiate_flags(0))
+            .map_err(CudaError::from)?
+        {
             Some(graph) => {
                 // Loads the graph's resources now rather than on the first replay.
                 graph.upload().map_err(CudaError::from)?;
@@ -78,5 +86,30 @@ impl GpuContext {
         }
         let mut prefix = dev.slice_mut(..host.len());
         Ok(self.stream().memcpy_htod(host, &mut prefix)?)
+    }
+}
+
+/// Ends a capture whose body failed or panicked, discarding what it recorded, so the stream
+/// never stays in capture mode (everything enqueued later would be recorded, not run).
+struct CaptureGuard<'a> {
+    stream: &'a Arc<CudaStream>,
+    capturing: bool,
+}
+
+impl Drop for CaptureGuard<'_> {
+    fn drop(&mut self) {
+        if !self.capturing {
+            return;
+        }
+        // SAFETY: the stream is in the capture `GpuContext::capture` began; ending it hands
+        // back a graph (possibly null) that nothing else owns, destroyed here.
+        unsafe {
+            if let Ok(graph) = cudarc::driver::result::stream::end_capture(self.stream.cu_stream())
+            {
+                if !graph.is_null() {
+                    let _ = cudarc::driver::result::graph::destroy(graph);
+                }
+            }
+        }
     }
 }

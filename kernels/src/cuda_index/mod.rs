@@ -196,13 +196,14 @@ pub fn attention_block(
     q_indptr: &[u32],
     kv_indptr: &[u32],
     (num_heads, num_kv_heads): (u32, u32),
-    (chunk, window): (u32, u32),
+    (chunk, window, splits): (u32, u32, u32),
     (row, head, split): (u32, u32, u32),
 ) -> AttentionBlock {
     let b = find_request(q_indptr, row);
     let (q_lo, q_len) = (q_indptr[b], q_indptr[b + 1] - q_indptr[b]);
     let (kv_lo, kv_len) = (kv_indptr[b], kv_indptr[b + 1] - kv_indptr[b]);
     let visible = kv_len - (q_len - 1 - (row - q_lo));
+    let chunk = row_chunk(chunk, visible, splits);
     let split_first = (split * chunk).min(visible);
     let key_hi = split_first + chunk.min(visible - split_first);
     let window_lo = visible.saturating_sub(window);
@@ -214,6 +215,17 @@ pub fn attention_block(
         key_hi: key_hi as usize,
         kv_head: (head / (num_heads / num_kv_heads)) as usize,
     }
+}
+
+/// Keys per split of a row that sees `visible` keys: the plan's `chunk`, or for a per-row
+/// plan (`chunk` 0, [`SplitPlan::per_row`]) the row's keys cut into `splits` runs of whole
+/// tiles.
+pub fn row_chunk(chunk: u32, visible: u32, splits: u32) -> u32 {
+    if chunk != 0 {
+        return chunk;
+    }
+    let tiles = visible.div_ceil(splits.max(1)).div_ceil(ATTN_THREADS);
+    (tiles * ATTN_THREADS).max(1)
 }
 
 /// Whether `attention_gqa` (one block per query row and KV head) serves this shape.
@@ -250,6 +262,7 @@ pub fn max_visible(q_indptr: &[u32], kv_indptr: &[u32]) -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitPlan {
     pub num_splits: u32,
+    /// Keys per split; 0: each row's own share ([`row_chunk`]).
     pub chunk: u32,
 }
 
@@ -273,6 +286,15 @@ impl SplitPlan {
         Self {
             num_splits: max_visible.div_ceil(chunk).max(1),
             chunk,
+        }
+    }
+
+    /// `splits` splits of every row's own keys ([`row_chunk`]): a plan that holds for any
+    /// lengths, as a CUDA graph needs (recorded once, replayed over new lengths).
+    pub fn per_row(splits: u32) -> Self {
+        Self {
+            num_splits: splits.clamp(1, MAX_SPLITS),
+            chunk: 0,
         }
     }
 

@@ -232,16 +232,23 @@ fn split_plans_cover_every_visible_key_exactly_once() {
             SplitPlan::for_batch(1, 9, max_vis),
             SplitPlan::for_batch(4, 32, max_vis),
             SplitPlan::for_batch(512, 9, max_vis),
+            SplitPlan::per_row(1),
+            SplitPlan::per_row(7),
+            SplitPlan::per_row(MAX_SPLITS),
         ] {
             assert!(plan.num_splits >= 1 && plan.num_splits <= MAX_SPLITS);
-            assert!(
-                plan.num_splits as u64 * plan.chunk as u64 >= max_vis as u64,
-                "{plan:?}"
-            );
-            assert!(
-                ((plan.num_splits - 1) * plan.chunk) < max_vis.max(1),
-                "{plan:?}"
-            );
+            // A per-row plan (chunk 0) covers whatever each row sees; the others cover the
+            // longest row with no split wholly past it.
+            if plan.chunk != 0 {
+                assert!(
+                    plan.num_splits as u64 * plan.chunk as u64 >= max_vis as u64,
+                    "{plan:?}"
+                );
+                assert!(
+                    ((plan.num_splits - 1) * plan.chunk) < max_vis.max(1),
+                    "{plan:?}"
+                );
+            }
             // A request whose last query sees `vis <= max_vis` keys, with and without a
             // sliding window: the splits cover the window's keys once, in order.
             for (vis, window) in [0, 1, max_vis / 2, max_vis]
@@ -257,7 +264,7 @@ fn split_plans_cover_every_visible_key_exactly_once() {
                         &q_indptr,
                         &kv_indptr,
                         (4, 2),
-                        (plan.chunk, window),
+                        (plan.chunk, window, plan.num_splits),
                         (0, 3, split),
                     );
                     assert_eq!(blk.kv_head, 1);
@@ -271,6 +278,23 @@ fn split_plans_cover_every_visible_key_exactly_once() {
             }
         }
     }
+    // A per-row plan spreads each row's own keys: 2,000 keys over 8 splits of 256, 100 keys
+    // in the first split alone.
+    let spans = |vis: u32| -> Vec<(usize, usize)> {
+        (0..8)
+            .map(|split| {
+                let blk =
+                    attention_block(&[0, 1], &[0, vis], (4, 2), (0, u32::MAX, 8), (0, 0, split));
+                (blk.key_lo, blk.key_hi)
+            })
+            .filter(|(lo, hi)| lo < hi)
+            .collect()
+    };
+    assert_eq!(spans(2000).len(), 8);
+    assert_eq!(spans(2000)[0], (0, 256));
+    assert_eq!(spans(2000)[7], (1792, 2000));
+    assert_eq!(spans(100), vec![(0, 100)]);
+    assert_eq!(row_chunk(300, 5000, 8), 300);
     // Small decode batches split; big batches and short contexts do not.
     assert!(SplitPlan::for_batch(2, 9, 8192).num_splits > 1);
     assert_eq!(SplitPlan::for_batch(64, 9, 8192).num_splits, 1);
@@ -339,7 +363,12 @@ fn cuda_sources_still_use_the_twinned_index_math() {
                 "if (q_indptr[mid] <= row) lo = mid; else hi = mid;",
                 "const unsigned visible = kv_len - (q_len - 1u - (row - q_lo));",
                 "const unsigned split_first = split_lo < visible ? split_lo : visible;",
-                "const unsigned key_hi = split_first + min(chunk, visible - split_first);",
+                "const unsigned span = row_chunk(chunk, visible, splits);",
+                "const unsigned split_lo = split * span;",
+                "const unsigned key_hi = split_first + min(span, visible - split_first);",
+                "const unsigned per_split = (visible + splits - 1u) / splits;",
+                "const unsigned tiles = (per_split + 127u) / 128u;",
+                "return tiles > 0u ? tiles * 128u : 1u;",
                 "const unsigned window_lo = visible > window ? visible - window : 0u;",
                 "const unsigned key_lo = max(split_first, min(window_lo, key_hi));",
                 "const unsigned kv_head = head / (num_heads / num_kv_heads);",
@@ -495,7 +524,7 @@ fn simulate_attention(
                     batch.q_indptr,
                     batch.kv_indptr,
                     (heads as u32, shape.num_kv_heads as u32),
-                    (plan.chunk, window),
+                    (plan.chunk, window, plan.num_splits),
                     (row as u32, head as u32, split as u32),
                 );
                 let qv: Vec<f32> = q[(row * heads + head) * d..][..d]
@@ -571,7 +600,7 @@ fn simulate_gqa_attention(
                     batch.q_indptr,
                     batch.kv_indptr,
                     (heads as u32, kv_heads as u32),
-                    (plan.chunk, window),
+                    (plan.chunk, window, plan.num_splits),
                     (row as u32, head0 as u32, split as u32),
                 );
                 assert_eq!(blk.kv_head, kv_head);

@@ -82,9 +82,9 @@ impl DecodeGraphs {
         &mut self.acts.logits
     }
 
-    /// The bucket of `batch` when it is a decode step a graph can run: one token per
-    /// request, every request's logits wanted in order, and no more requests than the
-    /// largest bucket.
+    /// The bucket of `batch` when it is a decode step a graph can run: one token for each
+    /// request (`q_indptr` is `0, 1, ..., n`), every request's logits wanted in order, and
+    /// no more requests than the largest bucket.
     pub fn bucket_of(&self, batch: &ForwardBatch) -> Option<usize> {
         let n = batch.num_requests();
         let decode = batch.num_tokens() == n
@@ -124,7 +124,7 @@ impl DecodeGraphs {
         self.stage(gpu, batch, kv, size)?;
         resolve(&mut self.ids, batch.num_tokens())?;
         if self.recorded[index].is_none() {
-            self.recorded[index] = Some(self.record(model, kv, size)?);
+            self.recorded[index] = Some(self.record(model, kv, size));
         }
         match &self.recorded[index] {
             Some(Recorded::Graph(graph)) => {
@@ -139,6 +139,8 @@ impl DecodeGraphs {
     /// Drops the graphs of another pool and sizes the buffers that depend on this one.
     fn forget(&mut self, gpu: &GpuContext, kv: &GpuKv) -> Result<(), ModelError> {
         self.recorded.iter_mut().for_each(|r| *r = None);
+        // The split count follows the pool's context length.
+        self.parts = None;
         let largest = self.buckets.last().copied().unwrap_or(0);
         let max_kv_len = kv.req_to_token.max_context_len();
         self.slots = Some(DeviceSlots::with_capacity(
@@ -182,13 +184,32 @@ impl DecodeGraphs {
     }
 
     /// Runs the staged step once eagerly (loading whatever the first launch of each kernel
-    /// loads), then records it. A recording error is logged and the bucket left eager.
-    fn record(
+    /// loads), then records it. An error of either is logged and leaves the bucket eager:
+    /// the step then runs launch by launch, which repeats the warm-up's writes harmlessly.
+    fn record(&mut self, model: &DeviceModel<'_>, kv: &mut GpuKv, size: usize) -> Recorded {
+        let recorded = self.warm_up(model, kv, size).and_then(|()| {
+            let graph = model.gpu.capture(|| self.pass(model, kv, size))?;
+            Ok(graph)
+        });
+        match recorded {
+            Ok(graph) => {
+                tracing::info!("recorded the decode graph for batches of {size}");
+                Recorded::Graph(graph)
+            }
+            Err(e) => {
+                tracing::warn!("decode graph for {size} requests not recorded, runs eagerly: {e}");
+                Recorded::Failed
+            }
+        }
+    }
+
+    /// The pass run once outside a capture, with the partial states its plan needs.
+    fn warm_up(
         &mut self,
         model: &DeviceModel<'_>,
         kv: &mut GpuKv,
         size: usize,
-    ) -> Result<Recorded, ModelError> {
+    ) -> Result<(), ModelError> {
         if plan_for(model, kv, size).num_splits > 1 && self.parts.is_none() {
             // Room for every bucket's partial states, shared as the graphs run one at a time.
             let launches = self.buckets.iter().map(|&b| (b, plan_for(model, kv, b)));
@@ -196,17 +217,7 @@ impl DecodeGraphs {
             self.parts = Some(SplitParts::covering(model.gpu, &shape, launches)?);
         }
         self.pass(model, kv, size)?;
-        model.gpu.synchronize()?;
-        match model.gpu.capture(|| self.pass(model, kv, size)) {
-            Ok(graph) => {
-                tracing::info!("recorded the decode graph for batches of {size}");
-                Ok(Recorded::Graph(graph))
-            }
-            Err(e) => {
-                tracing::warn!("decode graph for {size} requests not recorded, runs eagerly: {e}");
-                Ok(Recorded::Failed)
-            }
-        }
+        Ok(model.gpu.synchronize()?)
     }
 
     /// The recorded work: the gather of the attention metadata and the forward pass.
@@ -237,9 +248,10 @@ impl DecodeGraphs {
     }
 }
 
-/// The split-K plan of a `size`-row graph: fixed when recorded, so it covers the longest
-/// context the pool's rows can hold (splits past a row's keys find nothing to do).
+/// The split-K plan of a `size`-row graph, fixed when recorded: as many splits as the
+/// eager plan would use for rows of the pool's longest context, each row cutting its own
+/// keys into that many runs when the graph replays.
 fn plan_for(model: &DeviceModel<'_>, kv: &GpuKv, size: usize) -> SplitPlan {
     let longest = u32::try_from(kv.req_to_token.max_context_len()).unwrap_or(u32::MAX);
-    split_plan(&model.attention_shape(), size, longest)
+    SplitPlan::per_row(split_plan(&model.attention_shape(), size, longest).num_splits)
 }

@@ -131,6 +131,7 @@ impl GpuModel {
     /// Turns CUDA graphs for decode steps on (or off, with a maximum batch of 0).
     pub fn set_run_options(&mut self, options: GpuRunOptions) -> Result<(), ModelError> {
         self.graphs = None;
+        self.last_graphed = false;
         if options.cuda_graph_max_batch > 0 {
             let graphs = DecodeGraphs::new(&self.device_model(), options.cuda_graph_max_batch)?;
             self.graphs = Some(graphs);
@@ -311,6 +312,7 @@ impl GpuModel {
     ) -> Result<usize, ModelError> {
         self.validate(batch, kv)?;
         let rows = batch.logits_rows.len();
+        self.last_graphed = false;
         if let Some(mut graphs) = self.graphs.take() {
             let ran = match graphs.bucket_of(batch) {
                 Some(bucket) => {
