@@ -3,11 +3,13 @@
 //! or 64 requests that each hold 128 tokens of context (tg at batch B), and batch 1 at 2,048
 //! tokens of context. Throughput is tokens per second. Runs on the default model (`scripts/fetch-model.sh`).
 //!
-//! With `--features cuda` the same passes also run on GPU 0, three ways: `gpu/...` (batches
-//! up to 256, each pass launch by launch, ending with the logits on the host, as the
-//! scheduler got them before sampling moved to the device), `gpu-sampled/...` (launch by
-//! launch, greedy sampling on the device: only tokens come back) and `gpu-graphs/...`
-//! (decode steps replayed from CUDA graphs, sampled on the device: how the server runs).
+//! With `--features cuda` the same passes also run on GPU 0, four ways: `gpu/...` (batches
+//! up to 256, each pass launch by launch with the fused kernels, ending with the logits on
+//! the host, as the scheduler got them before sampling moved to the device),
+//! `gpu-unfused/...` (the same with separate add, norm, gate and cast kernels),
+//! `gpu-sampled/...` (launch by launch, greedy sampling on the device: only tokens come
+//! back) and `gpu-graphs/...` (decode steps replayed from CUDA graphs, sampled on the
+//! device: how the server runs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -241,6 +243,24 @@ fn gpu(c: &mut Criterion) {
     // Long contexts: the attention's share of a decode step.
     decode_on(c, "gpu", gpu(128, 1024), 1024, &[16, 128]);
 
+    // The residual add, norm and cast, and the gate and cast, as separate kernels: the
+    // before of the fused ones (`gpu/`).
+    let unfused = |batch, context| {
+        let mut model = GpuModel::from_model(&model, 0).unwrap();
+        let options = GpuRunOptions {
+            fused_kernels: false,
+            ..GpuRunOptions::default()
+        };
+        model.set_run_options(options).unwrap();
+        Bench::new(model, batch, context)
+    };
+    decode_on(
+        c,
+        "gpu-unfused",
+        unfused(128, CONTEXT),
+        CONTEXT,
+        &[1, 32, 128],
+    );
     let sampled = |batch, context| gpu(batch, context).sampled_on_device();
     decode_on(
         c,
@@ -253,6 +273,7 @@ fn gpu(c: &mut Criterion) {
         let mut model = GpuModel::from_model(&model, 0).unwrap();
         let options = GpuRunOptions {
             cuda_graph_max_batch: batch,
+            ..GpuRunOptions::default()
         };
         model.set_run_options(options).unwrap();
         Bench::new(model, batch, context).sampled_on_device()

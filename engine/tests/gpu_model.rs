@@ -538,6 +538,47 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
     }
 }
 
+/// The fused residual add + norm + cast and gate + cast kernels give the bits of the
+/// separate kernels: the same logits, to the bit, over a prefill and decode steps.
+#[test]
+fn fused_kernels_give_the_logits_of_the_separate_ones() {
+    let Some(ctx) = gpu("fused_kernels_give_the_logits_of_the_separate_ones") else {
+        return;
+    };
+    let (cpu_model, tok) = common::load_model();
+    let fused_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
+    let mut separate_model = GpuModel::from_model(&cpu_model, 0).unwrap();
+    separate_model
+        .set_run_options(GpuRunOptions {
+            fused_kernels: false,
+            ..GpuRunOptions::default()
+        })
+        .unwrap();
+    let mut fused = Runner::with_dtype(fused_model, 1, 2048, KvDtype::F32);
+    let mut separate = Runner::with_dtype(separate_model, 1, 2048, KvDtype::F32);
+    let mut seqs: Vec<Vec<u32>> = ["Why is the sea salty?", "Name a prime."]
+        .iter()
+        .map(|q| chat(&tok, "Be brief.", q))
+        .collect();
+    let (mut f0, mut f1) = (fused.admit_uncached(), fused.admit_uncached());
+    let (mut s0, mut s1) = (separate.admit_uncached(), separate.admit_uncached());
+    for _ in 0..6 {
+        let want = separate.extend(&mut [(&mut s0, &seqs[0]), (&mut s1, &seqs[1])]);
+        let got = fused.extend(&mut [(&mut f0, &seqs[0]), (&mut f1, &seqs[1])]);
+        assert_eq!(got, want);
+        for (seq, row) in seqs.iter_mut().zip(&want) {
+            seq.push(greedy(row));
+        }
+    }
+    for (runner, reqs) in [(&mut fused, [f0, f1]), (&mut separate, [s0, s1])] {
+        for r in reqs {
+            runner.release(r);
+        }
+        runner.flush();
+        runner.cache.check_idle().unwrap();
+    }
+}
+
 /// CUDA graphs for decode: a decode step padded to its bucket and replayed from a graph
 /// gives the logits of the same step run launch by launch, batch after batch as requests
 /// finish (buckets 8, 4 and 1, with 3, 1 and 0 padding rows), and the pool ends idle.
@@ -552,6 +593,7 @@ fn decode_graphs_replay_what_the_eager_pass_computes() {
     graphed_model
         .set_run_options(GpuRunOptions {
             cuda_graph_max_batch: 8,
+            ..GpuRunOptions::default()
         })
         .unwrap();
     let mut eager = Runner::with_dtype(eager_model, 1, 4096, KvDtype::F32);

@@ -17,10 +17,12 @@ struct GeluTanh {
     }
 };
 
-// out = act(gate) * up, one thread per output element (grid-stride).
-template <typename Act>
+// out = act(gate) * up, one thread per output element (grid-stride); written as f32, or
+// as the f16 operand of the next GEMM (saturating as the cast kernel does: the same bits as
+// the f32 kernel followed by cast_f32_f16).
+template <typename Act, typename D>
 __device__ __forceinline__ void gated(
-    const float* __restrict__ gate_up, float* __restrict__ out, unsigned n_rows, unsigned ffn,
+    const float* __restrict__ gate_up, D* __restrict__ out, unsigned n_rows, unsigned ffn,
     Act act) {
     const size_t total = (size_t)n_rows * ffn;
     for (size_t idx = grid_first(); idx < total; idx += grid_step()) {
@@ -28,26 +30,22 @@ __device__ __forceinline__ void gated(
         const size_t col = idx - row * ffn;
         const float g = gate_up[row * 2 * ffn + col];
         const float u = gate_up[row * 2 * ffn + ffn + col];
-        out[idx] = act(g) * u;
+        out[idx] = from_f32<D>(gemm_range<D>(act(g) * u));
     }
 }
 
-extern "C" __global__ void silu_mul(
-    const float* __restrict__ gate_up,
-    float* __restrict__ out,
-    unsigned n_rows,
-    unsigned ffn) {
-    gated(gate_up, out, n_rows, ffn, Silu());
-}
+#define GATED(NAME, ACT, D)                                                                 \
+    extern "C" __global__ void NAME(const float* __restrict__ gate_up, D* __restrict__ out,  \
+                                    unsigned n_rows, unsigned ffn) {                        \
+        gated(gate_up, out, n_rows, ffn, ACT());                                            \
+    }
 
-// GeGLU's gate (Gemma): out = gelu(gate) * up.
-extern "C" __global__ void gelu_tanh_mul(
-    const float* __restrict__ gate_up,
-    float* __restrict__ out,
-    unsigned n_rows,
-    unsigned ffn) {
-    gated(gate_up, out, n_rows, ffn, GeluTanh());
-}
+// SwiGLU's gate: out = silu(gate) * up; GeGLU's (Gemma): out = gelu(gate) * up. The _f16
+// ones write the f16 input of the down projection directly.
+GATED(silu_mul, Silu, float)
+GATED(gelu_tanh_mul, GeluTanh, float)
+GATED(silu_mul_f16, Silu, f16)
+GATED(gelu_tanh_mul_f16, GeluTanh, f16)
 
 // Residual add: x += y over n elements (grid-stride). Mirrors kernels/src/activation.rs.
 extern "C" __global__ void add_inplace(

@@ -1,13 +1,7 @@
 // Element type conversions around cuBLAS: activations are f32, GEMM operands f16/bf16.
 #include "common.cuh"
 
-// f16 saturates at its largest finite value: one outlier activation (FFN outputs of Llama-type
-// models reach thousands) must not become inf and turn the logits into NaN. NaN passes.
-template <typename D> __device__ __forceinline__ float gemm_range(float x) { return x; }
-template <> __device__ __forceinline__ float gemm_range<f16>(float x) {
-    return x > 65504.0f ? 65504.0f : (x < -65504.0f ? -65504.0f : x);
-}
-
+// f16 saturates (gemm_range, common.cuh).
 template <typename S, typename D>
 __device__ __forceinline__ void cast(const S* __restrict__ src, D* __restrict__ dst, size_t n) {
     for (size_t idx = grid_first(); idx < n; idx += grid_step())

@@ -22,6 +22,14 @@ template <> __device__ __forceinline__ bf16 from_f32<bf16>(float x) {
     return __float2bfloat16_rn(x);
 }
 
+// GEMM operands in f16 saturate at its largest finite value: one outlier activation (FFN
+// outputs of Llama-type models reach thousands) must not become inf and turn the logits into
+// NaN. NaN passes.
+template <typename D> __device__ __forceinline__ float gemm_range(float x) { return x; }
+template <> __device__ __forceinline__ float gemm_range<f16>(float x) {
+    return x > 65504.0f ? 65504.0f : (x < -65504.0f ? -65504.0f : x);
+}
+
 __device__ __forceinline__ float warp_sum(float v) {
     for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
     return v;

@@ -37,3 +37,27 @@ extern "C" __global__ void rms_norm_inplace(
     const float scale = rms_scale(row, dim, eps, scratch);
     for (unsigned i = threadIdx.x; i < dim; i += blockDim.x) row[i] = row[i] * scale * weight[i];
 }
+
+// The residual add, the RMSNorm and the cast in front of the next GEMM in one pass (SGLang's
+// fused_add_rmsnorm): x += residual (when given), then out = f16(x / rms(x) * weight), f16
+// saturating as the cast kernel does. The same operations in the same order as add_in_place,
+// rms_norm and cast_f32_f16, so the GEMM gets the same bits. Each thread reads back only the
+// elements it wrote before the block's reduction.
+extern "C" __global__ void add_rms_norm_f16(
+    float* __restrict__ x,
+    const float* __restrict__ residual,  // null: no add
+    const float* __restrict__ weight,
+    f16* __restrict__ out,
+    unsigned dim,
+    float eps) {
+    __shared__ float scratch[32];
+    float* row = x + (size_t)blockIdx.x * dim;
+    if (residual != nullptr) {
+        const float* add = residual + (size_t)blockIdx.x * dim;
+        for (unsigned i = threadIdx.x; i < dim; i += blockDim.x) row[i] += add[i];
+    }
+    const float scale = rms_scale(row, dim, eps, scratch);
+    f16* dst = out + (size_t)blockIdx.x * dim;
+    for (unsigned i = threadIdx.x; i < dim; i += blockDim.x)
+        dst[i] = from_f32<f16>(gemm_range<f16>(row[i] * scale * weight[i]));
+}

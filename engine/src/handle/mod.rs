@@ -169,6 +169,7 @@ impl EngineHandle {
                     .min(config.scheduler.max_running_requests);
                 gpu.set_run_options(crate::model::gpu::GpuRunOptions {
                     cuda_graph_max_batch: max_batch,
+                    ..Default::default()
                 })?;
                 // Speculation is exact only where a token's logits do not depend on how many
                 // tokens a step computes; that is tested for the CPU kernels, not yet on a GPU.

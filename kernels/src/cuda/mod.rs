@@ -33,5 +33,6 @@ pub use nvrtc::{
     compile_module, default_include_paths, nvrtc_available, nvrtc_version, CompileTarget, Module,
 };
 pub use ops::{DeviceKvIndices, DeviceRope, EmbeddingElem};
+pub use pointwise::Gate;
 pub use sampling::SamplingBuffers;
 pub use storage::{DeviceKvStorage, DeviceLayerKv, DeviceReqToToken, DeviceSlots};

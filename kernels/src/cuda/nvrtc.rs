@@ -81,7 +81,7 @@ impl Module {
                 "attention_gqa_bf16",
                 "attention_merge",
             ],
-            Module::Norm => &["rms_norm", "rms_norm_inplace"],
+            Module::Norm => &["rms_norm", "rms_norm_inplace", "add_rms_norm_f16"],
             Module::Rope => &["rope"],
             Module::Activation => &[
                 "silu_mul",
@@ -90,6 +90,8 @@ impl Module {
                 "add_bias",
                 "scale_inplace",
                 "softcap_inplace",
+                "silu_mul_f16",
+                "gelu_tanh_mul_f16",
             ],
             Module::Embedding => &["embedding_f32", "embedding_f16", "embedding_bf16"],
             Module::Cast => &[

@@ -296,6 +296,43 @@ impl GpuContext {
         Ok(())
     }
 
+    /// The residual add, RMSNorm and cast of the next GEMM's input in one launch: `x +=
+    /// residual` (when given) over `rows` rows of `weight.len()` values, then `out =
+    /// f16(x / rms(x) * weight)`; bit for bit [`Self::add_in_place`], [`Self::rms_norm`] and
+    /// [`Self::cast_from_f32`] in turn.
+    pub fn add_rms_norm_f16(
+        &self,
+        x: &mut CudaSlice<f32>,
+        residual: Option<&CudaSlice<f32>>,
+        weight: &CudaSlice<f32>,
+        eps: f32,
+        out: &mut CudaSlice<f16>,
+        rows: usize,
+    ) -> Result<(), CudaError> {
+        let dim = weight.len();
+        need("add_rms_norm x", x.len(), rows * dim)?;
+        need("add_rms_norm out", out.len(), rows * dim)?;
+        if let Some(r) = residual {
+            need("add_rms_norm residual", r.len(), rows * dim)?;
+        }
+        if rows == 0 {
+            return Ok(());
+        }
+        let f = self.function(Module::Norm, "add_rms_norm_f16")?;
+        let dim_u = to_u32(dim, "dim")?;
+        let mut launch = self.stream().launch_builder(&f);
+        launch.arg(x);
+        match residual {
+            Some(r) => launch.arg(r),
+            None => launch.arg(&NULL_PTR),
+        };
+        launch.arg(weight).arg(out).arg(&dim_u).arg(&eps);
+        // SAFETY: arguments match add_rms_norm_f16's signature; x, out and the residual hold
+        // rows * dim values.
+        unsafe { launch.launch(row_launch(to_u32(rows, "rows")?, ROW_THREADS, 0)) }?;
+        Ok(())
+    }
+
     /// The residual connection: `x += y` over the first `n` values.
     pub fn add_in_place(
         &self,

@@ -6,7 +6,15 @@ use super::context::GpuContext;
 use super::error::{to_u32, CudaError};
 use super::nvrtc::Module;
 use super::ops::{need, stride_launch};
-use cudarc::driver::{CudaSlice, PushKernelArg};
+use cudarc::driver::{CudaSlice, DeviceRepr, PushKernelArg};
+use half::f16;
+
+/// The gated activations: SwiGLU's silu, GeGLU's tanh-form gelu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gate {
+    Silu,
+    GeluTanh,
+}
 
 impl GpuContext {
     /// SwiGLU's gate over `rows` rows of `gate_up` (`[gate (ffn) | up (ffn)]`) into `out`:
@@ -33,13 +41,30 @@ impl GpuContext {
         self.gated("gelu_tanh_mul", gate_up, ffn, out, rows)
     }
 
+    /// `gate`'s activation writing the f16 input of the next GEMM: bit for bit
+    /// [`Self::silu_mul`] (or [`Self::gelu_tanh_mul`]) then [`Self::cast_from_f32`].
+    pub fn gate_f16(
+        &self,
+        gate: Gate,
+        gate_up: &CudaSlice<f32>,
+        ffn: usize,
+        out: &mut CudaSlice<f16>,
+        rows: usize,
+    ) -> Result<(), CudaError> {
+        let kernel = match gate {
+            Gate::Silu => "silu_mul_f16",
+            Gate::GeluTanh => "gelu_tanh_mul_f16",
+        };
+        self.gated(kernel, gate_up, ffn, out, rows)
+    }
+
     /// One of the gated activations, which share the signature (gate_up, out, rows, ffn).
-    fn gated(
+    fn gated<T: DeviceRepr>(
         &self,
         kernel: &'static str,
         gate_up: &CudaSlice<f32>,
         ffn: usize,
-        out: &mut CudaSlice<f32>,
+        out: &mut CudaSlice<T>,
         rows: usize,
     ) -> Result<(), CudaError> {
         need(kernel, gate_up.len(), rows * 2 * ffn)?;
@@ -51,7 +76,8 @@ impl GpuContext {
         let (rows_u, ffn_u) = (to_u32(rows, "rows")?, to_u32(ffn, "ffn")?);
         let mut launch = self.stream().launch_builder(&f);
         launch.arg(gate_up).arg(out).arg(&rows_u).arg(&ffn_u);
-        // SAFETY: silu_mul and gelu_tanh_mul share this signature; gate_up holds rows
+        // SAFETY: the gated kernels share this signature, each called with its output type
+        // (f32, or f16 for the _f16 ones); gate_up holds rows
         // [gate | up] of 2 * ffn values and out rows of ffn, as checked above.
         unsafe { launch.launch(stride_launch(rows * ffn)) }?;
         Ok(())

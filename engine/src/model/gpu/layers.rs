@@ -8,8 +8,8 @@ use super::weights::DeviceWeights;
 use half::f16;
 use kernels::attention::{AttentionShape, ScoreRules};
 use kernels::cuda::{
-    AttentionLayer, AttentionMeta, CudaSlice, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
-    SplitParts,
+    AttentionLayer, AttentionMeta, CudaSlice, DeviceKvStorage, DeviceRope, DeviceSlots, Gate,
+    GpuContext, SplitParts,
 };
 use kernels::cuda_index::SplitPlan;
 
@@ -85,6 +85,8 @@ pub struct DeviceModel<'a> {
     pub config: &'a ModelConfig,
     pub weights: &'a DeviceWeights,
     pub ropes: &'a [DeviceRope],
+    /// Fused kernels for the residual add, norm and cast, and the gate and cast.
+    pub fused: bool,
 }
 
 impl DeviceModel<'_> {
@@ -109,6 +111,7 @@ impl DeviceModel<'_> {
             config: c,
             weights: w,
             ropes,
+            ..
         } = *self;
         let t = inputs.tokens;
         if !a.fits(t, inputs.rows) {
@@ -125,10 +128,12 @@ impl DeviceModel<'_> {
         if let Some(scale) = c.embedding_scale {
             gpu.scale_in_place(&mut a.x, scale, t * hidden)?;
         }
+        // Whether `a.proj` holds the last layer's FFN output, not yet added to `a.x`: the next
+        // norm adds it.
+        let mut pending = false;
         for (layer, lw) in w.layers.iter().enumerate() {
-            gpu.rms_norm(&a.x, &lw.attn_norm, eps, &mut a.normed, t)?;
             // Q, K and V share one f16 copy of the normed rows.
-            gpu.cast_from_f32(&a.normed, &mut a.half, t * hidden)?;
+            self.add_norm_half(a, pending, &lw.attn_norm, t)?;
             for (weight, out, width) in [
                 (&lw.wq, &mut a.q, q_dim),
                 (&lw.wk, &mut a.k, kv_dim),
@@ -183,42 +188,16 @@ impl DeviceModel<'_> {
                 &mut a.proj,
                 (t, hidden, q_dim),
             )?;
-            if let Some(post) = &lw.post_attn_norm {
-                gpu.rms_norm_in_place(&mut a.proj, post, eps, t)?;
-            }
-            if let Some(scale) = c.residual_scale {
-                gpu.scale_in_place(&mut a.proj, scale, t * hidden)?;
-            }
-            gpu.add_in_place(&mut a.x, &a.proj, t * hidden)?;
+            self.finish_branch(&mut a.proj, lw.post_attn_norm.as_ref(), t)?;
 
-            gpu.rms_norm(&a.x, &lw.ffn_norm, eps, &mut a.normed, t)?;
-            let gate_up_shape = (t, 2 * ffn, hidden);
-            linear(
-                gpu,
-                &a.normed,
-                &mut a.half,
-                &lw.w_gate_up,
-                &mut a.gate_up,
-                gate_up_shape,
-            )?;
-            match c.activation {
-                Activation::Silu => gpu.silu_mul(&a.gate_up, ffn, &mut a.act, t)?,
-                Activation::GeluTanh => gpu.gelu_tanh_mul(&a.gate_up, ffn, &mut a.act, t)?,
-            }
-            linear(
-                gpu,
-                &a.act,
-                &mut a.half,
-                &lw.w_down,
-                &mut a.proj,
-                (t, hidden, ffn),
-            )?;
-            if let Some(post) = &lw.post_ffn_norm {
-                gpu.rms_norm_in_place(&mut a.proj, post, eps, t)?;
-            }
-            if let Some(scale) = c.residual_scale {
-                gpu.scale_in_place(&mut a.proj, scale, t * hidden)?;
-            }
+            self.add_norm_half(a, true, &lw.ffn_norm, t)?;
+            gpu.gemm_f32_out(&a.half, &lw.w_gate_up, &mut a.gate_up, t, 2 * ffn, hidden)?;
+            self.gate_half(a, t)?;
+            gpu.gemm_f32_out(&a.half, &lw.w_down, &mut a.proj, t, hidden, ffn)?;
+            self.finish_branch(&mut a.proj, lw.post_ffn_norm.as_ref(), t)?;
+            pending = true;
+        }
+        if pending {
             gpu.add_in_place(&mut a.x, &a.proj, t * hidden)?;
         }
         let rows = inputs.rows;
@@ -243,6 +222,69 @@ impl DeviceModel<'_> {
         }
         if let Some(cap) = c.final_logit_softcap {
             gpu.softcap_in_place(&mut a.logits, cap, rows * c.vocab_size)?;
+        }
+        Ok(())
+    }
+}
+
+impl DeviceModel<'_> {
+    /// The input of a layer's Q/K/V or gate/up GEMMs: `a.x += a.proj` when `add`, then
+    /// `a.half = f16(rms_norm(a.x) * weight)`; one launch when fused, three otherwise (the
+    /// same bits either way).
+    fn add_norm_half(
+        &self,
+        a: &mut Activations,
+        add: bool,
+        weight: &CudaSlice<f32>,
+        t: usize,
+    ) -> Result<(), ModelError> {
+        let (gpu, hidden, eps) = (self.gpu, self.config.hidden, self.config.rms_norm_eps);
+        if self.fused {
+            let residual = add.then_some(&a.proj);
+            gpu.add_rms_norm_f16(&mut a.x, residual, weight, eps, &mut a.half, t)?;
+            return Ok(());
+        }
+        if add {
+            gpu.add_in_place(&mut a.x, &a.proj, t * hidden)?;
+        }
+        gpu.rms_norm(&a.x, weight, eps, &mut a.normed, t)?;
+        gpu.cast_from_f32(&a.normed, &mut a.half, t * hidden)?;
+        Ok(())
+    }
+
+    /// The gated activation of `a.gate_up` as the f16 input of the down projection.
+    fn gate_half(&self, a: &mut Activations, t: usize) -> Result<(), ModelError> {
+        let (gpu, ffn) = (self.gpu, self.config.ffn);
+        let gate = match self.config.activation {
+            Activation::Silu => Gate::Silu,
+            Activation::GeluTanh => Gate::GeluTanh,
+        };
+        if self.fused {
+            gpu.gate_f16(gate, &a.gate_up, ffn, &mut a.half, t)?;
+            return Ok(());
+        }
+        match gate {
+            Gate::Silu => gpu.silu_mul(&a.gate_up, ffn, &mut a.act, t)?,
+            Gate::GeluTanh => gpu.gelu_tanh_mul(&a.gate_up, ffn, &mut a.act, t)?,
+        }
+        gpu.cast_from_f32(&a.act, &mut a.half, t * ffn)?;
+        Ok(())
+    }
+
+    /// A branch's output before it joins the residual stream: its post-norm and the
+    /// residual scale, where the family has them.
+    fn finish_branch(
+        &self,
+        proj: &mut CudaSlice<f32>,
+        post_norm: Option<&CudaSlice<f32>>,
+        t: usize,
+    ) -> Result<(), ModelError> {
+        let (gpu, c) = (self.gpu, self.config);
+        if let Some(post) = post_norm {
+            gpu.rms_norm_in_place(proj, post, c.rms_norm_eps, t)?;
+        }
+        if let Some(scale) = c.residual_scale {
+            gpu.scale_in_place(proj, scale, t * c.hidden)?;
         }
         Ok(())
     }

@@ -49,11 +49,25 @@ impl KvPool for GpuKv {
     }
 }
 
-/// How the runner runs decode steps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How the runner runs its steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuRunOptions {
     /// Decode batches of up to this many requests replay CUDA graphs; 0: every step eager.
     pub cuda_graph_max_batch: usize,
+    /// One launch for each residual add + RMSNorm + cast to f16, and for each gated
+    /// activation + cast (the same bits as the separate kernels, fewer launches).
+    pub fused_kernels: bool,
+}
+
+impl Default for GpuRunOptions {
+    /// No graphs (they are recorded against the first pool; the engine turns them on),
+    /// fused kernels.
+    fn default() -> Self {
+        Self {
+            cuda_graph_max_batch: 0,
+            fused_kernels: true,
+        }
+    }
 }
 
 struct Outputs<'a> {
@@ -73,6 +87,7 @@ pub struct GpuModel {
     weights: DeviceWeights,
     /// The model's RoPE tables; each layer names its own.
     ropes: Vec<DeviceRope>,
+    options: GpuRunOptions,
     /// Buffers of eager steps; decode steps under a graph use the graphs' own.
     acts: Option<Activations>,
     graphs: Option<DecodeGraphs>,
@@ -93,7 +108,7 @@ impl GpuModel {
 
     /// Uploads `model`'s weights to the device of `gpu`, and compiles every kernel now so a
     /// missing header or library fails at startup, not at the first request. Every step
-    /// runs eagerly until [`Self::set_run_options`] turns CUDA graphs on.
+    /// runs eagerly, with fused kernels, until [`Self::set_run_options`] says otherwise.
     pub fn with_context(model: &Model, gpu: GpuContext) -> Result<Self, ModelError> {
         let w = model.weights();
         gpu.preload()?;
@@ -119,6 +134,7 @@ impl GpuModel {
             config: w.config.clone(),
             weights,
             ropes,
+            options: GpuRunOptions::default(),
             acts: None,
             graphs: None,
             last_graphed: false,
@@ -128,8 +144,9 @@ impl GpuModel {
         })
     }
 
-    /// Turns CUDA graphs for decode steps on (or off, with a maximum batch of 0).
+    /// Sets how steps run; CUDA graphs recorded so far are dropped.
     pub fn set_run_options(&mut self, options: GpuRunOptions) -> Result<(), ModelError> {
+        self.options = options;
         self.graphs = None;
         self.last_graphed = false;
         if options.cuda_graph_max_batch > 0 {
@@ -153,6 +170,7 @@ impl GpuModel {
             config: &self.config,
             weights: &self.weights,
             ropes: &self.ropes,
+            fused: self.options.fused_kernels,
         }
     }
 
@@ -353,6 +371,7 @@ impl GpuModel {
             config,
             weights,
             ropes,
+            options,
             acts,
             sampling,
             ..
@@ -369,6 +388,7 @@ impl GpuModel {
             config,
             weights,
             ropes,
+            fused: options.fused_kernels,
         };
         let plan = attention.default_plan(&model.attention_shape());
         let parts = if plan.num_splits > 1 {
