@@ -26,7 +26,7 @@ if ((with_cublas)); then cuda_env --cublas; else cuda_env; fi
 # A missing NVRTC fails the PTX check instead of skipping it.
 export RADIXSERVE_REQUIRE_NVRTC=1
 
-cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels --test cuda_sampling --test cuda_graphs \
+cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels --test cuda_sampling --test cuda_graphs --test cuda_fused \
     -- --nocapture --test-threads 2
 # The GPU model runner against the CPU model, and the engine serving on a GPU.
 cargo test --profile ci -p engine --features cuda --test gpu_model -- --nocapture

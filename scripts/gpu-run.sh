@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine, from the repository root, what scripts/gpu-pack.sh built:
 #   unpack              binaries to /root/gpu-bin, the model into models/ (checked)
-#   kernels             CUDA kernels against the CPU (cuda_kernels, cuda_sampling, cuda_graphs)
+#   kernels             CUDA kernels against the CPU and each other (cuda_kernels,
+#                       cuda_sampling, cuda_graphs, cuda_fused)
 #   model [FILTER]      the GPU runner and engine tests (gpu_model)
 #   families DIR LIST   the family checks on the GPU (GGUFs carried into DIR; LIST: qwen2,phi3)
 #   forward             the model_forward bench's GPU groups
@@ -66,6 +67,7 @@ kernels)
   "$bin/cuda_kernels" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_kernels.txt"
   "$bin/cuda_sampling" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_sampling.txt"
   "$bin/cuda_graphs" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_graphs.txt"
+  "$bin/cuda_fused" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_fused.txt"
   ;;
 model)
   "$bin/gpu_model" --nocapture --test-threads 1 ${2:+"$2"} 2>&1 | tee "$out/gpu_model.txt"

@@ -19,6 +19,7 @@ mod graph;
 mod nvrtc;
 mod ops;
 mod pointwise;
+mod rope_store;
 mod sampling;
 mod storage;
 
@@ -34,5 +35,6 @@ pub use nvrtc::{
 };
 pub use ops::{DeviceKvIndices, DeviceRope, EmbeddingElem};
 pub use pointwise::Gate;
+pub use rope_store::NewRows;
 pub use sampling::SamplingBuffers;
 pub use storage::{DeviceKvStorage, DeviceLayerKv, DeviceReqToToken, DeviceSlots};

@@ -82,7 +82,12 @@ impl Module {
                 "attention_merge",
             ],
             Module::Norm => &["rms_norm", "rms_norm_inplace", "add_rms_norm_f16"],
-            Module::Rope => &["rope"],
+            Module::Rope => &[
+                "rope",
+                "rope_store_kv_f32",
+                "rope_store_kv_f16",
+                "rope_store_kv_bf16",
+            ],
             Module::Activation => &[
                 "silu_mul",
                 "add_inplace",

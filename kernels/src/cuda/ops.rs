@@ -65,14 +65,14 @@ impl EmbeddingElem for bf16 {
 
 /// RoPE on the device, built from the same parameters as [`Rope`].
 pub struct DeviceRope {
-    head_dim: usize,
-    pairs: usize,
-    style: RopeStyle,
-    linear_factor: f64,
+    pub(crate) head_dim: usize,
+    pub(crate) pairs: usize,
+    pub(crate) style: RopeStyle,
+    pub(crate) linear_factor: f64,
     /// Multiplies the rotated pairs (LongRoPE's attention factor; 1 for most models).
-    mscale: f64,
+    pub(crate) mscale: f64,
     /// `base^(-2i / rot_dim)` in f64, as the CPU computes it.
-    inv_freq: CudaSlice<f64>,
+    pub(crate) inv_freq: CudaSlice<f64>,
 }
 
 impl DeviceRope {

@@ -199,6 +199,11 @@ impl DeviceSlots {
         self.len == 0
     }
 
+    /// The pool size these slots were checked against.
+    pub(crate) fn checked_against(&self) -> usize {
+        self.num_slots
+    }
+
     pub fn as_slice(&self) -> &CudaSlice<SlotId> {
         &self.slots
     }
@@ -336,6 +341,13 @@ impl DeviceKvStorage {
     /// Layer `layer`'s K and V buffers, for the attention kernels.
     pub fn layer(&self, layer: usize) -> Option<(&DeviceLayerKv, &DeviceLayerKv)> {
         Some((self.k.get(layer)?, self.v.get(layer)?))
+    }
+
+    pub(crate) fn layer_mut(
+        &mut self,
+        layer: usize,
+    ) -> Option<(&mut DeviceLayerKv, &mut DeviceLayerKv)> {
+        Some((self.k.get_mut(layer)?, self.v.get_mut(layer)?))
     }
 
     /// Scatters new tokens' K and V (`[n, kv_heads * head_dim]` f32 each, the first values of

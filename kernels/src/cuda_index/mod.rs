@@ -143,6 +143,76 @@ pub fn rope_pair(
     }
 }
 
+/// What work item `idx` of `rope_store_kv` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RopeStoreItem {
+    /// Rotates a pair of `q` in place.
+    Q(RopePair),
+    /// Rotates a pair of `k` (`pair` indexes `k`) into its token's pool row, at offsets
+    /// `cache_a` and `cache_b` within the row.
+    K {
+        pair: RopePair,
+        cache_a: usize,
+        cache_b: usize,
+    },
+    /// Stores V (and K, past the rotated dims) of `element` of `[tokens, kv_heads *
+    /// head_dim]`, at column `col` of the token's pool row.
+    Element {
+        token: usize,
+        element: usize,
+        col: usize,
+        store_k: bool,
+    },
+}
+
+/// The shape `rope_store_kv` runs over.
+#[derive(Clone, Copy, Debug)]
+pub struct RopeStoreShape {
+    pub tokens: usize,
+    pub heads: usize,
+    pub kv_heads: usize,
+    pub head_dim: usize,
+    pub pairs: usize,
+    pub neox: bool,
+}
+
+impl RopeStoreShape {
+    /// Work items of one launch.
+    pub fn items(&self) -> usize {
+        let pairs = self.tokens * (self.heads + self.kv_heads) * self.pairs;
+        pairs + self.tokens * self.kv_heads * self.head_dim
+    }
+}
+
+/// `rope_store_kv`: the work item at grid-stride index `idx`.
+pub fn rope_store_item(idx: usize, s: &RopeStoreShape) -> RopeStoreItem {
+    let q_items = s.tokens * s.heads * s.pairs;
+    let pair_items = q_items + s.tokens * s.kv_heads * s.pairs;
+    let row_len = s.kv_heads * s.head_dim;
+    if idx < q_items {
+        return RopeStoreItem::Q(rope_pair(idx, s.heads, s.head_dim, s.pairs, s.neox));
+    }
+    if idx < pair_items {
+        let pair = rope_pair(idx - q_items, s.kv_heads, s.head_dim, s.pairs, s.neox);
+        // The pair's offsets within its token's K row are those within the pool row.
+        let row_start = pair.token * row_len;
+        return RopeStoreItem::K {
+            pair,
+            cache_a: pair.a - row_start,
+            cache_b: pair.b - row_start,
+        };
+    }
+    let element = idx - pair_items;
+    let token = element / row_len;
+    let col = element - token * row_len;
+    RopeStoreItem::Element {
+        token,
+        element,
+        col,
+        store_k: col % s.head_dim >= 2 * s.pairs,
+    }
+}
+
 /// `silu_mul`: output element `idx` reads these gate and up indices of `gate_up`.
 pub fn silu_mul_element(idx: usize, ffn: usize) -> (usize, usize) {
     let row = idx / ffn;

@@ -180,6 +180,126 @@ fn rope_threads_rotate_the_same_pairs_as_the_cpu() {
     }
 }
 
+/// The fused RoPE + K/V store's work items, run on the CPU with the kernel's arithmetic, give
+/// what RoPE on q and k followed by the pool's `set_kv` gives, skipping padding slots.
+#[test]
+fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
+    let mut rng = Rng(23);
+    let (tokens, heads, kv_heads, head_dim, num_slots) = (5, 6, 2, 16, 40);
+    let positions: Vec<u32> = (0..tokens).map(|_| rng.below(9000) as u32).collect();
+    // Token 3 is a padding row (-1): it stores nothing.
+    let slots: Vec<SlotId> = vec![7, 0, 39, -1, 12];
+    let layout = KvLayout {
+        num_layers: 1,
+        num_kv_heads: kv_heads,
+        head_dim,
+        dtype: KvDtype::F32,
+    };
+    let row_len = layout.row_len();
+    for (style, rot_dim) in [
+        (RopeStyle::Normal, 16),
+        (RopeStyle::Neox, 16),
+        (RopeStyle::Neox, 10),
+        (RopeStyle::Normal, 0),
+    ] {
+        let (q, k, v) = (
+            rng.f32s(tokens * heads * head_dim),
+            rng.f32s(tokens * row_len),
+            rng.f32s(tokens * row_len),
+        );
+        let (mut want_q, mut want_k) = (q.clone(), k.clone());
+        if rot_dim > 0 {
+            let rope = Rope::new(head_dim, rot_dim, 10000.0, style, 1.0).unwrap();
+            rope.apply(&mut want_q, heads, &positions).unwrap();
+            rope.apply(&mut want_k, kv_heads, &positions).unwrap();
+        }
+        let mut want = KvStorage::new(layout, num_slots).unwrap();
+        let stored: Vec<usize> = (0..tokens).filter(|&t| slots[t] >= 0).collect();
+        let rows = |x: &[f32]| -> Vec<f32> {
+            stored
+                .iter()
+                .flat_map(|&t| x[t * row_len..(t + 1) * row_len].to_vec())
+                .collect()
+        };
+        let stored_slots: Vec<SlotId> = stored.iter().map(|&t| slots[t]).collect();
+        want.set_kv(0, &stored_slots, &rows(&want_k), &rows(&v))
+            .unwrap();
+
+        let pairs = rot_dim / 2;
+        let inv_freq: Vec<f64> = (0..pairs)
+            .map(|i| 10000f64.powf(-2.0 * i as f64 / rot_dim as f64))
+            .collect();
+        let shape = RopeStoreShape {
+            tokens,
+            heads,
+            kv_heads,
+            head_dim,
+            pairs,
+            neox: style == RopeStyle::Neox,
+        };
+        let (mut got_q, mut k_cache, mut v_cache) = (
+            q.clone(),
+            vec![0.0f32; num_slots * row_len],
+            vec![0.0f32; num_slots * row_len],
+        );
+        let total = shape.items();
+        let grid = stride_blocks(total, ELEMENTWISE_THREADS);
+        let mut visits = vec![0u32; total];
+        for_each_thread(grid, ELEMENTWISE_THREADS, |block, tid| {
+            for idx in grid_stride(block, tid, ELEMENTWISE_THREADS, grid, total) {
+                visits[idx] += 1;
+                let rotation = |token: usize, pair: usize| {
+                    let angle = positions[token] as f64 / 1.0 * inv_freq[pair];
+                    let (s, c) = angle.sin_cos();
+                    (c as f32, s as f32)
+                };
+                match rope_store_item(idx, &shape) {
+                    RopeStoreItem::Q(p) => {
+                        let (c, s) = rotation(p.token, p.pair);
+                        let (x0, x1) = (got_q[p.a], got_q[p.b]);
+                        got_q[p.a] = x0 * c - x1 * s;
+                        got_q[p.b] = x0 * s + x1 * c;
+                    }
+                    RopeStoreItem::K {
+                        pair: p,
+                        cache_a,
+                        cache_b,
+                    } => {
+                        let Ok(slot) = usize::try_from(slots[p.token]) else {
+                            continue;
+                        };
+                        let (c, s) = rotation(p.token, p.pair);
+                        let (x0, x1) = (k[p.a], k[p.b]);
+                        k_cache[slot * row_len + cache_a] = x0 * c - x1 * s;
+                        k_cache[slot * row_len + cache_b] = x0 * s + x1 * c;
+                    }
+                    RopeStoreItem::Element {
+                        token,
+                        element,
+                        col,
+                        store_k,
+                    } => {
+                        let Ok(slot) = usize::try_from(slots[token]) else {
+                            continue;
+                        };
+                        v_cache[slot * row_len + col] = v[element];
+                        if store_k {
+                            k_cache[slot * row_len + col] = k[element];
+                        }
+                    }
+                }
+            }
+        });
+        assert!(visits.iter().all(|&n| n == 1), "{style:?} {rot_dim}");
+        assert_eq!(got_q, want_q, "{style:?} {rot_dim}: q");
+        let (LayerKv::F32(wk), LayerKv::F32(wv)) = want.layer(0).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(&k_cache, wk, "{style:?} {rot_dim}: K pool");
+        assert_eq!(&v_cache, wv, "{style:?} {rot_dim}: V pool");
+    }
+}
+
 #[test]
 fn silu_mul_embedding_and_row_threads_cover_their_elements() {
     let mut rng = Rng(3);
@@ -343,8 +463,14 @@ fn cuda_sources_still_use_the_twinned_index_math() {
                 "const size_t per_token = (size_t)n_heads * pairs;",
                 "const unsigned a = neox ? i : 2u * i;",
                 "const unsigned b = neox ? i + pairs : 2u * i + 1u;",
-                "float* h = x + (token * n_heads + head) * head_dim;",
-                "((double)positions[token] / linear_factor) * inv_freq[i];",
+                "return RopeItem{token, i, base + a, base + b};",
+                "const double angle = ((double)position / linear_factor) * inv_freq;",
+                "*y0 = __fsub_rn(__fmul_rn(x0, cf), __fmul_rn(x1, sf));",
+                "*y1 = __fadd_rn(__fmul_rn(x0, sf), __fmul_rn(x1, cf));",
+                "const size_t pair_items = q_items + (size_t)n_tokens * kv_heads * pairs;",
+                "const size_t base = (token * n_heads + head) * head_dim;",
+                "k_cache[dst + (p.a - row_first)] = from_f32<T>(y0);",
+                "if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[element]);",
             ],
         ),
         (

@@ -9,7 +9,7 @@ use half::f16;
 use kernels::attention::{AttentionShape, ScoreRules};
 use kernels::cuda::{
     AttentionLayer, AttentionMeta, CudaSlice, DeviceKvStorage, DeviceRope, DeviceSlots, Gate,
-    GpuContext, SplitParts,
+    GpuContext, NewRows, SplitParts,
 };
 use kernels::cuda_index::SplitPlan;
 
@@ -85,7 +85,8 @@ pub struct DeviceModel<'a> {
     pub config: &'a ModelConfig,
     pub weights: &'a DeviceWeights,
     pub ropes: &'a [DeviceRope],
-    /// Fused kernels for the residual add, norm and cast, and the gate and cast.
+    /// Fused kernels: the residual add, norm and cast; the gate and cast; RoPE and the K/V
+    /// store.
     pub fused: bool,
 }
 
@@ -151,14 +152,31 @@ impl DeviceModel<'_> {
                 gpu.rms_norm_in_place(&mut a.q, q_norm, eps, t * c.num_heads)?;
                 gpu.rms_norm_in_place(&mut a.k, k_norm, eps, t * c.num_kv_heads)?;
             }
-            if let Some(r) = lw.rope {
-                let rope = ropes
-                    .get(r)
-                    .ok_or_else(|| ModelError::Batch(format!("no RoPE table {r}")))?;
-                rope.apply(gpu, &mut a.q, c.num_heads, inputs.positions, t)?;
-                rope.apply(gpu, &mut a.k, c.num_kv_heads, inputs.positions, t)?;
+            let rope = match lw.rope {
+                Some(r) => Some(
+                    ropes
+                        .get(r)
+                        .ok_or_else(|| ModelError::Batch(format!("no RoPE table {r}")))?,
+                ),
+                None => None,
+            };
+            if self.fused {
+                let rows = NewRows {
+                    q: &mut a.q,
+                    heads: c.num_heads,
+                    k: &a.k,
+                    v: &a.v,
+                    positions: inputs.positions,
+                    out_cache_loc: inputs.slots,
+                };
+                kv.rope_and_set_kv(gpu, layer, rope, rows)?;
+            } else {
+                if let Some(rope) = rope {
+                    rope.apply(gpu, &mut a.q, c.num_heads, inputs.positions, t)?;
+                    rope.apply(gpu, &mut a.k, c.num_kv_heads, inputs.positions, t)?;
+                }
+                kv.set_kv(gpu, layer, inputs.slots, &a.k, &a.v)?;
             }
-            kv.set_kv(gpu, layer, inputs.slots, &a.k, &a.v)?;
             let (k_cache, v_cache) = kv
                 .layer(layer)
                 .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;

@@ -54,8 +54,9 @@ impl KvPool for GpuKv {
 pub struct GpuRunOptions {
     /// Decode batches of up to this many requests replay CUDA graphs; 0: every step eager.
     pub cuda_graph_max_batch: usize,
-    /// One launch for each residual add + RMSNorm + cast to f16, and for each gated
-    /// activation + cast (the same bits as the separate kernels, fewer launches).
+    /// One launch for each residual add, RMSNorm and cast to f16, for each gated activation
+    /// and cast, and for RoPE on Q and K with the K/V store (the same bits as the separate
+    /// kernels, seven launches fewer per layer).
     pub fused_kernels: bool,
 }
 
