@@ -259,8 +259,9 @@ fn assert_tracks_the_cpu(run: &Lockstep, what: &str) {
 /// own RoPE base, post-norms and GeGLU, Gemma 2's soft-capped scores, SmolLM3's layers
 /// without RoPE, Phi-3's fused tensors and LongRoPE served in a 4,096-token context,
 /// Granite's multipliers): llama.cpp's greedy continuations on the family's
-/// random-weight GGUF, with the criteria the CPU model meets, and the CPU model's logits row
-/// by row over two prompts prefilled in one batch and decoded together. On a GPU machine
+/// random-weight GGUF, with the criteria the CPU model meets, the CPU model's logits row
+/// by row over two prompts prefilled in one batch and decoded together, and the fused
+/// kernels' logits against the separate kernels' to the bit. On a GPU machine
 /// without network, copy the family GGUFs there and name their directory in
 /// `RADIXSERVE_FAMILY_MODELS`; `RADIXSERVE_GPU_FAMILIES=qwen2,phi3` runs only those (the
 /// files are too large to carry all at once), and the test prints which it ran.
@@ -325,6 +326,7 @@ fn gpu_runner_runs_every_family_like_the_cpu_model_and_llama_cpp() {
             .take(2)
             .map(|p| tok.encode(p["prompt"].as_str().unwrap(), true).unwrap())
             .collect();
+        assert_fused_gives_the_separate_bits(&cpu_model, &prompts);
         let gpu_model = GpuModel::from_model(&cpu_model, 0).unwrap();
         let mut run = Lockstep::new(cpu_model, gpu_model);
         let (mut ca, mut ga) = (run.cpu.admit_uncached(), run.gpu.admit_uncached());
@@ -538,28 +540,36 @@ fn overlap_scheduling_on_the_gpu_changes_no_output() {
     }
 }
 
-/// The fused residual add + norm + cast and gate + cast kernels give the bits of the
-/// separate kernels: the same logits, to the bit, over a prefill and decode steps.
+/// The fused kernels (residual add + norm + cast, gate + cast, RoPE + K/V store) give the
+/// bits of the separate ones: the same logits, to the bit, over a prefill and decode steps
+/// (every family's features are checked the same way in the family test).
 #[test]
 fn fused_kernels_give_the_logits_of_the_separate_ones() {
-    let Some(ctx) = gpu("fused_kernels_give_the_logits_of_the_separate_ones") else {
+    if gpu("fused_kernels_give_the_logits_of_the_separate_ones").is_none() {
         return;
-    };
+    }
     let (cpu_model, tok) = common::load_model();
-    let fused_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
-    let mut separate_model = GpuModel::from_model(&cpu_model, 0).unwrap();
-    separate_model
-        .set_run_options(GpuRunOptions {
-            fused_kernels: false,
-            ..GpuRunOptions::default()
-        })
-        .unwrap();
-    let mut fused = Runner::with_dtype(fused_model, 1, 2048, KvDtype::F32);
-    let mut separate = Runner::with_dtype(separate_model, 1, 2048, KvDtype::F32);
-    let mut seqs: Vec<Vec<u32>> = ["Why is the sea salty?", "Name a prime."]
+    let prompts: Vec<Vec<u32>> = ["Why is the sea salty?", "Name a prime."]
         .iter()
         .map(|q| chat(&tok, "Be brief.", q))
         .collect();
+    assert_fused_gives_the_separate_bits(&cpu_model, &prompts);
+}
+
+/// Two prompts prefilled in one batch and decoded greedily for 5 steps on GPU runners with
+/// and without the fused kernels: every logits row equal to the bit, pools idle after.
+fn assert_fused_gives_the_separate_bits(cpu_model: &Model, prompts: &[Vec<u32>]) {
+    let runner = |fused_kernels: bool| {
+        let mut model = GpuModel::from_model(cpu_model, 0).unwrap();
+        let options = GpuRunOptions {
+            fused_kernels,
+            ..GpuRunOptions::default()
+        };
+        model.set_run_options(options).unwrap();
+        Runner::with_dtype(model, 1, 4096, KvDtype::F32)
+    };
+    let (mut fused, mut separate) = (runner(true), runner(false));
+    let mut seqs = prompts[..2].to_vec();
     let (mut f0, mut f1) = (fused.admit_uncached(), fused.admit_uncached());
     let (mut s0, mut s1) = (separate.admit_uncached(), separate.admit_uncached());
     for _ in 0..6 {

@@ -94,6 +94,7 @@ fn rope_and_store_equal_rope_then_set_kv_bit_for_bit() {
         (KvDtype::F32, Some((64, RopeStyle::Normal))),
         (KvDtype::F16, Some((64, RopeStyle::Neox))),
         (KvDtype::Bf16, Some((32, RopeStyle::Neox))),
+        (KvDtype::F16, Some((32, RopeStyle::Normal))),
         (KvDtype::F32, None),
     ] {
         let layout = KvLayout {
@@ -113,13 +114,12 @@ fn rope_and_store_equal_rope_then_set_kv_bit_for_bit() {
         );
         let (dk, dv) = (gpu.upload(&k).unwrap(), gpu.upload(&v).unwrap());
         let mut out_cache_loc = DeviceSlots::with_capacity(&gpu, tokens, num_slots).unwrap();
-        let real: Vec<i32> = slots.iter().copied().filter(|&s| s >= 0).collect();
         let mut staging = Vec::new();
         out_cache_loc
-            .refill(&gpu, &real, real.len(), &mut staging)
+            .refill(&gpu, &slots, slots.len(), &mut staging)
             .unwrap();
         // The separate kernels, over the real rows only (the padding row dropped).
-        let keep: Vec<usize> = (0..tokens).filter(|&t| slots[t] >= 0).collect();
+        let keep: Vec<usize> = (0..slots.len()).collect();
         let rows_of = |x: &[f32], width: usize| -> Vec<f32> {
             keep.iter()
                 .flat_map(|&t| x[t * width..(t + 1) * width].to_vec())
@@ -146,6 +146,7 @@ fn rope_and_store_equal_rope_then_set_kv_bit_for_bit() {
         let mut got = DeviceKvStorage::new(&gpu, layout, num_slots).unwrap();
         let mut got_q = gpu.upload(&q).unwrap();
         let rows = NewRows {
+            tokens,
             q: &mut got_q,
             heads,
             k: &dk,

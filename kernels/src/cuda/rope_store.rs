@@ -14,9 +14,10 @@ use cudarc::driver::{CudaSlice, PushKernelArg};
 /// A null device pointer: the frequency table of a layer without RoPE (never read).
 const NULL_PTR: u64 = 0;
 
-/// A layer's new Q, K and V rows (`[tokens, heads * head_dim]` for Q, `[tokens, kv_heads *
-/// head_dim]` for K and V) with the tokens' positions and pool slots.
+/// A layer's new Q, K and V rows of `tokens` tokens (`[tokens, heads * head_dim]` for Q,
+/// `[tokens, kv_heads * head_dim]` for K and V) with their positions and pool slots.
 pub struct NewRows<'a> {
+    pub tokens: usize,
     pub q: &'a mut CudaSlice<f32>,
     pub heads: usize,
     pub k: &'a CudaSlice<f32>,
@@ -37,7 +38,13 @@ impl DeviceKvStorage {
     ) -> Result<(), CudaError> {
         let layout = self.layout();
         let (head_dim, kv_heads) = (layout.head_dim, layout.num_kv_heads);
-        let tokens = rows.out_cache_loc.len();
+        let tokens = rows.tokens;
+        if rows.out_cache_loc.len() != tokens {
+            return bad_shape(format!(
+                "rope_store_kv: {tokens} tokens, {} cache locations",
+                rows.out_cache_loc.len()
+            ));
+        }
         if rope.is_some_and(|r| r.head_dim != head_dim) {
             return bad_shape(format!(
                 "rope_store_kv: RoPE table not for head_dim {head_dim}"

@@ -200,6 +200,7 @@ fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
         (RopeStyle::Normal, 16),
         (RopeStyle::Neox, 16),
         (RopeStyle::Neox, 10),
+        (RopeStyle::Normal, 10),
         (RopeStyle::Normal, 0),
     ] {
         let (q, k, v) = (

@@ -162,6 +162,7 @@ impl DeviceModel<'_> {
             };
             if self.fused {
                 let rows = NewRows {
+                    tokens: t,
                     q: &mut a.q,
                     heads: c.num_heads,
                     k: &a.k,
