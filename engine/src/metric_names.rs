@@ -27,6 +27,8 @@ pub const BATCH_REQUESTS: &str = "radixserve_batch_requests";
 pub const STEP_PHASE: &str = "radixserve_step_phase_seconds";
 pub const DRAINING: &str = "radixserve_draining";
 pub const UPTIME: &str = "radixserve_uptime_seconds";
+/// Decode steps replayed from a CUDA graph (GPU).
+pub const CUDA_GRAPH_REPLAYS: &str = "radixserve_cuda_graph_replays_total";
 /// Per tenant (label `tenant`), published by the scheduler.
 pub const TENANT_WAITING: &str = "radixserve_tenant_waiting_requests";
 pub const TENANT_RUNNING: &str = "radixserve_tenant_running_requests";

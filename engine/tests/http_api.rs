@@ -578,6 +578,12 @@ async fn metrics_count_requests_and_expose_histograms() {
     ] {
         assert!(after.iter().any(|(n, _, _)| n == name), "{name}");
     }
+    // The CPU model replays no CUDA graphs: the series is there, at 0.
+    let replays = after
+        .iter()
+        .find(|(n, _, _)| n == metrics::CUDA_GRAPH_REPLAYS)
+        .map(|(_, _, v)| *v);
+    assert_eq!(replays, Some(0.0));
 }
 
 #[tokio::test]

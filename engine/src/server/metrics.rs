@@ -77,6 +77,7 @@ pub fn record_server_info(info: &ServerInfo) {
     metrics::counter!(CACHE_HIT_TOKENS).absolute(info.cache_hit_tokens);
     metrics::gauge!(DRAINING).set(if info.draining { 1.0 } else { 0.0 });
     metrics::gauge!(UPTIME).set(info.uptime_s);
+    metrics::counter!(CUDA_GRAPH_REPLAYS).absolute(info.graph_replays);
 }
 
 /// HELP lines for every series, so a scrape documents itself.
@@ -84,6 +85,10 @@ fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram};
     describe_gauge!(TENANT_WAITING, "A tenant's requests waiting for admission");
     describe_gauge!(CACHE_NAMESPACES, "Live prefix-cache namespaces");
+    describe_counter!(
+        CUDA_GRAPH_REPLAYS,
+        "Decode steps replayed from a CUDA graph"
+    );
     describe_counter!(
         crate::metric_names::SPEC_DRAFTED,
         "Speculative draft tokens verified in decode steps"
