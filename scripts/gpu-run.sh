@@ -92,7 +92,8 @@ serve)
   trap 'kill $server 2>/dev/null || true' EXIT
   wait_healthy "http://127.0.0.1:$port" radixserve "$log"
   workloads "$name" "http://127.0.0.1:$port"
-  curl -s "http://127.0.0.1:$port/metrics" | grep -E 'step_phase_seconds_(sum|count)' \
+  curl -s "http://127.0.0.1:$port/metrics" \
+    | grep -E 'step_phase_seconds_(sum|count)|cuda_graph_replays_total' \
     > "$out/$name/phases.txt" || true
   cat "$out/$name/phases.txt"
   ;;
