@@ -46,6 +46,16 @@ workloads() {
   tail -5 "$out/$name/shared.txt" "$out/$name/random.txt"
 }
 
+# A test binary, one test at a time, under a time limit (a hung test must not eat a call's
+# 10 minutes); a failure is recorded in failures.txt and the next binary still runs.
+run_tests() {
+  local limit=$1 name=$2
+  shift 2
+  timeout --signal=KILL "$limit" "$bin/$name" --nocapture --test-threads 1 "$@" 2>&1 \
+    | tee "$out/$name.txt" \
+    || echo "$name: failed or timed out (exit ${PIPESTATUS[0]})" | tee -a "$out/failures.txt"
+}
+
 case "${1:-}" in
 unpack)
   mkdir -p "$bin"
@@ -64,20 +74,21 @@ unpack)
   ls -l "$bin"
   ;;
 kernels)
-  "$bin/cuda_kernels" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_kernels.txt"
-  "$bin/cuda_sampling" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_sampling.txt"
-  "$bin/cuda_graphs" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_graphs.txt"
-  "$bin/cuda_fused" --nocapture --test-threads 1 2>&1 | tee "$out/cuda_fused.txt"
+  run_tests 180 cuda_kernels
+  run_tests 120 cuda_sampling
+  run_tests 120 cuda_graphs
+  run_tests 120 cuda_fused
   ;;
 model)
-  "$bin/gpu_model" --nocapture --test-threads 1 ${2:+"$2"} 2>&1 | tee "$out/gpu_model.txt"
+  run_tests 540 gpu_model ${2:+"$2"}
   ;;
 families)
-  RADIXSERVE_FAMILY_MODELS="$2" RADIXSERVE_GPU_FAMILIES="$3" \
+  RADIXSERVE_FAMILY_MODELS="$2" RADIXSERVE_GPU_FAMILIES="$3" timeout --signal=KILL 540 \
     "$bin/gpu_model" --nocapture gpu_runner_runs_every_family 2>&1 | tee -a "$out/families.txt"
   ;;
 forward)
-  "$bin/model_forward" --bench gpu/ 2>&1 | tee "$out/model_forward.txt"
+  # Every GPU group: gpu/, gpu-unfused/, gpu-sampled/, gpu-graphs/.
+  timeout --signal=KILL 580 "$bin/model_forward" --bench gpu 2>&1 | tee "$out/model_forward.txt"
   ;;
 serve)
   name=$2
