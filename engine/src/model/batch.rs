@@ -34,6 +34,11 @@ impl ForwardBatch {
         self.q_indptr.len().saturating_sub(1)
     }
 
+    /// Each request's KV length (its cached prefix and new tokens).
+    pub fn kv_lens(&self) -> impl Iterator<Item = u32> + '_ {
+        self.kv_indptr.windows(2).map(|w| w[1] - w[0])
+    }
+
     /// The checks every runner makes before touching memory: lengths agree, token ids are
     /// in the vocabulary, CSR ranges are monotone and cover the batch, each request computes
     /// no more tokens than it attends to, logits rows exist.

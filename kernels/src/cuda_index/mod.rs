@@ -422,4 +422,6 @@ pub fn merge_partials(ml: &[(f32, f32)], acc: &[f32], out: &mut [f32]) {
 }
 
 #[cfg(test)]
+mod attention_tests;
+#[cfg(test)]
 mod tests;

@@ -176,8 +176,7 @@ impl DecodeGraphs {
         slots.refill(gpu, &batch.out_cache_loc, size, &mut self.host_slots)?;
         kv.req_to_token.sync(gpu, batch)?;
         self.kv_lens.clear();
-        self.kv_lens
-            .extend(batch.kv_indptr.windows(2).map(|w| w[1] - w[0]));
+        self.kv_lens.extend(batch.kv_lens());
         let table = kv.req_to_token.device();
         meta.write(gpu, table, &batch.req_pool_indices, &self.kv_lens, size)?;
         Ok(())

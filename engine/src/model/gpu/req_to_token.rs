@@ -72,8 +72,7 @@ impl ReqToTokenMirror {
         batch: &ForwardBatch,
     ) -> Result<DeviceKvIndices, ModelError> {
         self.kv_lens.clear();
-        self.kv_lens
-            .extend(batch.kv_indptr.windows(2).map(|w| w[1] - w[0]));
+        self.kv_lens.extend(batch.kv_lens());
         Ok(gpu.create_kv_indices(&self.device, &batch.req_pool_indices, &self.kv_lens, None)?)
     }
 
