@@ -243,24 +243,23 @@ fn gpu(c: &mut Criterion) {
     // Long contexts: the attention's share of a decode step.
     decode_on(c, "gpu", gpu(128, 1024), 1024, &[16, 128]);
 
-    // The residual add, norm and cast, and the gate and cast, as separate kernels: the
-    // before of the fused ones (`gpu/`).
-    let unfused = |batch, context| {
+    // The before of the fused kernels and of the one Q/K/V GEMM (`gpu/`): every kernel
+    // separate (`gpu-unfused/`), and fused kernels after three Q/K/V GEMMs
+    // (`gpu-three-gemms/`).
+    let with_options = |batch, context, fused_kernels, merged_qkv| {
         let mut model = GpuModel::from_model(&model, 0).unwrap();
         let options = GpuRunOptions {
-            fused_kernels: false,
+            fused_kernels,
+            merged_qkv,
             ..GpuRunOptions::default()
         };
         model.set_run_options(options).unwrap();
         Bench::new(model, batch, context)
     };
-    decode_on(
-        c,
-        "gpu-unfused",
-        unfused(128, CONTEXT),
-        CONTEXT,
-        &[1, 32, 128],
-    );
+    let unfused = with_options(128, CONTEXT, false, false);
+    decode_on(c, "gpu-unfused", unfused, CONTEXT, &[1, 32, 128]);
+    let three_gemms = with_options(128, CONTEXT, true, false);
+    decode_on(c, "gpu-three-gemms", three_gemms, CONTEXT, &[1, 32, 128]);
     let sampled = |batch, context| gpu(batch, context).sampled_on_device();
     decode_on(
         c,

@@ -61,3 +61,31 @@ extern "C" __global__ void add_rms_norm_f16(
     for (unsigned i = threadIdx.x; i < dim; i += blockDim.x)
         dst[i] = from_f32<f16>(gemm_range<f16>(row[i] * scale * weight[i]));
 }
+
+// Qwen3's and Gemma 3's per-head Q and K RMSNorms in place, in one launch: one block per
+// head row of [tokens, heads + kv_heads], Q heads first, each row read from its own buffer
+// and stride (one GEMM's [tokens, q | k | v] rows, or separate Q and K buffers). Bit for
+// bit rms_norm_inplace on each head. Twin: cuda_index::qk_norm_row.
+extern "C" __global__ void qk_norm_inplace(
+    float* q,
+    unsigned q_stride,
+    float* k,
+    unsigned k_stride,
+    const float* __restrict__ q_weight,
+    const float* __restrict__ k_weight,
+    unsigned heads,
+    unsigned kv_heads,
+    unsigned head_dim,
+    float eps) {
+    __shared__ float scratch[32];
+    const unsigned per_token = heads + kv_heads;
+    const size_t token = blockIdx.x / per_token;
+    const unsigned head = blockIdx.x - (unsigned)(token * per_token);
+    const bool is_q = head < heads;
+    float* row = is_q ? q + token * q_stride + (size_t)head * head_dim
+                      : k + token * k_stride + (size_t)(head - heads) * head_dim;
+    const float* weight = is_q ? q_weight : k_weight;
+    const float scale = rms_scale(row, head_dim, eps, scratch);
+    for (unsigned i = threadIdx.x; i < head_dim; i += blockDim.x)
+        row[i] = row[i] * scale * weight[i];
+}

@@ -67,68 +67,89 @@ extern "C" __global__ void rope(
     }
 }
 
-// RoPE on Q (in place) and on K, and the store of K and V into one layer's pool at
-// out_cache_loc, in one launch: bit for bit `rope` on q and on k, then store_kv. Work items,
-// grid-stride: the [tokens, heads, pairs] pairs of Q; the [tokens, kv_heads, pairs] pairs of K,
-// rotated into the pool; the [tokens, kv_heads * head_dim] elements, whose V goes to the pool,
-// and K too past the rotated dims. No rotation: pairs = 0 (inv_freq unread). A slot outside
-// the pool (-1: a padding row) stores nothing. Twin: cuda_index::rope_store_item.
+// RoPE on Q and K and the store of K and V into one layer's pool at out_cache_loc, in one
+// launch: bit for bit `rope` on q and on k, then store_kv. Q, K and V are read from rows of
+// their own strides, so one GEMM's [tokens, q | k | v] output serves as well as three
+// buffers; rotated Q goes to q_out (which may be q: rotation in place). Work items,
+// grid-stride: the [tokens, heads, pairs] pairs of Q; the [tokens, kv_heads, pairs] pairs of
+// K, rotated into the pool; the [tokens, kv_heads * head_dim] elements, whose V goes to the
+// pool, and K too past the rotated dims; when copy_q, the [tokens, heads * head_dim]
+// elements of Q, copied to q_out past the rotated dims. No rotation: pairs = 0 (inv_freq
+// unread). A slot outside the pool (-1: a padding row) stores nothing.
+// Twin: cuda_index::rope_store_item.
 template <typename T>
 __device__ __forceinline__ void rope_store_kv(
-    float* __restrict__ q, const float* __restrict__ k, const float* __restrict__ v,
+    const float* q, unsigned q_stride, float* q_out, unsigned q_out_stride,
+    const float* __restrict__ k, const float* __restrict__ v, unsigned kv_stride,
     const unsigned* __restrict__ positions, const double* __restrict__ inv_freq,
     const int* __restrict__ out_cache_loc, T* __restrict__ k_cache, T* __restrict__ v_cache,
     unsigned n_tokens, unsigned heads, unsigned kv_heads, unsigned head_dim, unsigned pairs,
-    int neox, double linear_factor, double mscale, unsigned num_slots) {
+    int neox, int copy_q, double linear_factor, double mscale, unsigned num_slots) {
     const size_t q_items = (size_t)n_tokens * heads * pairs;
     const size_t pair_items = q_items + (size_t)n_tokens * kv_heads * pairs;
     const size_t row_len = (size_t)kv_heads * head_dim;
-    const size_t total = pair_items + (size_t)n_tokens * row_len;
+    const size_t kv_end = pair_items + (size_t)n_tokens * row_len;
+    const size_t q_len = (size_t)heads * head_dim;
+    const size_t total = kv_end + (copy_q ? (size_t)n_tokens * q_len : 0);
     for (size_t idx = grid_first(); idx < total; idx += grid_step()) {
         if (idx < pair_items) {
             const bool is_q = idx < q_items;
             const unsigned n_heads = is_q ? heads : kv_heads;
             const size_t item = is_q ? idx : idx - q_items;
             const RopeItem p = rope_item(item, n_heads, head_dim, pairs, neox);
+            // The pair's offsets within its token's row (for K, within its pool row too).
+            const size_t row_first = p.token * n_heads * head_dim;
+            const size_t a = p.a - row_first, b = p.b - row_first;
             const int slot = out_cache_loc[p.token];
             if (!is_q && (slot < 0 || (unsigned)slot >= num_slots)) continue;
             float cf, sf, y0, y1;
             rope_factors(positions[p.token], inv_freq[p.pair], linear_factor, mscale, &cf, &sf);
             if (is_q) {
-                rotate(q[p.a], q[p.b], cf, sf, &y0, &y1);
-                q[p.a] = y0;
-                q[p.b] = y1;
+                const float* src = q + p.token * q_stride;
+                rotate(src[a], src[b], cf, sf, &y0, &y1);
+                float* dst = q_out + p.token * q_out_stride;
+                dst[a] = y0;
+                dst[b] = y1;
             } else {
-                // The pair's offsets within its token's K row are those within the pool row.
-                rotate(k[p.a], k[p.b], cf, sf, &y0, &y1);
-                const size_t row_first = p.token * row_len, dst = (size_t)slot * row_len;
-                k_cache[dst + (p.a - row_first)] = from_f32<T>(y0);
-                k_cache[dst + (p.b - row_first)] = from_f32<T>(y1);
+                const float* src = k + p.token * kv_stride;
+                rotate(src[a], src[b], cf, sf, &y0, &y1);
+                const size_t dst = (size_t)slot * row_len;
+                k_cache[dst + a] = from_f32<T>(y0);
+                k_cache[dst + b] = from_f32<T>(y1);
             }
-        } else {
+        } else if (idx < kv_end) {
             const size_t element = idx - pair_items;
             const size_t token = element / row_len;
             const size_t col = element - token * row_len;
             const int slot = out_cache_loc[token];
             if (slot < 0 || (unsigned)slot >= num_slots) continue;
             const size_t dst = (size_t)slot * row_len + col;
-            v_cache[dst] = from_f32<T>(v[element]);
-            if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[element]);
+            const size_t src = token * kv_stride + col;
+            v_cache[dst] = from_f32<T>(v[src]);
+            if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[src]);
+        } else {
+            const size_t element = idx - kv_end;
+            const size_t token = element / q_len;
+            const size_t col = element - token * q_len;
+            if (col % head_dim >= 2u * pairs)
+                q_out[token * q_out_stride + col] = q[token * q_stride + col];
         }
     }
 }
 
 #define ROPE_STORE_KV(NAME, T)                                                              \
     extern "C" __global__ void NAME(                                                        \
-        float* __restrict__ q, const float* __restrict__ k, const float* __restrict__ v,    \
+        const float* q, unsigned q_stride, float* q_out, unsigned q_out_stride,             \
+        const float* __restrict__ k, const float* __restrict__ v, unsigned kv_stride,       \
         const unsigned* __restrict__ positions, const double* __restrict__ inv_freq,        \
         const int* __restrict__ out_cache_loc, T* __restrict__ k_cache,                     \
         T* __restrict__ v_cache, unsigned n_tokens, unsigned heads, unsigned kv_heads,      \
-        unsigned head_dim, unsigned pairs, int neox, double linear_factor, double mscale,   \
-        unsigned num_slots) {                                                               \
-        rope_store_kv<T>(q, k, v, positions, inv_freq, out_cache_loc, k_cache, v_cache,     \
-                         n_tokens, heads, kv_heads, head_dim, pairs, neox, linear_factor,   \
-                         mscale, num_slots);                                                \
+        unsigned head_dim, unsigned pairs, int neox, int copy_q, double linear_factor,      \
+        double mscale, unsigned num_slots) {                                                \
+        rope_store_kv<T>(q, q_stride, q_out, q_out_stride, k, v, kv_stride, positions,      \
+                         inv_freq, out_cache_loc, k_cache, v_cache, n_tokens, heads,        \
+                         kv_heads, head_dim, pairs, neox, copy_q, linear_factor, mscale,    \
+                         num_slots);                                                        \
     }
 
 ROPE_STORE_KV(rope_store_kv_f32, float)

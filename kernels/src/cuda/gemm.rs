@@ -66,10 +66,11 @@ impl GpuContext {
     }
 
     /// `out = x W^T` from half operands into f32, for an f32 activation pipeline.
+    /// `w` may be a view: rows of a stacked weight (Q, K or V of the merged QKV matrix).
     pub fn gemm_f32_out<T: HalfFloat>(
         &self,
         x: &CudaSlice<T>,
-        w: &CudaSlice<T>,
+        w: &impl DevicePtr<T>,
         out: &mut CudaSlice<f32>,
         m: usize,
         n: usize,
@@ -81,7 +82,7 @@ impl GpuContext {
     fn gemm_ex<T: HalfFloat, C>(
         &self,
         x: &CudaSlice<T>,
-        w: &CudaSlice<T>,
+        w: &impl DevicePtr<T>,
         out: &mut CudaSlice<C>,
         out_type: cudaDataType,
         (m, n, k): (usize, usize, usize),

@@ -19,13 +19,14 @@ mod graph;
 mod nvrtc;
 mod ops;
 mod pointwise;
+mod qkv;
 mod rope_store;
 mod sampling;
 mod storage;
 
 pub use attention::{split_plan, AttentionLayer, AttentionMeta, DeviceAttentionBatch, SplitParts};
 pub use context::{driver_available, GpuContext, GpuOptions};
-pub use cudarc::driver::CudaSlice;
+pub use cudarc::driver::{CudaSlice, CudaView};
 pub use decode_meta::DecodeMeta;
 pub use error::CudaError;
 pub use gemm::HalfFloat;
@@ -35,6 +36,7 @@ pub use nvrtc::{
 };
 pub use ops::{DeviceKvIndices, DeviceRope, EmbeddingElem};
 pub use pointwise::Gate;
+pub use qkv::{QkvRows, QkvShape};
 pub use rope_store::NewRows;
 pub use sampling::SamplingBuffers;
 pub use storage::{DeviceKvStorage, DeviceLayerKv, DeviceReqToToken, DeviceSlots};

@@ -81,7 +81,12 @@ impl Module {
                 "attention_gqa_bf16",
                 "attention_merge",
             ],
-            Module::Norm => &["rms_norm", "rms_norm_inplace", "add_rms_norm_f16"],
+            Module::Norm => &[
+                "rms_norm",
+                "rms_norm_inplace",
+                "add_rms_norm_f16",
+                "qk_norm_inplace",
+            ],
             Module::Rope => &[
                 "rope",
                 "rope_store_kv_f32",

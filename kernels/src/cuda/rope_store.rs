@@ -1,34 +1,33 @@
 //! The fused RoPE + K/V store (`rope_store_kv` in `kernels/cuda/rope.cu`): RoPE on a layer's
 //! Q and K and the store of K and V into the pool in one launch instead of three, with the
-//! bits of [`DeviceRope::apply`] on each followed by [`DeviceKvStorage::set_kv`].
+//! bits of [`DeviceRope::apply`] on each followed by [`DeviceKvStorage::set_kv`]. Q, K and V
+//! are read where [`QkvRows`] says, so one GEMM's merged output needs no split.
 
 use super::context::GpuContext;
 use super::error::{bad_shape, to_u32, CudaError};
 use super::nvrtc::Module;
 use super::ops::{need, stride_launch, DeviceRope};
+use super::qkv::QkvRows;
 use super::storage::{DeviceKvStorage, DeviceLayerKv, DeviceSlots};
 use crate::cuda_index::RopeStoreShape;
 use crate::rope::RopeStyle;
-use cudarc::driver::{CudaSlice, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
 
 /// A null device pointer: the frequency table of a layer without RoPE (never read).
 const NULL_PTR: u64 = 0;
 
-/// A layer's new Q, K and V rows of `tokens` tokens (`[tokens, heads * head_dim]` for Q,
-/// `[tokens, kv_heads * head_dim]` for K and V) with their positions and pool slots.
+/// A layer's new Q, K and V rows with their positions and pool slots.
 pub struct NewRows<'a> {
-    pub tokens: usize,
-    pub q: &'a mut CudaSlice<f32>,
-    pub heads: usize,
-    pub k: &'a CudaSlice<f32>,
-    pub v: &'a CudaSlice<f32>,
+    pub qkv: QkvRows<'a>,
+    /// Where rotated Q goes, `[tokens, heads * head_dim]`; `None`: back where it was read.
+    pub q_out: Option<&'a mut CudaSlice<f32>>,
     pub positions: &'a CudaSlice<u32>,
     pub out_cache_loc: &'a DeviceSlots,
 }
 
 impl DeviceKvStorage {
-    /// Rotates `rows.q` in place and K by `rope` (`None`: no rotation), and stores K and V
-    /// into `layer` at `rows.out_cache_loc` (slots of -1 store nothing).
+    /// Rotates Q (into `rows.q_out`, or in place) and K by `rope` (`None`: no rotation), and
+    /// stores K and V into `layer` at `rows.out_cache_loc` (slots of -1 store nothing).
     pub fn rope_and_set_kv(
         &mut self,
         gpu: &GpuContext,
@@ -38,7 +37,15 @@ impl DeviceKvStorage {
     ) -> Result<(), CudaError> {
         let layout = self.layout();
         let (head_dim, kv_heads) = (layout.head_dim, layout.num_kv_heads);
-        let tokens = rows.tokens;
+        let qkv = rows.qkv.shape();
+        let tokens = qkv.tokens;
+        if (qkv.kv_heads, qkv.head_dim) != (kv_heads, head_dim) {
+            return bad_shape(format!(
+                "rope_store_kv: rows of {} K/V heads of {}, the pool's are {kv_heads} of \
+                 {head_dim}",
+                qkv.kv_heads, qkv.head_dim
+            ));
+        }
         if rows.out_cache_loc.len() != tokens {
             return bad_shape(format!(
                 "rope_store_kv: {tokens} tokens, {} cache locations",
@@ -50,21 +57,9 @@ impl DeviceKvStorage {
                 "rope_store_kv: RoPE table not for head_dim {head_dim}"
             ));
         }
-        need(
-            "rope_store_kv q",
-            rows.q.len(),
-            tokens * rows.heads * head_dim,
-        )?;
-        need(
-            "rope_store_kv k",
-            rows.k.len(),
-            tokens * kv_heads * head_dim,
-        )?;
-        need(
-            "rope_store_kv v",
-            rows.v.len(),
-            tokens * kv_heads * head_dim,
-        )?;
+        if let Some(q_out) = &rows.q_out {
+            need("rope_store_kv q_out", q_out.len(), tokens * qkv.q_len())?;
+        }
         need("rope_store_kv positions", rows.positions.len(), tokens)?;
         let num_slots = self.num_slots();
         if rows.out_cache_loc.checked_against() > num_slots {
@@ -75,11 +70,12 @@ impl DeviceKvStorage {
         }
         let shape = RopeStoreShape {
             tokens,
-            heads: rows.heads,
+            heads: qkv.heads,
             kv_heads,
             head_dim,
             pairs: rope.map_or(0, |r| r.pairs),
             neox: rope.is_some_and(|r| r.style == RopeStyle::Neox),
+            copy_q: rows.q_out.is_some(),
         };
         let items = shape.items();
         let Some((k_cache, v_cache)) = self.layer_mut(layer) else {
@@ -96,19 +92,31 @@ impl DeviceKvStorage {
         let f = gpu.function(Module::Rope, name)?;
         let scalars = [
             to_u32(tokens, "tokens")?,
-            to_u32(rows.heads, "heads")?,
+            to_u32(qkv.heads, "heads")?,
             to_u32(kv_heads, "kv_heads")?,
             to_u32(head_dim, "head_dim")?,
             to_u32(shape.pairs, "pairs")?,
         ];
-        let neox = i32::from(shape.neox);
+        let (neox, copy_q) = (i32::from(shape.neox), i32::from(shape.copy_q));
         let (linear_factor, mscale) = rope.map_or((1.0, 1.0), |r| (r.linear_factor, r.mscale));
         let num_slots_u = to_u32(num_slots, "num_slots")?;
+        let src = &rows.qkv;
+        let (q_out, q_out_stride) = match &rows.q_out {
+            Some(out) => (
+                out.device_ptr(gpu.stream()).0,
+                to_u32(qkv.q_len(), "q row")?,
+            ),
+            None => (src.q, src.q_stride),
+        };
         let mut launch = gpu.stream().launch_builder(&f);
         launch
-            .arg(rows.q)
-            .arg(rows.k)
-            .arg(rows.v)
+            .arg(&src.q)
+            .arg(&src.q_stride)
+            .arg(&q_out)
+            .arg(&q_out_stride)
+            .arg(&src.k)
+            .arg(&src.v)
+            .arg(&src.kv_stride)
             .arg(rows.positions);
         match rope {
             Some(r) => launch.arg(&r.inv_freq),
@@ -126,11 +134,13 @@ impl DeviceKvStorage {
         }
         launch
             .arg(&neox)
+            .arg(&copy_q)
             .arg(&linear_factor)
             .arg(&mscale)
             .arg(&num_slots_u);
         // SAFETY: the arguments match rope_store_kv's signature, with the pool buffers of the
-        // dtype the kernel's name says; q, k, v and positions cover the tokens (checked
+        // dtype the kernel's name says; `rows.qkv` borrows Q, K and V of every token at its
+        // strides (checked when it was made), q_out and positions cover the tokens (checked
         // above), pair indices stay below 2 * pairs <= head_dim (the RoPE table is for this
         // head_dim), and slots outside the pool are skipped by the kernel.
         unsafe { launch.launch(stride_launch(items)) }?;

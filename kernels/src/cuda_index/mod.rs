@@ -143,25 +143,27 @@ pub fn rope_pair(
     }
 }
 
-/// What work item `idx` of `rope_store_kv` does.
+/// What work item `idx` of `rope_store_kv` does. Offsets are within the token's row (Q's
+/// `[heads * head_dim]`, K's and V's `[kv_heads * head_dim]`, which is also the pool row's),
+/// so the caller applies each buffer's row stride.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RopeStoreItem {
-    /// Rotates a pair of `q` in place.
+    /// Rotates the pair at row offsets `pair.a`, `pair.b` of Q into `q_out`.
     Q(RopePair),
-    /// Rotates a pair of `k` (`pair` indexes `k`) into its token's pool row, at offsets
-    /// `cache_a` and `cache_b` within the row.
-    K {
-        pair: RopePair,
-        cache_a: usize,
-        cache_b: usize,
-    },
-    /// Stores V (and K, past the rotated dims) of `element` of `[tokens, kv_heads *
-    /// head_dim]`, at column `col` of the token's pool row.
+    /// Rotates the pair at row offsets `pair.a`, `pair.b` of K into its token's pool row.
+    K(RopePair),
+    /// Stores V (and K, past the rotated dims) at column `col` of the token's pool row.
     Element {
         token: usize,
-        element: usize,
         col: usize,
         store_k: bool,
+    },
+    /// Copies Q at column `col` of the token's row to `q_out` when `copy` (past the rotated
+    /// dims).
+    QElement {
+        token: usize,
+        col: usize,
+        copy: bool,
     },
 }
 
@@ -174,13 +176,20 @@ pub struct RopeStoreShape {
     pub head_dim: usize,
     pub pairs: usize,
     pub neox: bool,
+    /// Whether Q is rotated into another buffer, so its unrotated dims are copied there.
+    pub copy_q: bool,
 }
 
 impl RopeStoreShape {
     /// Work items of one launch.
     pub fn items(&self) -> usize {
         let pairs = self.tokens * (self.heads + self.kv_heads) * self.pairs;
-        pairs + self.tokens * self.kv_heads * self.head_dim
+        let q_copies = if self.copy_q {
+            self.tokens * self.heads * self.head_dim
+        } else {
+            0
+        };
+        pairs + self.tokens * self.kv_heads * self.head_dim + q_copies
     }
 }
 
@@ -189,27 +198,65 @@ pub fn rope_store_item(idx: usize, s: &RopeStoreShape) -> RopeStoreItem {
     let q_items = s.tokens * s.heads * s.pairs;
     let pair_items = q_items + s.tokens * s.kv_heads * s.pairs;
     let row_len = s.kv_heads * s.head_dim;
+    let kv_end = pair_items + s.tokens * row_len;
+    let in_row = |p: RopePair, n_heads: usize| {
+        let row_first = p.token * n_heads * s.head_dim;
+        RopePair {
+            a: p.a - row_first,
+            b: p.b - row_first,
+            ..p
+        }
+    };
     if idx < q_items {
-        return RopeStoreItem::Q(rope_pair(idx, s.heads, s.head_dim, s.pairs, s.neox));
+        let pair = rope_pair(idx, s.heads, s.head_dim, s.pairs, s.neox);
+        return RopeStoreItem::Q(in_row(pair, s.heads));
     }
     if idx < pair_items {
         let pair = rope_pair(idx - q_items, s.kv_heads, s.head_dim, s.pairs, s.neox);
-        // The pair's offsets within its token's K row are those within the pool row.
-        let row_start = pair.token * row_len;
-        return RopeStoreItem::K {
-            pair,
-            cache_a: pair.a - row_start,
-            cache_b: pair.b - row_start,
+        return RopeStoreItem::K(in_row(pair, s.kv_heads));
+    }
+    let rotated = 2 * s.pairs;
+    if idx < kv_end {
+        let element = idx - pair_items;
+        let token = element / row_len;
+        let col = element - token * row_len;
+        return RopeStoreItem::Element {
+            token,
+            col,
+            store_k: col % s.head_dim >= rotated,
         };
     }
-    let element = idx - pair_items;
-    let token = element / row_len;
-    let col = element - token * row_len;
-    RopeStoreItem::Element {
+    let q_len = s.heads * s.head_dim;
+    let element = idx - kv_end;
+    let token = element / q_len;
+    let col = element - token * q_len;
+    RopeStoreItem::QElement {
         token,
-        element,
         col,
-        store_k: col % s.head_dim >= 2 * s.pairs,
+        copy: col % s.head_dim >= rotated,
+    }
+}
+
+/// `qk_norm_inplace`: block `block` normalizes head `head` of token `token`'s Q row (`is_q`)
+/// or K row, at `offset` within that row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QkNormRow {
+    pub token: usize,
+    pub is_q: bool,
+    pub offset: usize,
+}
+
+/// `qk_norm_inplace`: the head row of block `block` over `[tokens, heads + kv_heads]`.
+pub fn qk_norm_row(block: usize, heads: usize, kv_heads: usize, head_dim: usize) -> QkNormRow {
+    let per_token = heads + kv_heads;
+    let token = block / per_token;
+    let head = block - token * per_token;
+    let is_q = head < heads;
+    let head_in_buffer = if is_q { head } else { head - heads };
+    QkNormRow {
+        token,
+        is_q,
+        offset: head_in_buffer * head_dim,
     }
 }
 

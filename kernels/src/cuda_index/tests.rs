@@ -179,8 +179,52 @@ fn rope_threads_rotate_the_same_pairs_as_the_cpu() {
     }
 }
 
-/// The fused RoPE + K/V store's work items, run on the CPU with the kernel's arithmetic, give
-/// what RoPE on q and k followed by the pool's `set_kv` gives, skipping padding slots.
+/// Q, K and V of `tokens` rows, laid out as one GEMM's `[tokens, q | k | v]` output
+/// (`merged`) or as three buffers: the buffer and each part's first index and row stride.
+struct QkvLayoutTwin {
+    buf: Vec<f32>,
+    q: (usize, usize),
+    k: (usize, usize),
+    v: (usize, usize),
+}
+
+impl QkvLayoutTwin {
+    fn new(q: &[f32], k: &[f32], v: &[f32], tokens: usize, merged: bool) -> Self {
+        let (q_len, kv_len) = (q.len() / tokens, k.len() / tokens);
+        if !merged {
+            let buf = [q, k, v].concat();
+            let (k0, v0) = (q.len(), q.len() + k.len());
+            return Self {
+                buf,
+                q: (0, q_len),
+                k: (k0, kv_len),
+                v: (v0, kv_len),
+            };
+        }
+        let width = q_len + 2 * kv_len;
+        let mut buf = Vec::with_capacity(tokens * width);
+        for t in 0..tokens {
+            buf.extend_from_slice(&q[t * q_len..(t + 1) * q_len]);
+            buf.extend_from_slice(&k[t * kv_len..(t + 1) * kv_len]);
+            buf.extend_from_slice(&v[t * kv_len..(t + 1) * kv_len]);
+        }
+        Self {
+            buf,
+            q: (0, width),
+            k: (q_len, width),
+            v: (q_len + kv_len, width),
+        }
+    }
+
+    fn at(&self, (first, stride): (usize, usize), token: usize, offset: usize) -> usize {
+        first + token * stride + offset
+    }
+}
+
+/// The fused RoPE + K/V store's work items, run on the CPU with the kernel's arithmetic over
+/// Q, K and V in one GEMM's merged rows (Q rotated into another buffer) and in three buffers
+/// (Q rotated in place), give what RoPE on q and k followed by the pool's `set_kv` gives,
+/// skipping padding slots.
 #[test]
 fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
     let mut rng = Rng(23);
@@ -194,16 +238,20 @@ fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
         head_dim,
         dtype: KvDtype::F32,
     };
-    let row_len = layout.row_len();
-    for (style, rot_dim) in [
+    let (row_len, q_len) = (layout.row_len(), heads * head_dim);
+    for ((style, rot_dim), merged) in [
         (RopeStyle::Normal, 16),
         (RopeStyle::Neox, 16),
         (RopeStyle::Neox, 10),
         (RopeStyle::Normal, 10),
         (RopeStyle::Normal, 0),
-    ] {
+    ]
+    .into_iter()
+    .flat_map(|rope| [(rope, true), (rope, false)])
+    {
+        let what = format!("{style:?} {rot_dim} merged {merged}");
         let (q, k, v) = (
-            rng.f32s(tokens * heads * head_dim),
+            rng.f32s(tokens * q_len),
             rng.f32s(tokens * row_len),
             rng.f32s(tokens * row_len),
         );
@@ -236,9 +284,13 @@ fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
             head_dim,
             pairs,
             neox: style == RopeStyle::Neox,
+            copy_q: merged,
         };
-        let (mut got_q, mut k_cache, mut v_cache) = (
-            q.clone(),
+        let input = QkvLayoutTwin::new(&q, &k, &v, tokens, merged);
+        // Merged: Q goes to its own `[tokens, q_len]` buffer; else back in place.
+        let mut buf = input.buf.clone();
+        let mut q_out = vec![f32::NAN; tokens * q_len];
+        let (mut k_cache, mut v_cache) = (
             vec![0.0f32; num_slots * row_len],
             vec![0.0f32; num_slots * row_len],
         );
@@ -253,50 +305,124 @@ fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
                     let (s, c) = angle.sin_cos();
                     (c as f32, s as f32)
                 };
+                let mut write_q = |token: usize, offset: usize, value: f32| {
+                    if merged {
+                        q_out[token * q_len + offset] = value;
+                    } else {
+                        buf[input.at(input.q, token, offset)] = value;
+                    }
+                };
+                let read = |part, token, offset| input.buf[input.at(part, token, offset)];
                 match rope_store_item(idx, &shape) {
                     RopeStoreItem::Q(p) => {
                         let (c, s) = rotation(p.token, p.pair);
-                        let (x0, x1) = (got_q[p.a], got_q[p.b]);
-                        got_q[p.a] = x0 * c - x1 * s;
-                        got_q[p.b] = x0 * s + x1 * c;
+                        let (x0, x1) = (read(input.q, p.token, p.a), read(input.q, p.token, p.b));
+                        write_q(p.token, p.a, x0 * c - x1 * s);
+                        write_q(p.token, p.b, x0 * s + x1 * c);
                     }
-                    RopeStoreItem::K {
-                        pair: p,
-                        cache_a,
-                        cache_b,
-                    } => {
+                    RopeStoreItem::K(p) => {
                         let Ok(slot) = usize::try_from(slots[p.token]) else {
                             continue;
                         };
                         let (c, s) = rotation(p.token, p.pair);
-                        let (x0, x1) = (k[p.a], k[p.b]);
-                        k_cache[slot * row_len + cache_a] = x0 * c - x1 * s;
-                        k_cache[slot * row_len + cache_b] = x0 * s + x1 * c;
+                        let (x0, x1) = (read(input.k, p.token, p.a), read(input.k, p.token, p.b));
+                        k_cache[slot * row_len + p.a] = x0 * c - x1 * s;
+                        k_cache[slot * row_len + p.b] = x0 * s + x1 * c;
                     }
                     RopeStoreItem::Element {
                         token,
-                        element,
                         col,
                         store_k,
                     } => {
                         let Ok(slot) = usize::try_from(slots[token]) else {
                             continue;
                         };
-                        v_cache[slot * row_len + col] = v[element];
+                        v_cache[slot * row_len + col] = read(input.v, token, col);
                         if store_k {
-                            k_cache[slot * row_len + col] = k[element];
+                            k_cache[slot * row_len + col] = read(input.k, token, col);
+                        }
+                    }
+                    RopeStoreItem::QElement { token, col, copy } => {
+                        assert!(merged, "{what}: Q copied while rotated in place");
+                        if copy {
+                            write_q(token, col, read(input.q, token, col));
                         }
                     }
                 }
             }
         });
-        assert!(visits.iter().all(|&n| n == 1), "{style:?} {rot_dim}");
-        assert_eq!(got_q, want_q, "{style:?} {rot_dim}: q");
+        assert!(visits.iter().all(|&n| n == 1), "{what}");
+        let got_q = if merged {
+            q_out
+        } else {
+            buf[..tokens * q_len].to_vec()
+        };
+        assert_eq!(got_q, want_q, "{what}: q");
         let (LayerKv::F32(wk), LayerKv::F32(wv)) = want.layer(0).unwrap() else {
             unreachable!()
         };
-        assert_eq!(&k_cache, wk, "{style:?} {rot_dim}: K pool");
-        assert_eq!(&v_cache, wv, "{style:?} {rot_dim}: V pool");
+        assert_eq!(&k_cache, wk, "{what}: K pool");
+        assert_eq!(&v_cache, wv, "{what}: V pool");
+    }
+}
+
+/// `qk_norm_inplace`'s blocks, run on the CPU over merged rows and over separate Q and K
+/// buffers, normalize every Q and K head once with its own weight, as the CPU's RMSNorm
+/// over one head per row does, and touch nothing else (V stays as it was).
+#[test]
+fn qk_norm_rows_normalize_each_head_once() {
+    let mut rng = Rng(31);
+    let (tokens, heads, kv_heads, head_dim) = (4, 6, 2, 8);
+    let (q_len, kv_len) = (heads * head_dim, kv_heads * head_dim);
+    let (q, k, v) = (
+        rng.f32s(tokens * q_len),
+        rng.f32s(tokens * kv_len),
+        rng.f32s(tokens * kv_len),
+    );
+    let (q_weight, k_weight) = (rng.f32s(head_dim), rng.f32s(head_dim));
+    let (mut want_q, mut want_k) = (vec![0.0; q.len()], vec![0.0; k.len()]);
+    crate::norm::rms_norm(&q, &q_weight, 1e-6, &mut want_q).unwrap();
+    crate::norm::rms_norm(&k, &k_weight, 1e-6, &mut want_k).unwrap();
+    for merged in [true, false] {
+        let layout = QkvLayoutTwin::new(&q, &k, &v, tokens, merged);
+        let mut buf = layout.buf.clone();
+        let mut visits = vec![0u32; buf.len()];
+        for block in 0..tokens * (heads + kv_heads) {
+            let row = qk_norm_row(block, heads, kv_heads, head_dim);
+            let (part, weight) = if row.is_q {
+                (layout.q, &q_weight)
+            } else {
+                (layout.k, &k_weight)
+            };
+            let first = layout.at(part, row.token, row.offset);
+            let head = &mut buf[first..first + head_dim];
+            let mut normed = vec![0.0; head_dim];
+            crate::norm::rms_norm(head, weight, 1e-6, &mut normed).unwrap();
+            head.copy_from_slice(&normed);
+            for n in &mut visits[first..first + head_dim] {
+                *n += 1;
+            }
+        }
+        let gather = |part: (usize, usize), width: usize| -> Vec<f32> {
+            (0..tokens)
+                .flat_map(|t| {
+                    let first = layout.at(part, t, 0);
+                    buf[first..first + width].to_vec()
+                })
+                .collect()
+        };
+        assert_eq!(gather(layout.q, q_len), want_q, "merged {merged}: Q");
+        assert_eq!(gather(layout.k, kv_len), want_k, "merged {merged}: K");
+        assert_eq!(gather(layout.v, kv_len), v, "merged {merged}: V");
+        let once = (0..tokens).all(|t| {
+            [(layout.q, q_len), (layout.k, kv_len)]
+                .iter()
+                .all(|&(part, width)| {
+                    let first = layout.at(part, t, 0);
+                    visits[first..first + width].iter().all(|&n| n == 1)
+                })
+        });
+        assert!(once, "merged {merged}: a head normalized twice or never");
     }
 }
 
@@ -348,7 +474,7 @@ fn cuda_sources_still_use_the_twinned_index_math() {
     let warps = format!("#define GQA_WARPS {GQA_WARPS}");
     let group = format!("#define GQA_MAX_GROUP {GQA_MAX_GROUP}");
     let lanes = format!("#define GQA_ACC_PER_LANE {GQA_ACC_PER_LANE}");
-    let anchors: [(&str, &str, &[&str]); 6] = [
+    let anchors: [(&str, &str, &[&str]); 7] = [
         (
             "common.cuh",
             include_str!("../../cuda/common.cuh"),
@@ -388,8 +514,22 @@ fn cuda_sources_still_use_the_twinned_index_math() {
                 "*y1 = __fadd_rn(__fmul_rn(x0, sf), __fmul_rn(x1, cf));",
                 "const size_t pair_items = q_items + (size_t)n_tokens * kv_heads * pairs;",
                 "const size_t base = (token * n_heads + head) * head_dim;",
-                "k_cache[dst + (p.a - row_first)] = from_f32<T>(y0);",
-                "if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[element]);",
+                "const size_t row_first = p.token * n_heads * head_dim;",
+                "const size_t a = p.a - row_first, b = p.b - row_first;",
+                "const size_t total = kv_end + (copy_q ? (size_t)n_tokens * q_len : 0);",
+                "const size_t src = token * kv_stride + col;",
+                "if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[src]);",
+                "q_out[token * q_out_stride + col] = q[token * q_stride + col];",
+            ],
+        ),
+        (
+            "norm.cu",
+            include_str!("../../cuda/norm.cu"),
+            &[
+                "const size_t token = blockIdx.x / per_token;",
+                "const bool is_q = head < heads;",
+                "float* row = is_q ? q + token * q_stride + (size_t)head * head_dim",
+                ": k + token * k_stride + (size_t)(head - heads) * head_dim;",
             ],
         ),
         (

@@ -4,12 +4,12 @@
 //! eagerly.
 
 use super::super::{Activation, ModelConfig, ModelError};
-use super::weights::DeviceWeights;
+use super::weights::{DeviceLayer, DeviceWeights};
 use half::f16;
 use kernels::attention::{AttentionShape, ScoreRules};
 use kernels::cuda::{
     AttentionLayer, AttentionMeta, CudaSlice, DeviceKvStorage, DeviceRope, DeviceSlots, Gate,
-    GpuContext, NewRows, SplitParts,
+    GpuContext, NewRows, QkvRows, QkvShape, SplitParts,
 };
 use kernels::cuda_index::SplitPlan;
 
@@ -19,6 +19,8 @@ pub struct Activations {
     rows: usize,
     x: CudaSlice<f32>,
     normed: CudaSlice<f32>,
+    /// One GEMM's `[tokens, q | k | v]` rows (the merged path).
+    qkv: CudaSlice<f32>,
     q: CudaSlice<f32>,
     k: CudaSlice<f32>,
     v: CudaSlice<f32>,
@@ -46,6 +48,7 @@ impl Activations {
             rows,
             x: gpu.zeros(tokens * c.hidden)?,
             normed: gpu.zeros(tokens.max(rows) * c.hidden)?,
+            qkv: gpu.zeros(tokens * (c.q_dim() + 2 * c.kv_dim()))?,
             q: gpu.zeros(tokens * c.q_dim())?,
             k: gpu.zeros(tokens * c.kv_dim())?,
             v: gpu.zeros(tokens * c.kv_dim())?,
@@ -85,9 +88,11 @@ pub struct DeviceModel<'a> {
     pub config: &'a ModelConfig,
     pub weights: &'a DeviceWeights,
     pub ropes: &'a [DeviceRope],
-    /// Fused kernels: the residual add, norm and cast; the gate and cast; RoPE and the K/V
-    /// store.
+    /// Fused kernels: the residual add, norm and cast; the gate and cast; the Q and K norms;
+    /// RoPE and the K/V store.
     pub fused: bool,
+    /// With `fused`: Q, K and V (and their biases) from one GEMM over the stacked weights.
+    pub merged_qkv: bool,
 }
 
 impl DeviceModel<'_> {
@@ -121,7 +126,7 @@ impl DeviceModel<'_> {
                 a.tokens, a.rows, inputs.rows
             )));
         }
-        let (hidden, q_dim, kv_dim, ffn) = (c.hidden, c.q_dim(), c.kv_dim(), c.ffn);
+        let (hidden, q_dim, ffn) = (c.hidden, c.q_dim(), c.ffn);
         let eps = c.rms_norm_eps;
         let shape = self.attention_shape();
 
@@ -135,23 +140,6 @@ impl DeviceModel<'_> {
         for (layer, lw) in w.layers.iter().enumerate() {
             // Q, K and V share one f16 copy of the normed rows.
             self.add_norm_half(a, pending, &lw.attn_norm, t)?;
-            for (weight, out, width) in [
-                (&lw.wq, &mut a.q, q_dim),
-                (&lw.wk, &mut a.k, kv_dim),
-                (&lw.wv, &mut a.v, kv_dim),
-            ] {
-                gpu.gemm_f32_out(&a.half, weight, out, t, width, hidden)?;
-            }
-            if let Some([qb, kb, vb]) = &lw.qkv_bias {
-                gpu.add_bias(&mut a.q, qb, t)?;
-                gpu.add_bias(&mut a.k, kb, t)?;
-                gpu.add_bias(&mut a.v, vb, t)?;
-            }
-            if let Some([q_norm, k_norm]) = &lw.qk_norm {
-                // One row per head.
-                gpu.rms_norm_in_place(&mut a.q, q_norm, eps, t * c.num_heads)?;
-                gpu.rms_norm_in_place(&mut a.k, k_norm, eps, t * c.num_kv_heads)?;
-            }
             let rope = match lw.rope {
                 Some(r) => Some(
                     ropes
@@ -160,23 +148,16 @@ impl DeviceModel<'_> {
                 ),
                 None => None,
             };
+            let new_rows = NewInputs {
+                layer,
+                lw,
+                rope,
+                inputs,
+            };
             if self.fused {
-                let rows = NewRows {
-                    tokens: t,
-                    q: &mut a.q,
-                    heads: c.num_heads,
-                    k: &a.k,
-                    v: &a.v,
-                    positions: inputs.positions,
-                    out_cache_loc: inputs.slots,
-                };
-                kv.rope_and_set_kv(gpu, layer, rope, rows)?;
+                self.fused_qkv(&new_rows, kv, a)?;
             } else {
-                if let Some(rope) = rope {
-                    rope.apply(gpu, &mut a.q, c.num_heads, inputs.positions, t)?;
-                    rope.apply(gpu, &mut a.k, c.num_kv_heads, inputs.positions, t)?;
-                }
-                kv.set_kv(gpu, layer, inputs.slots, &a.k, &a.v)?;
+                self.separate_qkv(&new_rows, kv, a)?;
             }
             let (k_cache, v_cache) = kv
                 .layer(layer)
@@ -246,7 +227,101 @@ impl DeviceModel<'_> {
     }
 }
 
+/// What a layer's Q/K/V projection and K/V store read besides the activations.
+struct NewInputs<'a> {
+    layer: usize,
+    lw: &'a DeviceLayer,
+    rope: Option<&'a DeviceRope>,
+    inputs: &'a StepInputs<'a>,
+}
+
 impl DeviceModel<'_> {
+    fn qkv_shape(&self, tokens: usize) -> QkvShape {
+        QkvShape {
+            tokens,
+            heads: self.config.num_heads,
+            kv_heads: self.config.num_kv_heads,
+            head_dim: self.config.head_dim,
+        }
+    }
+
+    /// Q, K and V from `a.half` by three GEMMs into `a.q`, `a.k` and `a.v`, with their biases.
+    fn qkv_gemms(&self, lw: &DeviceLayer, a: &mut Activations, t: usize) -> Result<(), ModelError> {
+        let (gpu, c) = (self.gpu, self.config);
+        let [(wq, q_dim), (wk, kv_dim), (wv, _)] = lw.qkv_parts(c.hidden, c.q_dim(), c.kv_dim());
+        gpu.gemm_f32_out(&a.half, &wq, &mut a.q, t, q_dim, c.hidden)?;
+        gpu.gemm_f32_out(&a.half, &wk, &mut a.k, t, kv_dim, c.hidden)?;
+        gpu.gemm_f32_out(&a.half, &wv, &mut a.v, t, kv_dim, c.hidden)?;
+        if let Some(b) = &lw.qkv_bias {
+            gpu.add_bias(&mut a.q, &b.q, t)?;
+            gpu.add_bias(&mut a.k, &b.k, t)?;
+            gpu.add_bias(&mut a.v, &b.v, t)?;
+        }
+        Ok(())
+    }
+
+    /// The fused path from `a.half` to rotated Q in `a.q` and K/V in the pool: one GEMM (or
+    /// three), one bias add, one launch for both head norms, one for RoPE and the store.
+    fn fused_qkv(
+        &self,
+        n: &NewInputs<'_>,
+        kv: &mut DeviceKvStorage,
+        a: &mut Activations,
+    ) -> Result<(), ModelError> {
+        let (gpu, c) = (self.gpu, self.config);
+        let t = n.inputs.tokens;
+        let shape = self.qkv_shape(t);
+        let (rows, q_out) = if self.merged_qkv {
+            let width = shape.merged_len();
+            gpu.gemm_f32_out(&a.half, &n.lw.wqkv, &mut a.qkv, t, width, c.hidden)?;
+            if let Some(b) = &n.lw.qkv_bias {
+                gpu.add_bias(&mut a.qkv, &b.merged, t)?;
+            }
+            let rows = QkvRows::merged(gpu, &mut a.qkv, shape)?;
+            (rows, Some(&mut a.q))
+        } else {
+            self.qkv_gemms(n.lw, a, t)?;
+            (
+                QkvRows::separate(gpu, &mut a.q, &mut a.k, &a.v, shape)?,
+                None,
+            )
+        };
+        if let Some([q_norm, k_norm]) = &n.lw.qk_norm {
+            gpu.qk_norm_in_place(&rows, q_norm, k_norm, c.rms_norm_eps)?;
+        }
+        let new = NewRows {
+            qkv: rows,
+            q_out,
+            positions: n.inputs.positions,
+            out_cache_loc: n.inputs.slots,
+        };
+        kv.rope_and_set_kv(gpu, n.layer, n.rope, new)?;
+        Ok(())
+    }
+
+    /// The separate kernels of [`Self::fused_qkv`], launch by launch.
+    fn separate_qkv(
+        &self,
+        n: &NewInputs<'_>,
+        kv: &mut DeviceKvStorage,
+        a: &mut Activations,
+    ) -> Result<(), ModelError> {
+        let (gpu, c) = (self.gpu, self.config);
+        let t = n.inputs.tokens;
+        self.qkv_gemms(n.lw, a, t)?;
+        if let Some([q_norm, k_norm]) = &n.lw.qk_norm {
+            // One row per head.
+            gpu.rms_norm_in_place(&mut a.q, q_norm, c.rms_norm_eps, t * c.num_heads)?;
+            gpu.rms_norm_in_place(&mut a.k, k_norm, c.rms_norm_eps, t * c.num_kv_heads)?;
+        }
+        if let Some(rope) = n.rope {
+            rope.apply(gpu, &mut a.q, c.num_heads, n.inputs.positions, t)?;
+            rope.apply(gpu, &mut a.k, c.num_kv_heads, n.inputs.positions, t)?;
+        }
+        kv.set_kv(gpu, n.layer, n.inputs.slots, &a.k, &a.v)?;
+        Ok(())
+    }
+
     /// The input of a layer's Q/K/V or gate/up GEMMs: `a.x += a.proj` when `add`, then
     /// `a.half = f16(rms_norm(a.x) * weight)`; one launch when fused, three otherwise (the
     /// same bits either way).

@@ -55,18 +55,24 @@ pub struct GpuRunOptions {
     /// Decode batches of up to this many requests replay CUDA graphs; 0: every step eager.
     pub cuda_graph_max_batch: usize,
     /// One launch for each residual add, RMSNorm and cast to f16, for each gated activation
-    /// and cast, and for RoPE on Q and K with the K/V store (the same bits as the separate
-    /// kernels, seven launches fewer per layer).
+    /// and cast, for both per-head Q/K norms, and for RoPE on Q and K with the K/V store (the
+    /// same bits as the separate kernels, seven launches fewer per layer, eight with Q/K
+    /// norms).
     pub fused_kernels: bool,
+    /// With `fused_kernels`: Q, K and V from one GEMM over their stacked weights, and one
+    /// bias add (two launches fewer per layer, four with biases). cuBLAS may sum in another
+    /// order for the wider matrix than for three, so logits agree within rounding.
+    pub merged_qkv: bool,
 }
 
 impl Default for GpuRunOptions {
     /// No graphs (they are recorded against the first pool; the engine turns them on),
-    /// fused kernels.
+    /// fused kernels, one Q/K/V GEMM.
     fn default() -> Self {
         Self {
             cuda_graph_max_batch: 0,
             fused_kernels: true,
+            merged_qkv: true,
         }
     }
 }
@@ -172,6 +178,7 @@ impl GpuModel {
             weights: &self.weights,
             ropes: &self.ropes,
             fused: self.options.fused_kernels,
+            merged_qkv: self.options.merged_qkv,
         }
     }
 
@@ -390,6 +397,7 @@ impl GpuModel {
             weights,
             ropes,
             fused: options.fused_kernels,
+            merged_qkv: options.merged_qkv,
         };
         let plan = attention.default_plan(&model.attention_shape());
         let parts = if plan.num_splits > 1 {

@@ -1,21 +1,22 @@
 //! The model's weights on the device: projections dequantized once to f16 (cuBLAS GEMMs),
-//! norms and biases in f32. Q, K and V stay separate matrices (and biases) so each GEMM
-//! writes its own contiguous output; gate and up stay fused, as the gated activations read
-//! rows `[gate | up]`. A family's optional parts are uploaded where its layers have them.
+//! norms and biases in f32. Q, K and V are one stacked matrix `[q | k | v]`, so one GEMM
+//! gives all three (the fused kernels read its rows in place); its row ranges serve the
+//! three GEMMs of the separate path. Gate and up are stacked likewise, as the gated
+//! activations read rows `[gate | up]`. A family's optional parts are uploaded where its
+//! layers have them.
 
 use super::super::weights::Mlp;
 use super::super::{ModelError, Weights};
 use half::f16;
 use half::slice::HalfFloatSliceExt;
-use kernels::cuda::{CudaSlice, GpuContext};
+use kernels::cuda::{CudaSlice, CudaView, GpuContext};
 
 pub struct DeviceLayer {
     pub attn_norm: CudaSlice<f32>,
-    pub wq: CudaSlice<f16>,
-    pub wk: CudaSlice<f16>,
-    pub wv: CudaSlice<f16>,
+    /// `[q_dim + 2 kv_dim, hidden]`: Q's rows, then K's, then V's.
+    pub wqkv: CudaSlice<f16>,
     /// Q, K and V biases (Qwen2).
-    pub qkv_bias: Option<[CudaSlice<f32>; 3]>,
+    pub qkv_bias: Option<QkvBias>,
     /// Per-head Q and K norms, `[head_dim]` each (Qwen3, Gemma 3).
     pub qk_norm: Option<[CudaSlice<f32>; 2]>,
     pub wo: CudaSlice<f16>,
@@ -28,6 +29,31 @@ pub struct DeviceLayer {
     pub rope: Option<usize>,
     /// Keys each query sees at most (sliding-window layers).
     pub window: Option<usize>,
+}
+
+/// Q, K and V biases, apart (the separate path adds each to its own rows) and stacked.
+pub struct QkvBias {
+    pub q: CudaSlice<f32>,
+    pub k: CudaSlice<f32>,
+    pub v: CudaSlice<f32>,
+    pub merged: CudaSlice<f32>,
+}
+
+impl DeviceLayer {
+    /// Q's, K's and V's weights as row ranges of the stacked matrix, with their widths.
+    pub fn qkv_parts(
+        &self,
+        hidden: usize,
+        q_dim: usize,
+        kv_dim: usize,
+    ) -> [(CudaView<'_, f16>, usize); 3] {
+        let (q_end, k_end) = (q_dim * hidden, (q_dim + kv_dim) * hidden);
+        [
+            (self.wqkv.slice(..q_end), q_dim),
+            (self.wqkv.slice(q_end..k_end), kv_dim),
+            (self.wqkv.slice(k_end..k_end + kv_dim * hidden), kv_dim),
+        ]
+    }
 }
 
 pub struct DeviceWeights {
@@ -44,9 +70,6 @@ impl DeviceWeights {
         let (hidden, q_dim, kv_dim) = (c.hidden, c.q_dim(), c.kv_dim());
         let mut layers = Vec::with_capacity(w.layers.len());
         for lw in &w.layers {
-            let qkv = |lo: usize, n: usize| {
-                half_rows(gpu, lo..lo + n, hidden, |r, out| lw.qkv.row(r, out))
-            };
             let Mlp::Dense { gate_up, down } = &lw.mlp else {
                 return Err(ModelError::Unsupported(
                     "mixture-of-experts layers on the GPU: serve this model with --device cpu"
@@ -55,11 +78,12 @@ impl DeviceWeights {
             };
             let upload = |v: &Option<Vec<f32>>| v.as_deref().map(|v| gpu.upload(v)).transpose();
             let qkv_bias = match &lw.qkv_bias {
-                Some(b) if b.len() == q_dim + 2 * kv_dim => Some([
-                    gpu.upload(&b[..q_dim])?,
-                    gpu.upload(&b[q_dim..q_dim + kv_dim])?,
-                    gpu.upload(&b[q_dim + kv_dim..])?,
-                ]),
+                Some(b) if b.len() == q_dim + 2 * kv_dim => Some(QkvBias {
+                    q: gpu.upload(&b[..q_dim])?,
+                    k: gpu.upload(&b[q_dim..q_dim + kv_dim])?,
+                    v: gpu.upload(&b[q_dim + kv_dim..])?,
+                    merged: gpu.upload(b)?,
+                }),
                 Some(b) => {
                     return Err(ModelError::Shape(format!(
                         "a Q/K/V bias of {} values for {q_dim} + 2 x {kv_dim} outputs",
@@ -79,9 +103,9 @@ impl DeviceWeights {
             };
             layers.push(DeviceLayer {
                 attn_norm: gpu.upload(&lw.attn_norm)?,
-                wq: qkv(0, q_dim)?,
-                wk: qkv(q_dim, kv_dim)?,
-                wv: qkv(q_dim + kv_dim, kv_dim)?,
+                wqkv: half_rows(gpu, 0..q_dim + 2 * kv_dim, hidden, |r, out| {
+                    lw.qkv.row(r, out)
+                })?,
                 qkv_bias,
                 qk_norm,
                 wo: half_rows(gpu, 0..hidden, q_dim, |r, out| {
