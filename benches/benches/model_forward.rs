@@ -3,13 +3,14 @@
 //! or 64 requests that each hold 128 tokens of context (tg at batch B), and batch 1 at 2,048
 //! tokens of context. Throughput is tokens per second. Runs on the default model (`scripts/fetch-model.sh`).
 //!
-//! With `--features cuda` the same passes also run on GPU 0, four ways: `gpu/...` (batches
+//! With `--features cuda` the same passes also run on GPU 0: `gpu/...` (batches
 //! up to 256, each pass launch by launch with the fused kernels, ending with the logits on
 //! the host, as the scheduler got them before sampling moved to the device),
 //! `gpu-unfused/...` (the same with separate add, norm, gate and cast kernels),
 //! `gpu-sampled/...` (launch by launch, greedy sampling on the device: only tokens come
-//! back) and `gpu-graphs/...` (decode steps replayed from CUDA graphs, sampled on the
-//! device: how the server runs).
+//! back), `gpu-graphs/...` (decode steps replayed from CUDA graphs, sampled on the
+//! device: how the server runs) and `gpu-graphs-f16kv/...` (the same over an f16 K/V pool);
+//! `gpu-three-gemms/...` is `gpu/` with three Q/K/V GEMMs instead of one.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -45,8 +46,13 @@ struct Bench<M: ForwardModel> {
 }
 
 impl<M: ForwardModel> Bench<M> {
-    /// Room for `max_batch` requests of `context` tokens plus the decode steps.
+    /// Room for `max_batch` requests of `context` tokens plus the decode steps, in an f32 K/V
+    /// pool.
     fn new(model: M, max_batch: usize, context: usize) -> Self {
+        Self::with_kv_dtype(model, max_batch, context, KvDtype::F32)
+    }
+
+    fn with_kv_dtype(model: M, max_batch: usize, context: usize, dtype: KvDtype) -> Self {
         let max_context_len = (context + DECODE_STEPS).max(1024);
         let num_slots = max_batch * (context + DECODE_STEPS) + 1024;
         let size = KvPoolSize {
@@ -54,7 +60,7 @@ impl<M: ForwardModel> Bench<M> {
             req_rows: max_batch,
             max_context_len,
         };
-        let kv = model.new_kv(model.kv_layout(KvDtype::F32), size).unwrap();
+        let kv = model.new_kv(model.kv_layout(dtype), size).unwrap();
         let mut cache = KvCache::new(KvCacheConfig {
             max_running_requests: max_batch,
             max_context_len,
@@ -285,6 +291,15 @@ fn gpu(c: &mut Criterion) {
         &[1, 8, 32, 128, 256],
     );
     decode_on(c, "gpu-graphs", graphed(128, 1024), 1024, &[128]);
+    // The same with f16 K/V: half the bytes the attention reads.
+    let mut model = GpuModel::from_model(&model, 0).unwrap();
+    let options = GpuRunOptions {
+        cuda_graph_max_batch: 128,
+        ..GpuRunOptions::default()
+    };
+    model.set_run_options(options).unwrap();
+    let half_kv = Bench::with_kv_dtype(model, 128, 1024, KvDtype::F16).sampled_on_device();
+    decode_on(c, "gpu-graphs-f16kv", half_kv, 1024, &[1, 128]);
 }
 
 #[cfg(not(feature = "cuda"))]

@@ -5,6 +5,11 @@
 //! Greedy requests measure the scheduler; `sampled` ones (temperature 1) add the sampler's
 //! softmax over the whole vocabulary, which dominates at large batches.
 //!
+//! `device/...`: as the scheduler runs beside a GPU that samples on the device, the model
+//! returns each greedy row's token and no logits row, so nothing vocabulary-wide is left:
+//! the scheduler's own cost per step, the floor under a GPU step's time; `device-overlap/`
+//! adds overlap scheduling (batches launched before the last one is collected).
+//!
 //! Needs the default model's GGUF for the tokenizer (`scripts/fetch-model.sh`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -23,20 +28,38 @@ const OUTPUT_TOKENS: u32 = 64;
 /// Bytes per token of the scripted model's KV: K and V of 2 f32 each.
 const SCRIPTED_BYTES_PER_TOKEN: usize = 16;
 
-fn start(batch: usize) -> EngineHandle {
+/// How the scripted model stands in for the forward pass.
+#[derive(Clone, Copy)]
+enum Stand {
+    /// Logits rows on the host, sampled there.
+    HostLogits,
+    /// Tokens only, as from a GPU that samples on the device.
+    DeviceTokens,
+    /// Tokens only, launched asynchronously under overlap scheduling.
+    DeviceOverlap,
+}
+
+fn start(batch: usize, stand: Stand) -> EngineHandle {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
     let file = GgufFile::open(&path)
         .expect("the default model is needed for its tokenizer: run scripts/fetch-model.sh");
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
-    let model = ScriptedModel::new(tok.vocab_size(), 512);
+    let model = match stand {
+        Stand::HostLogits => ScriptedModel::new(tok.vocab_size(), 512),
+        Stand::DeviceTokens => ScriptedModel::new(tok.vocab_size(), 512).tokens_only(),
+        Stand::DeviceOverlap => ScriptedModel::new(tok.vocab_size(), 512)
+            .tokens_only()
+            .launching_asynchronously(),
+    };
     let info = model.model_info(tok.stop_token_ids());
     let mut config = EngineConfig::new(path);
     // Room for every request's prompt and output four times over: no retraction.
     config.kv_budget_bytes = 4 * batch * 128 * SCRIPTED_BYTES_PER_TOKEN;
     config.scheduler.max_running_requests = batch;
     config.scheduler.max_prefill_tokens = batch * PROMPT_TOKENS;
+    config.scheduler.overlap_schedule = matches!(stand, Stand::DeviceOverlap);
     EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
 }
 
@@ -75,7 +98,7 @@ fn scheduler_steps(c: &mut Criterion) {
     g.sample_size(20);
     g.measurement_time(Duration::from_secs(10));
     for batch in [1usize, 64, 256] {
-        let engine = start(batch);
+        let engine = start(batch, Stand::HostLogits);
         // One prefill step, then one step per output token after the first.
         g.throughput(Throughput::Elements(OUTPUT_TOKENS as u64));
         let mut round = 0;
@@ -96,5 +119,33 @@ fn scheduler_steps(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, scheduler_steps);
+fn scheduler_steps_beside_a_gpu(c: &mut Criterion) {
+    for (group, stand) in [
+        ("scheduler/device", Stand::DeviceTokens),
+        ("scheduler/device-overlap", Stand::DeviceOverlap),
+    ] {
+        let mut g = c.benchmark_group(group);
+        g.sample_size(20);
+        g.measurement_time(Duration::from_secs(10));
+        g.throughput(Throughput::Elements(OUTPUT_TOKENS as u64));
+        for batch in [1usize, 64, 128, 256] {
+            let engine = start(batch, stand);
+            let mut round = 0;
+            g.bench_function(format!("batch_{batch}_greedy"), |b| {
+                b.iter_custom(|iters| {
+                    (0..iters)
+                        .map(|_| {
+                            round += 1;
+                            run_batch(&engine, batch, round, 0.0)
+                        })
+                        .sum()
+                })
+            });
+            engine.shutdown(Duration::ZERO);
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, scheduler_steps, scheduler_steps_beside_a_gpu);
 criterion_main!(benches);

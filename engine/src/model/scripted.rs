@@ -8,7 +8,7 @@
 //! rule directly from a token sequence, independently of pools and batches.
 
 use super::{ForwardBatch, ForwardModel, FutureToken, KvPoolSize, Launched, ModelError};
-use kernels::sampling::{SampledRow, SamplingBatch};
+use kernels::sampling::{RowPlan, SampledRow, SamplingBatch};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
 /// Outputs are `FIRST_TOKEN..FIRST_TOKEN + RANGE`, away from special ids.
@@ -30,6 +30,9 @@ pub struct ScriptedModel {
     slots: [Option<Vec<SampledRow>>; 2],
     next_slot: usize,
     last_tokens: Vec<u32>,
+    /// Plain greedy rows come back as tokens without a logits row (benchmarks of the
+    /// scheduler alone).
+    tokens_only: bool,
 }
 
 impl ScriptedModel {
@@ -44,7 +47,18 @@ impl ScriptedModel {
             slots: [None, None],
             next_slot: 0,
             last_tokens: Vec::new(),
+            tokens_only: false,
         }
+    }
+
+    /// The same model sampling on the device, where a plain greedy row (no edits, mask or
+    /// log-probabilities) is its token without a vocabulary-wide logits row: the token the
+    /// sampler would pick from that row, at none of its cost. For measuring the scheduler
+    /// alone, as it runs beside a GPU.
+    pub fn tokens_only(mut self) -> Self {
+        self.device_sampling = true;
+        self.tokens_only = true;
+        self
     }
 
     /// The same model, launching batches as the GPU runner does
@@ -81,6 +95,53 @@ impl ScriptedModel {
             num_kv_heads: 1,
             eos_token_ids: eos_token_ids.to_vec(),
         }
+    }
+
+    /// Writes the batch's K/V and returns each logits row's next token (`None`: past the
+    /// vocabulary, a row of zeros).
+    fn next_tokens(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut KvStorage,
+    ) -> Result<Vec<Option<u32>>, ModelError> {
+        let t = batch.num_tokens();
+        if batch.positions.len() != t || batch.out_cache_loc.len() != t {
+            return Err(ModelError::Batch("positions / out_cache_loc length".into()));
+        }
+        if let Some(bad) = self.failing_token {
+            if batch.input_ids.contains(&bad) {
+                return Err(ModelError::Batch(format!(
+                    "scripted failure on token {bad}"
+                )));
+            }
+        }
+        let keys: Vec<f32> = batch
+            .input_ids
+            .iter()
+            .zip(&batch.positions)
+            .flat_map(|(&id, &pos)| [id as f32, pos as f32])
+            .collect();
+        kv.set_kv(0, &batch.out_cache_loc, &keys, &vec![0.0; keys.len()])?;
+        let Some((LayerKv::F32(k_cache), _)) = kv.layer(0) else {
+            return Err(ModelError::Batch("scripted model needs an f32 pool".into()));
+        };
+        let next = batch.logits_rows.iter().map(|&row| {
+            let row = row as usize;
+            // The request this token belongs to, and its visible keys (causal, end-aligned).
+            let b = batch.q_indptr.partition_point(|&s| s as usize <= row) - 1;
+            let q1 = batch.q_indptr[b + 1] as usize;
+            let (k0, k1) = (batch.kv_indptr[b] as usize, batch.kv_indptr[b + 1] as usize);
+            let visible = (k1 - k0) - (q1 - 1 - row);
+            let h = batch.kv_indices[k0..k0 + visible]
+                .iter()
+                .fold(SEED, |h, &slot| {
+                    let at = slot as usize * 2;
+                    mix(h, k_cache[at] as u64, k_cache[at + 1] as u64)
+                });
+            let next = FIRST_TOKEN as u64 + h % RANGE;
+            (next < self.vocab_size as u64).then_some(next as u32)
+        });
+        Ok(next.collect())
     }
 
     /// The token this model produces after `history` (prompt and output so far).
@@ -177,49 +238,106 @@ impl ForwardModel for ScriptedModel {
         }
     }
 
-    fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
-        let t = batch.num_tokens();
-        if batch.positions.len() != t || batch.out_cache_loc.len() != t {
-            return Err(ModelError::Batch("positions / out_cache_loc length".into()));
-        }
-        if let Some(bad) = self.failing_token {
-            if batch.input_ids.contains(&bad) {
-                return Err(ModelError::Batch(format!(
-                    "scripted failure on token {bad}"
-                )));
-            }
-        }
-        let keys: Vec<f32> = batch
-            .input_ids
-            .iter()
-            .zip(&batch.positions)
-            .flat_map(|(&id, &pos)| [id as f32, pos as f32])
-            .collect();
-        kv.set_kv(0, &batch.out_cache_loc, &keys, &vec![0.0; keys.len()])?;
-        let Some((LayerKv::F32(k_cache), _)) = kv.layer(0) else {
-            return Err(ModelError::Batch("scripted model needs an f32 pool".into()));
+    fn forward_sampled(
+        &mut self,
+        batch: &ForwardBatch,
+        kv: &mut KvStorage,
+        sampling: &SamplingBatch,
+    ) -> Result<Vec<SampledRow>, ModelError> {
+        let plain = |p: &RowPlan| {
+            p.greedy != 0
+                && p.n_top == 0
+                && p.want_logprob == 0
+                && p.edit_lo == p.edit_hi
+                && p.mask_row < 0
         };
+        if !(self.tokens_only && sampling.plans.iter().all(plain)) {
+            let vocab = self.vocab_size;
+            let mut rows = self.forward(batch, kv)?.to_vec();
+            return Ok(kernels::sampling::twin::sample_rows(
+                &mut rows, vocab, sampling,
+            )?);
+        }
+        if sampling.plans.len() != batch.logits_rows.len() {
+            return Err(ModelError::Batch("one sampling plan per logits row".into()));
+        }
+        let rows = self
+            .next_tokens(batch, kv)?
+            .into_iter()
+            .map(|next| SampledRow {
+                // A row without its 10.0 is all zeros: the first token is the largest.
+                token: next.unwrap_or(0),
+                logprob: f32::NAN,
+                top: Vec::new(),
+            });
+        Ok(rows.collect())
+    }
+
+    fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
+        let next = self.next_tokens(batch, kv)?;
         self.logits.clear();
-        self.logits
-            .resize(batch.logits_rows.len() * self.vocab_size, 0.0);
-        for (out_row, &row) in batch.logits_rows.iter().enumerate() {
-            let row = row as usize;
-            // The request this token belongs to, and its visible keys (causal, end-aligned).
-            let b = batch.q_indptr.partition_point(|&s| s as usize <= row) - 1;
-            let q1 = batch.q_indptr[b + 1] as usize;
-            let (k0, k1) = (batch.kv_indptr[b] as usize, batch.kv_indptr[b + 1] as usize);
-            let visible = (k1 - k0) - (q1 - 1 - row);
-            let h = batch.kv_indices[k0..k0 + visible]
-                .iter()
-                .fold(SEED, |h, &slot| {
-                    let at = slot as usize * 2;
-                    mix(h, k_cache[at] as u64, k_cache[at + 1] as u64)
-                });
-            let next = FIRST_TOKEN as usize + (h % RANGE) as usize;
-            if next < self.vocab_size {
-                self.logits[out_row * self.vocab_size + next] = 10.0;
+        self.logits.resize(next.len() * self.vocab_size, 0.0);
+        for (out_row, next) in next.into_iter().enumerate() {
+            if let Some(next) = next {
+                self.logits[out_row * self.vocab_size + next as usize] = 10.0;
             }
         }
         Ok(&self.logits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernels::sampling::SamplingBatch;
+
+    /// Plain greedy rows come back from `tokens_only` as the tokens the sampler's twin picks
+    /// from the full logits rows, past-the-vocabulary rows included; rows that want more
+    /// (log-probabilities) go through the twin.
+    #[test]
+    fn tokens_only_gives_the_tokens_the_sampler_picks() {
+        for vocab in [49_152, 600] {
+            let size = KvPoolSize {
+                num_slots: 64,
+                req_rows: 4,
+                max_context_len: 64,
+            };
+            let mut batch = ForwardBatch::default();
+            let mut next_slot = 0;
+            for (row, ids) in [&[5u32, 9, 13][..], &[7, 7], &[2, 4, 6, 8, 10]]
+                .into_iter()
+                .enumerate()
+            {
+                let slots: Vec<i32> = (next_slot..next_slot + ids.len() as i32).collect();
+                next_slot += ids.len() as i32;
+                batch.push_request(row as u32, ids, 0, &slots, &slots, true);
+            }
+            let run = |model: ScriptedModel, sampling: &SamplingBatch| {
+                let mut model = model;
+                let mut kv = model.new_kv(model.kv_layout(KvDtype::F32), size).unwrap();
+                model.forward_sampled(&batch, &mut kv, sampling).unwrap()
+            };
+            let mut sampling = SamplingBatch {
+                plans: vec![RowPlan::default(); 3],
+                ..SamplingBatch::default()
+            };
+            let model = || ScriptedModel::new(vocab, 64);
+            let fast = run(model().tokens_only(), &sampling);
+            let twin = run(model().sampling_on_device(), &sampling);
+            // Log-probabilities as bits: a greedy row's unasked one is NaN.
+            let bits = |rows: &[SampledRow]| {
+                let row = |r: &SampledRow| (r.token, r.logprob.to_bits(), r.top.clone());
+                rows.iter().map(row).collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&fast), bits(&twin), "vocab {vocab}");
+            sampling.plans[1].want_logprob = 1;
+            let fast = run(model().tokens_only(), &sampling);
+            let twin = run(model().sampling_on_device(), &sampling);
+            assert_eq!(
+                bits(&fast),
+                bits(&twin),
+                "vocab {vocab}, a log-probability asked"
+            );
+        }
     }
 }
