@@ -562,7 +562,7 @@ fn fused_kernels_give_the_logits_of_the_separate_ones() {
 /// separate kernels; fused kernels after three Q/K/V GEMMs, whose every logits row equals
 /// the separate one's to the bit; and fused kernels after one GEMM over the stacked Q/K/V
 /// weights, whose rows agree within the reordered sums' rounding (cosine, and the separate
-/// run's top token in its top two). Pools idle after.
+/// run's top token in its top two but for near-ties). Pools idle after.
 fn assert_fused_matches_the_separate_kernels(cpu_model: &Model, prompts: &[Vec<u32>]) {
     let runner = |fused_kernels: bool, merged_qkv: bool| {
         let mut model = GpuModel::from_model(cpu_model, 0).unwrap();
@@ -600,10 +600,16 @@ fn assert_fused_matches_the_separate_kernels(cpu_model: &Model, prompts: &[Vec<u
             rows += 1;
             bit_equal_rows += usize::from(got == want);
             worst_cosine = worst_cosine.min(cosine(got, want));
-            assert!(
-                rank(got, greedy(want)) <= 1,
-                "one Q/K/V GEMM moved the top token"
-            );
+            // Unless the top three are nearly tied (random-weight family models).
+            let mut top = want.clone();
+            top.sort_by(|a, b| b.total_cmp(a));
+            if top[0] - top[2] > 0.01 {
+                let moved = rank(got, greedy(want));
+                assert!(
+                    moved <= 1,
+                    "one Q/K/V GEMM moved the top token to rank {moved}"
+                );
+            }
         }
         for (seq, row) in seqs.iter_mut().zip(&want) {
             seq.push(greedy(row));

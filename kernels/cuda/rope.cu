@@ -73,8 +73,8 @@ extern "C" __global__ void rope(
 // buffers; rotated Q goes to q_out (which may be q: rotation in place). Work items,
 // grid-stride: the [tokens, heads, pairs] pairs of Q; the [tokens, kv_heads, pairs] pairs of
 // K, rotated into the pool; the [tokens, kv_heads * head_dim] elements, whose V goes to the
-// pool, and K too past the rotated dims; when copy_q, the [tokens, heads * head_dim]
-// elements of Q, copied to q_out past the rotated dims. No rotation: pairs = 0 (inv_freq
+// pool, and K too past the rotated dims; when copy_q, the [tokens, heads, head_dim - 2 pairs]
+// unrotated elements of Q, copied to q_out. No rotation: pairs = 0 (inv_freq
 // unread). A slot outside the pool (-1: a padding row) stores nothing.
 // Twin: cuda_index::rope_store_item.
 template <typename T>
@@ -89,8 +89,8 @@ __device__ __forceinline__ void rope_store_kv(
     const size_t pair_items = q_items + (size_t)n_tokens * kv_heads * pairs;
     const size_t row_len = (size_t)kv_heads * head_dim;
     const size_t kv_end = pair_items + (size_t)n_tokens * row_len;
-    const size_t q_len = (size_t)heads * head_dim;
-    const size_t total = kv_end + (copy_q ? (size_t)n_tokens * q_len : 0);
+    const unsigned unrotated = head_dim - 2u * pairs;
+    const size_t total = kv_end + (copy_q ? (size_t)n_tokens * heads * unrotated : 0);
     for (size_t idx = grid_first(); idx < total; idx += grid_step()) {
         if (idx < pair_items) {
             const bool is_q = idx < q_items;
@@ -129,10 +129,11 @@ __device__ __forceinline__ void rope_store_kv(
             if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[src]);
         } else {
             const size_t element = idx - kv_end;
-            const size_t token = element / q_len;
-            const size_t col = element - token * q_len;
-            if (col % head_dim >= 2u * pairs)
-                q_out[token * q_out_stride + col] = q[token * q_stride + col];
+            const size_t head_row = element / unrotated;  // token * heads + head
+            const size_t token = head_row / heads;
+            const size_t col = (head_row - token * heads) * head_dim + 2u * pairs +
+                               (element - head_row * unrotated);
+            q_out[token * q_out_stride + col] = q[token * q_stride + col];
         }
     }
 }

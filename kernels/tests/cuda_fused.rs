@@ -223,9 +223,10 @@ fn rope_and_store_equal_rope_then_set_kv_bit_for_bit() {
             head_dim,
             dtype,
         };
+        // Position scaling and a pair scale that differ (an argument swap shows).
         let rope = rope.map(|(rot_dim, style)| {
-            let cpu = Rope::new(head_dim, rot_dim, 500_000.0, style, 1.0).unwrap();
-            DeviceRope::from_rope(&gpu, &cpu).unwrap()
+            let cpu = Rope::new(head_dim, rot_dim, 500_000.0, style, 4.0).unwrap();
+            DeviceRope::from_rope(&gpu, &cpu.with_mscale(1.25).unwrap()).unwrap()
         });
         let q = rng.f32s(tokens * heads * head_dim);
         let (k, v) = (

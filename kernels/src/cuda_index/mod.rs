@@ -158,13 +158,8 @@ pub enum RopeStoreItem {
         col: usize,
         store_k: bool,
     },
-    /// Copies Q at column `col` of the token's row to `q_out` when `copy` (past the rotated
-    /// dims).
-    QElement {
-        token: usize,
-        col: usize,
-        copy: bool,
-    },
+    /// Copies Q at column `col` of the token's row (an unrotated dim) to `q_out`.
+    QElement { token: usize, col: usize },
 }
 
 /// The shape `rope_store_kv` runs over.
@@ -176,7 +171,8 @@ pub struct RopeStoreShape {
     pub head_dim: usize,
     pub pairs: usize,
     pub neox: bool,
-    /// Whether Q is rotated into another buffer, so its unrotated dims are copied there.
+    /// Whether Q is rotated into another buffer, so its unrotated dims (if any) are copied
+    /// there.
     pub copy_q: bool,
 }
 
@@ -185,7 +181,7 @@ impl RopeStoreShape {
     pub fn items(&self) -> usize {
         let pairs = self.tokens * (self.heads + self.kv_heads) * self.pairs;
         let q_copies = if self.copy_q {
-            self.tokens * self.heads * self.head_dim
+            self.tokens * self.heads * (self.head_dim - 2 * self.pairs)
         } else {
             0
         };
@@ -226,15 +222,13 @@ pub fn rope_store_item(idx: usize, s: &RopeStoreShape) -> RopeStoreItem {
             store_k: col % s.head_dim >= rotated,
         };
     }
-    let q_len = s.heads * s.head_dim;
+    let unrotated = s.head_dim - rotated;
     let element = idx - kv_end;
-    let token = element / q_len;
-    let col = element - token * q_len;
-    RopeStoreItem::QElement {
-        token,
-        col,
-        copy: col % s.head_dim >= rotated,
-    }
+    let head_row = element / unrotated;
+    let token = head_row / s.heads;
+    let col =
+        (head_row - token * s.heads) * s.head_dim + rotated + (element - head_row * unrotated);
+    RopeStoreItem::QElement { token, col }
 }
 
 /// `qk_norm_inplace`: block `block` normalizes head `head` of token `token`'s Q row (`is_q`)

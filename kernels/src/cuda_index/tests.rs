@@ -342,11 +342,10 @@ fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
                             k_cache[slot * row_len + col] = read(input.k, token, col);
                         }
                     }
-                    RopeStoreItem::QElement { token, col, copy } => {
+                    RopeStoreItem::QElement { token, col } => {
                         assert!(merged, "{what}: Q copied while rotated in place");
-                        if copy {
-                            write_q(token, col, read(input.q, token, col));
-                        }
+                        assert!(col % head_dim >= rot_dim, "{what}: a rotated dim copied");
+                        write_q(token, col, read(input.q, token, col));
                     }
                 }
             }
@@ -516,9 +515,11 @@ fn cuda_sources_still_use_the_twinned_index_math() {
                 "const size_t base = (token * n_heads + head) * head_dim;",
                 "const size_t row_first = p.token * n_heads * head_dim;",
                 "const size_t a = p.a - row_first, b = p.b - row_first;",
-                "const size_t total = kv_end + (copy_q ? (size_t)n_tokens * q_len : 0);",
+                "const size_t total = kv_end + (copy_q ? (size_t)n_tokens * heads * unrotated : 0);",
                 "const size_t src = token * kv_stride + col;",
                 "if (col % head_dim >= 2u * pairs) k_cache[dst] = from_f32<T>(k[src]);",
+                "const size_t head_row = element / unrotated;  // token * heads + head",
+                "const size_t col = (head_row - token * heads) * head_dim + 2u * pairs +",
                 "q_out[token * q_out_stride + col] = q[token * q_stride + col];",
             ],
         ),

@@ -58,7 +58,7 @@ impl DecodeGraphs {
             recorded: buckets.iter().map(|_| None).collect(),
             buckets,
             kv_id: None,
-            acts: Activations::new(gpu, model.config, largest, largest)?,
+            acts: Activations::new(gpu, model.config, (largest, largest), model.merges_qkv())?,
             ids: gpu.zeros(largest)?,
             positions: gpu.zeros(largest)?,
             slots: None,

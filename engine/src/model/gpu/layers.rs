@@ -14,9 +14,12 @@ use kernels::cuda::{
 use kernels::cuda_index::SplitPlan;
 
 /// Activation buffers for `tokens` rows and logits for `rows` rows (grown, never shrunk).
+/// Q, K and V have either one merged buffer (one GEMM) or three (only Q's holds rows in both
+/// cases: the rotated Q the attention reads).
 pub struct Activations {
     tokens: usize,
     rows: usize,
+    merged_qkv: bool,
     x: CudaSlice<f32>,
     normed: CudaSlice<f32>,
     /// One GEMM's `[tokens, q | k | v]` rows (the merged path).
@@ -39,19 +42,21 @@ impl Activations {
     pub fn new(
         gpu: &GpuContext,
         c: &ModelConfig,
-        tokens: usize,
-        rows: usize,
+        (tokens, rows): (usize, usize),
+        merged_qkv: bool,
     ) -> Result<Self, ModelError> {
         let widest = c.hidden.max(c.q_dim()).max(c.ffn);
+        let (merged_tokens, separate_tokens) = if merged_qkv { (tokens, 0) } else { (0, tokens) };
         Ok(Self {
             tokens,
             rows,
+            merged_qkv,
             x: gpu.zeros(tokens * c.hidden)?,
             normed: gpu.zeros(tokens.max(rows) * c.hidden)?,
-            qkv: gpu.zeros(tokens * (c.q_dim() + 2 * c.kv_dim()))?,
+            qkv: gpu.zeros(merged_tokens * (c.q_dim() + 2 * c.kv_dim()))?,
             q: gpu.zeros(tokens * c.q_dim())?,
-            k: gpu.zeros(tokens * c.kv_dim())?,
-            v: gpu.zeros(tokens * c.kv_dim())?,
+            k: gpu.zeros(separate_tokens * c.kv_dim())?,
+            v: gpu.zeros(separate_tokens * c.kv_dim())?,
             attn: gpu.zeros(tokens * c.q_dim())?,
             proj: gpu.zeros(tokens * c.hidden)?,
             gate_up: gpu.zeros(tokens * 2 * c.ffn)?,
@@ -62,9 +67,10 @@ impl Activations {
         })
     }
 
-    /// Whether these buffers hold a pass of `tokens` tokens with `rows` logits rows.
-    pub fn fits(&self, tokens: usize, rows: usize) -> bool {
-        tokens <= self.tokens && rows <= self.rows
+    /// Whether these buffers hold a pass of `tokens` tokens with `rows` logits rows, with
+    /// Q, K and V merged or not.
+    pub fn fits(&self, tokens: usize, rows: usize, merged_qkv: bool) -> bool {
+        tokens <= self.tokens && rows <= self.rows && merged_qkv == self.merged_qkv
     }
 }
 
@@ -96,6 +102,11 @@ pub struct DeviceModel<'a> {
 }
 
 impl DeviceModel<'_> {
+    /// Whether Q, K and V come from one GEMM as merged rows.
+    pub fn merges_qkv(&self) -> bool {
+        self.fused && self.merged_qkv
+    }
+
     pub fn attention_shape(&self) -> AttentionShape {
         AttentionShape {
             num_heads: self.config.num_heads,
@@ -120,10 +131,15 @@ impl DeviceModel<'_> {
             ..
         } = *self;
         let t = inputs.tokens;
-        if !a.fits(t, inputs.rows) {
+        if !a.fits(t, inputs.rows, self.merges_qkv()) {
             return Err(ModelError::Batch(format!(
-                "GPU activations hold {} tokens and {} rows, the pass needs {t} and {}",
-                a.tokens, a.rows, inputs.rows
+                "GPU activations hold {} tokens and {} rows (Q/K/V merged: {}), the pass \
+                 needs {t} and {} (merged: {})",
+                a.tokens,
+                a.rows,
+                a.merged_qkv,
+                inputs.rows,
+                self.merges_qkv()
             )));
         }
         let (hidden, q_dim, ffn) = (c.hidden, c.q_dim(), c.ffn);
@@ -271,7 +287,7 @@ impl DeviceModel<'_> {
         let (gpu, c) = (self.gpu, self.config);
         let t = n.inputs.tokens;
         let shape = self.qkv_shape(t);
-        let (rows, q_out) = if self.merged_qkv {
+        let (rows, q_out) = if self.merges_qkv() {
             let width = shape.merged_len();
             gpu.gemm_f32_out(&a.half, &n.lw.wqkv, &mut a.qkv, t, width, c.hidden)?;
             if let Some(b) = &n.lw.qkv_bias {

@@ -367,12 +367,14 @@ impl GpuModel {
         futures: &[FutureToken],
     ) -> Result<(), ModelError> {
         let (t, rows) = (batch.num_tokens(), batch.logits_rows.len());
-        if self.acts.as_ref().is_none_or(|a| !a.fits(t, rows)) {
+        let merged = self.device_model().merges_qkv();
+        if self.acts.as_ref().is_none_or(|a| !a.fits(t, rows, merged)) {
             // Powers of two: a handful of reallocations over a server's life.
             let tokens = t.max(rows).next_power_of_two().max(16);
             let rows = rows.next_power_of_two().max(16);
             self.acts = None;
-            self.acts = Some(Activations::new(&self.gpu, &self.config, tokens, rows)?);
+            let sizes = (tokens, rows);
+            self.acts = Some(Activations::new(&self.gpu, &self.config, sizes, merged)?);
         }
         let Self {
             gpu,
