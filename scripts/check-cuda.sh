@@ -29,5 +29,5 @@ export RADIXSERVE_REQUIRE_NVRTC=1
 cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels --test cuda_sampling --test cuda_graphs --test cuda_fused \
     -- --nocapture --test-threads 2
 # The GPU model runner against the CPU model, and the engine serving on a GPU.
-cargo test --profile ci -p engine --features cuda --test gpu_model -- --nocapture
+cargo test --profile ci -p engine --features cuda --test gpu_model --test gpu_engine -- --nocapture
 cargo clippy -p kernels -p engine --profile ci --features cuda --all-targets -- -D warnings

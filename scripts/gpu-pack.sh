@@ -3,7 +3,7 @@
 # and packs it into .cache/gpu-carry/ (git-ignored) in pieces the device tool can carry
 # (64 MiB per call at most):
 #   part1/: the CUDA test binaries (kernels: cuda_kernels, cuda_sampling, cuda_graphs,
-#           cuda_fused; engine: gpu_model),
+#           cuda_fused; engine: gpu_model, gpu_engine),
 #           the model_forward bench, radixserve and loadgen, all `--features cuda`, ci
 #           profile, stripped and xz-compressed; and the first piece of the default model;
 #   part2/: the rest of the model;
@@ -41,7 +41,7 @@ for line in sys.stdin:
 {
   executables test --profile ci -p kernels --features cuda --test cuda_kernels \
     --test cuda_sampling --test cuda_graphs --test cuda_fused --no-run
-  executables test --profile ci -p engine --features cuda --test gpu_model --no-run
+  executables test --profile ci -p engine --features cuda --test gpu_model --test gpu_engine --no-run
   executables bench --profile ci -p benches --features cuda --bench model_forward --no-run
   executables build --profile ci -p engine -p benches --features engine/cuda \
     --bin radixserve --bin loadgen

@@ -3,7 +3,7 @@
 #   unpack              binaries to /root/gpu-bin, the model into models/ (checked)
 #   kernels             CUDA kernels against the CPU and each other (cuda_kernels,
 #                       cuda_sampling, cuda_graphs, cuda_fused)
-#   model [FILTER]      the GPU runner and engine tests (gpu_model)
+#   model [FILTER]      the GPU runner tests (gpu_model), then the engine ones (gpu_engine)
 #   families DIR LIST   the family checks on the GPU (GGUFs carried into DIR; LIST: qwen2,phi3)
 #   forward             the model_forward bench's GPU groups
 #   serve NAME [FLAGS]  radixserve with serving config (b) plus FLAGS (for example
@@ -80,7 +80,8 @@ kernels)
   run_tests 120 cuda_fused
   ;;
 model)
-  run_tests 540 gpu_model ${2:+"$2"}
+  run_tests 420 gpu_model ${2:+"$2"}
+  run_tests 420 gpu_engine ${2:+"$2"}
   ;;
 families)
   RADIXSERVE_FAMILY_MODELS="$2" RADIXSERVE_GPU_FAMILIES="$3" timeout --signal=KILL 540 \

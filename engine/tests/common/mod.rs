@@ -4,6 +4,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod equivalence;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod llama_reference;
 pub mod process;
 

@@ -1,0 +1,289 @@
+//! The engine serving on a GPU: against the CPU engine, sampling on the device against the
+//! host, overlap scheduling, CUDA graphs and pages of many tokens against the plain runs.
+//! Needs a GPU: without a driver or device each test prints "SKIPPED gpu test <name>:
+//! <reason>" and passes. Run with `--features cuda` (scripts/check-cuda.sh does, with NVRTC
+//! and headers).
+#![cfg(feature = "cuda")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::gpu::{chat, gpu};
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::model::Device;
+use engine::sampling::SamplingParams;
+
+/// An engine over the default model on `device`, with `configure` applied to its settings.
+fn engine_on(device: Device, configure: impl FnOnce(&mut EngineConfig)) -> EngineHandle {
+    let mut config = EngineConfig::new(common::model_path());
+    config.device = device;
+    config.kv_budget_bytes = 64 << 20;
+    configure(&mut config);
+    EngineHandle::start(config).unwrap()
+}
+
+/// What one request's stream carried: its tokens, each token's top-n ids (when asked)
+/// and the prompt tokens served from the cache.
+struct Streamed {
+    ids: Vec<u32>,
+    tops: Vec<(u32, Vec<u32>)>,
+    cached: u32,
+}
+
+/// Submits every request at once, then reads each stream to its end.
+fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Streamed> {
+    let streams: Vec<_> = requests
+        .into_iter()
+        .map(|r| engine.submit(r).unwrap())
+        .collect();
+    streams
+        .into_iter()
+        .map(|mut s| {
+            let (mut ids, mut tops) = (Vec::new(), Vec::new());
+            loop {
+                match s.blocking_next().expect("stream ended early") {
+                    GenerateEvent::Chunk {
+                        token_ids,
+                        logprobs,
+                        ..
+                    } => {
+                        ids.extend(token_ids);
+                        tops.extend(
+                            logprobs
+                                .into_iter()
+                                .map(|l| (l.token_id, l.top.iter().map(|t| t.0).collect())),
+                        );
+                    }
+                    GenerateEvent::Finished(c) => {
+                        return Streamed {
+                            ids,
+                            tops,
+                            cached: c.usage.cached_tokens,
+                        }
+                    }
+                    GenerateEvent::Error(e) => panic!("{e}"),
+                }
+            }
+        })
+        .collect()
+}
+
+fn first_tokens(engine: &EngineHandle, prompts: &[Vec<u32>], max_new: u32) -> Vec<(Vec<u32>, u32)> {
+    let requests = prompts
+        .iter()
+        .map(|p| {
+            let mut params = SamplingParams::greedy(max_new);
+            params.ignore_eos = true;
+            GenerateRequest::new(p.clone(), params)
+        })
+        .collect();
+    run_all(engine, requests)
+        .into_iter()
+        .map(|s| (s.ids, s.cached))
+        .collect()
+}
+
+#[test]
+fn engine_serves_on_the_gpu_with_prefix_reuse_and_no_leaks() {
+    if gpu("engine_serves_on_the_gpu").is_none() {
+        return;
+    }
+    let gpu_engine = engine_on(Device::Cuda(0), |_| {});
+    let cpu_engine = engine_on(Device::Cpu, |_| {});
+    let tok = gpu_engine.tokenizer();
+    let system = "You are a meticulous assistant. Answer briefly and precisely. ".repeat(4);
+    let prompts: Vec<Vec<u32>> = ["Name a color.", "What is 2+2?", "Say hi.", "Name a fruit."]
+        .iter()
+        .map(|q| chat(tok, &system, q))
+        .collect();
+    let first = first_tokens(&gpu_engine, &prompts, 12);
+    let again = first_tokens(&gpu_engine, &prompts, 12);
+    let on_cpu = first_tokens(&cpu_engine, &prompts, 12);
+    for (i, ((ids, _), (ids2, cached2))) in first.iter().zip(&again).enumerate() {
+        assert_eq!(ids.len(), 12, "request {i}");
+        // The second wave finds each whole prompt in the cache (all but its last token).
+        assert!(
+            *cached2 as usize >= prompts[i].len() - 1,
+            "request {i}: {cached2} cached"
+        );
+        // A cached prefix computes the same continuation.
+        assert_eq!(ids[..4], ids2[..4], "request {i}");
+    }
+    let agree = first
+        .iter()
+        .zip(&on_cpu)
+        .filter(|((g, _), (c, _))| g[0] == c[0])
+        .count();
+    assert!(
+        agree >= 3,
+        "first tokens agree with the CPU on {agree} of 4"
+    );
+    for engine in [&gpu_engine, &cpu_engine] {
+        common::wait_idle(engine);
+    }
+}
+
+/// Sampling on the GPU (the default) against copying the logits back and sampling on the
+/// host, on the same GPU model: greedy, temperature and min-p draws with seeds, penalties
+/// and top-n log-probabilities come out the same.
+#[test]
+fn engine_samples_on_the_gpu_as_on_the_host() {
+    if gpu("engine_samples_on_the_gpu_as_on_the_host").is_none() {
+        return;
+    }
+    let start = |on_device: bool| {
+        engine_on(Device::Cuda(0), |c| {
+            c.scheduler.sample_on_device = on_device
+        })
+    };
+    let (device, host) = (start(true), start(false));
+    let tok = device.tokenizer();
+    let prompts: Vec<Vec<u32>> = ["Name a color.", "Write a haiku.", "Say hi.", "Count to 3."]
+        .iter()
+        .map(|q| chat(tok, "You are helpful.", q))
+        .collect();
+    let params = |i: usize| SamplingParams {
+        temperature: [0.0, 1.0, 0.8, 1.0][i],
+        min_p: [0.0, 0.0, 0.05, 0.0][i],
+        repetition_penalty: [1.0, 1.0, 1.0, 1.2][i],
+        seed: Some(i as u64),
+        logprobs: Some(2),
+        max_new_tokens: 8,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    };
+    let run = |engine: &EngineHandle| -> Vec<Vec<(u32, Vec<u32>)>> {
+        let requests = (0..4)
+            .map(|i| GenerateRequest::new(prompts[i].clone(), params(i)))
+            .collect();
+        run_all(engine, requests)
+            .into_iter()
+            .map(|s| s.tops)
+            .collect()
+    };
+    let (on_device, on_host) = (run(&device), run(&host));
+    assert_eq!(on_device, on_host);
+    for engine in [&device, &host] {
+        common::wait_idle(engine);
+    }
+}
+
+/// Overlap scheduling on the GPU: batches launched before the previous one is collected,
+/// results through two pinned slots, future inputs filled in on the device. Outputs equal
+/// those of the same engine without overlap, and the futures were used, under CUDA graphs.
+#[test]
+fn overlap_scheduling_on_the_gpu_changes_no_output() {
+    if gpu("overlap_scheduling_on_the_gpu_changes_no_output").is_none() {
+        return;
+    }
+    let start =
+        |overlap: bool| engine_on(Device::Cuda(0), |c| c.scheduler.overlap_schedule = overlap);
+    let (overlapped, plain) = (start(true), start(false));
+    assert_same_outputs(&overlapped, &plain, |i| SamplingParams {
+        temperature: [0.0, 0.9, 1.1][i % 3],
+        top_k: [0, 0, 40][i % 3],
+        seed: Some(i as u64),
+        max_new_tokens: 20,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    });
+    assert!(overlapped.server_info().overlapped_decodes > 100);
+    // Both engines replay decode graphs (the default): overlap launches them too.
+    assert!(overlapped.server_info().graph_replays > 0);
+    for engine in [&overlapped, &plain] {
+        common::wait_idle(engine);
+    }
+}
+
+/// The engine with CUDA graphs (its default on a GPU) serves what it serves without them.
+#[test]
+fn cuda_graphs_in_the_engine_change_no_output() {
+    if gpu("cuda_graphs_in_the_engine_change_no_output").is_none() {
+        return;
+    }
+    let start =
+        |max_batch: usize| engine_on(Device::Cuda(0), |c| c.cuda_graph_max_batch = max_batch);
+    let (graphed, eager) = (start(usize::MAX), start(0));
+    assert_same_outputs(&graphed, &eager, |i| SamplingParams {
+        temperature: [0.0, 0.8][i % 2],
+        seed: Some(i as u64),
+        max_new_tokens: 24,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    });
+    assert!(graphed.server_info().graph_replays > 20);
+    assert_eq!(eager.server_info().graph_replays, 0);
+    for engine in [&graphed, &eager] {
+        common::wait_idle(engine);
+    }
+}
+
+/// Pages of 16 tokens on the GPU: the kernels find every token's slot through the page
+/// table rows, so the engine serves what it serves with pages of one (decode graphs
+/// included), and a repeated prompt finds its whole pages in the cache.
+#[test]
+fn pages_of_sixteen_tokens_on_the_gpu_change_no_output() {
+    if gpu("pages_of_sixteen_tokens_on_the_gpu_change_no_output").is_none() {
+        return;
+    }
+    let start = |page: usize| engine_on(Device::Cuda(0), |c| c.page_size = page);
+    let (paged, single) = (start(16), start(1));
+    assert_same_outputs(&paged, &single, |i| SamplingParams {
+        temperature: [0.0, 0.7][i % 2],
+        seed: Some(i as u64),
+        max_new_tokens: 16,
+        ignore_eos: true,
+        ..SamplingParams::default()
+    });
+    let prompt = chat(
+        paged.tokenizer(),
+        "You are helpful.",
+        "Tell me about the number 3.",
+    );
+    let again = first_tokens(&paged, std::slice::from_ref(&prompt), 4);
+    let cached = again[0].1 as usize;
+    assert_eq!(cached % 16, 0, "{cached} cached tokens: not whole pages");
+    assert!(
+        cached + 16 >= prompt.len(),
+        "{cached} of {} cached",
+        prompt.len()
+    );
+    assert!(paged.server_info().graph_replays > 0);
+    for engine in [&paged, &single] {
+        common::wait_idle(engine);
+    }
+}
+
+/// 24 chat requests sampled by `params(i)` on two engines that should serve the same: their
+/// outputs agree but for near-ties (cuBLAS picks its GEMM by batch shape, and engines that
+/// batch or pad differently may flip one).
+fn assert_same_outputs(
+    a: &EngineHandle,
+    b: &EngineHandle,
+    params: impl Fn(usize) -> SamplingParams,
+) {
+    let tok = a.tokenizer();
+    let prompts: Vec<Vec<u32>> = (0..24)
+        .map(|i| {
+            chat(
+                tok,
+                "You are helpful.",
+                &format!("Tell me about the number {i}."),
+            )
+        })
+        .collect();
+    let run = |engine: &EngineHandle| -> Vec<Vec<u32>> {
+        let requests = (prompts.iter().enumerate())
+            .map(|(i, p)| GenerateRequest::new(p.clone(), params(i)))
+            .collect();
+        run_all(engine, requests)
+            .into_iter()
+            .map(|s| s.ids)
+            .collect()
+    };
+    let (x, y) = (run(a), run(b));
+    let first = x.iter().zip(&y).filter(|(u, v)| u[0] == v[0]).count();
+    assert!(first >= 22, "{first} of 24 first tokens agree");
+    let same = x.iter().zip(&y).filter(|(u, v)| u == v).count();
+    assert!(same >= 16, "{same} of 24 outputs agree");
+}
