@@ -75,9 +75,8 @@ impl Rope {
     }
 
     /// Head size, frequencies, style, position scale and pair scale: what the device twin
-    /// uploads.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-    pub(crate) fn parts(&self) -> (usize, &[f64], RopeStyle, f64, f64) {
+    /// uploads (and the emulated kernels read).
+    pub fn parts(&self) -> (usize, &[f64], RopeStyle, f64, f64) {
         (
             self.head_dim,
             &self.inv_freq,

@@ -34,11 +34,7 @@ pub fn gpu(test: &str) -> Option<GpuContext> {
     }
 }
 
-/// Largest |a - b| / (1 + |b|) over two equally long slices.
-pub fn max_rel_err(got: &[f32], want: &[f32]) -> f32 {
-    assert_eq!(got.len(), want.len());
-    got.iter()
-        .zip(want)
-        .map(|(g, w)| (g - w).abs() / (1.0 + w.abs()))
-        .fold(0.0, f32::max)
-}
+#[path = "support/compare.rs"]
+mod compare;
+#[allow(unused_imports)] // not every test binary compares floats
+pub use compare::max_rel_err;

@@ -9,8 +9,9 @@ use super::nvrtc::Module;
 use super::ops::{need, DeviceKvIndices};
 use super::storage::DeviceLayerKv;
 use crate::attention::{AttentionShape, PagedBatch, ScoreRules};
+pub use crate::cuda_index::split_plan;
 use crate::cuda_index::{
-    gqa_fits, max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS, GQA_WARPS,
+    attention_geometry, max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS,
 };
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use pools::SlotId;
@@ -121,16 +122,6 @@ impl DeviceAttentionBatch {
         let max_vis = max_visible(&self.q_indptr_host, &self.kv_indptr_host);
         split_plan(shape, self.rows(), max_vis)
     }
-}
-
-/// The split-K plan for `rows` query rows of `shape` that see at most `max_visible` keys.
-pub fn split_plan(shape: &AttentionShape, rows: usize, max_visible: u32) -> SplitPlan {
-    let per_row = if gqa_fits(shape.num_heads, shape.num_kv_heads, shape.head_dim) {
-        shape.num_kv_heads
-    } else {
-        shape.num_heads
-    };
-    SplitPlan::for_batch(rows, per_row, max_visible)
 }
 
 impl GpuContext {
@@ -278,36 +269,21 @@ impl GpuContext {
             window,
             softcap: rules.softcap.unwrap_or(0.0),
         };
-        // The grouped kernel: one block per (row, KV head) for the whole query-head group;
-        // shared memory as laid out at the top of attention_gqa. Otherwise one block per
-        // (row, query head) with q, one probability and one slot per thread and 32 floats of
-        // reduction scratch (attention_partial).
-        let grouped = gqa_fits(heads, kv_heads, d);
-        let (grid, threads, shared, names) = if grouped {
-            let (g, w) = (heads / kv_heads, GQA_WARPS as usize);
-            let floats = g * d + w * g * 32 + w * 32 + w * g * 2 + w * g * d;
-            (
-                (to_u32(rows, "rows")?, kv_heads as u32, plan.num_splits),
-                GQA_WARPS * 32,
-                to_u32(floats * 4, "shared memory")?,
-                [
-                    "attention_gqa_f32",
-                    "attention_gqa_f16",
-                    "attention_gqa_bf16",
-                ],
-            )
+        let geometry = attention_geometry(shape, to_u32(rows, "rows")?, plan.num_splits);
+        let names = if geometry.grouped {
+            [
+                "attention_gqa_f32",
+                "attention_gqa_f16",
+                "attention_gqa_bf16",
+            ]
         } else {
-            (
-                (to_u32(rows, "rows")?, heads as u32, plan.num_splits),
-                ATTN_THREADS,
-                (args.head_dim + 2 * ATTN_THREADS + 32) * 4,
-                [
-                    "attention_partial_f32",
-                    "attention_partial_f16",
-                    "attention_partial_bf16",
-                ],
-            )
+            [
+                "attention_partial_f32",
+                "attention_partial_f16",
+                "attention_partial_bf16",
+            ]
         };
+        let grid = geometry.grid;
         let launch = Launch {
             gpu: self,
             meta,
@@ -315,8 +291,8 @@ impl GpuContext {
             args: &args,
             cfg: LaunchConfig {
                 grid_dim: grid,
-                block_dim: (threads, 1, 1),
-                shared_mem_bytes: shared,
+                block_dim: (geometry.threads, 1, 1),
+                shared_mem_bytes: to_u32(geometry.shared_bytes, "shared memory")?,
             },
         };
         match (k_cache, v_cache) {

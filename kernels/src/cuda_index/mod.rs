@@ -6,6 +6,7 @@
 //! The launch wrappers in `crate::cuda` take their block sizes and the split-K plan from this
 //! module, so the host side and these twins cannot drift apart. Always compiled.
 
+use crate::attention::AttentionShape;
 use pools::SlotId;
 
 /// Threads per block of `attention_partial` (one key per thread per tile).
@@ -337,6 +338,54 @@ pub fn row_chunk(chunk: u32, visible: u32, splits: u32) -> u32 {
     }
     let tiles = visible.div_ceil(splits.max(1)).div_ceil(ATTN_THREADS);
     (tiles * ATTN_THREADS).max(1)
+}
+
+/// The split-K plan for `rows` query rows of `shape` that see at most `max_visible` keys:
+/// as many splits as fill the GPU with the blocks one row already takes (one per KV head for
+/// `attention_gqa`, one per query head otherwise).
+pub fn split_plan(shape: &AttentionShape, rows: usize, max_visible: u32) -> SplitPlan {
+    let per_row = if gqa_fits(shape.num_heads, shape.num_kv_heads, shape.head_dim) {
+        shape.num_kv_heads
+    } else {
+        shape.num_heads
+    };
+    SplitPlan::for_batch(rows, per_row, max_visible)
+}
+
+/// How an attention launch over `rows` query rows and `splits` splits is shaped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttentionGeometry {
+    /// `attention_gqa` (one block per row and KV head), else `attention_partial`.
+    pub grouped: bool,
+    pub grid: (u32, u32, u32),
+    pub threads: u32,
+    /// Dynamic shared memory, as laid out at the top of the kernel.
+    pub shared_bytes: usize,
+}
+
+/// The grid, block and shared memory of the attention kernel that serves `shape`.
+/// `attention_gqa`: the group's pre-scaled queries, its tile probabilities and slots, and each
+/// warp's softmax states and outputs. `attention_partial`: the pre-scaled query, one
+/// probability and one slot per thread, and 32 floats of reduction scratch.
+pub fn attention_geometry(shape: &AttentionShape, rows: u32, splits: u32) -> AttentionGeometry {
+    let (heads, kv_heads, d) = (shape.num_heads, shape.num_kv_heads, shape.head_dim);
+    if gqa_fits(heads, kv_heads, d) {
+        let (g, w) = (heads / kv_heads, GQA_WARPS as usize);
+        let floats = g * d + w * g * 32 + w * 32 + w * g * 2 + w * g * d;
+        AttentionGeometry {
+            grouped: true,
+            grid: (rows, kv_heads as u32, splits),
+            threads: GQA_WARPS * 32,
+            shared_bytes: floats * 4,
+        }
+    } else {
+        AttentionGeometry {
+            grouped: false,
+            grid: (rows, heads as u32, splits),
+            threads: ATTN_THREADS,
+            shared_bytes: (d + 2 * ATTN_THREADS as usize + 32) * 4,
+        }
+    }
 }
 
 /// Whether `attention_gqa` (one block per query row and KV head) serves this shape.

@@ -1,0 +1,256 @@
+// The emulator's scheduler: a launch runs its blocks one after another on the calling thread,
+// each block's threads as ucontext fibers. A fiber runs until it reaches a barrier (or ends);
+// when every fiber waits, a warp whose live lanes all wait at a warp barrier is released, else
+// the block's barrier is released when every live thread waits there. Anything else (threads
+// of one block or warp waiting at different barriers) is a divergent barrier: the launch
+// stops and reports the block. On x86-64 fibers switch with a few instructions (emu_switch:
+// callee-saved registers and the FP control words); elsewhere with ucontext, which also
+// saves the signal mask (a system call per switch, so several times slower).
+#include <ucontext.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "emu.h"
+
+thread_local uint3 threadIdx;
+thread_local uint3 blockIdx;
+thread_local dim3 blockDim;
+thread_local dim3 gridDim;
+
+namespace {
+
+constexpr size_t STACK_BYTES = 256 * 1024;
+constexpr unsigned MAX_THREADS = 1024;
+// Dynamic shared memory starts as this pattern (a NaN as f32, a huge index as i32), so a read
+// before any write shows; past the requested size it must still hold it when the block ends.
+constexpr uint32_t POISON = 0x7fa5a5a5u;
+
+enum class State { Runnable, AtBlockBarrier, AtWarpBarrier, Done };
+
+#if defined(__x86_64__)
+// Saves the callee-saved registers and FP control words on the current stack, stores the
+// stack pointer in *save, and resumes the stack at `load` (saved the same way, or made by
+// fresh_stack).
+extern "C" void emu_switch(void** save, void* load);
+asm(R"(
+    .text
+    .globl emu_switch
+    .type emu_switch, @function
+emu_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $16, %rsp
+    stmxcsr 8(%rsp)
+    fnstcw (%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    fldcw (%rsp)
+    ldmxcsr 8(%rsp)
+    addq $16, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size emu_switch, .-emu_switch
+)");
+
+struct Context {
+    void* sp = nullptr;
+};
+#else
+struct Context {
+    ucontext_t uc;
+};
+#endif
+
+struct Fiber {
+    Context context;
+    State state;
+};
+
+struct Block {
+    std::vector<Fiber> fibers;
+    std::vector<std::unique_ptr<char[]>> stacks;
+    std::vector<uint64_t> exchange;
+    Context scheduler;
+    unsigned current = 0;
+    void (*body)(void*) = nullptr;
+    void* ctx = nullptr;
+};
+
+thread_local Block* active = nullptr;
+alignas(16) thread_local float smem[EMU_DYNAMIC_SHARED_BYTES / sizeof(float)];
+
+void switch_to(Context& save, Context& load) {
+#if defined(__x86_64__)
+    emu_switch(&save.sp, load.sp);
+#else
+    swapcontext(&save.uc, &load.uc);
+#endif
+}
+
+void fiber_main() {
+    Block* block = active;
+    block->body(block->ctx);
+    Fiber& me = block->fibers[block->current];
+    me.state = State::Done;
+    switch_to(me.context, block->scheduler);  // never resumed
+    std::abort();
+}
+
+// A fiber that starts in fiber_main on `stack`.
+void start_fiber(Fiber& fiber, char* stack, Context& scheduler) {
+#if defined(__x86_64__)
+    (void)scheduler;
+    // What emu_switch pops, from the stack pointer up: the x87 control word and MXCSR (their
+    // defaults), six callee-saved registers, then the return address fiber_main, above which
+    // the stack stands as after a call (8 mod 16).
+    uint64_t* top = reinterpret_cast<uint64_t*>(
+        (reinterpret_cast<uintptr_t>(stack) + STACK_BYTES) & ~uintptr_t(15));
+    uint64_t* sp = top - 10;
+    sp[0] = 0x037f;
+    sp[1] = 0x1f80;
+    for (int r = 2; r < 8; ++r) sp[r] = 0;
+    sp[8] = reinterpret_cast<uint64_t>(&fiber_main);
+    sp[9] = 0;
+    fiber.context.sp = sp;
+#else
+    getcontext(&fiber.context.uc);
+    fiber.context.uc.uc_stack.ss_sp = stack;
+    fiber.context.uc.uc_stack.ss_size = STACK_BYTES;
+    fiber.context.uc.uc_link = &scheduler.uc;
+    makecontext(&fiber.context.uc, fiber_main, 0);
+#endif
+}
+
+void wait_at(State state) {
+    Block* block = active;
+    Fiber& me = block->fibers[block->current];
+    me.state = state;
+    switch_to(me.context, block->scheduler);
+}
+
+void set_thread_index(unsigned tid) {
+    threadIdx.x = tid % blockDim.x;
+    threadIdx.y = (tid / blockDim.x) % blockDim.y;
+    threadIdx.z = tid / (blockDim.x * blockDim.y);
+}
+
+// Releases the barriers every live thread they concern has reached; false when none is.
+bool release(Block& block) {
+    const unsigned n = (unsigned)block.fibers.size();
+    bool released = false;
+    for (unsigned lo = 0; lo < n; lo += 32) {
+        const unsigned hi = lo + 32 < n ? lo + 32 : n;
+        bool all = true, any = false;
+        for (unsigned t = lo; t < hi; ++t) {
+            const State s = block.fibers[t].state;
+            if (s == State::AtWarpBarrier) any = true;
+            else if (s != State::Done) all = false;
+        }
+        if (all && any) {
+            for (unsigned t = lo; t < hi; ++t)
+                if (block.fibers[t].state == State::AtWarpBarrier)
+                    block.fibers[t].state = State::Runnable;
+            released = true;
+        }
+    }
+    if (released) return true;
+    bool all = true, any = false;
+    for (const Fiber& f : block.fibers) {
+        if (f.state == State::AtBlockBarrier) any = true;
+        else if (f.state != State::Done) all = false;
+    }
+    if (!(all && any)) return false;
+    for (Fiber& f : block.fibers)
+        if (f.state == State::AtBlockBarrier) f.state = State::Runnable;
+    return true;
+}
+
+// 0: the block ran to its end; 2: divergent barrier; 3: wrote past its dynamic shared memory.
+int run_block(Block& block, size_t shared_bytes) {
+    uint32_t* words = reinterpret_cast<uint32_t*>(smem);
+    const size_t capacity = EMU_DYNAMIC_SHARED_BYTES / 4;
+    for (size_t i = 0; i < capacity; ++i) words[i] = POISON;
+    const unsigned n = (unsigned)block.fibers.size();
+    for (unsigned t = 0; t < n; ++t) {
+        start_fiber(block.fibers[t], block.stacks[t].get(), block.scheduler);
+        block.fibers[t].state = State::Runnable;
+    }
+    for (;;) {
+        for (unsigned t = 0; t < n; ++t) {
+            if (block.fibers[t].state != State::Runnable) continue;
+            block.current = t;
+            set_thread_index(t);
+            switch_to(block.scheduler, block.fibers[t].context);
+        }
+        bool done = true;
+        for (const Fiber& f : block.fibers) done = done && f.state == State::Done;
+        if (done) break;
+        if (!release(block)) return 2;
+    }
+    for (size_t i = (shared_bytes + 3) / 4; i < capacity; ++i)
+        if (words[i] != POISON) return 3;
+    return 0;
+}
+
+}  // namespace
+
+extern "C" float* emu_dynamic_shared() { return smem; }
+
+extern "C" void emu_sync_block() { wait_at(State::AtBlockBarrier); }
+extern "C" void emu_sync_warp() { wait_at(State::AtWarpBarrier); }
+
+extern "C" uint64_t emu_exchange(uint64_t bits, unsigned src_lane) {
+    Block* block = active;
+    const unsigned me = block->current;
+    block->exchange[me] = bits;
+    emu_sync_warp();
+    const unsigned src = (me & ~31u) | (src_lane & 31u);
+    const uint64_t got = src < block->exchange.size() ? block->exchange[src] : bits;
+    emu_sync_warp();  // nobody overwrites its slot before every lane has read
+    return got;
+}
+
+// Runs `body(ctx)` as every thread of a grid. Returns 0, 1 for a launch CUDA would refuse
+// (no threads, over 1024 per block, over 48 KiB of dynamic shared memory), or run_block's
+// code with the failing block's linear index in *failed_block.
+extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                          unsigned bz, size_t shared_bytes, void (*body)(void*), void* ctx,
+                          unsigned* failed_block) {
+    const unsigned long long threads = (unsigned long long)bx * by * bz;
+    if (threads == 0 || threads > MAX_THREADS || gx == 0 || gy == 0 || gz == 0 ||
+        shared_bytes > EMU_DYNAMIC_SHARED_BYTES)
+        return 1;
+    Block block;
+    block.fibers.resize(threads);
+    block.exchange.assign(threads, 0);
+    for (unsigned long long t = 0; t < threads; ++t)
+        block.stacks.emplace_back(new char[STACK_BYTES]);
+    block.body = body;
+    block.ctx = ctx;
+    Block* outer = active;
+    active = &block;
+    blockDim = dim3{bx, by, bz};
+    gridDim = dim3{gx, gy, gz};
+    int rc = 0;
+    for (unsigned z = 0; z < gz && rc == 0; ++z)
+        for (unsigned y = 0; y < gy && rc == 0; ++y)
+            for (unsigned x = 0; x < gx && rc == 0; ++x) {
+                blockIdx = uint3{x, y, z};
+                rc = run_block(block, shared_bytes);
+                if (rc != 0) *failed_block = (z * gy + y) * gx + x;
+            }
+    active = outer;
+    return rc;
+}
