@@ -42,8 +42,9 @@ struct alignas(16) uint4 {
 // Barriers: the calling fiber waits until every live thread of its block (warp) arrives.
 extern "C" void emu_sync_block();
 extern "C" void emu_sync_warp();
-// A shuffle's exchange: publish this thread's bits, wait for the warp, read lane `src`'s.
-extern "C" uint64_t emu_exchange(uint64_t bits, unsigned src_lane);
+// A shuffle's exchange: publish this thread's bits, wait for the warp, read those of the
+// lane whose index differs from this one's by `lane_mask` (xor).
+extern "C" uint64_t emu_exchange(uint64_t bits, unsigned lane_mask);
 
 inline void __syncthreads() { emu_sync_block(); }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu_sync_warp(); }
@@ -51,7 +52,7 @@ inline void __syncwarp(unsigned = 0xffffffffu) { emu_sync_warp(); }
 template <typename T> inline T __shfl_xor_sync(unsigned, T v, int lane_mask, int = 32) {
     uint64_t bits = 0;
     std::memcpy(&bits, &v, sizeof(T));
-    bits = emu_exchange(bits, (threadIdx.x & 31u) ^ (unsigned)lane_mask);
+    bits = emu_exchange(bits, (unsigned)lane_mask);
     T out;
     std::memcpy(&out, &bits, sizeof(T));
     return out;

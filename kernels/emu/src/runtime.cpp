@@ -20,23 +20,13 @@ thread_local uint3 blockIdx;
 thread_local dim3 blockDim;
 thread_local dim3 gridDim;
 
-namespace {
-
-constexpr size_t STACK_BYTES = 256 * 1024;
-constexpr unsigned MAX_THREADS = 1024;
-// Dynamic shared memory starts as this pattern (a NaN as f32, a huge index as i32), so a read
-// before any write shows; past the requested size it must still hold it when the block ends.
-constexpr uint32_t POISON = 0x7fa5a5a5u;
-
-enum class State { Runnable, AtBlockBarrier, AtWarpBarrier, Done };
-
 #if defined(__x86_64__)
 // Saves the callee-saved registers and FP control words on the current stack, stores the
 // stack pointer in *save, and resumes the stack at `load` (saved the same way, or made by
 // fresh_stack).
 extern "C" void emu_switch(void** save, void* load);
 asm(R"(
-    .text
+    .pushsection .text
     .globl emu_switch
     .type emu_switch, @function
 emu_switch:
@@ -62,8 +52,22 @@ emu_switch:
     popq %rbp
     ret
     .size emu_switch, .-emu_switch
+    .popsection
 )");
 
+#endif
+
+namespace {
+
+constexpr size_t STACK_BYTES = 256 * 1024;
+constexpr unsigned MAX_THREADS = 1024;
+// Dynamic shared memory starts as this pattern (a NaN as f32, a huge index as i32), so a read
+// before any write shows; past the requested size it must still hold it when the block ends.
+constexpr uint32_t POISON = 0x7fa5a5a5u;
+
+enum class State { Runnable, AtBlockBarrier, AtWarpBarrier, Done };
+
+#if defined(__x86_64__)
 struct Context {
     void* sp = nullptr;
 };
@@ -178,17 +182,21 @@ bool release(Block& block) {
 }
 
 // 0: the block ran to its end; 2: divergent barrier; 3: wrote past its dynamic shared memory.
-int run_block(Block& block, size_t shared_bytes) {
+int run_block(Block& block, size_t shared_bytes, bool reverse) {
     uint32_t* words = reinterpret_cast<uint32_t*>(smem);
     const size_t capacity = EMU_DYNAMIC_SHARED_BYTES / 4;
     for (size_t i = 0; i < capacity; ++i) words[i] = POISON;
+    for (uint64_t& slot : block.exchange) slot = 0;
     const unsigned n = (unsigned)block.fibers.size();
     for (unsigned t = 0; t < n; ++t) {
         start_fiber(block.fibers[t], block.stacks[t].get(), block.scheduler);
         block.fibers[t].state = State::Runnable;
     }
     for (;;) {
-        for (unsigned t = 0; t < n; ++t) {
+        // Odd blocks resume their fibers in reverse order, so that a read that needs a
+        // barrier before it shows in one order or the other.
+        for (unsigned i = 0; i < n; ++i) {
+            const unsigned t = reverse ? n - 1 - i : i;
             if (block.fibers[t].state != State::Runnable) continue;
             block.current = t;
             set_thread_index(t);
@@ -211,12 +219,12 @@ extern "C" float* emu_dynamic_shared() { return smem; }
 extern "C" void emu_sync_block() { wait_at(State::AtBlockBarrier); }
 extern "C" void emu_sync_warp() { wait_at(State::AtWarpBarrier); }
 
-extern "C" uint64_t emu_exchange(uint64_t bits, unsigned src_lane) {
+extern "C" uint64_t emu_exchange(uint64_t bits, unsigned lane_mask) {
     Block* block = active;
-    const unsigned me = block->current;
+    const unsigned me = block->current;  // the linear thread index: warps are its runs of 32
     block->exchange[me] = bits;
     emu_sync_warp();
-    const unsigned src = (me & ~31u) | (src_lane & 31u);
+    const unsigned src = (me & ~31u) | ((me & 31u) ^ (lane_mask & 31u));
     const uint64_t got = src < block->exchange.size() ? block->exchange[src] : bits;
     emu_sync_warp();  // nobody overwrites its slot before every lane has read
     return got;
@@ -248,7 +256,7 @@ extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
         for (unsigned y = 0; y < gy && rc == 0; ++y)
             for (unsigned x = 0; x < gx && rc == 0; ++x) {
                 blockIdx = uint3{x, y, z};
-                rc = run_block(block, shared_bytes);
+                rc = run_block(block, shared_bytes, (x + y + z) % 2 == 1);
                 if (rc != 0) *failed_block = (z * gy + y) * gx + x;
             }
     active = outer;

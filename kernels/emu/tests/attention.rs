@@ -60,7 +60,13 @@ fn emulated_attention<T>(
         .window
         .map_or(u32::MAX, |w| u32::try_from(w).unwrap_or(u32::MAX));
     let num_slots = (k.len() / (kv_heads * d)) as u32;
-    let (o, a, m) = (out.as_mut_ptr(), acc.as_mut_ptr(), ml.as_mut_ptr());
+    let o = out.as_mut_ptr();
+    // One split: no partial buffers, as the launcher passes none.
+    let (a, m) = if splits > 1 {
+        (acc.as_mut_ptr(), ml.as_mut_ptr())
+    } else {
+        (std::ptr::null_mut(), std::ptr::null_mut())
+    };
     let cfg = Launch {
         grid_dim: geometry.grid,
         block_dim: (geometry.threads, 1, 1),
