@@ -31,6 +31,9 @@ extern thread_local dim3 gridDim;
 // `extern __shared__ float smem[];` into a call of this.
 #define EMU_DYNAMIC_SHARED_BYTES 49152
 extern "C" float* emu_dynamic_shared();
+// Poisons a static __shared__ variable the first time a thread of the block declares it
+// (build.rs adds the call after each declaration).
+extern "C" void emu_poison_shared(void* var, size_t bytes);
 
 struct alignas(16) float4 {
     float x, y, z, w;

@@ -90,9 +90,10 @@ extern "C" {
     );
     /// Emulator self-checks (src/probes.cpp).
     pub fn probe_sums(out: *mut f32, lane_sums: *mut f32);
-    pub fn probe_divergent(within_warps: i32);
+    pub fn probe_divergent(mode: i32);
     pub fn probe_shared_write(floats: u32);
     pub fn probe_shared_read(out: *mut f32);
+    pub fn probe_static_shared_read(out: *mut f32);
     pub fn resolve_futures(
         ids: *mut u32,
         at: *const u32,

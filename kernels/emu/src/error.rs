@@ -3,7 +3,8 @@ use crate::Launch;
 /// Why an emulated launch failed: what a GPU would refuse or leave undefined.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum EmuError {
-    /// No threads, over 1,024 threads per block, or over 48 KiB of dynamic shared memory.
+    /// No threads or blocks, over 1,024 threads per block (or 64 in z), over 65,535 blocks in
+    /// y or z, or over 48 KiB of dynamic shared memory.
     #[error("launch refused: {0:?}")]
     BadLaunch(Launch),
     /// Threads of one block (or warp) waited at different barriers, or some at a barrier

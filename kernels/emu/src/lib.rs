@@ -14,7 +14,9 @@
 //! kernels written with rounding intrinsics (sampling, RoPE) and, for the others, as far as
 //! NVRTC contracts the fused and the separate kernels alike, which the GPU tests check.
 //! Races: fibers run in thread order on even blocks and in reverse on odd ones, so a read
-//! missing its barrier shows in one of them; static `__shared__` arrays are not poisoned.
+//! missing its barrier shows in one of them. Shared memory, static and dynamic, is poisoned
+//! at each block's start (build.rs adds the call after each `__shared__` declaration), so a
+//! read before any write shows too.
 
 pub mod cu;
 mod error;

@@ -6,11 +6,13 @@
 // stops and reports the block. On x86-64 fibers switch with a few instructions (emu_switch:
 // callee-saved registers and the FP control words); elsewhere with ucontext, which also
 // saves the signal mask (a system call per switch, so several times slower).
+#include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
+#include <algorithm>
 #include <vector>
 
 #include "emu.h"
@@ -65,7 +67,9 @@ constexpr unsigned MAX_THREADS = 1024;
 // before any write shows; past the requested size it must still hold it when the block ends.
 constexpr uint32_t POISON = 0x7fa5a5a5u;
 
-enum class State { Runnable, AtBlockBarrier, AtWarpBarrier, Done };
+// A fiber waits at a block barrier, a warp barrier (__syncwarp) or a shuffle's exchange;
+// a warp's lanes split between the last two never complete either.
+enum class State { Runnable, AtBlockBarrier, AtWarpBarrier, AtShuffle, Done };
 
 #if defined(__x86_64__)
 struct Context {
@@ -82,9 +86,37 @@ struct Fiber {
     State state;
 };
 
+// A fiber's stack, with an inaccessible page below it: an overflow faults instead of
+// overwriting the heap.
+class Stack {
+  public:
+    Stack() {
+        guard_ = (size_t)sysconf(_SC_PAGESIZE);
+        void* p = mmap(nullptr, guard_ + STACK_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED || mprotect(p, guard_, PROT_NONE) != 0) std::abort();
+        base_ = static_cast<char*>(p);
+    }
+    Stack(Stack&& other) noexcept : base_(other.base_), guard_(other.guard_) {
+        other.base_ = nullptr;
+    }
+    Stack(const Stack&) = delete;
+    Stack& operator=(const Stack&) = delete;
+    Stack& operator=(Stack&&) = delete;
+    ~Stack() {
+        if (base_ != nullptr) munmap(base_, guard_ + STACK_BYTES);
+    }
+    char* bottom() const { return base_ + guard_; }
+
+  private:
+    char* base_ = nullptr;
+    size_t guard_ = 0;
+};
+
 struct Block {
     std::vector<Fiber> fibers;
-    std::vector<std::unique_ptr<char[]>> stacks;
+    std::vector<Stack> stacks;
+    std::vector<void*> poisoned;  // static shared variables poisoned in this block
     std::vector<uint64_t> exchange;
     Context scheduler;
     unsigned current = 0;
@@ -156,17 +188,18 @@ bool release(Block& block) {
     bool released = false;
     for (unsigned lo = 0; lo < n; lo += 32) {
         const unsigned hi = lo + 32 < n ? lo + 32 : n;
-        bool all = true, any = false;
-        for (unsigned t = lo; t < hi; ++t) {
-            const State s = block.fibers[t].state;
-            if (s == State::AtWarpBarrier) any = true;
-            else if (s != State::Done) all = false;
-        }
-        if (all && any) {
-            for (unsigned t = lo; t < hi; ++t)
-                if (block.fibers[t].state == State::AtWarpBarrier)
-                    block.fibers[t].state = State::Runnable;
-            released = true;
+        for (const State wait : {State::AtWarpBarrier, State::AtShuffle}) {
+            bool all = true, any = false;
+            for (unsigned t = lo; t < hi; ++t) {
+                const State s = block.fibers[t].state;
+                if (s == wait) any = true;
+                else if (s != State::Done) all = false;
+            }
+            if (all && any) {
+                for (unsigned t = lo; t < hi; ++t)
+                    if (block.fibers[t].state == wait) block.fibers[t].state = State::Runnable;
+                released = true;
+            }
         }
     }
     if (released) return true;
@@ -187,9 +220,10 @@ int run_block(Block& block, size_t shared_bytes, bool reverse) {
     const size_t capacity = EMU_DYNAMIC_SHARED_BYTES / 4;
     for (size_t i = 0; i < capacity; ++i) words[i] = POISON;
     for (uint64_t& slot : block.exchange) slot = 0;
+    block.poisoned.clear();
     const unsigned n = (unsigned)block.fibers.size();
     for (unsigned t = 0; t < n; ++t) {
-        start_fiber(block.fibers[t], block.stacks[t].get(), block.scheduler);
+        start_fiber(block.fibers[t], block.stacks[t].bottom(), block.scheduler);
         block.fibers[t].state = State::Runnable;
     }
     for (;;) {
@@ -216,6 +250,15 @@ int run_block(Block& block, size_t shared_bytes, bool reverse) {
 
 extern "C" float* emu_dynamic_shared() { return smem; }
 
+extern "C" void emu_poison_shared(void* var, size_t bytes) {
+    Block* block = active;
+    if (std::find(block->poisoned.begin(), block->poisoned.end(), var) != block->poisoned.end())
+        return;
+    block->poisoned.push_back(var);
+    unsigned char* p = static_cast<unsigned char*>(var);
+    for (size_t i = 0; i < bytes; ++i) p[i] = (unsigned char)(POISON >> (8 * (i % 4)));
+}
+
 extern "C" void emu_sync_block() { wait_at(State::AtBlockBarrier); }
 extern "C" void emu_sync_warp() { wait_at(State::AtWarpBarrier); }
 
@@ -223,28 +266,29 @@ extern "C" uint64_t emu_exchange(uint64_t bits, unsigned lane_mask) {
     Block* block = active;
     const unsigned me = block->current;  // the linear thread index: warps are its runs of 32
     block->exchange[me] = bits;
-    emu_sync_warp();
+    wait_at(State::AtShuffle);
     const unsigned src = (me & ~31u) | ((me & 31u) ^ (lane_mask & 31u));
     const uint64_t got = src < block->exchange.size() ? block->exchange[src] : bits;
-    emu_sync_warp();  // nobody overwrites its slot before every lane has read
+    wait_at(State::AtShuffle);  // nobody overwrites its slot before every lane has read
     return got;
 }
 
 // Runs `body(ctx)` as every thread of a grid. Returns 0, 1 for a launch CUDA would refuse
-// (no threads, over 1024 per block, over 48 KiB of dynamic shared memory), or run_block's
+// (no threads or no blocks, over 1024 threads per block or 64 in z, over 65,535 blocks in y
+// or z, over 48 KiB of dynamic shared memory), or run_block's
 // code with the failing block's linear index in *failed_block.
 extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                           unsigned bz, size_t shared_bytes, void (*body)(void*), void* ctx,
                           unsigned* failed_block) {
     const unsigned long long threads = (unsigned long long)bx * by * bz;
-    if (threads == 0 || threads > MAX_THREADS || gx == 0 || gy == 0 || gz == 0 ||
-        shared_bytes > EMU_DYNAMIC_SHARED_BYTES)
+    if (threads == 0 || threads > MAX_THREADS || bz > 64 || gx == 0 || gy == 0 || gz == 0 ||
+        gy > 65535 || gz > 65535 || shared_bytes > EMU_DYNAMIC_SHARED_BYTES)
         return 1;
     Block block;
     block.fibers.resize(threads);
     block.exchange.assign(threads, 0);
     for (unsigned long long t = 0; t < threads; ++t)
-        block.stacks.emplace_back(new char[STACK_BYTES]);
+        block.stacks.emplace_back();
     block.body = body;
     block.ctx = ctx;
     Block* outer = active;

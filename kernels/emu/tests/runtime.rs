@@ -43,6 +43,16 @@ fn launches_a_gpu_refuses_are_refused() {
             shared_mem_bytes: 0,
         },
         Launch::linear(1, 32, 48 * 1024 + 4),
+        Launch {
+            grid_dim: (1, 65_536, 1),
+            block_dim: (32, 1, 1),
+            shared_mem_bytes: 0,
+        },
+        Launch {
+            grid_dim: (1, 1, 1),
+            block_dim: (1, 1, 65),
+            shared_mem_bytes: 0,
+        },
     ];
     for cfg in bad {
         let got = unsafe { launch(cfg, || cu::probe_divergent(0)) };
@@ -52,8 +62,14 @@ fn launches_a_gpu_refuses_are_refused() {
 
 #[test]
 fn a_barrier_that_cannot_complete_is_caught() {
-    let got = unsafe { launch(Launch::linear(2, 64, 0), || cu::probe_divergent(1)) };
-    assert_eq!(got, Err(EmuError::DivergentBarrier { block: 0 }));
+    for mode in [1, 2] {
+        let got = unsafe { launch(Launch::linear(2, 64, 0), || cu::probe_divergent(mode)) };
+        assert_eq!(
+            got,
+            Err(EmuError::DivergentBarrier { block: 0 }),
+            "mode {mode}"
+        );
+    }
     // Warps that finish instead of reaching the block barrier do not hold it.
     unsafe { launch(Launch::linear(2, 64, 0), || cu::probe_divergent(0)) }.unwrap();
 }
@@ -71,6 +87,19 @@ fn shared_memory_starts_poisoned() {
     let mut out = vec![0f32; 64];
     let o = out.as_mut_ptr();
     unsafe { launch(Launch::linear(1, 64, 256), || cu::probe_shared_read(o)) }.unwrap();
+    assert!(out.iter().all(|v| v.is_nan()));
+}
+
+#[test]
+fn static_shared_memory_is_poisoned_in_every_block() {
+    let mut out = vec![0f32; 3 * 256];
+    let o = out.as_mut_ptr();
+    unsafe {
+        launch(Launch::linear(3, 256, 0), || {
+            cu::probe_static_shared_read(o)
+        })
+    }
+    .unwrap();
     assert!(out.iter().all(|v| v.is_nan()));
 }
 
