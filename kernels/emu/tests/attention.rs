@@ -345,3 +345,91 @@ fn slots_outside_the_pool_are_masked_not_read() {
         }
     }
 }
+
+#[test]
+fn a_padded_graph_decode_step_gives_the_real_rows_the_cpu_outputs() {
+    // A decode step as a CUDA graph replays it (DecodeMeta, graphs.rs): 3 requests padded
+    // to a bucket of 8, each padding row attending to one key of req_to_token row 0; the
+    // slots gathered on the device by create_kv_indices; the per-row plan recorded for the
+    // pool's longest context.
+    let mut rng = Rng(35);
+    let shape = AttentionShape {
+        num_heads: 9,
+        num_kv_heads: 3,
+        head_dim: 64,
+    };
+    let (num_slots, table_rows, row_stride, bucket) = (3000, 6, 2048, 8);
+    let pool = random_pool(&mut rng, KvDtype::F16, num_slots, &shape);
+    let kv = pool.layer(0).unwrap();
+    let table: Vec<SlotId> = (0..table_rows * row_stride)
+        .map(|_| rng.below(num_slots) as SlotId)
+        .collect();
+    let (rows, kv_lens) = ([2u32, 5, 1], [1500u32, 7, 300]);
+    let mut pool_rows = rows.to_vec();
+    pool_rows.resize(bucket, 0);
+    let mut kv_indptr = vec![0u32];
+    for b in 0..bucket {
+        let len = kv_lens.get(b).copied().unwrap_or(1);
+        kv_indptr.push(kv_indptr[b] + len);
+    }
+    // Room for every row at the longest context, as DecodeMeta allocates it.
+    let mut kv_indices = vec![-1 as SlotId; bucket * row_stride];
+    let (t, r, i, o) = (
+        table.as_ptr(),
+        pool_rows.as_ptr(),
+        kv_indptr.as_ptr(),
+        kv_indices.as_mut_ptr(),
+    );
+    let gather =
+        || unsafe { cu::create_kv_indices(t, row_stride as u32, r, i, std::ptr::null(), o) };
+    unsafe {
+        launch(
+            Launch::linear(bucket as u32, kernels::cuda_index::ROW_THREADS, 0),
+            gather,
+        )
+    }
+    .unwrap();
+    let q_indptr: Vec<u32> = (0..=bucket as u32).collect();
+    let q = rng.f32s(bucket * shape.num_heads * shape.head_dim);
+    let plan = SplitPlan::per_row(split_plan(&shape, bucket, row_stride as u32).num_splits);
+    assert!(plan.num_splits > 1, "{plan:?}: the step should split");
+    let padded = PagedBatch {
+        q_indptr: &q_indptr,
+        kv_indptr: &kv_indptr,
+        kv_indices: &kv_indices,
+    };
+    let got = attention((&shape, ScoreRules::default(), plan), &padded, &q, kv);
+
+    // The CPU over the real requests alone, their slots read from the table.
+    let real = rows.len();
+    let slots: Vec<SlotId> = rows
+        .iter()
+        .zip(kv_lens)
+        .flat_map(|(&row, len)| table[row as usize * row_stride..][..len as usize].to_vec())
+        .collect();
+    let real_indptr = kv_indptr[..=real].to_vec();
+    let batch = PagedBatch {
+        q_indptr: &q_indptr[..=real],
+        kv_indptr: &real_indptr,
+        kv_indices: &slots,
+    };
+    let width = shape.num_heads * shape.head_dim;
+    let mut want = vec![0.0; real * width];
+    let rules = ScoreRules::default();
+    paged_attention_with_rules(
+        &shape,
+        rules,
+        &batch,
+        &q[..real * width],
+        kv.0,
+        kv.1,
+        &mut want,
+    )
+    .unwrap();
+    let err = max_rel_err(&got[..real * width], &want);
+    assert!(err < 2e-4, "{plan:?}: error {err}");
+    assert!(
+        got.iter().all(|v| v.is_finite()),
+        "padding rows wrote no NaN"
+    );
+}
