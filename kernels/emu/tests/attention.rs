@@ -182,20 +182,32 @@ fn random_batch(rng: &mut Rng, lens: &[(u32, u32)], num_slots: usize) -> [Vec<u3
     [q_indptr, kv_indptr, kv_indices]
 }
 
-fn plans(
-    shape: &AttentionShape,
-    q_indptr: &[u32],
-    kv_indptr: &[u32],
-    splits: u32,
-) -> [SplitPlan; 4] {
-    let rows = *q_indptr.last().unwrap() as usize;
-    let max_vis = max_visible(q_indptr, kv_indptr);
-    [
+/// Runs the kernels over `batch` under each plan the launcher may pick (its default, one
+/// split, `splits` fixed splits, `splits` per-row runs) and checks each against `want`.
+fn assert_every_plan(
+    (shape, rules): (&AttentionShape, ScoreRules),
+    batch: &PagedBatch,
+    q: &[f32],
+    kv: (&LayerKv, &LayerKv),
+    want: &[f32],
+    (splits, what): (u32, &str),
+) {
+    let rows = *batch.q_indptr.last().unwrap() as usize;
+    let max_vis = max_visible(batch.q_indptr, batch.kv_indptr);
+    let plans = [
         split_plan(shape, rows, max_vis),
         SplitPlan::single(max_vis),
         SplitPlan::with_splits(max_vis, splits),
         SplitPlan::per_row(splits),
-    ]
+    ];
+    for plan in plans {
+        let got = attention((shape, rules, plan), batch, q, kv);
+        let err = max_rel_err(&got, want);
+        assert!(
+            err < 2e-4,
+            "{shape:?} {rules:?} {what} {plan:?}: error {err}"
+        );
+    }
 }
 
 #[test]
@@ -233,14 +245,8 @@ fn paged_attention_matches_the_cpu_for_decode_extend_and_split_k() {
             let rules = ScoreRules::default();
             let mut want = vec![0.0; q.len()];
             paged_attention_with_rules(shape, rules, &batch, &q, kv.0, kv.1, &mut want).unwrap();
-            for plan in plans(shape, &q_indptr, &kv_indptr, 5) {
-                let got = attention((shape, rules, plan), &batch, &q, kv);
-                let err = max_rel_err(&got, &want);
-                assert!(
-                    err < 2e-4,
-                    "{shape:?} {dtype:?} {lens:?} {plan:?}: error {err}"
-                );
-            }
+            let what = format!("{dtype:?} {lens:?}");
+            assert_every_plan((shape, rules), &batch, &q, kv, &want, (5, &what));
         }
     }
 }
@@ -292,11 +298,7 @@ fn windowed_and_capped_attention_matches_the_cpu_for_decode_extend_and_split_k()
         for rules in windows.into_iter().chain(capped) {
             let mut want = vec![0.0; q.len()];
             paged_attention_with_rules(shape, rules, &batch, &q, kv.0, kv.1, &mut want).unwrap();
-            for plan in plans(shape, &q_indptr, &kv_indptr, 7) {
-                let got = attention((shape, rules, plan), &batch, &q, kv);
-                let err = max_rel_err(&got, &want);
-                assert!(err < 2e-4, "{shape:?} {rules:?} {plan:?}: error {err}");
-            }
+            assert_every_plan((shape, rules), &batch, &q, kv, &want, (7, "f16"));
         }
     }
 }
@@ -338,11 +340,7 @@ fn slots_outside_the_pool_are_masked_not_read() {
             kv_indptr: &kv_indptr,
             kv_indices: &with_bad,
         };
-        for plan in plans(&shape, &[0, 1], &kv_indptr, 3) {
-            let got = attention((&shape, rules, plan), &bad, &q, kv);
-            let err = max_rel_err(&got, &want);
-            assert!(err < 2e-4, "{shape:?} {plan:?}: error {err}");
-        }
+        assert_every_plan((&shape, rules), &bad, &q, kv, &want, (3, "masked"));
     }
 }
 
