@@ -21,6 +21,8 @@ model=models/SmolLM2-135M-Instruct.Q4_1.gguf
 out="${OUT:-/tmp/gpu-run}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# A GPU test that cannot open the device fails here instead of skipping.
+export RADIXSERVE_REQUIRE_GPU=1
 
 wait_healthy() {
   for _ in $(seq 1 300); do

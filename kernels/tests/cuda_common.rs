@@ -19,7 +19,8 @@ pub fn include_paths() -> Vec<PathBuf> {
     paths
 }
 
-/// Device 0, or None after printing why the calling test is skipped.
+/// Device 0, or None after printing why the calling test is skipped (a failure when
+/// [`gpu_required`]).
 pub fn gpu(test: &str) -> Option<GpuContext> {
     let options = GpuOptions {
         include_paths: include_paths(),
@@ -27,6 +28,7 @@ pub fn gpu(test: &str) -> Option<GpuContext> {
     };
     match GpuContext::with_options(0, options) {
         Ok(gpu) => Some(gpu),
+        Err(err) if gpu_required() => panic!("{test}: RADIXSERVE_REQUIRE_GPU is set: {err}"),
         Err(err) => {
             eprintln!("SKIPPED cuda test {test}: no usable CUDA device: {err}");
             None
@@ -38,3 +40,9 @@ pub fn gpu(test: &str) -> Option<GpuContext> {
 mod compare;
 #[allow(unused_imports)] // not every test binary compares floats
 pub use compare::max_rel_err;
+
+/// Set (by scripts/check-cuda.sh when it runs the GPU tests on the CUDA emulator, or by
+/// hand on a GPU machine): a test that cannot open the device fails instead of skipping.
+pub fn gpu_required() -> bool {
+    std::env::var("RADIXSERVE_REQUIRE_GPU").is_ok_and(|v| !v.is_empty() && v != "0")
+}

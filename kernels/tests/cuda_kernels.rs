@@ -9,7 +9,7 @@ mod cuda_common;
 #[path = "support/xorshift.rs"]
 mod xorshift;
 
-use cuda_common::{gpu, max_rel_err};
+use cuda_common::{gpu, gpu_required, max_rel_err};
 use half::{bf16, f16};
 use kernels::attention::{paged_attention, AttentionShape, PagedBatch, ScoreRules};
 use kernels::cuda::{
@@ -529,6 +529,10 @@ fn cublas_gemm_computes_x_times_w_transposed() {
         let mut out32 = gpu.zeros::<f32>(m * n).unwrap();
         match gpu.gemm_f32_out(&dx, &dw, &mut out32, m, n, k) {
             Err(CudaError::LibraryMissing(lib)) => {
+                assert!(
+                    !gpu_required(),
+                    "RADIXSERVE_REQUIRE_GPU is set: {lib} is missing"
+                );
                 eprintln!("SKIPPED cuda test gemm: {lib} could not be loaded");
                 return;
             }

@@ -3,10 +3,19 @@
 //! would; the argument lists are those of the `.cu` signatures, which the launch wrappers in
 //! `kernels::cuda` pass through cudarc in the same order.
 
+use crate::entry::{entry_points, EntryPoint};
 use half::{bf16, f16};
 use kernels::sampling::{LogitEdit, RowPlan};
 
-extern "C" {
+/// Every kernel of `kernels/cuda/*.cu` by name, for a driver that launches them by name.
+pub fn entry_points() -> impl Iterator<Item = &'static EntryPoint> {
+    [BASIC, STORE_KV, ATTENTION, ROPE_STORE_KV, EMBEDDING]
+        .into_iter()
+        .flatten()
+}
+
+entry_points! {
+    BASIC;
     pub fn create_kv_indices(
         req_to_token: *const i32,
         row_stride: u32,
@@ -88,12 +97,6 @@ extern "C" {
         top_ids: *mut u32,
         top_logprobs: *mut f32,
     );
-    /// Emulator self-checks (src/probes.cpp).
-    pub fn probe_sums(out: *mut f32, lane_sums: *mut f32);
-    pub fn probe_divergent(mode: i32);
-    pub fn probe_shared_write(floats: u32);
-    pub fn probe_shared_read(out: *mut f32);
-    pub fn probe_static_shared_read(out: *mut f32);
     pub fn resolve_futures(
         ids: *mut u32,
         at: *const u32,
@@ -103,11 +106,23 @@ extern "C" {
     );
 }
 
+// Emulator self-checks (src/probes.cpp): not kernels of `kernels/cuda/`, so not in
+// [`entry_points`].
+entry_points! {
+    PROBES;
+    pub fn probe_sums(out: *mut f32, lane_sums: *mut f32);
+    pub fn probe_divergent(mode: i32);
+    pub fn probe_shared_write(floats: u32);
+    pub fn probe_shared_read(out: *mut f32);
+    pub fn probe_static_shared_read(out: *mut f32);
+}
+
 // The entry points instantiated per element type (`NAME_f32`, `NAME_f16`, `NAME_bf16`).
 
 macro_rules! store_kv {
-    ($($name:ident: $t:ty),*) => {
-        extern "C" {
+    ($table:ident; $($name:ident: $t:ty),*) => {
+        entry_points! {
+            $table;
             $(pub fn $name(
                 out_cache_loc: *const i32,
                 k: *const f32,
@@ -121,11 +136,12 @@ macro_rules! store_kv {
         }
     };
 }
-store_kv!(store_kv_f32: f32, store_kv_f16: f16, store_kv_bf16: bf16);
+store_kv!(STORE_KV; store_kv_f32: f32, store_kv_f16: f16, store_kv_bf16: bf16);
 
 macro_rules! attention {
-    ($($name:ident: $t:ty),*) => {
-        extern "C" {
+    ($table:ident; $($name:ident: $t:ty),*) => {
+        entry_points! {
+            $table;
             $(pub fn $name(
                 q: *const f32,
                 k_cache: *const $t,
@@ -150,6 +166,7 @@ macro_rules! attention {
     };
 }
 attention!(
+    ATTENTION;
     attention_partial_f32: f32,
     attention_partial_f16: f16,
     attention_partial_bf16: bf16,
@@ -159,8 +176,9 @@ attention!(
 );
 
 macro_rules! rope_store_kv {
-    ($($name:ident: $t:ty),*) => {
-        extern "C" {
+    ($table:ident; $($name:ident: $t:ty),*) => {
+        entry_points! {
+            $table;
             $(pub fn $name(
                 q: *const f32,
                 q_stride: u32,
@@ -188,13 +206,14 @@ macro_rules! rope_store_kv {
         }
     };
 }
-rope_store_kv!(rope_store_kv_f32: f32, rope_store_kv_f16: f16, rope_store_kv_bf16: bf16);
+rope_store_kv!(ROPE_STORE_KV; rope_store_kv_f32: f32, rope_store_kv_f16: f16, rope_store_kv_bf16: bf16);
 
 macro_rules! embedding {
-    ($($name:ident: $t:ty),*) => {
-        extern "C" {
+    ($table:ident; $($name:ident: $t:ty),*) => {
+        entry_points! {
+            $table;
             $(pub fn $name(ids: *const u32, table: *const $t, out: *mut f32, hidden: u32, vocab: u32);)*
         }
     };
 }
-embedding!(embedding_f32: f32, embedding_f16: f16, embedding_bf16: bf16);
+embedding!(EMBEDDING; embedding_f32: f32, embedding_f16: f16, embedding_bf16: bf16);

@@ -19,8 +19,10 @@
 //! read before any write shows too.
 
 pub mod cu;
+mod entry;
 mod error;
 
+pub use entry::EntryPoint;
 pub use error::EmuError;
 use std::ffi::c_void;
 

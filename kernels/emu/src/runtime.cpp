@@ -113,9 +113,13 @@ class Stack {
     size_t guard_ = 0;
 };
 
+// Stacks kept for the next launch on this thread: mapping and unmapping one per thread of
+// every launch would cost more than running most kernels.
+thread_local std::vector<Stack> stack_pool;
+
 struct Block {
     std::vector<Fiber> fibers;
-    std::vector<Stack> stacks;
+    std::vector<char*> stacks;  // bottoms, one per fiber
     std::vector<void*> poisoned;  // static shared variables poisoned in this block
     std::vector<uint64_t> exchange;
     Context scheduler;
@@ -214,16 +218,24 @@ bool release(Block& block) {
     return true;
 }
 
+// Words past a block's dynamic shared memory that each block re-poisons and checks; the rest
+// of the 48 KiB is poisoned once per launch and checked when the launch ends.
+constexpr size_t SLACK_WORDS = 256;
+
+size_t shared_words(size_t shared_bytes) { return (shared_bytes + 3) / 4; }
+
 // 0: the block ran to its end; 2: divergent barrier; 3: wrote past its dynamic shared memory.
 int run_block(Block& block, size_t shared_bytes, bool reverse) {
     uint32_t* words = reinterpret_cast<uint32_t*>(smem);
     const size_t capacity = EMU_DYNAMIC_SHARED_BYTES / 4;
-    for (size_t i = 0; i < capacity; ++i) words[i] = POISON;
+    const size_t used = shared_words(shared_bytes);
+    const size_t checked = std::min(capacity, used + SLACK_WORDS);
+    for (size_t i = 0; i < checked; ++i) words[i] = POISON;
     for (uint64_t& slot : block.exchange) slot = 0;
     block.poisoned.clear();
     const unsigned n = (unsigned)block.fibers.size();
     for (unsigned t = 0; t < n; ++t) {
-        start_fiber(block.fibers[t], block.stacks[t].bottom(), block.scheduler);
+        start_fiber(block.fibers[t], block.stacks[t], block.scheduler);
         block.fibers[t].state = State::Runnable;
     }
     for (;;) {
@@ -241,9 +253,19 @@ int run_block(Block& block, size_t shared_bytes, bool reverse) {
         if (done) break;
         if (!release(block)) return 2;
     }
-    for (size_t i = (shared_bytes + 3) / 4; i < capacity; ++i)
+    for (size_t i = used; i < checked; ++i)
         if (words[i] != POISON) return 3;
     return 0;
+}
+
+// Whether the shared memory past every block's slack still holds the poison the launch began
+// with.
+bool far_shared_untouched(size_t shared_bytes) {
+    const uint32_t* words = reinterpret_cast<const uint32_t*>(smem);
+    const size_t capacity = EMU_DYNAMIC_SHARED_BYTES / 4;
+    for (size_t i = shared_words(shared_bytes) + SLACK_WORDS; i < capacity; ++i)
+        if (words[i] != POISON) return false;
+    return true;
 }
 
 }  // namespace
@@ -287,8 +309,13 @@ extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
     Block block;
     block.fibers.resize(threads);
     block.exchange.assign(threads, 0);
-    for (unsigned long long t = 0; t < threads; ++t)
-        block.stacks.emplace_back();
+    // A launch from inside a kernel (never done by ours) gets stacks of its own.
+    std::vector<Stack> own;
+    std::vector<Stack>& stacks = active == nullptr ? stack_pool : own;
+    while (stacks.size() < threads) stacks.emplace_back();
+    for (unsigned long long t = 0; t < threads; ++t) block.stacks.push_back(stacks[t].bottom());
+    uint32_t* words = reinterpret_cast<uint32_t*>(smem);
+    for (size_t i = 0; i < EMU_DYNAMIC_SHARED_BYTES / 4; ++i) words[i] = POISON;
     block.body = body;
     block.ctx = ctx;
     Block* outer = active;
@@ -304,5 +331,9 @@ extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
                 if (rc != 0) *failed_block = (z * gy + y) * gx + x;
             }
     active = outer;
+    if (rc == 0 && !far_shared_untouched(shared_bytes)) {
+        rc = 3;  // some block wrote far past its shared memory; the last one is named
+        *failed_block = gx * gy * gz - 1;
+    }
     return rc;
 }

@@ -13,7 +13,9 @@ use super::error::{bad_shape, to_u32, CudaError};
 use super::nvrtc::Module;
 use super::ops::{need, row_launch, stride_launch};
 use crate::sampling::{LogitEdit, RowPlan, SampledRow, SamplingBatch, MAX_TOP, THREADS};
-use cudarc::driver::{CudaSlice, DeviceRepr, PinnedHostSlice, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::{
+    CudaEvent, CudaSlice, DeviceRepr, PinnedHostSlice, PushKernelArg, ValidAsZeroBits,
+};
 
 // SAFETY: both are #[repr(C)] structs of plain numbers, laid out as sampling.cu declares
 // them; any bit pattern (zeros included) is a value.
@@ -46,6 +48,8 @@ struct HostSlot {
     logprobs: PinnedHostSlice<f32>,
     top_ids: PinnedHostSlice<u32>,
     top_logprobs: PinnedHostSlice<f32>,
+    /// Recorded after the launch's copies into this slot; collecting waits for it alone.
+    copied: CudaEvent,
     /// The launch copied here: its row count and each row's top-n; None once collected.
     pending: Option<Vec<usize>>,
 }
@@ -96,6 +100,7 @@ impl SamplingBuffers {
                 logprobs: pinned(gpu, size)?,
                 top_ids: pinned(gpu, size * MAX_TOP)?,
                 top_logprobs: pinned(gpu, size * MAX_TOP)?,
+                copied: gpu.context().new_event(None)?,
                 pending: None,
             });
         }
@@ -169,15 +174,28 @@ impl GpuContext {
             // `rows` (top-n: `rows * MAX_TOP`) slots, for a grid of `rows` blocks of THREADS
             // threads.
             unsafe { launch.launch(row_launch(rows_u, THREADS as u32, 0)) }?;
-            // Stream order puts each copy after the kernel; the slot's own event marks it.
+            // Stream order puts each copy after the kernel; the slot's own event marks them.
+            // Each copies exactly the launch's rows into the front of the slot (a copy into
+            // the whole pinned slice would read its length from the device buffer, which
+            // may be shorter).
             let stream = self.stream();
-            stream.memcpy_dtoh(&tokens.slice(..rows), &mut host.tokens)?;
-            stream.memcpy_dtoh(&logprobs.slice(..rows), &mut host.logprobs)?;
+            stream.memcpy_dtoh(
+                &tokens.slice(..rows),
+                &mut host.tokens.as_mut_slice()?[..rows],
+            )?;
+            stream.memcpy_dtoh(
+                &logprobs.slice(..rows),
+                &mut host.logprobs.as_mut_slice()?[..rows],
+            )?;
             if batch.plans.iter().any(|p| p.n_top > 0) {
                 let n = rows * MAX_TOP;
-                stream.memcpy_dtoh(&top_ids.slice(..n), &mut host.top_ids)?;
-                stream.memcpy_dtoh(&top_logprobs.slice(..n), &mut host.top_logprobs)?;
+                stream.memcpy_dtoh(&top_ids.slice(..n), &mut host.top_ids.as_mut_slice()?[..n])?;
+                stream.memcpy_dtoh(
+                    &top_logprobs.slice(..n),
+                    &mut host.top_logprobs.as_mut_slice()?[..n],
+                )?;
             }
+            host.copied.record(stream)?;
         }
         let n_top = batch.plans.iter().map(|p| (p.n_top as usize).min(vocab));
         host.pending = Some(n_top.collect());
@@ -202,6 +220,7 @@ impl GpuContext {
         if n_top.is_empty() {
             return Ok(Vec::new());
         }
+        host.copied.synchronize()?;
         let tokens = host.tokens.as_slice()?;
         let logprobs = host.logprobs.as_slice()?;
         let wants_top = n_top.iter().any(|&n| n > 0);
