@@ -24,7 +24,8 @@ for arg in "$@"; do
     *) echo "usage: $0 [--cublas] [--emulator]" >&2; exit 2 ;;
     esac
 done
-if [[ ! -e /dev/nvidiactl ]] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so'; then
+loader_cache=$(ldconfig -p 2>/dev/null || true)
+if [[ ! -e /dev/nvidiactl && $loader_cache != *libcuda.so* ]]; then
     emulator=1
 fi
 
@@ -39,20 +40,20 @@ export RADIXSERVE_REQUIRE_NVRTC=1
 heavy=()
 if ((emulator)); then
     cargo build --profile ci -p cuda-emu-driver
-    links="${CARGO_TARGET_DIR:-$PWD/target}/ci/cuda-emu"
+    links=$(realpath -m "${CARGO_TARGET_DIR:-target}/ci/cuda-emu")
     mkdir -p "$links"
     ln -sf ../libcuda_emu_driver.so "$links/libcuda.so"
     ln -sf ../libcuda_emu_driver.so "$links/libcublas.so"
-    export LD_LIBRARY_PATH=$links:$LD_LIBRARY_PATH
+    export LD_LIBRARY_PATH=$links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export RADIXSERVE_REQUIRE_GPU=1
     heavy=(paged_attention_matches_the_cpu_for_decode_extend_and_split_k)
     echo "no GPU: the GPU tests run on the CUDA emulator; left to a GPU: ${heavy[*]}"
 fi
 skips=()
-for t in "${heavy[@]}"; do skips+=(--skip "$t"); done
+for t in ${heavy[@]+"${heavy[@]}"}; do skips+=(--skip "$t"); done
 
 cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels --test cuda_sampling --test cuda_graphs --test cuda_fused \
-    -- --nocapture --test-threads 2 "${skips[@]}"
+    -- --nocapture --test-threads 2 ${skips[@]+"${skips[@]}"}
 # The GPU model runner against the CPU model, and the engine serving on a GPU.
-cargo test --profile ci -p engine --features cuda --test gpu_model --test gpu_engine -- --nocapture "${skips[@]}"
+cargo test --profile ci -p engine --features cuda --test gpu_model --test gpu_engine -- --nocapture ${skips[@]+"${skips[@]}"}
 cargo clippy -p kernels -p engine --profile ci --features cuda --all-targets -- -D warnings

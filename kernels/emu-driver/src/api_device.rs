@@ -210,10 +210,10 @@ pub unsafe extern "C" fn cuCtxGetDevice(device: *mut c_int) -> CuResult {
     unsafe { write_out(device, 0) }
 }
 
-/// Runs everything enqueued.
+/// Runs everything enqueued (refused inside a capture, as any wait).
 #[no_mangle]
 pub extern "C" fn cuCtxSynchronize() -> CuResult {
-    match crate::stream::run_queued() {
+    match crate::stream::refuse_during_capture().and_then(|()| crate::stream::run_queued()) {
         Ok(()) => CUDA_SUCCESS,
         Err(code) => code,
     }

@@ -19,31 +19,70 @@ struct Module {
 /// The emulator's dynamic shared memory per block.
 const SHARED_BYTES: u32 = 48 << 10;
 
-/// The bytes of a module image: a CUBIN (ELF, its length from the section and program
-/// header tables) or NUL-terminated PTX text.
+/// Images larger than this are refused rather than trusted (ours are well under 1 MiB).
+const MAX_IMAGE_BYTES: u64 = 256 << 20;
+
+/// The bytes of a module image: NUL-terminated PTX text, or a CUBIN (ELF64) whose length is
+/// the furthest end of its header tables and of its sections' contents.
 ///
 /// # Safety
 /// `image` is a whole CUBIN or a NUL-terminated PTX text.
 unsafe fn image_bytes(image: *const u8) -> Option<Vec<u8>> {
-    // SAFETY: both forms are at least as long as the ELF magic, or end at a NUL first.
-    let head = unsafe { std::slice::from_raw_parts(image, 4) };
-    if head != b"\x7fELF" {
+    const MAGIC: &[u8; 4] = b"\x7fELF";
+    // Byte by byte: a PTX text shorter than the magic ends (at its NUL) before a mismatch.
+    // SAFETY: each byte read is before the first mismatch, so inside either form.
+    let is_elf = MAGIC
+        .iter()
+        .enumerate()
+        .all(|(i, &b)| unsafe { *image.add(i) } == b);
+    if !is_elf {
         // SAFETY: the caller's contract: PTX text ends with a NUL.
         let text = unsafe { CStr::from_ptr(image.cast::<c_char>()) };
         return Some(text.to_bytes().to_vec());
     }
-    // SAFETY: a 64-bit ELF header is 64 bytes.
+    // SAFETY: an ELF64 header is 64 bytes.
     let header = unsafe { std::slice::from_raw_parts(image, 64) };
     if header[4] != 2 {
         return None;
     }
-    let u64_at = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or_default());
-    let u16_at = |at: usize| u64::from(u16::from_le_bytes([header[at], header[at + 1]]));
-    let program_end = u64_at(0x20) + u16_at(0x36) * u16_at(0x38);
-    let section_end = u64_at(0x28) + u16_at(0x3a) * u16_at(0x3c);
-    let len = usize::try_from(program_end.max(section_end).max(64)).ok()?;
-    // SAFETY: the caller's contract: the header tables lie inside the image.
-    Some(unsafe { std::slice::from_raw_parts(image, len) }.to_vec())
+    let field = |bytes: &[u8], at: usize, width: usize| -> u64 {
+        bytes[at..at + width]
+            .iter()
+            .rev()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
+    };
+    let table_end = |offset: u64, size: u64, count: u64| {
+        size.checked_mul(count).and_then(|n| n.checked_add(offset))
+    };
+    let (shoff, shentsize, shnum) = (
+        field(header, 0x28, 8),
+        field(header, 0x3a, 2),
+        field(header, 0x3c, 2),
+    );
+    let program_end = table_end(
+        field(header, 0x20, 8),
+        field(header, 0x36, 2),
+        field(header, 0x38, 2),
+    )?;
+    let section_table_end = table_end(shoff, shentsize, shnum)?;
+    let mut len = program_end.max(section_table_end).max(64);
+    if len > MAX_IMAGE_BYTES || (shnum > 0 && shentsize < 0x28) {
+        return None;
+    }
+    for i in 0..shnum {
+        let at = usize::try_from(shoff + i * shentsize).ok()?;
+        // SAFETY: the section header table lies inside the image (its end is within `len`).
+        let entry = unsafe { std::slice::from_raw_parts(image.add(at), 0x28) };
+        const NOBITS: u64 = 8;
+        if field(entry, 4, 4) != NOBITS {
+            len = len.max(field(entry, 0x18, 8).checked_add(field(entry, 0x20, 8))?);
+        }
+    }
+    if len > MAX_IMAGE_BYTES {
+        return None;
+    }
+    // SAFETY: the caller's contract: the tables and section contents lie inside the image.
+    Some(unsafe { std::slice::from_raw_parts(image, usize::try_from(len).ok()?) }.to_vec())
 }
 
 /// Whether `name` appears in the image as a whole identifier (a symbol of the CUBIN's string

@@ -1,9 +1,10 @@
 //! Streams, events, stream capture and graphs.
 
 use crate::status::{CuResult, CUDA_ERROR_INVALID_HANDLE, CUDA_ERROR_INVALID_VALUE, CUDA_SUCCESS};
-use crate::stream::{run_queued, stream_of, Graph, Stream};
+use crate::stream::{refuse_during_capture, run_queued, run_through, stream_of, Graph, Stream};
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,6 +32,8 @@ pub unsafe extern "C" fn cuStreamCreateWithPriority(
     unsafe { cuStreamCreate(stream, flags) }
 }
 
+/// A capture still under way on the stream ends with it (its records dropped).
+///
 /// # Safety
 /// `stream` came from `cuStreamCreate` and is destroyed once.
 #[no_mangle]
@@ -39,7 +42,10 @@ pub unsafe extern "C" fn cuStreamDestroy_v2(stream: *mut c_void) -> CuResult {
         return CUDA_ERROR_INVALID_HANDLE;
     }
     // SAFETY: the caller's contract.
-    drop(unsafe { Box::from_raw(stream.cast::<Stream>()) });
+    let stream = unsafe { Box::from_raw(stream.cast::<Stream>()) };
+    if stream.is_capturing() {
+        let _ = stream.end_capture();
+    }
     CUDA_SUCCESS
 }
 
@@ -128,9 +134,9 @@ pub unsafe extern "C" fn cuStreamIsCapturing(stream: *mut c_void, status: *mut c
         return CUDA_ERROR_INVALID_VALUE;
     }
     // SAFETY: the caller's contract.
-    let capturing = unsafe { stream_of(stream) }.is_capturing();
+    let capture = unsafe { stream_of(stream) }.capture_status();
     // SAFETY: the caller's contract.
-    unsafe { *status = c_uint::from(capturing) };
+    unsafe { *status = capture };
     CUDA_SUCCESS
 }
 
@@ -200,10 +206,12 @@ pub unsafe extern "C" fn cuGraphExecDestroy(exec: *mut c_void) -> CuResult {
     unsafe { cuGraphDestroy(exec) }
 }
 
-/// A `CUevent`: the host time at which the stream reached it.
+/// A `CUevent`: the host time at which the stream reached it, and the number of its last
+/// queued record (0: none), which a wait runs the queue through.
 #[derive(Default)]
 struct Event {
     reached: Mutex<Option<Instant>>,
+    record: AtomicU64,
 }
 
 /// # Safety
@@ -231,25 +239,49 @@ pub unsafe extern "C" fn cuEventRecord(event: *mut c_void, stream: *mut c_void) 
         Arc::increment_strong_count(event.cast::<Event>());
         Arc::from_raw(event.cast::<Event>())
     };
+    let marked = event.clone();
     // SAFETY: the caller's contract.
-    unsafe { stream_of(stream) }.enqueue(Arc::new(move || {
-        *event.reached.lock() = Some(Instant::now());
+    let queued = unsafe { stream_of(stream) }.enqueue_numbered(Arc::new(move || {
+        *marked.reached.lock() = Some(Instant::now());
         Ok(())
-    }))
-}
-
-/// Runs the queue, which holds the event's record if it is pending.
-#[no_mangle]
-pub extern "C" fn cuEventSynchronize(event: *mut c_void) -> CuResult {
-    if event.is_null() {
-        return CUDA_ERROR_INVALID_HANDLE;
+    }));
+    match queued {
+        Ok(number) => {
+            event.record.store(number.unwrap_or(0), Ordering::SeqCst);
+            CUDA_SUCCESS
+        }
+        Err(code) => code,
     }
-    code(run_queued())
 }
 
+/// Runs the queue through the event's last record, and no further: work queued after it
+/// still waits. An event never recorded is complete at once.
+///
+/// # Safety
+/// `event` came from `cuEventCreate` and is live.
 #[no_mangle]
-pub extern "C" fn cuEventQuery(event: *mut c_void) -> CuResult {
-    cuEventSynchronize(event)
+pub unsafe extern "C" fn cuEventSynchronize(event: *mut c_void) -> CuResult {
+    // SAFETY: the caller's contract.
+    let Some(event) = (unsafe { event.cast::<Event>().as_ref() }) else {
+        return CUDA_ERROR_INVALID_HANDLE;
+    };
+    if let Err(code) = refuse_during_capture() {
+        return code;
+    }
+    match event.record.load(Ordering::SeqCst) {
+        0 => CUDA_SUCCESS,
+        last => code(run_through(last)),
+    }
+}
+
+/// As [`cuEventSynchronize`]: a host polling an event must see it complete.
+///
+/// # Safety
+/// `event` came from `cuEventCreate` and is live.
+#[no_mangle]
+pub unsafe extern "C" fn cuEventQuery(event: *mut c_void) -> CuResult {
+    // SAFETY: the caller's contract.
+    unsafe { cuEventSynchronize(event) }
 }
 
 /// # Safety

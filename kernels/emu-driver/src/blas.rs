@@ -7,7 +7,7 @@ use crate::memory::DEVICE;
 use crate::status::{
     BlasStatus, CUBLAS_STATUS_EXECUTION_FAILED, CUBLAS_STATUS_INVALID_VALUE,
     CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_NOT_SUPPORTED, CUBLAS_STATUS_SUCCESS,
-    CUDA_SUCCESS,
+    CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_SUCCESS,
 };
 use crate::stream::stream_of;
 use parking_lot::Mutex;
@@ -147,6 +147,11 @@ pub unsafe extern "C" fn cublasGemmEx(
     ) else {
         return CUBLAS_STATUS_NOT_SUPPORTED;
     };
+    // cuBLAS's GemmEx combinations with f32 compute: A and B of one type, C of that type or
+    // f32.
+    if a_type != b_type || (c_type != a_type && c_type != DataType::F32) {
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    }
     let dims = [m, n, k, lda, ldb, ldc].map(usize::try_from);
     let [Ok(m), Ok(n), Ok(k), Ok(lda), Ok(ldb), Ok(ldc)] = dims else {
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -198,8 +203,15 @@ pub unsafe extern "C" fn cublasGemmEx(
     // SAFETY: the handle's stream is live while the handle uses it.
     let stream = unsafe { stream_of(stream as *mut c_void) };
     let code = stream.enqueue(Arc::new(move || {
-        // SAFETY: the operands were checked against device memory when enqueued; a graph
-        // replays only while its buffers live (the contract of a captured graph).
+        // Checked again when it runs: a graph may be replayed after a buffer was freed.
+        if operands
+            .iter()
+            .any(|&(ptr, bytes)| bytes > 0 && !DEVICE.contains(ptr, bytes))
+        {
+            eprintln!("cuda-emu-driver: a queued GEMM uses memory no longer allocated");
+            return Err(CUDA_ERROR_ILLEGAL_ADDRESS);
+        }
+        // SAFETY: every operand lies inside a live device allocation (checked just now).
         unsafe { gemm(shape, alpha, a_op, b_op, beta, c_out) };
         Ok(())
     }));

@@ -15,8 +15,12 @@
 //!   read of pinned memory that does not wait for its copy sees stale bytes, as it may on a
 //!   GPU. While a stream captures, operations are recorded into the graph instead, with
 //!   copies of the kernel arguments, as the driver keeps them; a launch queues the records.
-//! - What a capture must not contain (an allocation, a free, a copy from or to pageable host
-//!   memory, a wait on the capturing stream) fails and invalidates the capture, as on a GPU.
+//! - What a capture must not contain (a synchronous allocation or free, a copy from or to
+//!   pageable host memory, a wait) fails and invalidates the capture, as on a GPU. Stricter
+//!   than CUDA: stream-ordered allocations and frees on a capturing stream fail too (a GPU
+//!   would record them as graph nodes), since the engine's graphs must not allocate.
+//! - One error slot for the whole queue: a failed operation is reported by the next wait, on
+//!   whichever thread waits (a GPU keeps such errors on the context).
 //! - Kernels run through `cuda-emu` (blocks of fibers); GEMMs in f32 on the host.
 
 mod api_device;

@@ -12,7 +12,7 @@ use crate::status::{
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::ThreadId;
 
@@ -50,8 +50,18 @@ struct CaptureWatch {
 
 static WATCHES: Mutex<Vec<CaptureWatch>> = Mutex::new(Vec::new());
 
-/// Operations enqueued and not yet run.
-static QUEUE: Mutex<VecDeque<Op>> = Mutex::new(VecDeque::new());
+/// Operations enqueued and not yet run, numbered in enqueue order from 1.
+struct Queue {
+    ops: VecDeque<(u64, Op)>,
+    next: u64,
+}
+
+static QUEUE: Mutex<Queue> = Mutex::new(Queue {
+    ops: VecDeque::new(),
+    next: 1,
+});
+/// The number of the last operation run.
+static RAN_THROUGH: AtomicU64 = AtomicU64::new(0);
 /// Held while the queue runs, so that two waiting threads run it in order, not interleaved.
 static RUNNING: Mutex<()> = Mutex::new(());
 /// The first error of an operation run since the last wait, which the wait reports (as a
@@ -60,14 +70,28 @@ static DEFERRED_ERROR: Mutex<Option<CuResult>> = Mutex::new(None);
 
 /// Runs everything enqueued so far; the first error among them, if any.
 pub(crate) fn run_queued() -> Result<(), CuResult> {
+    run_through(u64::MAX)
+}
+
+/// Runs the operations numbered up to `last` (an event's record and what came before it);
+/// the first error of any operation run since the last wait, if any.
+pub(crate) fn run_through(last: u64) -> Result<(), CuResult> {
     let _running = RUNNING.lock();
     loop {
-        let Some(op) = QUEUE.lock().pop_front() else {
+        let next = {
+            let mut queue = QUEUE.lock();
+            match queue.ops.front() {
+                Some(&(number, _)) if number <= last => queue.ops.pop_front(),
+                _ => None,
+            }
+        };
+        let Some((number, op)) = next else {
             break;
         };
         if let Err(code) = op() {
             DEFERRED_ERROR.lock().get_or_insert(code);
         }
+        RAN_THROUGH.store(number, Ordering::SeqCst);
     }
     match DEFERRED_ERROR.lock().take() {
         Some(code) => Err(code),
@@ -96,16 +120,36 @@ pub(crate) unsafe fn stream_of<'a>(handle: *mut c_void) -> &'a Stream {
 impl Stream {
     /// Queues `op`, or records it while the stream captures.
     pub(crate) fn enqueue(&self, op: Op) -> CuResult {
+        match self.enqueue_numbered(op) {
+            Ok(_) => CUDA_SUCCESS,
+            Err(code) => code,
+        }
+    }
+
+    /// [`Self::enqueue`], with the queued operation's number (None: recorded in a capture).
+    pub(crate) fn enqueue_numbered(&self, op: Op) -> Result<Option<u64>, CuResult> {
         let mut capture = self.capture.lock();
         if let Some(capture) = capture.as_mut() {
             if capture.invalidated.load(Ordering::SeqCst) {
-                return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+                return Err(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
             }
             capture.ops.push(op);
-            return CUDA_SUCCESS;
+            return Ok(None);
         }
-        QUEUE.lock().push_back(op);
-        CUDA_SUCCESS
+        let mut queue = QUEUE.lock();
+        let number = queue.next;
+        queue.next += 1;
+        queue.ops.push_back((number, op));
+        Ok(Some(number))
+    }
+
+    /// `CUstreamCaptureStatus`: none (0), active (1) or invalidated (2).
+    pub(crate) fn capture_status(&self) -> u32 {
+        match self.capture.lock().as_ref() {
+            None => 0,
+            Some(capture) if capture.invalidated.load(Ordering::SeqCst) => 2,
+            Some(_) => 1,
+        }
     }
 
     pub(crate) fn is_capturing(&self) -> bool {

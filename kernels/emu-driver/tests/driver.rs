@@ -11,6 +11,7 @@ use std::sync::{Mutex, OnceLock};
 const SUCCESS: i32 = 0;
 const INVALID_VALUE: i32 = 1;
 const NOT_FOUND: i32 = 500;
+const ILLEGAL_ADDRESS: i32 = 700;
 const CAPTURE_UNSUPPORTED: i32 = 900;
 const CAPTURE_INVALIDATED: i32 = 901;
 const CUBLAS_INVALID_VALUE: i32 = 7;
@@ -147,6 +148,33 @@ impl<'a> Cuda<'a> {
         Ok(exec)
     }
 
+    fn event(&self) -> Ptr {
+        let mut event: Ptr = std::ptr::null_mut();
+        // SAFETY: the entry point's C signature.
+        let rc = unsafe {
+            sym::<unsafe extern "C" fn(*mut Ptr, c_uint) -> i32>(self.lib, "cuEventCreate")(
+                &mut event, 0,
+            )
+        };
+        assert_eq!(rc, SUCCESS);
+        event
+    }
+
+    fn record(&self, event: Ptr) -> i32 {
+        // SAFETY: the entry point's C signature.
+        unsafe {
+            sym::<unsafe extern "C" fn(Ptr, Ptr) -> i32>(self.lib, "cuEventRecord")(
+                event,
+                self.stream,
+            )
+        }
+    }
+
+    fn wait_event(&self, event: Ptr) -> i32 {
+        // SAFETY: the entry point's C signature.
+        unsafe { sym::<unsafe extern "C" fn(Ptr) -> i32>(self.lib, "cuEventSynchronize")(event) }
+    }
+
     fn replay(&self, exec: Ptr) -> i32 {
         // SAFETY: the entry point's C signature.
         unsafe {
@@ -182,6 +210,56 @@ fn queued_copies_reach_pinned_memory_only_when_the_host_waits() {
     let mut back = [0u8; 16];
     assert_eq!(cuda.dtoh(back.as_mut_ptr(), dev, 16), SUCCESS);
     assert_eq!(back[15], 16);
+}
+
+#[test]
+fn an_event_wait_runs_the_queue_through_its_record_and_no_further() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let lib = driver();
+    let cuda = Cuda::new(lib);
+    let dev = cuda.alloc(8).unwrap();
+    let (first, second) = (cuda.pinned(4), cuda.pinned(4));
+    let (recorded, never) = (cuda.event(), cuda.event());
+    assert_eq!(cuda.htod(dev, [1u8, 2, 3, 4].as_ptr(), 4), SUCCESS);
+    assert_eq!(cuda.dtoh(first, dev, 4), SUCCESS);
+    assert_eq!(cuda.record(recorded), SUCCESS);
+    assert_eq!(cuda.htod(dev + 4, [5u8, 6, 7, 8].as_ptr(), 4), SUCCESS);
+    assert_eq!(cuda.dtoh(second, dev + 4, 4), SUCCESS);
+    // SAFETY: both pinned allocations hold 4 bytes.
+    let (first, second) = unsafe {
+        (
+            std::slice::from_raw_parts(first, 4),
+            std::slice::from_raw_parts(second, 4),
+        )
+    };
+    // An event never recorded is complete at once, and runs nothing.
+    assert_eq!(cuda.wait_event(never), SUCCESS);
+    assert_eq!(first, &[0xff; 4]);
+    assert_eq!(cuda.wait_event(recorded), SUCCESS);
+    assert_eq!(first, &[1, 2, 3, 4]);
+    assert_eq!(second, &[0xff; 4], "work queued after the event ran");
+    assert_eq!(cuda.sync(), SUCCESS);
+    assert_eq!(second, &[5, 6, 7, 8]);
+}
+
+#[test]
+fn a_graph_replayed_after_its_buffer_was_freed_reports_an_illegal_address() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let lib = driver();
+    let cuda = Cuda::new(lib);
+    let (dev, pinned) = (cuda.alloc(4).unwrap(), cuda.pinned(4));
+    assert_eq!(cuda.begin_capture(), SUCCESS);
+    assert_eq!(cuda.dtoh(pinned, dev, 4), SUCCESS);
+    let exec = cuda.end_capture().unwrap();
+    assert_eq!(cuda.replay(exec), SUCCESS);
+    assert_eq!(cuda.sync(), SUCCESS);
+    // SAFETY: the entry point's C signature; `dev` is freed once.
+    let freed = unsafe { sym::<unsafe extern "C" fn(u64) -> i32>(lib, "cuMemFree_v2")(dev) };
+    assert_eq!(freed, SUCCESS);
+    assert_eq!(cuda.replay(exec), SUCCESS);
+    assert_eq!(cuda.sync(), ILLEGAL_ADDRESS);
+    // The error is reported once; the stream goes on.
+    assert_eq!(cuda.sync(), SUCCESS);
 }
 
 #[test]

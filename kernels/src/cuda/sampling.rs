@@ -214,13 +214,16 @@ impl GpuContext {
             .get_mut(slot)
             .and_then(Option::as_mut)
             .ok_or_else(|| CudaError::Shape(format!("no sampling launched in slot {slot}")))?;
-        let Some(n_top) = host.pending.take() else {
+        if host.pending.is_none() {
             return bad_shape(format!("no sampling launched in slot {slot}"));
-        };
+        }
+        // The slot counts as collected only once its copies are done: a failed wait leaves
+        // it pending, so `reserve` never frees pinned memory a copy may still write.
+        host.copied.synchronize()?;
+        let n_top = host.pending.take().unwrap_or_default();
         if n_top.is_empty() {
             return Ok(Vec::new());
         }
-        host.copied.synchronize()?;
         let tokens = host.tokens.as_slice()?;
         let logprobs = host.logprobs.as_slice()?;
         let wants_top = n_top.iter().any(|&n| n > 0);
