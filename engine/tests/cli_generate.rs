@@ -5,10 +5,9 @@
 
 mod common;
 
+use common::http::{free_port, http};
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::sampling::SamplingParams;
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -128,35 +127,6 @@ fn hash_key_prints_the_stored_form_of_a_key() {
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"abc\n").unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(String::from_utf8(output.stdout).unwrap(), want);
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// One HTTP/1.0 exchange; `None` if nothing listens.
-fn http(port: u16, method: &str, path: &str, body: &str) -> Option<(u16, String)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let request = format!(
-        "{method} {path} HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).ok()?;
-    let mut response = String::new();
-    stream.read_to_string(&mut response).ok()?;
-    let status = response.split_whitespace().nth(1)?.parse().ok()?;
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())?;
-    Some((status, body))
 }
 
 fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {

@@ -9,6 +9,7 @@
 mod common;
 
 use common::gpu::{chat, gpu};
+use common::http::{free_port, http};
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::model::Device;
 use engine::sampling::SamplingParams;
@@ -286,4 +287,113 @@ fn assert_same_outputs(
     assert!(first >= 22, "{first} of 24 first tokens agree");
     let same = x.iter().zip(&y).filter(|(u, v)| u == v).count();
     assert!(same >= 16, "{same} of 24 outputs agree");
+}
+
+/// The `radixserve` binary serving on `flags`' device until dropped.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(flags: &[&str]) -> Server {
+        let port = free_port();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_radixserve"))
+            .arg("serve")
+            .arg("--model")
+            .arg(common::model_path())
+            .args(["--http-port", &port.to_string()])
+            .args(["--grpc-port", &free_port().to_string()])
+            .args(["--kv-budget-mb", "128", "--max-running-requests", "8"])
+            .args(flags)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut server = Server { child, port };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+        while http(port, "GET", "/health", "").map(|r| r.0) != Some(200) {
+            if let Some(status) = server.child.try_wait().unwrap() {
+                panic!("radixserve {flags:?} exited: {status}");
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "radixserve {flags:?} never healthy"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        server
+    }
+
+    /// A greedy completion of `prompt`.
+    fn complete(&self, prompt: &str) -> String {
+        let body = serde_json::json!({"prompt": prompt, "max_tokens": 12, "temperature": 0});
+        let (status, text) = http(self.port, "POST", "/v1/completions", &body.to_string()).unwrap();
+        assert_eq!(status, 200, "{text}");
+        let reply: serde_json::Value = serde_json::from_str(&text).unwrap();
+        reply["choices"][0]["text"].as_str().unwrap().to_string()
+    }
+
+    /// `radixserve_cuda_graph_replays_total` from /metrics (0 when absent).
+    fn graph_replays(&self) -> u64 {
+        let (_, text) = http(self.port, "GET", "/metrics", "").unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("radixserve_cuda_graph_replays_total "))
+            .map_or(0, |v| v.trim().parse::<f64>().unwrap() as u64)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The binary's flags reach the GPU runner: graphs and device sampling by default, overlap
+/// with `--overlap-schedule`, eager passes with host sampling with `--disable-cuda-graph
+/// --sampling host`. Every mode completes as the others do, graphs replay only where they
+/// are on, and the first token is the CPU's.
+#[test]
+fn the_server_binary_serves_on_the_gpu_in_each_mode() {
+    if gpu("the_server_binary_serves_on_the_gpu_in_each_mode").is_none() {
+        return;
+    }
+    let prompts = ["The capital of France is", "def fibonacci(n):"];
+    let modes: [(&[&str], bool); 3] = [
+        (&["--device", "cuda:0"], true),
+        (&["--device", "cuda:0", "--overlap-schedule"], true),
+        (
+            &[
+                "--device",
+                "cuda:0",
+                "--disable-cuda-graph",
+                "--sampling",
+                "host",
+            ],
+            false,
+        ),
+    ];
+    let on_cpu: Vec<String> = {
+        let server = Server::start(&["--device", "cpu"]);
+        prompts.iter().map(|p| server.complete(p)).collect()
+    };
+    let mut first_mode: Option<Vec<String>> = None;
+    for (flags, graphs) in modes {
+        let server = Server::start(flags);
+        let texts: Vec<String> = prompts.iter().map(|p| server.complete(p)).collect();
+        let replays = server.graph_replays();
+        assert_eq!(replays > 0, graphs, "{flags:?}: {replays} graph replays");
+        for (text, cpu) in texts.iter().zip(&on_cpu) {
+            let first = |t: &str| t.split_whitespace().next().map(str::to_string);
+            assert_eq!(
+                first(text),
+                first(cpu),
+                "{flags:?}: {text:?} vs the CPU's {cpu:?}"
+            );
+        }
+        match &first_mode {
+            Some(want) => assert_eq!(&texts, want, "{flags:?}"),
+            None => first_mode = Some(texts),
+        }
+    }
 }

@@ -6,6 +6,7 @@
 pub mod equivalence;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod http;
 pub mod llama_reference;
 pub mod process;
 
