@@ -23,6 +23,8 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # A GPU test that cannot open the device fails here instead of skipping.
 export RADIXSERVE_REQUIRE_GPU=1
+# The server the engine tests start (their build-time path is this machine's).
+export RADIXSERVE_BIN=$bin/radixserve
 
 wait_healthy() {
   for _ in $(seq 1 300); do

@@ -298,7 +298,10 @@ struct Server {
 impl Server {
     fn start(flags: &[&str]) -> Server {
         let port = free_port();
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_radixserve"))
+        // RADIXSERVE_BIN: where scripts/gpu-run.sh unpacked the binary on a GPU machine.
+        let bin = std::env::var("RADIXSERVE_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_radixserve").to_string());
+        let child = std::process::Command::new(bin)
             .arg("serve")
             .arg("--model")
             .arg(common::model_path())
