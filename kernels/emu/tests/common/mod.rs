@@ -4,8 +4,6 @@
 
 #[path = "../../../tests/support/compare.rs"]
 mod compare;
-#[path = "../../../tests/support/sampling_batch.rs"]
-pub mod sampling_batch;
 #[path = "../../../tests/support/xorshift.rs"]
 mod xorshift;
 
