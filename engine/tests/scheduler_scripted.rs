@@ -387,3 +387,154 @@ fn stop_tokens_end_requests_launched_ahead() {
         engine.shutdown(Duration::from_secs(1));
     }
 }
+
+/// An engine on `model` with a page-1 pool of `kv_tokens`, FCFS, chunks of 64 tokens.
+fn start_model(model: ScriptedModel, kv_tokens: usize) -> EngineHandle {
+    let path = common::model_path();
+    let file = GgufFile::open(&path).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
+    let info = model.model_info(tok.stop_token_ids());
+    let mut config = EngineConfig::new(path);
+    config.kv_budget_bytes = kv_tokens * SCRIPTED_BYTES_PER_TOKEN;
+    config.page_size = 1;
+    config.scheduler.max_running_requests = 4;
+    config.scheduler.max_prefill_tokens = 128;
+    config.scheduler.chunked_prefill_size = 64;
+    config.scheduler.policy = Policy::Fcfs;
+    EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
+}
+
+/// The request's tokens and finish reason, or a failure if it takes over `limit`.
+fn finish_within(
+    stream: engine::handle::RequestStream,
+    limit: Duration,
+) -> (Vec<u32>, FinishReason) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut stream = stream;
+        let mut tokens = Vec::new();
+        loop {
+            match stream.blocking_next() {
+                Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
+                Some(GenerateEvent::Finished(c)) => {
+                    let _ = tx.send((tokens, c.finish_reason));
+                    return;
+                }
+                other => panic!("no final event: {other:?}"),
+            }
+        }
+    });
+    rx.recv_timeout(limit)
+        .expect("the request did not finish in time")
+}
+
+/// A request aborted while the pool is exactly full gives its KV back before the step's
+/// decodes reserve their slots: the other request, now running alone, gets them and
+/// finishes its whole output, where holding them to the end of the step would have ended
+/// it short ("length" before max_tokens, since a lone request has nobody to give way to).
+#[test]
+fn an_abort_frees_its_kv_for_the_decodes_of_the_same_step() {
+    use std::sync::mpsc::{channel, Receiver, Sender};
+    let (reached_tx, reached_rx) = channel::<()>();
+    let (go_tx, go_rx): (Sender<()>, Receiver<()>) = channel();
+    // Set once the capacity is known; the hook then holds the scheduler (a) on the first
+    // batch, so both requests are queued before the next step, and (b) on the batch that
+    // takes the pool's last free slot.
+    let capacity = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(usize::MAX));
+    let seen_capacity = capacity.clone();
+    let mut forwards = 0usize;
+    let mut written = 0usize;
+    let hook = Box::new(move |batch: &engine::model::ForwardBatch| {
+        forwards += 1;
+        if forwards > 1 {
+            written += batch.num_tokens();
+        }
+        let full = written == seen_capacity.load(std::sync::atomic::Ordering::SeqCst);
+        if forwards == 1 || full {
+            let _ = reached_tx.send(());
+            let _ = go_rx.recv();
+        }
+    });
+    let model = ScriptedModel::new(50_000, 512).with_forward_hook(hook);
+    let engine = start_model(model, 64);
+    let cap = engine.server_info().kv_capacity_tokens;
+    assert!(cap >= 48, "capacity {cap}");
+    capacity.store(cap, std::sync::atomic::Ordering::SeqCst);
+
+    // Both prompts together fill the pool when each holds half of it; the outputs are
+    // longer than that, and their reservations (70% of max_tokens) let both in at once.
+    let len_a = 10;
+    let len_b = 10 + cap % 2;
+    let max_tokens = (cap / 2 - 10 + 6) as u32;
+    let prompt_a: Vec<u32> = (0..len_a as u32).map(|t| 300 + t * 11).collect();
+    let prompt_b: Vec<u32> = (0..len_b as u32).map(|t| 700 + t * 13).collect();
+    let warm = engine
+        .submit(GenerateRequest::new(
+            vec![900, 901],
+            SamplingParams::greedy(1),
+        ))
+        .unwrap();
+    reached_rx.recv().unwrap();
+    let params = || SamplingParams {
+        ignore_eos: true,
+        ..SamplingParams::greedy(max_tokens)
+    };
+    let a = engine
+        .submit(GenerateRequest::new(prompt_a, params()))
+        .unwrap();
+    let b = engine
+        .submit(GenerateRequest::new(prompt_b.clone(), params()))
+        .unwrap();
+    go_tx.send(()).unwrap();
+    collect_tokens(warm);
+
+    // The pool is full: abort A before the next step.
+    reached_rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the pool never filled");
+    engine.abort(&a.rid);
+    go_tx.send(()).unwrap();
+
+    let (tokens, finish) = finish_within(b, Duration::from_secs(20));
+    assert_eq!(tokens.len(), max_tokens as usize, "{finish:?}");
+    assert_eq!(tokens, reference(&prompt_b, max_tokens as usize));
+    assert_eq!(engine.server_info().retractions, 0);
+    drop(a);
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// Another tenant's cache within its fair share is protected from a tenant's work, but not
+/// from a request that runs alone: a prompt longer than the rest of the pool is admitted
+/// (and the scheduler does not spin while it cannot be), instead of waiting forever.
+#[test]
+fn a_lone_request_may_evict_another_tenants_protected_cache() {
+    use engine::tenants::TenantLimits;
+    use radix::{CacheScope, Namespace};
+    let engine = start_model(ScriptedModel::new(50_000, 512), 256);
+    let cap = engine.server_info().kv_capacity_tokens;
+    engine.set_tenant_limits(vec![
+        TenantLimits::unlimited("t0"),
+        TenantLimits::unlimited("t1"),
+    ]);
+    let request = |tenant: u32, prompt: Vec<u32>, max: u32| {
+        let mut r = GenerateRequest::new(prompt, SamplingParams::greedy(max));
+        r.params.ignore_eos = true;
+        r.tenant = tenant;
+        r.namespace = Namespace::scoped(CacheScope::Tenant(tenant));
+        r
+    };
+    // Tenant 1 caches a little under its half of the pool.
+    let cached = cap / 2 - 20;
+    let prompt1: Vec<u32> = (0..cached as u32 - 4).map(|t| 400 + t % 97).collect();
+    collect_tokens(engine.submit(request(1, prompt1, 4)).unwrap());
+    // Tenant 0's prompt needs more than what is free.
+    let len0 = cap - cached + 20;
+    let prompt0: Vec<u32> = (0..len0 as u32).map(|t| 2000 + t % 89).collect();
+    let stream = engine.submit(request(0, prompt0.clone(), 4)).unwrap();
+    let (tokens, _) = finish_within(stream, Duration::from_secs(20));
+    assert_eq!(tokens, reference(&prompt0, 4));
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}

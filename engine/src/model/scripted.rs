@@ -33,7 +33,12 @@ pub struct ScriptedModel {
     /// Plain greedy rows come back as tokens without a logits row (benchmarks of the
     /// scheduler alone).
     tokens_only: bool,
+    /// Called with every batch before it runs (tests that act between steps).
+    on_forward: Option<ForwardHook>,
 }
+
+/// See [`ScriptedModel::with_forward_hook`].
+pub type ForwardHook = Box<dyn FnMut(&ForwardBatch) + Send>;
 
 impl ScriptedModel {
     pub fn new(vocab_size: usize, context_length: usize) -> Self {
@@ -48,7 +53,15 @@ impl ScriptedModel {
             next_slot: 0,
             last_tokens: Vec::new(),
             tokens_only: false,
+            on_forward: None,
         }
+    }
+
+    /// The same model, calling `hook` with every batch before running it, on the
+    /// scheduler's thread: a test can count tokens or hold the scheduler at a chosen step.
+    pub fn with_forward_hook(mut self, hook: ForwardHook) -> Self {
+        self.on_forward = Some(hook);
+        self
     }
 
     /// The same model sampling on the device, where a plain greedy row (no edits, mask or
@@ -104,6 +117,9 @@ impl ScriptedModel {
         batch: &ForwardBatch,
         kv: &mut KvStorage,
     ) -> Result<Vec<Option<u32>>, ModelError> {
+        if let Some(hook) = self.on_forward.as_mut() {
+            hook(batch);
+        }
         let t = batch.num_tokens();
         if batch.positions.len() != t || batch.out_cache_loc.len() != t {
             return Err(ModelError::Batch("positions / out_cache_loc length".into()));

@@ -247,9 +247,16 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         }
-        let budget = (self.cache.allocator().available() + self.evictable_for(tenant))
-            .saturating_sub(*reserved);
         let alone = self.running.is_empty() && first;
+        // Alone, a request may take any idle cache, fair shares aside: another tenant's
+        // protected cache would otherwise keep a prompt longer than the rest of the pool
+        // waiting forever.
+        let evictable = if alone {
+            self.evictable_any()
+        } else {
+            self.evictable_for(tenant)
+        };
+        let budget = (self.cache.allocator().available() + evictable).saturating_sub(*reserved);
         // Alone, a request that fits the pool is admitted even if its output reservation
         // is pessimistic; otherwise it would wait forever.
         if need > budget && !(alone && extend < budget) {

@@ -33,6 +33,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How long the scheduler waits for a command after a step in which nothing could run.
+const STALLED_WAIT: Duration = Duration::from_millis(5);
+
 /// Limits and policies of the scheduler.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchedulerConfig {
@@ -264,9 +267,19 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.abort_all("the server is shutting down");
                 continue;
             }
+            let before = self.work_done();
             self.step();
             self.publish();
             self.send_block_events();
+            if self.work_done() == before && self.running.is_empty() {
+                // Requests wait and none could start (a tenant limit, say): wait for a
+                // command rather than spin on steps that change nothing.
+                match self.rx.recv_timeout(STALLED_WAIT) {
+                    Ok(cmd) => self.handle(cmd),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
         }
         self.abort_all("the server is shutting down");
         self.spill_all();
@@ -316,6 +329,14 @@ impl<M: ForwardModel> Scheduler<M> {
             if let Err(e) = self.cache.check_idle() {
                 debug_assert!(false, "KV leak at idle: {e}");
             }
+        }
+    }
+
+    /// The counters that move when a step does any work (all but the step count).
+    fn work_done(&self) -> SchedulerCounters {
+        SchedulerCounters {
+            steps: 0,
+            ..self.counters
         }
     }
 

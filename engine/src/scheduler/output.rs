@@ -101,12 +101,17 @@ impl<M: ForwardModel> Scheduler<M> {
         false
     }
 
-    /// Sends this step's chunks, then finishes the requests in `done`: their KV goes to the tree
-    /// (`cache_finished_req`), and their stream gets the final event.
+    /// Sends this step's chunks, then finishes the requests in `done`.
     pub(super) fn stream_and_release(&mut self) {
         for req in &mut self.running {
             flush_chunk(req);
         }
+        self.release_done();
+    }
+
+    /// Finishes the requests in `done`: their KV goes to the tree (`cache_finished_req`),
+    /// and their stream gets its last text and the final event.
+    pub(super) fn release_done(&mut self) {
         while let Some(mut req) = self.done.pop_front() {
             if let Some(rest) = req.detok_finish() {
                 req.pending_text.push_str(&rest);

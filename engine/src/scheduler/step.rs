@@ -23,6 +23,9 @@ impl<M: ForwardModel> Scheduler<M> {
         let started = Instant::now();
         self.cache.begin_free_group();
         self.reap_abandoned(started);
+        // Their KV goes back now, not at the end of the step: the decodes and admissions
+        // below may need it.
+        self.release_done();
         self.prepare_for_decode();
         self.get_new_batch_prefill();
         let entries = self.prepare_for_extend();
@@ -101,7 +104,8 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             self.retract_for(short);
         }
-        if (0..self.running.len()).all(|i| self.decodes_next(i)) {
+        let decoding = !self.running.is_empty();
+        if decoding && (0..self.running.len()).all(|i| self.decodes_next(i)) {
             self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
                 .max(self.config.min_new_token_ratio);
         }
@@ -111,9 +115,14 @@ impl<M: ForwardModel> Scheduler<M> {
     /// returns a tenant that stays short.
     fn make_decode_room(&mut self, needs: &BTreeMap<TenantId, usize>) -> Option<TenantId> {
         let mut promised = 0;
+        // A request decoding alone may evict any idle cache: nobody else is running, and
+        // ending it short would cut its output for the sake of a cache.
+        let alone = self.running.len() == 1;
         for (&tenant, &need) in needs {
             let free = self.cache.allocator().available().saturating_sub(promised);
-            if free < need {
+            if free < need && alone {
+                self.evict_any(need - free);
+            } else if free < need {
                 self.evict_for(tenant, need - free);
             }
             if self.cache.allocator().available().saturating_sub(promised) < need {
@@ -242,7 +251,12 @@ impl<M: ForwardModel> Scheduler<M> {
             // is dropped).
             let page = self.cache.page_size();
             let need = tokens - draft.len();
-            self.make_room_for(self.running[i].tenant, need.div_ceil(page) * page + page);
+            let alone = self.running.len() == 1;
+            self.make_room_for(
+                self.running[i].tenant,
+                need.div_ceil(page) * page + page,
+                alone,
+            );
             let req = &mut self.running[i];
             let Some(kv) = req.kv.as_mut() else {
                 continue;

@@ -4,7 +4,9 @@
 //! Private namespaces (and their salted variants) belong to their tenant; global and group
 //! namespaces belong to nobody and are evictable by anyone. A tenant's work may evict its own
 //! cache, shared caches, and the caches of tenants holding more than their fair share of the
-//! pool (by weight); never another tenant's cache that is within its fair share.
+//! pool (by weight); never another tenant's cache that is within its fair share, except for
+//! a request that runs alone (nobody else's work is waiting on that memory, and the request
+//! could otherwise wait forever or end short).
 
 use super::Scheduler;
 use crate::model::ForwardModel;
@@ -104,6 +106,18 @@ impl<M: ForwardModel> Scheduler<M> {
         self.evict_namespaces(tokens, &allowed)
     }
 
+    /// Evicts up to `tokens` from any namespace's unlocked cache, fair shares aside (for
+    /// a request that runs alone, see `admission` and `prepare_for_decode`).
+    pub(super) fn evict_any(&mut self, tokens: usize) -> usize {
+        let all = self.namespace_flags(|_| true);
+        self.evict_namespaces(tokens, &all)
+    }
+
+    /// Tokens eviction could free from any namespace.
+    pub(super) fn evictable_any(&self) -> usize {
+        self.cache.tree().evictable_where(|_| true)
+    }
+
     /// Evicts up to `tokens` of `tenant`'s own private cache (it is over its KV quota).
     pub(super) fn evict_own(&mut self, tenant: TenantId, tokens: usize) -> usize {
         let own = self.namespace_flags(|ns| self.ns_owner(ns) == Some(tenant));
@@ -116,11 +130,14 @@ impl<M: ForwardModel> Scheduler<M> {
         self.evict_marked(tokens, allowed)
     }
 
-    /// Makes `slots` free for `tenant`'s next allocation from what it may evict (the
-    /// scheduler allocates from free slots only, never through the global LRU).
-    pub(super) fn make_room_for(&mut self, tenant: TenantId, slots: usize) {
+    /// Makes `slots` free for `tenant`'s next allocation from what it may evict, or from any
+    /// idle cache for a request running `alone` (the scheduler allocates from free slots
+    /// only, never through the global LRU).
+    pub(super) fn make_room_for(&mut self, tenant: TenantId, slots: usize, alone: bool) {
         let short = slots.saturating_sub(self.cache.allocator().available());
-        if short > 0 {
+        if short > 0 && alone {
+            self.evict_any(short);
+        } else if short > 0 {
             self.evict_for(tenant, short);
         }
     }

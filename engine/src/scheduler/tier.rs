@@ -266,7 +266,7 @@ impl<M: ForwardModel> Scheduler<M> {
         if cached >= end || cached < staged.from {
             return false;
         }
-        self.make_room_for(req.tenant, end - cached);
+        self.make_room_for(req.tenant, end - cached, false);
         if self.cache.allocator().available() < end - cached {
             req.staged = Some(staged);
             return true;
