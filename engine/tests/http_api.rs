@@ -417,6 +417,56 @@ async fn streamed_chat_choices_carry_their_index_and_usage_comes_once() {
     common::wait_idle(&server().engine);
 }
 
+/// Each streamed choice counts its own `text_offset`s from 0, and they match the choice's
+/// text, in the stream and in the whole response alike.
+#[tokio::test]
+async fn completion_text_offsets_follow_each_choices_own_text() {
+    let _turn = SERIAL.lock().await;
+    let request = |stream: bool| {
+        json!({"prompt": "The capital of France is", "n": 2, "max_tokens": 8,
+               "logprobs": 1, "temperature": 0, "ignore_eos": true, "stream": stream})
+    };
+    let (status, text) = post("/v1/completions", &request(true).to_string()).await;
+    assert_eq!(status, 200, "{text}");
+    let data = sse_data(&text);
+    let mut tokens: [Vec<String>; 2] = Default::default();
+    let mut offsets: [Vec<u64>; 2] = Default::default();
+    let mut texts = [String::new(), String::new()];
+    for d in data.iter().filter(|d| *d != "[DONE]") {
+        let chunk: Value = serde_json::from_str(d).unwrap();
+        for choice in chunk["choices"].as_array().unwrap() {
+            let i = choice["index"].as_u64().unwrap() as usize;
+            texts[i].push_str(choice["text"].as_str().unwrap_or_default());
+            let Some(lp) = choice["logprobs"].as_object() else {
+                continue;
+            };
+            for (token, offset) in lp["tokens"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(lp["text_offset"].as_array().unwrap())
+            {
+                tokens[i].push(token.as_str().unwrap().to_string());
+                offsets[i].push(offset.as_u64().unwrap());
+            }
+        }
+    }
+    let (status, whole) = post_json("/v1/completions", request(false)).await;
+    assert_eq!(status, 200, "{whole}");
+    for i in 0..2 {
+        assert_eq!(tokens[i].len(), 8, "{text}");
+        assert_eq!(tokens[i].concat(), texts[i], "the tokens spell the text");
+        // Independently: each offset is the characters of the text before the token.
+        let want: Vec<u64> = (0..8)
+            .map(|j| tokens[i][..j].concat().chars().count() as u64)
+            .collect();
+        assert_eq!(offsets[i], want, "choice {i}: {text}");
+        let lp = &whole["choices"][i]["logprobs"];
+        assert_eq!(lp["text_offset"], json!(want), "choice {i}: {whole}");
+    }
+    common::wait_idle(&server().engine);
+}
+
 #[tokio::test]
 async fn a_shared_long_prefix_is_reported_as_cached() {
     let _turn = SERIAL.lock().await;
@@ -622,6 +672,10 @@ async fn bad_requests_get_openai_errors() {
     let (status, text) = post("/v1/chat/completions", "{\"messages\": 3}").await;
     assert_openai_error(status, &serde_json::from_str(&text).unwrap(), 400, None);
 
+    // 65 prompts, the first too long for the context.
+    let too_many: Vec<String> = std::iter::once("hello ".repeat(1500))
+        .chain(std::iter::repeat_n("a".to_string(), 64))
+        .collect();
     let cases = [
         (json!({"prompt": "hi", "temperature": -1}), "temperature"),
         (json!({"prompt": "hi", "n": 17}), "n"),
@@ -634,6 +688,12 @@ async fn bad_requests_get_openai_errors() {
         (json!({"prompt": ["a", "b", "c", "d", "e"], "n": 16}), "n"),
         (json!({"prompt": [999_999]}), "prompt"),
         (json!({"prompt": "hello ".repeat(1500)}), "prompt"),
+        // Too many choices is found before any prompt is built (the first is too long).
+        (json!({ "prompt": too_many }), "n"),
+        (
+            json!({"prompt": "hi", "stream_options": {"include_usage": true}}),
+            "stream_options",
+        ),
     ];
     for (request, param) in cases {
         let (status, body) = post_json("/v1/completions", request).await;
@@ -648,6 +708,21 @@ async fn bad_requests_get_openai_errors() {
         (
             json!({"messages": [{"role": "user", "content": "hi"}], "top_logprobs": 2}),
             "top_logprobs",
+        ),
+        (
+            json!({"messages": [{"role": "user", "content": "hi"}],
+                   "functions": [{"name": "f", "parameters": {"type": "object"}}]}),
+            "functions",
+        ),
+        (
+            json!({"messages": [{"role": "user", "content": "hi"}], "function_call": "auto"}),
+            "function_call",
+        ),
+        // The default budget is what the context leaves: a minimum beyond it is refused,
+        // not turned into an output that ignores end-of-sequence and stop strings.
+        (
+            json!({"messages": [{"role": "user", "content": "hi"}], "min_tokens": 100_000}),
+            "min_tokens",
         ),
     ];
     for (request, param) in chat_cases {

@@ -64,6 +64,13 @@ token_rate_limit = 1
 token_rate_burst = 200
 
 [[tenant]]
+name = "grouped"
+api_keys = ["{grouped}"]
+max_queued_requests = 2
+token_rate_limit = 1
+token_rate_burst = 200
+
+[[tenant]]
 name = "ops"
 api_keys = ["{ops}"]
 admin = true
@@ -75,6 +82,7 @@ admin = true
         quota = key("quota-key"),
         limited = key("limited-key"),
         metered = key("metered-key"),
+        grouped = key("grouped-key"),
         ops = key("ops-key"),
     );
     if with_beta {
@@ -540,5 +548,46 @@ async fn queue_and_rate_limits_answer_resource_exhausted_naming_the_limit() {
         .contains("token rate limit"));
     // Other tenants are not affected.
     assert!(generate("alpha-key", small()).await.is_ok());
+    assert_idle().await;
+}
+
+/// The choices of one response (`n`) pass a tenant's limits together or not at all: a
+/// group that can never fit the burst or the queue limit is invalid (400, not "retry
+/// later"), and a refused group takes nothing from the tenant's token bucket.
+#[tokio::test]
+async fn the_choices_of_one_response_pass_the_tenant_limits_together() {
+    let _turn = SERIAL.lock().await;
+    let key = Some("grouped-key");
+    // Four choices of ~65 tokens each: more than the burst of 200 together, not alone.
+    let (status, body) = post_completion(
+        key,
+        json!({"prompt": "Count to three:", "max_tokens": 60, "n": 4, "temperature": 1.0}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("4 choices") && message.contains("token_rate_burst"),
+        "{message}"
+    );
+    // Three cheap choices: within the burst, beyond the queue limit of 2.
+    let (status, body) = post_completion(
+        key,
+        json!({"prompt": "Count to three:", "max_tokens": 4, "n": 3, "temperature": 1.0}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("max_queued_requests"), "{message}");
+    // Nothing was taken: two choices of ~65 tokens fit the untouched burst.
+    let (status, body) = post_completion(
+        key,
+        json!({"prompt": "Count to three:", "max_tokens": 60, "n": 2, "temperature": 1.0,
+               "ignore_eos": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["choices"].as_array().map(Vec::len), Some(2), "{body}");
+    assert_eq!(body["usage"]["completion_tokens"], 120, "{body}");
     assert_idle().await;
 }

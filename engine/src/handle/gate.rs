@@ -53,23 +53,49 @@ impl TenantGate {
         tokens: usize,
         now: Instant,
     ) -> Result<(), SubmitError> {
+        self.check_group(tenant, waiting, 1, tokens, now)
+    }
+
+    /// [`TenantGate::check`] for `count` requests that pass together or not at all (the
+    /// choices of one response) and cost `tokens` together. A group that could never pass
+    /// whole (more than the queue limit or the burst) is invalid.
+    pub fn check_group(
+        &mut self,
+        tenant: TenantId,
+        waiting: usize,
+        count: usize,
+        tokens: usize,
+        now: Instant,
+    ) -> Result<(), SubmitError> {
         let index = tenant as usize;
         let Some(limits) = self.limits.get(index) else {
             return Ok(());
         };
+        let what = if count == 1 {
+            "this request counts".to_string()
+        } else {
+            format!("its {count} choices count")
+        };
         if let Some(Some(bucket)) = self.buckets.get_mut(index) {
             if tokens as f64 > bucket.burst() {
                 return Err(SubmitError::InvalidArgument(format!(
-                    "max_new_tokens: this request counts {tokens} prompt + output tokens, more \
-                     than tenant {:?}'s token_rate_burst of {} can ever admit; lower max_tokens \
-                     or shorten the prompt",
+                    "max_new_tokens: {what} {tokens} prompt + output tokens, more than \
+                     tenant {:?}'s token_rate_burst of {} can ever admit; lower max_tokens, \
+                     n or the prompt",
                     limits.name,
                     bucket.burst()
                 )));
             }
         }
         if let Some(max) = limits.max_queued_requests {
-            if waiting >= max {
+            if count > max {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "n: {count} choices are {count} requests; tenant {:?}'s \
+                     max_queued_requests is {max}",
+                    limits.name
+                )));
+            }
+            if waiting + count > max {
                 return Err(SubmitError::ResourceExhausted(format!(
                     "tenant {:?} already has {waiting} requests waiting \
                      (its max_queued_requests is {max})",
@@ -82,12 +108,20 @@ impl TenantGate {
                 let rate = limits.token_rate.map_or(0.0, |r| r.per_second);
                 return Err(SubmitError::ResourceExhausted(format!(
                     "tenant {:?} is over its token rate limit of {rate} tokens/s \
-                     (this request counts {tokens} prompt + output tokens); retry later",
+                     ({what} {tokens} prompt + output tokens); retry later",
                     limits.name
                 )));
             }
         }
         Ok(())
+    }
+
+    /// Gives back tokens taken for requests that were withdrawn before they ran (the rest
+    /// of their group was refused).
+    pub fn refund(&mut self, tenant: TenantId, tokens: usize) {
+        if let Some(Some(bucket)) = self.buckets.get_mut(tenant as usize) {
+            bucket.give_back(tokens as f64);
+        }
     }
 
     /// Takes a passed request's tokens from its tenant's bucket (after [`TenantGate::check`]).

@@ -323,7 +323,15 @@ impl EngineHandle {
     }
 
     /// Validates `request` and queues it. Errors say what is wrong; nothing is queued then.
-    pub fn submit(&self, mut request: GenerateRequest) -> Result<RequestStream, SubmitError> {
+    pub fn submit(&self, request: GenerateRequest) -> Result<RequestStream, SubmitError> {
+        self.submit_costed(request).map(|(stream, _)| stream)
+    }
+
+    /// [`EngineHandle::submit`], with the tokens taken from the tenant's rate limit.
+    pub(crate) fn submit_costed(
+        &self,
+        mut request: GenerateRequest,
+    ) -> Result<(RequestStream, usize), SubmitError> {
         let inner = &self.inner;
         if inner.shared.draining.load(Ordering::Acquire) {
             return Err(SubmitError::Unavailable("the server is draining".into()));
@@ -376,10 +384,13 @@ impl EngineHandle {
                 inner.max_queued
             )));
         }
-        if let Err(e) = self.pass_tenant_limits(&mut request, prompt_len) {
-            uncount_queued(&inner.shared.queued);
-            return Err(e);
-        }
+        let cost = match self.pass_tenant_limits(&mut request, prompt_len) {
+            Ok(cost) => cost,
+            Err(e) => {
+                uncount_queued(&inner.shared.queued);
+                return Err(e);
+            }
+        };
         let rid = request.rid.clone().unwrap_or_else(|| {
             format!(
                 "req-{}",
@@ -404,11 +415,12 @@ impl EngineHandle {
             }
             return Err(SubmitError::Unavailable("the engine has stopped".into()));
         }
-        Ok(RequestStream {
+        let stream = RequestStream {
             rid,
             rx,
             front: None,
-        })
+        };
+        Ok((stream, cost))
     }
 
     /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its
@@ -436,13 +448,75 @@ impl EngineHandle {
         inner.gate.lock().check(tenant, waiting, 1, Instant::now())
     }
 
+    /// Whether `count` requests of `tenant` costing `tokens` together (see
+    /// [`EngineHandle::admission_cost`]) could all be queued now: the engine's queue and the
+    /// tenant's queue and rate limits, checked for the whole group before any of it is
+    /// submitted. Takes nothing; a group that can never pass whole is invalid.
+    pub fn precheck_group(
+        &self,
+        tenant: TenantId,
+        count: usize,
+        tokens: usize,
+    ) -> Result<(), SubmitError> {
+        let inner = &self.inner;
+        if count > inner.max_queued {
+            return Err(SubmitError::InvalidArgument(format!(
+                "n: {count} choices are {count} requests; the queue holds {}",
+                inner.max_queued
+            )));
+        }
+        if inner.shared.queued.load(Ordering::Acquire) + count > inner.max_queued {
+            return Err(SubmitError::ResourceExhausted(format!(
+                "the request queue is full ({} waiting)",
+                inner.max_queued
+            )));
+        }
+        let waiting = inner
+            .shared
+            .tenant_queued
+            .lock()
+            .get(tenant as usize)
+            .copied()
+            .unwrap_or(0);
+        inner
+            .gate
+            .lock()
+            .check_group(tenant, waiting, count, tokens, Instant::now())
+    }
+
+    /// What `request` will take from its tenant's rate limit when submitted: its prompt and
+    /// its output budget, capped as `submit` caps it (the context, the pool, the tenant's
+    /// quota, and its burst for a budget not given explicitly).
+    pub fn admission_cost(&self, request: &GenerateRequest) -> usize {
+        let inner = &self.inner;
+        let prompt = request.input_ids.len();
+        let mut max = request.params.max_new_tokens as usize;
+        let limit = inner.max_context_len.min(inner.kv_capacity);
+        max = max.min(limit.saturating_sub(prompt));
+        let gate = inner.gate.lock();
+        if let Some(quota) = gate.kv_quota(request.tenant) {
+            max = max.min(quota.saturating_sub(prompt));
+        }
+        if let (Some(burst), false) = (gate.burst(request.tenant), request.max_new_tokens_explicit)
+        {
+            max = max.min((burst as usize).saturating_sub(prompt).max(1));
+        }
+        prompt + max
+    }
+
+    /// Gives `tokens` back to `tenant`'s rate limit: requests withdrawn because the rest of
+    /// their group was refused cost nothing.
+    pub(crate) fn refund(&self, tenant: TenantId, tokens: usize) {
+        self.inner.gate.lock().refund(tenant, tokens);
+    }
+
     /// The tenant's quota, queue and rate limits, and the salt caps, checked under one lock;
-    /// only a request that passes them all is counted and debited.
+    /// only a request that passes them all is counted and debited (its cost returned).
     fn pass_tenant_limits(
         &self,
         request: &mut GenerateRequest,
         prompt_len: usize,
-    ) -> Result<(), SubmitError> {
+    ) -> Result<usize, SubmitError> {
         let inner = &self.inner;
         let mut gate = inner.gate.lock();
         if let Some(quota) = gate.kv_quota(request.tenant) {
@@ -468,6 +542,15 @@ impl EngineHandle {
                 request.params.max_new_tokens = request.params.max_new_tokens.min(room);
             }
         }
+        // Checked after every cap above: a minimum the capped budget cannot reach would
+        // silently keep end-of-sequence and stop strings out of the whole output.
+        let (min, max) = (request.params.min_new_tokens, request.params.max_new_tokens);
+        if min > max {
+            return Err(SubmitError::InvalidArgument(format!(
+                "min_new_tokens ({min}) is more than the {max} tokens this prompt can \
+                 generate (the context, the KV pool or the tenant's limits)"
+            )));
+        }
         let cost = prompt_len + request.params.max_new_tokens as usize;
         let now = Instant::now();
         let mut tenant_queued = inner.shared.tenant_queued.lock();
@@ -490,7 +573,7 @@ impl EngineHandle {
         gate.take(request.tenant, cost, now);
         // Counted up here, set exactly by the scheduler at every step.
         tenant_queued[t] += 1;
-        Ok(())
+        Ok(cost)
     }
 
     /// Compiles `spec` into a fresh constraint for one request, on the bounded pool (off the

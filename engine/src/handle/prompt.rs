@@ -47,6 +47,29 @@ impl EngineHandle {
             .await?
     }
 
+    /// Several prompts' token ids (a batch of completions prompts), built off the async
+    /// runtime when together they are large: many small prompts cost as much as one big one.
+    pub async fn build_prompts(
+        &self,
+        inputs: Vec<PromptInput>,
+    ) -> Result<Vec<Vec<u32>>, SubmitError> {
+        let total: usize = inputs.iter().map(PromptInput::bytes).sum();
+        if total <= INLINE_BYTES {
+            return inputs
+                .into_iter()
+                .map(|input| self.build_prompt_now(input))
+                .collect();
+        }
+        let engine = self.clone();
+        self.run_bounded(move || {
+            inputs
+                .into_iter()
+                .map(|input| engine.build_prompt_now(input))
+                .collect()
+        })
+        .await?
+    }
+
     /// Runs `work` on a blocking thread once one of the bounded pool's permits is free.
     pub async fn run_bounded<R: Send + 'static>(
         &self,

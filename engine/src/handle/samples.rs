@@ -10,15 +10,30 @@ use std::pin::Pin;
 pub const MAX_SAMPLES: u32 = 16;
 
 impl EngineHandle {
-    /// Submits `n` samples of `request`, all under the request's id (an abort by that id
-    /// ends them all). Sample 0 goes first; the others are queued once its first event
-    /// has arrived, when its prompt is in the prefix cache, so they find the whole prompt
-    /// there instead of computing it again. With a seed, sample `i` uses `seed + i`
-    /// (wrapping); without one, each sample draws its own. If a later sample is refused
-    /// (a full queue), the ones already queued are aborted and the error is returned.
+    /// Submits `n` samples of `request`: [`EngineHandle::submit_group`] of one request.
     pub async fn submit_samples(
         &self,
         request: GenerateRequest,
+        n: u32,
+    ) -> Result<Vec<RequestStream>, SubmitError> {
+        self.submit_group(vec![request], n).await
+    }
+
+    /// Submits `n` samples of each of `requests` (one caller's: the choices of one
+    /// response), request by request, all or nothing. The whole group is checked against
+    /// the queues and the tenant's limits first, so that a group that cannot pass whole is
+    /// refused before any of it runs; if a sample is refused all the same (another request
+    /// took the room meanwhile), the ones already queued are aborted and their tokens go
+    /// back to the tenant's rate limit.
+    ///
+    /// Each request's samples share its id (an abort by that id ends them all). Sample 0
+    /// goes first; the others are queued once its first event has arrived, when its prompt
+    /// is in the prefix cache, so they find the whole prompt there instead of computing it
+    /// again. With a seed, sample `i` uses `seed + i` (wrapping); without one, each sample
+    /// draws its own.
+    pub async fn submit_group(
+        &self,
+        requests: Vec<GenerateRequest>,
         n: u32,
     ) -> Result<Vec<RequestStream>, SubmitError> {
         if n == 0 || n > MAX_SAMPLES {
@@ -26,18 +41,54 @@ impl EngineHandle {
                 "n must be between 1 and {MAX_SAMPLES}, got {n}"
             )));
         }
-        let mut first = self.submit(sample(&request, 0, None))?;
-        if n == 1 {
-            return Ok(vec![first]);
+        let Some(tenant) = requests.first().map(|r| r.tenant) else {
+            return Ok(Vec::new());
+        };
+        let count = requests.len() * n as usize;
+        if count > 1 {
+            let tokens = requests
+                .iter()
+                .map(|r| self.admission_cost(r) * n as usize)
+                .sum();
+            self.precheck_group(tenant, count, tokens)?;
         }
-        first.front = first.rx.recv().await;
-        let rid = first.rid.clone();
-        let mut streams = vec![first];
-        for i in 1..n {
-            // Dropping `streams` on refusal aborts the samples already queued.
-            streams.push(self.submit(sample(&request, i, Some(&rid)))?);
+        let mut streams = Vec::with_capacity(count);
+        let mut spent = 0;
+        for request in requests {
+            if let Err(e) = self
+                .queue_samples(&request, n, &mut streams, &mut spent)
+                .await
+            {
+                // Dropping the streams aborts the samples already queued.
+                drop(streams);
+                self.refund(tenant, spent);
+                return Err(e);
+            }
         }
         Ok(streams)
+    }
+
+    /// Queues `n` samples of `request` into `streams`, adding their tokens to `spent`.
+    async fn queue_samples(
+        &self,
+        request: &GenerateRequest,
+        n: u32,
+        streams: &mut Vec<RequestStream>,
+        spent: &mut usize,
+    ) -> Result<(), SubmitError> {
+        let (mut first, cost) = self.submit_costed(sample(request, 0, None))?;
+        *spent += cost;
+        if n > 1 {
+            first.front = first.rx.recv().await;
+        }
+        let rid = first.rid.clone();
+        streams.push(first);
+        for i in 1..n {
+            let (stream, cost) = self.submit_costed(sample(request, i, Some(&rid)))?;
+            *spent += cost;
+            streams.push(stream);
+        }
+        Ok(())
     }
 }
 

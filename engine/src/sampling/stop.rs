@@ -41,6 +41,10 @@ impl FinishReason {
         }
     }
 
+    pub fn is_abort(&self) -> bool {
+        matches!(self, Self::Abort)
+    }
+
     /// The stop token id that matched, if any (vLLM's `stop_reason` for token stops; EOS
     /// is reported here too, callers wanting vLLM's `null` for EOS can match on
     /// [`StopMatch::Eos`]).

@@ -120,10 +120,11 @@ impl<M: ForwardModel> Scheduler<M> {
         let alone = self.running.len() == 1;
         for (&tenant, &need) in needs {
             let free = self.cache.allocator().available().saturating_sub(promised);
-            if free < need && alone {
-                self.evict_any(need - free);
-            } else if free < need {
+            if free < need {
                 self.evict_for(tenant, need - free);
+            }
+            if alone {
+                self.evict_any_short(promised + need);
             }
             if self.cache.allocator().available().saturating_sub(promised) < need {
                 return Some(tenant);

@@ -130,15 +130,25 @@ impl<M: ForwardModel> Scheduler<M> {
         self.evict_marked(tokens, allowed)
     }
 
-    /// Makes `slots` free for `tenant`'s next allocation from what it may evict, or from any
-    /// idle cache for a request running `alone` (the scheduler allocates from free slots
+    /// Makes `slots` free for `tenant`'s next allocation from what it may evict, then, for a
+    /// request running `alone`, from any idle cache (the scheduler allocates from free slots
     /// only, never through the global LRU).
     pub(super) fn make_room_for(&mut self, tenant: TenantId, slots: usize, alone: bool) {
         let short = slots.saturating_sub(self.cache.allocator().available());
-        if short > 0 && alone {
-            self.evict_any(short);
-        } else if short > 0 {
+        if short > 0 {
             self.evict_for(tenant, short);
+        }
+        if alone {
+            self.evict_any_short(slots);
+        }
+    }
+
+    /// Evicts from any namespace (protected caches last, after what `tenant` may evict
+    /// anyway) what it takes to have `slots` free.
+    pub(super) fn evict_any_short(&mut self, slots: usize) {
+        let short = slots.saturating_sub(self.cache.allocator().available());
+        if short > 0 {
+            self.evict_any(short);
         }
     }
 

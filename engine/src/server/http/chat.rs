@@ -31,6 +31,7 @@ pub async fn chat_completions(
     // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
     engine.precheck(caller.tenant)?;
     let request: ChatCompletionRequest = parse_body(engine, body?).await?;
+    refuse_legacy_functions(&request)?;
     let mut messages = request
         .messages
         .iter()
@@ -49,9 +50,6 @@ pub async fn chat_completions(
         tools.announce(&mut messages);
         grammar = tools.grammar();
     }
-    let input_ids = prompt_ids(engine, PromptInput::Chat(messages))
-        .await
-        .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
         (Some(true), top) => Some(top.unwrap_or(0)),
         (_, Some(n)) if n > 0 => {
@@ -66,8 +64,12 @@ pub async fn chat_completions(
     let max_tokens = request.max_completion_tokens.or(sampling.max_tokens);
     let params = sampling_params(sampling, max_tokens, u32::MAX, top_logprobs)
         .map_err(|e| rename_param(e, "logprobs", "top_logprobs"))?;
-    let (stream, include_usage) = stream_flags(sampling);
+    let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
+    // The prompt last: every cheap refusal comes before rendering and tokenizing it.
+    let input_ids = prompt_ids(engine, PromptInput::Chat(messages))
+        .await
+        .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let spec = ChoiceSpec {
         params,
         max_tokens_explicit: max_tokens.is_some(),
@@ -171,4 +173,21 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
         _ => content,
     };
     Ok(ChatMessage::new(m.role.as_str(), content))
+}
+
+/// The deprecated `functions` and `function_call` fields: refused rather than ignored, since
+/// a client sending them expects a `function_call` answer it would never get.
+fn refuse_legacy_functions(request: &ChatCompletionRequest) -> Result<(), ApiError> {
+    for (param, value) in [
+        ("functions", &request.functions),
+        ("function_call", &request.function_call),
+    ] {
+        if value.as_ref().is_some_and(|v| !v.is_null()) {
+            return Err(ApiError::invalid_param(
+                param,
+                format!("{param} is deprecated and not supported; send tools and tool_choice"),
+            ));
+        }
+    }
+    Ok(())
 }

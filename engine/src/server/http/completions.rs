@@ -2,7 +2,7 @@
 //! `n` choices each.
 
 use super::error::ApiError;
-use super::generate::{collect_all, parse_body, prompt_ids, submit_choices, ChoiceSpec};
+use super::generate::{check_choice_count, collect_all, parse_body, submit_choices, ChoiceSpec};
 use super::logprobs::CompletionLogprobsBuilder;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{CompletionRequest, Prompt};
@@ -39,12 +39,9 @@ pub async fn completions(
     if request.best_of.is_some_and(|n| n != 1) {
         return Err(ApiError::invalid_param("best_of", "best_of must be 1"));
     }
-    let mut prompts = Vec::new();
-    for input in prompt_inputs(request.prompt)? {
-        prompts.push(prompt_ids(engine, input).await?);
-    }
-    let prompt_count = prompts.len();
     let sampling = &request.sampling;
+    // Every parameter check before the prompts are built: a batch of many prompts costs
+    // tokenizing, and a request refused anyway should not.
     let params = sampling_params(
         sampling,
         sampling.max_tokens,
@@ -52,12 +49,17 @@ pub async fn completions(
         request.logprobs,
     )?;
     let samples = samples_per_prompt(sampling)?;
-    let (stream, include_usage) = stream_flags(sampling);
+    let (stream, include_usage) = stream_flags(sampling)?;
+    let grammar = grammar_spec(sampling)?;
+    let inputs = prompt_inputs(request.prompt)?;
+    check_choice_count(inputs.len(), samples)?;
+    let prompts = engine.build_prompts(inputs).await.map_err(ApiError::from)?;
+    let prompt_count = prompts.len();
     let spec = ChoiceSpec {
         params,
         max_tokens_explicit: sampling.max_tokens.is_some(),
         fields: sampling,
-        grammar: grammar_spec(sampling)?,
+        grammar,
         samples,
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;
@@ -70,7 +72,11 @@ pub async fn completions(
             engine: engine.clone(),
             meta,
             include_usage,
-            logprobs: want_logprobs.then(CompletionLogprobsBuilder::default),
+            logprobs: want_logprobs.then(|| {
+                std::iter::repeat_with(CompletionLogprobsBuilder::default)
+                    .take(prompt_count * n)
+                    .collect()
+            }),
         };
         return Ok(sse_response(streams, n, formatter));
     }
@@ -115,7 +121,8 @@ struct CompletionChunks {
     engine: EngineHandle,
     meta: ResponseMeta,
     include_usage: bool,
-    logprobs: Option<CompletionLogprobsBuilder>,
+    /// Each choice's logprobs builder (its own text offsets), when logprobs are asked for.
+    logprobs: Option<Vec<CompletionLogprobsBuilder>>,
 }
 
 impl CompletionChunks {
@@ -127,7 +134,11 @@ impl CompletionChunks {
 
 impl ChunkFormatter for CompletionChunks {
     fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
-        let logprobs = match self.logprobs.as_mut() {
+        let builder = self
+            .logprobs
+            .as_mut()
+            .and_then(|builders| builders.get_mut(index as usize));
+        let logprobs = match builder {
             Some(builder) if !logprobs.is_empty() => {
                 Some(builder.build(self.engine.tokenizer(), logprobs))
             }

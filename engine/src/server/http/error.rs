@@ -155,6 +155,7 @@ fn param_named_in(message: &str) -> Option<&'static str> {
         ("messages", "messages"),
         ("the prompt", "prompt"),
         ("token id", "prompt"),
+        ("n:", "n"),
     ];
     NAMES
         .iter()

@@ -36,6 +36,23 @@ pub async fn prompt_ids(engine: &EngineHandle, input: PromptInput) -> Result<Vec
 /// Most choices of one response (prompts x samples): each is a request of its own.
 pub const MAX_CHOICES: usize = 64;
 
+/// The number of choices of `prompts` prompts with `samples` samples each, if allowed.
+/// Servers check it before building the prompts, so that a request for too many choices
+/// costs no tokenizing.
+pub fn check_choice_count(prompts: usize, samples: u32) -> Result<usize, ApiError> {
+    let choices = prompts.saturating_mul(samples as usize);
+    if choices > MAX_CHOICES {
+        return Err(ApiError::invalid_param(
+            "n",
+            format!(
+                "{prompts} prompts x n = {samples} asks for {choices} choices; at most \
+                 {MAX_CHOICES} are allowed"
+            ),
+        ));
+    }
+    Ok(choices)
+}
+
 /// What every choice of a response shares.
 pub struct ChoiceSpec<'a> {
     pub params: SamplingParams,
@@ -47,27 +64,16 @@ pub struct ChoiceSpec<'a> {
 }
 
 /// Queues `spec.samples` samples of each prompt for `caller`, prompt by prompt (choice `i`
-/// is sample `i % n` of prompt `i / n`). Each prompt is computed once and its samples share
-/// it through the prefix cache ([`EngineHandle::submit_samples`]). If any is refused, the
-/// ones queued before are aborted.
+/// is sample `i % n` of prompt `i / n`), all or nothing ([`EngineHandle::submit_group`]):
+/// each prompt is computed once and its samples share it through the prefix cache.
 pub async fn submit_choices(
     engine: &EngineHandle,
     caller: &Caller,
     prompts: Vec<Vec<u32>>,
     spec: ChoiceSpec<'_>,
 ) -> Result<Vec<RequestStream>, ApiError> {
-    let choices = prompts.len() * spec.samples as usize;
-    if choices > MAX_CHOICES {
-        return Err(ApiError::invalid_param(
-            "n",
-            format!(
-                "{} prompts x n = {} asks for {choices} choices; at most {MAX_CHOICES} are allowed",
-                prompts.len(),
-                spec.samples
-            ),
-        ));
-    }
-    let mut streams = Vec::with_capacity(choices);
+    check_choice_count(prompts.len(), spec.samples)?;
+    let mut requests = Vec::with_capacity(prompts.len());
     for input_ids in prompts {
         let request = build_request(
             engine,
@@ -79,9 +85,9 @@ pub async fn submit_choices(
             spec.grammar.clone(),
         )
         .await?;
-        streams.extend(engine.submit_samples(request, spec.samples).await?);
+        requests.push(request);
     }
-    Ok(streams)
+    Ok(engine.submit_group(requests, spec.samples).await?)
 }
 
 /// A request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`; its
@@ -144,6 +150,9 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
                 text.push_str(&piece);
                 all_logprobs.extend(logprobs);
             }
+            Some(GenerateEvent::Finished(completion)) if completion.finish_reason.is_abort() => {
+                return Err(aborted());
+            }
             Some(GenerateEvent::Finished(completion)) => {
                 return Ok(Collected {
                     text,
@@ -155,4 +164,12 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
             None => return Err(ApiError::unavailable("the engine stopped")),
         }
     }
+}
+
+/// What a client whose request the engine aborted gets (a shutdown's grace period ended, or
+/// the request was aborted by id): unavailable, so that it retries, not an answer cut short.
+pub fn aborted() -> ApiError {
+    ApiError::unavailable(
+        "the request was aborted before it finished (the server may be shutting down); retry it",
+    )
 }

@@ -49,10 +49,15 @@ fn token_text(tokenizer: &Tokenizer, id: u32) -> String {
     String::from_utf8_lossy(&piece(tokenizer, id)).into_owned()
 }
 
-/// Builds completions logprobs chunk by chunk; offsets continue across chunks.
+/// Builds one choice's completions logprobs chunk by chunk; offsets continue across chunks.
+/// A token's offset counts the characters of the text before it, as decoded: the bytes of a
+/// character split over several tokens count once, when it is complete.
 #[derive(Debug, Default)]
 pub struct CompletionLogprobsBuilder {
+    /// Characters completed so far.
     offset: usize,
+    /// The bytes of a character still incomplete at the end of the last token.
+    partial: Vec<u8>,
 }
 
 impl CompletionLogprobsBuilder {
@@ -73,12 +78,46 @@ impl CompletionLogprobsBuilder {
                 }
             }
             out.text_offset.push(self.offset);
-            self.offset += text.chars().count();
+            self.advance(&piece(tokenizer, e.token_id));
             out.tokens.push(text);
             out.token_logprobs.push(e.logprob);
             out.top_logprobs.push(top);
         }
         out
+    }
+}
+
+impl CompletionLogprobsBuilder {
+    /// Counts the characters `bytes` complete; keeps an incomplete last one for the next
+    /// token. Invalid bytes count as one character each (a replacement character).
+    fn advance(&mut self, bytes: &[u8]) {
+        self.partial.extend_from_slice(bytes);
+        let mut rest = self.partial.as_slice();
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(valid) => {
+                    self.offset += valid.chars().count();
+                    rest = &[];
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    self.offset += std::str::from_utf8(valid).map_or(0, |v| v.chars().count());
+                    match e.error_len() {
+                        // Cut off at the end: wait for the next token's bytes.
+                        None => {
+                            rest = after;
+                            break;
+                        }
+                        Some(bad) => {
+                            self.offset += 1;
+                            rest = &after[bad..];
+                        }
+                    }
+                }
+            }
+        }
+        self.partial = rest.to_vec();
     }
 }
 
@@ -119,4 +158,40 @@ fn json_f32(v: f32) -> Value {
         .ok()
         .and_then(serde_json::Number::from_f64)
         .map_or(Value::Null, Value::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CompletionLogprobsBuilder;
+
+    /// The offsets before each of `pieces`, and the characters after the last.
+    fn offsets(pieces: &[&[u8]]) -> (Vec<usize>, usize) {
+        let mut builder = CompletionLogprobsBuilder::default();
+        let before = pieces
+            .iter()
+            .map(|piece| {
+                let at = builder.offset;
+                builder.advance(piece);
+                at
+            })
+            .collect();
+        (before, builder.offset)
+    }
+
+    #[test]
+    fn offsets_count_decoded_characters() {
+        assert_eq!(offsets(&[b"He", b"llo", b" w"]), (vec![0, 2, 5], 7));
+        // "é" (C3 A9) split over two tokens counts once, when complete; "→" (E2 86 92)
+        // over three.
+        assert_eq!(
+            offsets(&[b"a\xc3", b"\xa9b", b"\xe2", b"\x86", b"\x92", b"c"]),
+            (vec![0, 1, 3, 3, 3, 4], 5)
+        );
+        // A byte that can start no character counts as one (a replacement character), as
+        // does a sequence broken by the next token.
+        assert_eq!(
+            offsets(&[b"\xff", b"x", b"\xc3", b"y"]),
+            (vec![0, 1, 2, 2], 4)
+        );
+    }
 }

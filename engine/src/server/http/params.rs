@@ -156,8 +156,15 @@ fn response_format(format: &Value) -> Result<Option<GrammarSpec>, ApiError> {
 }
 
 /// Whether the client asked for a stream, and for a usage chunk at its end.
-pub fn stream_flags(fields: &SamplingFields) -> (bool, bool) {
+pub fn stream_flags(fields: &SamplingFields) -> Result<(bool, bool), ApiError> {
     let stream = fields.stream.unwrap_or(false);
+    if !stream && fields.stream_options.is_some() {
+        // As OpenAI: options of a stream that is not asked for are a mistake, not a no-op.
+        return Err(ApiError::invalid_param(
+            "stream_options",
+            "stream_options is only allowed when stream is true",
+        ));
+    }
     let include_usage = stream && fields.stream_options.is_some_and(|o| o.include_usage);
-    (stream, include_usage)
+    Ok((stream, include_usage))
 }

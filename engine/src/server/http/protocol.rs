@@ -111,6 +111,9 @@ pub struct ChatCompletionRequest {
     /// `"none" | "auto" | "required"` or `{"type": "function", "function": {"name"}}`.
     pub tool_choice: Option<serde_json::Value>,
     pub parallel_tool_calls: Option<bool>,
+    /// The deprecated forms of `tools` and `tool_choice`, refused with a pointer to those.
+    pub functions: Option<serde_json::Value>,
+    pub function_call: Option<serde_json::Value>,
     #[serde(flatten)]
     pub sampling: SamplingFields,
 }

@@ -3,6 +3,7 @@
 //! client disconnects and the server drops the body, every choice's request is aborted.
 
 use super::error::ApiError;
+use super::generate::aborted;
 use crate::handle::{
     response_usage, ChoiceEvents, Completion, GenerateEvent, RequestStream, TokenLogprob, Usage,
 };
@@ -71,6 +72,12 @@ pub fn sse_response<F: ChunkFormatter>(
                 Some((index, Some(GenerateEvent::Chunk { text, logprobs, .. }))) => {
                     st.pending
                         .extend(st.formatter.chunk(index, text, &logprobs));
+                }
+                Some((_, Some(GenerateEvent::Finished(completion))))
+                    if completion.finish_reason.is_abort() =>
+                {
+                    st.pending.push_back(aborted().to_json());
+                    st.finish();
                 }
                 Some((index, Some(GenerateEvent::Finished(completion)))) => {
                     if let Some(usage) = st.usages.get_mut(index as usize) {
