@@ -41,6 +41,8 @@ pub const CACHE_SALTS: &str = "radixserve_cache_salted_namespaces";
 pub const CONNECTIONS_REFUSED: &str = "radixserve_connections_refused_total";
 /// Connections closed because they sent nothing within the header read timeout.
 pub const CONNECTIONS_TIMED_OUT: &str = "radixserve_connections_timed_out_total";
+/// Connections closed after holding no request for the idle timeout.
+pub const CONNECTIONS_IDLE_CLOSED: &str = "radixserve_connections_idle_closed_total";
 /// HTTP responses by `route` (the matched route template) and `status`.
 pub const HTTP_REQUESTS: &str = "radixserve_http_requests_total";
 /// Times the scheduler dropped block changes because the KV event hub's queue was full

@@ -59,6 +59,8 @@ fn servers() -> &'static Servers {
             max_connections: 4096,
             header_read_timeout: HEADER_TIMEOUT,
             max_streams_per_connection: 64,
+            idle_timeout: HEADER_TIMEOUT,
+            ..ConnectionLimits::default()
         };
         let (tx, rx) = std::sync::mpsc::channel();
         let served = engine.clone();
@@ -236,6 +238,7 @@ async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
         max_connections: 4,
         header_read_timeout: Duration::from_secs(1),
         max_streams_per_connection: 4,
+        ..ConnectionLimits::default()
     };
     let state = HttpState::ready(servers().engine.clone(), None);
     let server = tokio::spawn(http::serve_with_limits(
@@ -262,6 +265,119 @@ async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let response = reqwest::get(format!("http://{addr}/health")).await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
+    server.abort();
+}
+
+/// Reads HTTP/2 frames from `tcp` until the response headers of stream 1 arrive.
+async fn read_h2_response_headers(tcp: &mut TcpStream) {
+    loop {
+        let mut header = [0u8; 9];
+        tcp.read_exact(&mut header).await.unwrap();
+        let len = u32::from_be_bytes([0, header[0], header[1], header[2]]) as usize;
+        let mut payload = vec![0u8; len];
+        tcp.read_exact(&mut payload).await.unwrap();
+        let stream = u32::from_be_bytes([header[5], header[6], header[7], header[8]]) & 0x7fff_ffff;
+        // HEADERS (type 1) on stream 1: the answer to our request.
+        if header[3] == 1 && stream == 1 {
+            return;
+        }
+    }
+}
+
+/// An HTTP/2 connection that asks `GET /health` (prior knowledge, no TLS) and then stays
+/// open, answering nothing, as a client that keeps its connection for later.
+async fn h2_health_then_idle(addr: SocketAddr) -> TcpStream {
+    let mut tcp = TcpStream::connect(addr).await.unwrap();
+    let mut out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    // An empty SETTINGS frame.
+    out.extend([0, 0, 0, 4, 0, 0, 0, 0, 0]);
+    // HEADERS on stream 1, END_STREAM | END_HEADERS: :method GET, :scheme http (static
+    // table 2 and 6), :path "/health" and :authority "x" as literals on names 4 and 1.
+    let mut block = vec![0x82, 0x86, 0x04, 7];
+    block.extend(b"/health");
+    block.extend([0x01, 1, b'x']);
+    out.extend([0, 0, block.len() as u8, 1, 0x05, 0, 0, 0, 1]);
+    out.extend(block);
+    tcp.write_all(&out).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), read_h2_response_headers(&mut tcp))
+        .await
+        .expect("no HTTP/2 response");
+    tcp
+}
+
+/// Reads (and drops) what `tcp` receives until the server closes it; how long that took.
+async fn until_closed(tcp: &mut TcpStream, limit: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    let mut buf = [0u8; 256];
+    loop {
+        match tokio::time::timeout_at((started + limit).into(), tcp.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(started.elapsed()),
+            Ok(Ok(_)) => continue,
+            Err(_) => return None,
+        }
+    }
+}
+
+/// HTTP/2 connections that keep no request open are closed after the idle timeout (the
+/// header timeout guards only a connection's first bytes): a client cannot hold the
+/// server's connection slots with connections it does not use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_http2_connections_are_closed_and_free_their_slots() {
+    let _turn = SERIAL.lock().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let idle = Duration::from_secs(1);
+    let limits = ConnectionLimits {
+        max_connections: 4,
+        idle_timeout: idle,
+        ..ConnectionLimits::default()
+    };
+    let state = HttpState::ready(servers().engine.clone(), None);
+    let server = tokio::spawn(http::serve_with_limits(
+        listener,
+        state,
+        limits,
+        std::future::pending(),
+    ));
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(h2_health_then_idle(addr).await);
+    }
+    // Every slot is taken: a fifth connection is closed at once.
+    let mut extra = TcpStream::connect(addr).await.unwrap();
+    let refused = until_closed(&mut extra, Duration::from_millis(500)).await;
+    assert!(refused.is_some(), "the fifth connection was served");
+    for tcp in &mut held {
+        let closed = until_closed(tcp, idle * 5).await;
+        assert!(
+            closed.is_some(),
+            "an idle HTTP/2 connection stayed open past {:?}",
+            idle * 5
+        );
+    }
+    // The slots are free again. A stream read slowly, longer than the idle timeout, is a
+    // request in flight: its HTTP/2 connection stays open until it ends.
+    let client = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .build()
+        .unwrap();
+    let body = json!({"prompt": "slow reader", "max_tokens": 64, "stream": true});
+    let mut response = client
+        .post(format!("http://{addr}/v1/completions"))
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(response.version(), reqwest::Version::HTTP_2);
+    let mut text = String::new();
+    let first = response.chunk().await.unwrap().unwrap();
+    text.push_str(&String::from_utf8_lossy(&first));
+    tokio::time::sleep(idle * 3).await;
+    while let Some(chunk) = response.chunk().await.unwrap() {
+        text.push_str(&String::from_utf8_lossy(chunk.as_ref()));
+    }
+    assert!(text.trim_end().ends_with("data: [DONE]"), "{text}");
     server.abort();
 }
 

@@ -121,6 +121,9 @@ pub struct ServeArgs {
     /// Concurrent HTTP/2 streams per connection (gRPC and HTTP/2) [default: 128]
     #[arg(long)]
     pub max_streams_per_connection: Option<u32>,
+    /// Seconds an HTTP connection may stay open with no request in flight [default: 60]
+    #[arg(long)]
+    pub idle_timeout_secs: Option<f64>,
     /// Longest structured-output grammar or JSON schema, in KiB [default: 256]
     #[arg(long)]
     pub max_grammar_kb: Option<usize>,
@@ -219,6 +222,7 @@ impl ServeArgs {
             max_streams_per_connection: self
                 .max_streams_per_connection
                 .or(file.max_streams_per_connection),
+            idle_timeout_secs: self.idle_timeout_secs.or(file.idle_timeout_secs),
             max_grammar_kb: self.max_grammar_kb.or(file.max_grammar_kb),
             grammar_cache_size: self.grammar_cache_size.or(file.grammar_cache_size),
             grammar_compile_fuel: self.grammar_compile_fuel.or(file.grammar_compile_fuel),
@@ -329,6 +333,12 @@ impl ServeArgs {
             max_streams_per_connection: self
                 .max_streams_per_connection
                 .unwrap_or(conn.max_streams_per_connection),
+            idle_timeout: positive_secs(
+                self.idle_timeout_secs,
+                conn.idle_timeout,
+                "--idle-timeout-secs",
+            )?,
+            ..conn
         };
         anyhow::ensure!(
             connections.max_connections > 0 && connections.max_streams_per_connection > 0,
@@ -508,4 +518,13 @@ mod disk_tier_flags {
             "a budget without a directory"
         );
     }
+}
+
+/// `secs` (or `default`) as a duration, which must be positive and finite.
+fn positive_secs(secs: Option<f64>, default: Duration, flag: &str) -> anyhow::Result<Duration> {
+    let secs = secs.unwrap_or(default.as_secs_f64());
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{flag} must be > 0, got {secs}"))
 }

@@ -88,7 +88,9 @@ impl TenantGate {
             }
         }
         if let Some(max) = limits.max_queued_requests {
-            if count > max {
+            // One request over a limit of 0 waits like any other refusal; a group larger
+            // than the limit could never pass.
+            if count > 1 && count > max {
                 return Err(SubmitError::InvalidArgument(format!(
                     "n: {count} choices are {count} requests; tenant {:?}'s \
                      max_queued_requests is {max}",

@@ -25,6 +25,13 @@ pub struct ConnectionLimits {
     pub header_read_timeout: Duration,
     /// Concurrent HTTP/2 streams per connection.
     pub max_streams_per_connection: u32,
+    /// HTTP: how long a connection may stay open with no request in flight (HTTP/2 keeps
+    /// connections open on pings alone).
+    pub idle_timeout: Duration,
+    /// gRPC: the age at which a connection is asked to close (GOAWAY: its calls finish and
+    /// the client reconnects), which bounds how long a connection without calls holds a
+    /// slot. Long, since gateways keep their channels open.
+    pub max_connection_age: Duration,
 }
 
 impl Default for ConnectionLimits {
@@ -33,6 +40,8 @@ impl Default for ConnectionLimits {
             max_connections: 4096,
             header_read_timeout: Duration::from_secs(10),
             max_streams_per_connection: 128,
+            idle_timeout: Duration::from_secs(60),
+            max_connection_age: Duration::from_secs(600),
         }
     }
 }

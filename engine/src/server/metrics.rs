@@ -109,6 +109,10 @@ fn describe() {
         super::connections::CONNECTIONS_TIMED_OUT,
         "Connections closed for sending nothing within the header read timeout"
     );
+    describe_counter!(
+        crate::metric_names::CONNECTIONS_IDLE_CLOSED,
+        "HTTP connections closed after holding no request for the idle timeout"
+    );
     describe_gauge!(
         CACHE_SALTS,
         "Live salted prefix-cache namespaces (capped per tenant and in all)"

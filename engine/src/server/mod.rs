@@ -4,4 +4,5 @@
 pub mod connections;
 pub mod grpc;
 pub mod http;
+mod idle;
 pub mod metrics;

@@ -150,6 +150,9 @@ impl GrpcServer {
             .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
             .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
             .max_concurrent_streams(limits.max_streams_per_connection)
+            // An HTTP/2 connection with no calls stays open on pings alone: bound its life
+            // (GOAWAY at this age; calls in flight finish, clients reconnect).
+            .max_connection_age(limits.max_connection_age)
             .add_service(health)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)

@@ -1,13 +1,14 @@
 //! The HTTP accept loop: HTTP/1 and HTTP/2 (hyper's auto builder) over connections that
 //! passed the shared [`ConnectionLimits`], with a header read timeout, capped HTTP/2
-//! streams and a graceful shutdown that lets open requests finish.
+//! streams, idle connections closed, and a graceful shutdown that lets open requests
+//! finish.
 
 use crate::server::connections::{limited_incoming, ConnectionLimits};
+use crate::server::idle::{Activity, Closing, CountRequests};
 use axum::Router;
 use futures_util::StreamExt;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use std::future::Future;
 use std::time::Duration;
@@ -39,7 +40,9 @@ pub async fn serve_router(
     let incoming = limited_incoming(listener, limits);
     tokio::pin!(incoming);
     tokio::pin!(shutdown);
-    let graceful = GracefulShutdown::new();
+    // Every connection task holds a sender: once all are gone, the receiver sees the end.
+    let (open_tx, mut open_rx) = tokio::sync::mpsc::channel::<()>(1);
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     loop {
         let stream = tokio::select! {
             next = incoming.next() => match next {
@@ -52,17 +55,34 @@ pub async fn serve_router(
             },
             () = &mut shutdown => break,
         };
-        let service = TowerToHyperService::new(router.clone());
+        let activity = Activity::new();
+        let service =
+            TowerToHyperService::new(CountRequests::new(router.clone(), activity.clone()));
         let connection = builder
             .serve_connection_with_upgrades(TokioIo::new(stream), service)
             .into_owned();
-        let connection = graceful.watch(connection);
+        let mut stop = stop_rx.clone();
+        let connection = Closing::new(
+            connection,
+            |c| c.graceful_shutdown(),
+            activity,
+            limits.idle_timeout,
+            async move {
+                // A closed channel means the server is gone: stop too.
+                let _ = stop.wait_for(|&stop| stop).await;
+            },
+        );
+        let open = open_tx.clone();
         tokio::spawn(async move {
             if let Err(e) = connection.await {
                 tracing::debug!("HTTP connection: {e}");
             }
+            drop(open);
         });
     }
-    graceful.shutdown().await;
+    // Open connections finish their requests, then close.
+    let _ = stop_tx.send(true);
+    drop(open_tx);
+    let _ = open_rx.recv().await;
     Ok(())
 }
