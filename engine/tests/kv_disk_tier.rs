@@ -289,3 +289,67 @@ fn an_unwritable_disk_stops_spills_and_serving_goes_on() {
     // Still serving, same answers.
     assert_eq!(run(&engine, &a, 0).0, fresh_a);
 }
+
+/// A request waiting for its pages to be read ends as soon as it is aborted, not when the
+/// read does (which may be never): its page files are swapped for FIFOs, so the read
+/// blocks until the test opens them for writing.
+#[test]
+fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let engine = start(dir.path());
+    let a = prompt(&engine, "rivers");
+    run(&engine, &a, 0);
+    run(&engine, &prompt(&engine, "mountains"), 0);
+    run(&engine, &prompt(&engine, "deserts"), 0);
+    wait_for_disk(&engine, u64::from(full_pages(a.len())));
+    let pages = page_files(dir.path());
+    assert!(!pages.is_empty());
+    for page in &pages {
+        std::fs::remove_file(page).unwrap();
+        let path = std::ffi::CString::new(page.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    }
+    let mut request = GenerateRequest::new(a.clone(), SamplingParams::greedy(12));
+    request.namespace = tenant_ns(0);
+    let mut stream = engine.submit(request).unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    while disk_info(&engine).loading_requests == 0 {
+        assert!(
+            Instant::now() < until,
+            "the request never waited for the disk"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    engine.abort(&stream.rid);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let last = loop {
+            match stream.blocking_next() {
+                Some(GenerateEvent::Chunk { .. }) => continue,
+                other => break other,
+            }
+        };
+        let _ = tx.send(last);
+    });
+    let last = rx.recv_timeout(Duration::from_secs(10));
+    let info = engine.server_info();
+    // Let the blocked read finish (an empty page: a miss) before anything else.
+    for page in &pages {
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(page);
+    }
+    let last = last.expect("the aborted request did not end while its read was blocked");
+    assert!(
+        matches!(last, Some(GenerateEvent::Finished(ref c)) if c.finish_reason.is_abort()),
+        "{last:?}"
+    );
+    assert_eq!(info.kv_disk.map(|d| d.loading_requests), Some(0));
+    assert_eq!((info.running_requests, info.waiting_requests), (0, 0));
+    // Served as before once the disk answers again.
+    assert!(!run(&engine, &a, 0).0.is_empty());
+}

@@ -67,9 +67,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 i += 1;
             }
         }
+        self.reap_loading(now);
     }
 
-    fn finish_aborted(&mut self, mut req: Req) {
+    pub(super) fn finish_aborted(&mut self, mut req: Req) {
         let step = req.stop.abort();
         req.pending_text.push_str(&step.text);
         req.finish = Some(FinishReason::Abort);

@@ -20,7 +20,7 @@ use radix::{CacheScope, Namespace, NsId};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Reads one request may wait for: at arrival, and once more if what it found in the pool
 /// was evicted before its admission (a request never bounces between queue and disk).
@@ -236,6 +236,27 @@ impl<M: ForwardModel> Scheduler<M> {
                 }
                 self.waiting.push(req);
             }
+        }
+    }
+
+    /// Ends the requests waiting for the disk whose client left, whose deadline passed or
+    /// that were aborted, without waiting for their reads (which may never end): a read
+    /// that finishes later finds nobody and is dropped with its staged bytes.
+    pub(super) fn reap_loading(&mut self, now: Instant) {
+        let Some(disk) = &mut self.disk else {
+            return;
+        };
+        let mut abandoned = Vec::new();
+        let mut i = 0;
+        while i < disk.loading.len() {
+            if disk.loading[i].is_abandoned(now) {
+                abandoned.push(disk.loading.swap_remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        for req in abandoned {
+            self.finish_aborted(req);
         }
     }
 
