@@ -229,17 +229,12 @@ async fn idle_connections_and_unread_streams_do_not_stop_the_server() {
     wait_idle().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
-    let _turn = SERIAL.lock().await;
+/// Another HTTP server on the shared engine, with `limits`: its address and its task.
+async fn spawn_http(
+    limits: ConnectionLimits,
+) -> (SocketAddr, tokio::task::JoinHandle<std::io::Result<()>>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let limits = ConnectionLimits {
-        max_connections: 4,
-        header_read_timeout: Duration::from_secs(1),
-        max_streams_per_connection: 4,
-        ..ConnectionLimits::default()
-    };
     let state = HttpState::ready(servers().engine.clone(), None);
     let server = tokio::spawn(http::serve_with_limits(
         listener,
@@ -247,6 +242,19 @@ async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
         limits,
         std::future::pending(),
     ));
+    (addr, server)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
+    let _turn = SERIAL.lock().await;
+    let (addr, server) = spawn_http(ConnectionLimits {
+        max_connections: 4,
+        header_read_timeout: Duration::from_secs(1),
+        max_streams_per_connection: 4,
+        ..ConnectionLimits::default()
+    })
+    .await;
     let mut held = Vec::new();
     for _ in 0..4 {
         held.push(TcpStream::connect(addr).await.unwrap());
@@ -324,21 +332,13 @@ async fn until_closed(tcp: &mut TcpStream, limit: Duration) -> Option<Duration> 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_http2_connections_are_closed_and_free_their_slots() {
     let _turn = SERIAL.lock().await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
     let idle = Duration::from_secs(1);
-    let limits = ConnectionLimits {
+    let (addr, server) = spawn_http(ConnectionLimits {
         max_connections: 4,
         idle_timeout: idle,
         ..ConnectionLimits::default()
-    };
-    let state = HttpState::ready(servers().engine.clone(), None);
-    let server = tokio::spawn(http::serve_with_limits(
-        listener,
-        state,
-        limits,
-        std::future::pending(),
-    ));
+    })
+    .await;
     let mut held = Vec::new();
     for _ in 0..4 {
         held.push(h2_health_then_idle(addr).await);

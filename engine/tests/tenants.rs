@@ -559,26 +559,22 @@ async fn the_choices_of_one_response_pass_the_tenant_limits_together() {
     let _turn = SERIAL.lock().await;
     let key = Some("grouped-key");
     // Four choices of ~65 tokens each: more than the burst of 200 together, not alone.
-    let (status, body) = post_completion(
-        key,
-        json!({"prompt": "Count to three:", "max_tokens": 60, "n": 4, "temperature": 1.0}),
-    )
-    .await;
-    assert_eq!(status, 400, "{body}");
-    let message = body["error"]["message"].as_str().unwrap_or_default();
-    assert!(
-        message.contains("4 choices") && message.contains("token_rate_burst"),
-        "{message}"
-    );
     // Three cheap choices: within the burst, beyond the queue limit of 2.
-    let (status, body) = post_completion(
-        key,
-        json!({"prompt": "Count to three:", "max_tokens": 4, "n": 3, "temperature": 1.0}),
-    )
-    .await;
-    assert_eq!(status, 400, "{body}");
-    let message = body["error"]["message"].as_str().unwrap_or_default();
-    assert!(message.contains("max_queued_requests"), "{message}");
+    let groups = [
+        (60, 4, &["4 choices", "token_rate_burst"][..]),
+        (4, 3, &["max_queued_requests"][..]),
+    ];
+    for (max_tokens, n, named) in groups {
+        let (status, body) = post_completion(
+            key,
+            json!({"prompt": "Count to three:", "max_tokens": max_tokens, "n": n,
+                   "temperature": 1.0}),
+        )
+        .await;
+        assert_eq!(status, 400, "{body}");
+        let message = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(named.iter().all(|m| message.contains(m)), "{message}");
+    }
     // Nothing was taken: two choices of ~65 tokens fit the untouched burst.
     let (status, body) = post_completion(
         key,

@@ -427,25 +427,8 @@ impl EngineHandle {
     /// queue limit or with an empty token bucket. Servers call it before the costly work of
     /// building a prompt or compiling a grammar; `submit` checks everything again exactly.
     pub fn precheck(&self, tenant: TenantId) -> Result<(), SubmitError> {
-        let inner = &self.inner;
-        if inner.shared.draining.load(Ordering::Acquire) {
-            return Err(SubmitError::Unavailable("the server is draining".into()));
-        }
-        if inner.shared.queued.load(Ordering::Acquire) >= inner.max_queued {
-            return Err(SubmitError::ResourceExhausted(format!(
-                "the request queue is full ({} waiting)",
-                inner.max_queued
-            )));
-        }
-        let waiting = inner
-            .shared
-            .tenant_queued
-            .lock()
-            .get(tenant as usize)
-            .copied()
-            .unwrap_or(0);
         // The smallest request costs one token.
-        inner.gate.lock().check(tenant, waiting, 1, Instant::now())
+        self.precheck_group(tenant, 1, 1)
     }
 
     /// Whether `count` requests of `tenant` costing `tokens` together (see
@@ -459,7 +442,12 @@ impl EngineHandle {
         tokens: usize,
     ) -> Result<(), SubmitError> {
         let inner = &self.inner;
-        if count > inner.max_queued {
+        if inner.shared.draining.load(Ordering::Acquire) {
+            return Err(SubmitError::Unavailable("the server is draining".into()));
+        }
+        // One request over a full queue waits like any other refusal; a group larger than
+        // the queue could never pass.
+        if count > 1 && count > inner.max_queued {
             return Err(SubmitError::InvalidArgument(format!(
                 "n: {count} choices are {count} requests; the queue holds {}",
                 inner.max_queued
