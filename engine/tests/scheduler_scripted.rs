@@ -507,7 +507,7 @@ fn an_abort_frees_its_kv_for_the_decodes_of_the_same_step() {
 
 /// Another tenant's cache within its fair share is protected from a tenant's work, but not
 /// from a request that runs alone: a prompt longer than the rest of the pool is admitted
-/// (and the scheduler does not spin while it cannot be), instead of waiting forever.
+/// instead of waiting forever.
 #[test]
 fn a_lone_request_may_evict_another_tenants_protected_cache() {
     use engine::tenants::TenantLimits;

@@ -356,12 +356,15 @@ async fn idle_http2_connections_are_closed_and_free_their_slots() {
         );
     }
     // The slots are free again. A stream read slowly, longer than the idle timeout, is a
-    // request in flight: its HTTP/2 connection stays open until it ends.
+    // request in flight: its HTTP/2 connection stays open until it ends. (600 tokens of
+    // events are more than HTTP/2's 64 KiB window: the server cannot finish the body
+    // before the client reads it.)
     let client = reqwest::Client::builder()
         .http2_prior_knowledge()
         .build()
         .unwrap();
-    let body = json!({"prompt": "slow reader", "max_tokens": 64, "stream": true});
+    let body = json!({"prompt": "slow reader", "max_tokens": 600, "ignore_eos": true,
+                      "stream": true});
     let mut response = client
         .post(format!("http://{addr}/v1/completions"))
         .body(body.to_string())
@@ -378,6 +381,7 @@ async fn idle_http2_connections_are_closed_and_free_their_slots() {
         text.push_str(&String::from_utf8_lossy(chunk.as_ref()));
     }
     assert!(text.trim_end().ends_with("data: [DONE]"), "{text}");
+    assert!(text.len() > 64 << 10, "{} bytes of events", text.len());
     server.abort();
 }
 

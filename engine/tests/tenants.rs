@@ -66,7 +66,7 @@ token_rate_burst = 200
 [[tenant]]
 name = "grouped"
 api_keys = ["{grouped}"]
-max_queued_requests = 2
+max_queued_requests = 4
 token_rate_limit = 1
 token_rate_burst = 200
 
@@ -551,39 +551,43 @@ async fn queue_and_rate_limits_answer_resource_exhausted_naming_the_limit() {
     assert_idle().await;
 }
 
-/// The choices of one response (`n`) pass a tenant's limits together or not at all: a
-/// group that can never fit the burst or the queue limit is invalid (400, not "retry
-/// later"), and a refused group takes nothing from the tenant's token bucket.
+/// The choices of one response (`n`, or a batch of prompts) pass a tenant's rate limit
+/// together or not at all: a group that can never fit the burst is invalid (400, not
+/// "retry later"), a group with an invalid prompt is refused before any of it runs, and a
+/// refused group takes nothing from the tenant's token bucket.
 #[tokio::test]
 async fn the_choices_of_one_response_pass_the_tenant_limits_together() {
     let _turn = SERIAL.lock().await;
     let key = Some("grouped-key");
-    // Four choices of ~65 tokens each: more than the burst of 200 together, not alone.
-    // Three cheap choices: within the burst, beyond the queue limit of 2.
-    let groups = [
-        (60, 4, &["4 choices", "token_rate_burst"][..]),
-        (4, 3, &["max_queued_requests"][..]),
-    ];
-    for (max_tokens, n, named) in groups {
-        let (status, body) = post_completion(
-            key,
-            json!({"prompt": "Count to three:", "max_tokens": max_tokens, "n": n,
+    let refusals = [
+        // Four choices of ~65 tokens each: more than the burst of 200 together, not alone.
+        (
+            json!({"prompt": "Count to three:", "max_tokens": 60, "n": 4, "temperature": 1.0}),
+            &["4 choices", "token_rate_burst"][..],
+        ),
+        // A valid prompt (its two samples would be ~46 tokens) beside one outside the
+        // vocabulary: nothing may run or be charged for the first.
+        (
+            json!({"prompt": [[100, 200, 300], [999_999]], "max_tokens": 20, "n": 2,
                    "temperature": 1.0}),
-        )
-        .await;
+            &["outside the vocabulary"][..],
+        ),
+    ];
+    for (request, named) in refusals {
+        let (status, body) = post_completion(key, request).await;
         assert_eq!(status, 400, "{body}");
         let message = body["error"]["message"].as_str().unwrap_or_default();
         assert!(named.iter().all(|m| message.contains(m)), "{message}");
     }
-    // Nothing was taken: two choices of ~65 tokens fit the untouched burst.
+    // Nothing was taken: three choices of ~60 tokens need nearly the whole burst.
     let (status, body) = post_completion(
         key,
-        json!({"prompt": "Count to three:", "max_tokens": 60, "n": 2, "temperature": 1.0,
+        json!({"prompt": "Count to three:", "max_tokens": 55, "n": 3, "temperature": 1.0,
                "ignore_eos": true}),
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["choices"].as_array().map(Vec::len), Some(2), "{body}");
-    assert_eq!(body["usage"]["completion_tokens"], 120, "{body}");
+    assert_eq!(body["choices"].as_array().map(Vec::len), Some(3), "{body}");
+    assert_eq!(body["usage"]["completion_tokens"], 165, "{body}");
     assert_idle().await;
 }

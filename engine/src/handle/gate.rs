@@ -56,9 +56,8 @@ impl TenantGate {
         self.check_group(tenant, waiting, 1, tokens, now)
     }
 
-    /// [`TenantGate::check`] for `count` requests that pass together or not at all (the
-    /// choices of one response) and cost `tokens` together. A group that could never pass
-    /// whole (more than the queue limit or the burst) is invalid.
+    /// [`TenantGate::check`] for `count` requests costing `tokens` together (the choices of
+    /// one response, queued one after the other: the queue limit is checked for the next).
     pub fn check_group(
         &mut self,
         tenant: TenantId,
@@ -88,16 +87,7 @@ impl TenantGate {
             }
         }
         if let Some(max) = limits.max_queued_requests {
-            // One request over a limit of 0 waits like any other refusal; a group larger
-            // than the limit could never pass.
-            if count > 1 && count > max {
-                return Err(SubmitError::InvalidArgument(format!(
-                    "n: {count} choices are {count} requests; tenant {:?}'s \
-                     max_queued_requests is {max}",
-                    limits.name
-                )));
-            }
-            if waiting + count > max {
+            if waiting >= max {
                 return Err(SubmitError::ResourceExhausted(format!(
                     "tenant {:?} already has {waiting} requests waiting \
                      (its max_queued_requests is {max})",
@@ -116,14 +106,6 @@ impl TenantGate {
             }
         }
         Ok(())
-    }
-
-    /// Gives back tokens taken for requests that were withdrawn before they ran (the rest
-    /// of their group was refused).
-    pub fn refund(&mut self, tenant: TenantId, tokens: usize) {
-        if let Some(Some(bucket)) = self.buckets.get_mut(tenant as usize) {
-            bucket.give_back(tokens as f64);
-        }
     }
 
     /// Takes a passed request's tokens from its tenant's bucket (after [`TenantGate::check`]).

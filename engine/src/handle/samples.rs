@@ -20,11 +20,11 @@ impl EngineHandle {
     }
 
     /// Submits `n` samples of each of `requests` (one caller's: the choices of one
-    /// response), request by request, all or nothing. The whole group is checked against
-    /// the queues and the tenant's limits first, so that a group that cannot pass whole is
-    /// refused before any of it runs; if a sample is refused all the same (another request
-    /// took the room meanwhile), the ones already queued are aborted and their tokens go
-    /// back to the tenant's rate limit.
+    /// response), request by request. Every request is validated, and the group's tokens
+    /// checked against the tenant's rate limit, before any is submitted, so that a group
+    /// refused for what it asks costs nothing and computes nothing. If a sample is refused
+    /// all the same (a queue filled meanwhile), the ones already queued are aborted and the
+    /// error is returned; their tokens stay taken, since they may have run.
     ///
     /// Each request's samples share its id (an abort by that id ends them all). Sample 0
     /// goes first; the others are queued once its first event has arrived, when its prompt
@@ -41,54 +41,23 @@ impl EngineHandle {
                 "n must be between 1 and {MAX_SAMPLES}, got {n}"
             )));
         }
-        let Some(tenant) = requests.first().map(|r| r.tenant) else {
-            return Ok(Vec::new());
-        };
-        let count = requests.len() * n as usize;
-        if count > 1 {
-            let tokens = requests
-                .iter()
-                .map(|r| self.admission_cost(r) * n as usize)
-                .sum();
-            self.precheck_group(tenant, count, tokens)?;
+        if requests.len() * n as usize > 1 {
+            self.precheck_group(&requests, n)?;
         }
-        let mut streams = Vec::with_capacity(count);
-        let mut spent = 0;
-        for request in requests {
-            if let Err(e) = self
-                .queue_samples(&request, n, &mut streams, &mut spent)
-                .await
-            {
-                // Dropping the streams aborts the samples already queued.
-                drop(streams);
-                self.refund(tenant, spent);
-                return Err(e);
+        let mut streams = Vec::with_capacity(requests.len() * n as usize);
+        for request in &requests {
+            // On refusal, dropping `streams` aborts the samples already queued.
+            let mut first = self.submit(sample(request, 0, None))?;
+            if n > 1 {
+                first.front = first.rx.recv().await;
+            }
+            let rid = first.rid.clone();
+            streams.push(first);
+            for i in 1..n {
+                streams.push(self.submit(sample(request, i, Some(&rid)))?);
             }
         }
         Ok(streams)
-    }
-
-    /// Queues `n` samples of `request` into `streams`, adding their tokens to `spent`.
-    async fn queue_samples(
-        &self,
-        request: &GenerateRequest,
-        n: u32,
-        streams: &mut Vec<RequestStream>,
-        spent: &mut usize,
-    ) -> Result<(), SubmitError> {
-        let (mut first, cost) = self.submit_costed(sample(request, 0, None))?;
-        *spent += cost;
-        if n > 1 {
-            first.front = first.rx.recv().await;
-        }
-        let rid = first.rid.clone();
-        streams.push(first);
-        for i in 1..n {
-            let (stream, cost) = self.submit_costed(sample(request, i, Some(&rid)))?;
-            *spent += cost;
-            streams.push(stream);
-        }
-        Ok(())
     }
 }
 

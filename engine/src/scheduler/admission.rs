@@ -90,6 +90,7 @@ impl<M: ForwardModel> Scheduler<M> {
             constraint: request.constraint,
             staged: None,
             disk_loads: 0,
+            may_evict_any: false,
         };
         if let Some(req) = self.start_load(req) {
             self.waiting.push(req);
@@ -218,7 +219,8 @@ impl<M: ForwardModel> Scheduler<M> {
                 None => return Admission::Loading,
             }
         }
-        if self.restore_staged(&mut req) {
+        let alone = self.running.is_empty() && first;
+        if self.restore_staged(&mut req, alone) {
             return Admission::TenantBlocked(req);
         }
         let ids = req.fill_ids();
@@ -247,7 +249,6 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         }
-        let alone = self.running.is_empty() && first;
         // Alone, a request may take any idle cache, fair shares aside: another tenant's
         // protected cache would otherwise keep a prompt longer than the rest of the pool
         // waiting forever.
@@ -268,6 +269,7 @@ impl<M: ForwardModel> Scheduler<M> {
             req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
         }
         req.kv = Some(kv);
+        req.may_evict_any = alone;
         *reserved += need;
         self.running.push(req);
         Admission::Admitted { extend }

@@ -267,13 +267,15 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.abort_all("the server is shutting down");
                 continue;
             }
-            let before = self.work_done();
+            let before = (self.work_done(), self.running.len(), self.waiting.len());
             self.step();
             self.publish();
             self.send_block_events();
-            if self.work_done() == before && self.running.is_empty() {
+            let after = (self.work_done(), self.running.len(), self.waiting.len());
+            if after == before && self.running.is_empty() && self.loading_count() == 0 {
                 // Requests wait and none could start (a tenant limit, say): wait for a
-                // command rather than spin on steps that change nothing.
+                // command rather than spin on steps that change nothing. (Disk reads
+                // under way are waited for by `take_loaded`.)
                 match self.rx.recv_timeout(STALLED_WAIT) {
                     Ok(cmd) => self.handle(cmd),
                     Err(RecvTimeoutError::Timeout) => {}

@@ -143,6 +143,7 @@ mod tests {
             constraint: None,
             staged: None,
             disk_loads: 0,
+            may_evict_any: false,
         }
     }
 

@@ -53,6 +53,9 @@ pub struct Req {
     pub staged: Option<StagedKv>,
     /// Disk reads this request waited for.
     pub disk_loads: u8,
+    /// Admitted while nothing else ran, on a budget that counted every idle cache: its
+    /// allocations may evict any cache, other tenants' protected ones last.
+    pub may_evict_any: bool,
 }
 
 impl Req {

@@ -253,7 +253,7 @@ impl<M: ForwardModel> Scheduler<M> {
             // is dropped).
             let page = self.cache.page_size();
             let need = tokens - draft.len();
-            let alone = self.running.len() == 1;
+            let alone = self.running.len() == 1 || self.running[i].may_evict_any;
             self.make_room_for(
                 self.running[i].tenant,
                 need.div_ceil(page) * page + page,

@@ -270,8 +270,9 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Puts `req`'s pages read from disk into the pool (when the tree does not hold them by
     /// now and room can be made), before its prefix is matched.
     /// Returns true when the pool has no room for them now: the request keeps them and
-    /// waits (it could not be admitted without that room anyway).
-    pub(super) fn restore_staged(&mut self, req: &mut Req) -> bool {
+    /// waits (it could not be admitted without that room anyway). A request that would run
+    /// `alone` may make that room from any cache.
+    pub(super) fn restore_staged(&mut self, req: &mut Req, alone: bool) -> bool {
         let Some(staged) = req.staged.take() else {
             return false;
         };
@@ -287,7 +288,7 @@ impl<M: ForwardModel> Scheduler<M> {
         if cached >= end || cached < staged.from {
             return false;
         }
-        self.make_room_for(req.tenant, end - cached, false);
+        self.make_room_for(req.tenant, end - cached, alone);
         if self.cache.allocator().available() < end - cached {
             req.staged = Some(staged);
             return true;

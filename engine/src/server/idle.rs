@@ -105,7 +105,8 @@ pub struct Closing<C> {
     stop: Pin<Box<dyn Future<Output = ()> + Send>>,
     closing: bool,
     /// Closing for idleness: the connection is dropped if it has not closed by the time
-    /// the timer fires again (a client that does not answer the GOAWAY's ping).
+    /// the timer fires again with no request in flight (a client that does not answer the
+    /// GOAWAY's ping).
     forcing: bool,
 }
 
@@ -146,9 +147,13 @@ where
         if !this.closing && this.stop.as_mut().poll(cx).is_ready() {
             this.close();
         }
-        if this.forcing && this.timer.as_mut().poll(cx).is_ready() {
-            // Nothing was in flight: dropping the connection loses no request.
-            return Poll::Ready(Ok(()));
+        while this.forcing && this.timer.as_mut().poll(cx).is_ready() {
+            // A request may have started before the client saw the GOAWAY: drop the
+            // connection only while none is in flight.
+            if this.activity.idle_deadline(Duration::ZERO).is_some() {
+                return Poll::Ready(Ok(()));
+            }
+            this.timer.as_mut().reset(Instant::now() + this.timeout);
         }
         while !this.closing && this.timer.as_mut().poll(cx).is_ready() {
             let now = Instant::now();
@@ -158,9 +163,8 @@ where
                     this.close();
                     this.forcing = true;
                     this.timer.as_mut().reset(now + this.timeout);
-                    if this.timer.as_mut().poll(cx).is_ready() {
-                        return Poll::Ready(Ok(()));
-                    }
+                    // Registers the timer's waker (it cannot be due yet).
+                    let _ = this.timer.as_mut().poll(cx);
                 }
                 // Idle since less than the timeout: wait for the rest of it.
                 Some(deadline) => this.timer.as_mut().reset(deadline),

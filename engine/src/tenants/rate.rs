@@ -39,11 +39,6 @@ impl TokenBucket {
         cost <= self.tokens
     }
 
-    /// Puts back `cost` tokens taken earlier (up to the burst).
-    pub fn give_back(&mut self, cost: f64) {
-        self.tokens = (self.tokens + cost).min(self.rate.burst);
-    }
-
     /// The most one request may ever cost.
     pub fn burst(&self) -> f64 {
         self.rate.burst

@@ -1,0 +1,282 @@
+//! Admission at the handle: a request is validated and its output budget capped (the
+//! context, the pool, its tenant's quota and burst), then it passes the engine's queue and
+//! its tenant's queue and rate limits, and only then is it counted, debited and queued.
+//! The same validation and caps give a group's cost before any of it is submitted.
+
+use super::gate::TenantGate;
+use super::{EngineHandle, GenerateRequest, RequestStream, SubmitError, MAX_SALT_BYTES};
+use crate::io::{Command, NewRequest};
+use crate::tenants::TenantId;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+use tokio::sync::{mpsc as tokio_mpsc, oneshot};
+
+impl EngineHandle {
+    /// Validates `request` and queues it. Errors say what is wrong; nothing is queued then.
+    pub fn submit(&self, mut request: GenerateRequest) -> Result<RequestStream, SubmitError> {
+        let inner = &self.inner;
+        if inner.shared.draining.load(Ordering::Acquire) {
+            return Err(SubmitError::Unavailable("the server is draining".into()));
+        }
+        let prompt_len = self.validate(&mut request)?;
+        // The global queue first, so a refusal by any check below counts nothing queued.
+        let queued = inner.shared.queued.fetch_add(1, Ordering::AcqRel);
+        if queued >= inner.max_queued {
+            uncount_queued(&inner.shared.queued);
+            return Err(SubmitError::ResourceExhausted(format!(
+                "the request queue is full ({} waiting)",
+                inner.max_queued
+            )));
+        }
+        if let Err(e) = self.pass_tenant_limits(&mut request, prompt_len) {
+            uncount_queued(&inner.shared.queued);
+            return Err(e);
+        }
+        let rid = request.rid.clone().unwrap_or_else(|| {
+            format!(
+                "req-{}",
+                inner.shared.next_rid.fetch_add(1, Ordering::Relaxed)
+            )
+        });
+        let (tx, rx) = tokio_mpsc::unbounded_channel();
+        let salted = request
+            .namespace
+            .salt
+            .is_some()
+            .then(|| request.namespace.clone());
+        let new = NewRequest {
+            rid: rid.clone(),
+            request,
+            tx,
+            submitted_at: Instant::now(),
+        };
+        if inner.tx.send(Command::Submit(Box::new(new))).is_err() {
+            if let Some(ns) = salted {
+                inner.shared.salts.lock().withdraw(&ns);
+            }
+            return Err(SubmitError::Unavailable("the engine has stopped".into()));
+        }
+        Ok(RequestStream {
+            rid,
+            rx,
+            front: None,
+        })
+    }
+
+    /// Checks what needs no tenant: the prompt, the parameters, the context, the salt; caps
+    /// a default output budget to the context. Returns the prompt's length.
+    fn validate(&self, request: &mut GenerateRequest) -> Result<usize, SubmitError> {
+        let inner = &self.inner;
+        let vocab = inner.model_info.vocab_size;
+        let prompt_len = request.input_ids.len();
+        if prompt_len == 0 {
+            return Err(SubmitError::InvalidArgument("the prompt is empty".into()));
+        }
+        if let Some(&bad) = request.input_ids.iter().find(|&&t| t as usize >= vocab) {
+            return Err(SubmitError::InvalidArgument(format!(
+                "token id {bad} is outside the vocabulary of {vocab}"
+            )));
+        }
+        request
+            .params
+            .validate(vocab)
+            .map_err(SubmitError::InvalidArgument)?;
+        // The prompt plus at least one generated token must fit the context and the pool.
+        let limit = inner.max_context_len.min(inner.kv_capacity);
+        if prompt_len >= limit {
+            return Err(SubmitError::InvalidArgument(format!(
+                "the prompt has {prompt_len} tokens; at most {} fit (context {}, KV pool {})",
+                limit - 1,
+                inner.max_context_len,
+                inner.kv_capacity
+            )));
+        }
+        request.params.max_new_tokens = fit_max_new_tokens(
+            request,
+            limit - prompt_len,
+            "max_new_tokens: the prompt has {prompt} tokens and max_new_tokens is {max}; \
+             together they exceed the context of {limit} tokens",
+            limit,
+        )?;
+        if let Some(salt) = &request.namespace.salt {
+            if salt.len() > MAX_SALT_BYTES {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "cache_salt has {} bytes; at most {MAX_SALT_BYTES} are allowed",
+                    salt.len()
+                )));
+            }
+        }
+        Ok(prompt_len)
+    }
+
+    /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its
+    /// queue limit or with an empty token bucket. Servers call it before the costly work of
+    /// building a prompt or compiling a grammar; `submit` checks everything again exactly.
+    pub fn precheck(&self, tenant: TenantId) -> Result<(), SubmitError> {
+        // The smallest request costs one token.
+        self.precheck_tokens(tenant, 1, 1)
+    }
+
+    /// Whether every request of a group (the choices of one response, all of one tenant)
+    /// is valid, and whether their tokens together fit the tenant's rate limit now, before
+    /// any of them is submitted. Takes nothing. A group whose tokens exceed the burst can
+    /// never pass: invalid, not "later".
+    pub fn precheck_group(&self, requests: &[GenerateRequest], n: u32) -> Result<(), SubmitError> {
+        let Some(tenant) = requests.first().map(|r| r.tenant) else {
+            return Ok(());
+        };
+        let mut tokens = 0usize;
+        for request in requests {
+            tokens = tokens.saturating_add(self.admission_cost(request)? * n as usize);
+        }
+        let count = requests.len() * n as usize;
+        self.precheck_tokens(tenant, count, tokens)
+    }
+
+    /// [`EngineHandle::precheck`] for `count` requests costing `tokens` together. The
+    /// queue limits are checked for the next request only: a group's requests are queued
+    /// one after the other, and its later samples once its first is running.
+    fn precheck_tokens(
+        &self,
+        tenant: TenantId,
+        count: usize,
+        tokens: usize,
+    ) -> Result<(), SubmitError> {
+        let inner = &self.inner;
+        if inner.shared.draining.load(Ordering::Acquire) {
+            return Err(SubmitError::Unavailable("the server is draining".into()));
+        }
+        if inner.shared.queued.load(Ordering::Acquire) >= inner.max_queued {
+            return Err(SubmitError::ResourceExhausted(format!(
+                "the request queue is full ({} waiting)",
+                inner.max_queued
+            )));
+        }
+        let waiting = inner
+            .shared
+            .tenant_queued
+            .lock()
+            .get(tenant as usize)
+            .copied()
+            .unwrap_or(0);
+        inner
+            .gate
+            .lock()
+            .check_group(tenant, waiting, count, tokens, Instant::now())
+    }
+
+    /// What `request` will take from its tenant's rate limit when submitted (its prompt and
+    /// its capped output budget), or why `submit` would refuse it.
+    pub fn admission_cost(&self, request: &GenerateRequest) -> Result<usize, SubmitError> {
+        let mut request = request.clone();
+        let prompt_len = self.validate(&mut request)?;
+        cap_for_tenant(&self.inner.gate.lock(), &mut request, prompt_len)?;
+        Ok(prompt_len + request.params.max_new_tokens as usize)
+    }
+
+    /// The tenant's quota, queue and rate limits, and the salt caps, checked under one lock;
+    /// only a request that passes them all is counted and debited.
+    fn pass_tenant_limits(
+        &self,
+        request: &mut GenerateRequest,
+        prompt_len: usize,
+    ) -> Result<(), SubmitError> {
+        let inner = &self.inner;
+        let mut gate = inner.gate.lock();
+        cap_for_tenant(&gate, request, prompt_len)?;
+        let cost = prompt_len + request.params.max_new_tokens as usize;
+        let now = Instant::now();
+        let mut tenant_queued = inner.shared.tenant_queued.lock();
+        let t = request.tenant as usize;
+        if tenant_queued.len() <= t {
+            tenant_queued.resize(t + 1, 0);
+        }
+        gate.check(request.tenant, tenant_queued[t], cost, now)?;
+        if request.namespace.salt.is_some() {
+            let replaced = inner.shared.salts.lock().enter(&request.namespace)?;
+            if let Some(namespace) = replaced {
+                // Its cache goes; the tree then reclaims it. Nobody waits for the answer.
+                let (reply, _) = oneshot::channel();
+                let _ = inner.tx.send(Command::Flush {
+                    namespace: Some(namespace),
+                    reply,
+                });
+            }
+        }
+        gate.take(request.tenant, cost, now);
+        // Counted up here, set exactly by the scheduler at every step.
+        tenant_queued[t] += 1;
+        Ok(())
+    }
+}
+
+/// Caps `request`'s output budget to its tenant's quota (and a default budget to its
+/// burst), then checks its minimum against the capped budget.
+fn cap_for_tenant(
+    gate: &TenantGate,
+    request: &mut GenerateRequest,
+    prompt_len: usize,
+) -> Result<(), SubmitError> {
+    if let Some(quota) = gate.kv_quota(request.tenant) {
+        // Prompt and output must fit the tenant's quota, or it would wait forever.
+        if prompt_len >= quota {
+            return Err(SubmitError::InvalidArgument(format!(
+                "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is {quota}"
+            )));
+        }
+        request.params.max_new_tokens = fit_max_new_tokens(
+            request,
+            quota - prompt_len,
+            "max_new_tokens: the prompt has {prompt} tokens and max_new_tokens is {max}; \
+             together they exceed the tenant's kv_quota_tokens of {limit}",
+            quota,
+        )?;
+    }
+    if let Some(burst) = gate.burst(request.tenant) {
+        // A default budget is what fits the burst; an explicit one is checked as it is.
+        if !request.max_new_tokens_explicit {
+            let room = (burst as usize).saturating_sub(prompt_len).max(1);
+            let room = u32::try_from(room).unwrap_or(u32::MAX);
+            request.params.max_new_tokens = request.params.max_new_tokens.min(room);
+        }
+    }
+    // Checked after every cap: a minimum the capped budget cannot reach would silently
+    // keep end-of-sequence and stop strings out of the whole output.
+    let (min, max) = (request.params.min_new_tokens, request.params.max_new_tokens);
+    if min > max {
+        return Err(SubmitError::InvalidArgument(format!(
+            "min_new_tokens ({min}) is more than the {max} tokens this prompt can generate \
+             (the context, the KV pool or the tenant's limits)"
+        )));
+    }
+    Ok(())
+}
+
+/// The request's output budget within `room` tokens: a default is clamped to it, an
+/// explicit value that does not fit is refused. `message` names `{prompt}`, `{max}` and
+/// `{limit}`.
+fn fit_max_new_tokens(
+    request: &GenerateRequest,
+    room: usize,
+    message: &str,
+    limit: usize,
+) -> Result<u32, SubmitError> {
+    let max = request.params.max_new_tokens;
+    if request.max_new_tokens_explicit && max as usize > room {
+        return Err(SubmitError::InvalidArgument(
+            message
+                .replace("{prompt}", &request.input_ids.len().to_string())
+                .replace("{max}", &max.to_string())
+                .replace("{limit}", &limit.to_string()),
+        ));
+    }
+    Ok(max.min(room.min(u32::MAX as usize) as u32))
+}
+
+/// Takes back a submission's count. Saturating: the scheduler may have set the count from
+/// its queue in between, and a wrapped count would refuse everything.
+fn uncount_queued(queued: &AtomicUsize) {
+    let _ = queued.fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+        Some(q.saturating_sub(1))
+    });
+}
