@@ -155,7 +155,6 @@ fn param_named_in(message: &str) -> Option<&'static str> {
         ("messages", "messages"),
         ("the prompt", "prompt"),
         ("token id", "prompt"),
-        ("n:", "n"),
     ];
     NAMES
         .iter()
