@@ -18,7 +18,8 @@ impl EngineHandle {
         if inner.shared.draining.load(Ordering::Acquire) {
             return Err(SubmitError::Unavailable("the server is draining".into()));
         }
-        let prompt_len = self.validate(&mut request)?;
+        let (prompt_len, max_new_tokens) = self.validate(&request)?;
+        request.params.max_new_tokens = max_new_tokens;
         // The global queue first, so a refusal by any check below counts nothing queued.
         let queued = inner.shared.queued.fetch_add(1, Ordering::AcqRel);
         if queued >= inner.max_queued {
@@ -63,9 +64,9 @@ impl EngineHandle {
         })
     }
 
-    /// Checks what needs no tenant: the prompt, the parameters, the context, the salt; caps
-    /// a default output budget to the context. Returns the prompt's length.
-    fn validate(&self, request: &mut GenerateRequest) -> Result<usize, SubmitError> {
+    /// Checks what needs no tenant: the prompt, the parameters, the context, the salt.
+    /// Returns the prompt's length and the output budget capped to the context.
+    fn validate(&self, request: &GenerateRequest) -> Result<(usize, u32), SubmitError> {
         let inner = &self.inner;
         let vocab = inner.model_info.vocab_size;
         let prompt_len = request.input_ids.len();
@@ -91,8 +92,9 @@ impl EngineHandle {
                 inner.kv_capacity
             )));
         }
-        request.params.max_new_tokens = fit_max_new_tokens(
+        let max_new_tokens = fit_max_new_tokens(
             request,
+            request.params.max_new_tokens,
             limit - prompt_len,
             "max_new_tokens: the prompt has {prompt} tokens and max_new_tokens is {max}; \
              together they exceed the context of {limit} tokens",
@@ -106,7 +108,7 @@ impl EngineHandle {
                 )));
             }
         }
-        Ok(prompt_len)
+        Ok((prompt_len, max_new_tokens))
     }
 
     /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its
@@ -168,10 +170,9 @@ impl EngineHandle {
     /// What `request` will take from its tenant's rate limit when submitted (its prompt and
     /// its capped output budget), or why `submit` would refuse it.
     pub fn admission_cost(&self, request: &GenerateRequest) -> Result<usize, SubmitError> {
-        let mut request = request.clone();
-        let prompt_len = self.validate(&mut request)?;
-        cap_for_tenant(&self.inner.gate.lock(), &mut request, prompt_len)?;
-        Ok(prompt_len + request.params.max_new_tokens as usize)
+        let (prompt_len, max) = self.validate(request)?;
+        let max = cap_for_tenant(&self.inner.gate.lock(), request, prompt_len, max)?;
+        Ok(prompt_len + max as usize)
     }
 
     /// The tenant's quota, queue and rate limits, and the salt caps, checked under one lock;
@@ -183,7 +184,8 @@ impl EngineHandle {
     ) -> Result<(), SubmitError> {
         let inner = &self.inner;
         let mut gate = inner.gate.lock();
-        cap_for_tenant(&gate, request, prompt_len)?;
+        let max = request.params.max_new_tokens;
+        request.params.max_new_tokens = cap_for_tenant(&gate, request, prompt_len, max)?;
         let cost = prompt_len + request.params.max_new_tokens as usize;
         let now = Instant::now();
         let mut tenant_queued = inner.shared.tenant_queued.lock();
@@ -210,13 +212,14 @@ impl EngineHandle {
     }
 }
 
-/// Caps `request`'s output budget to its tenant's quota (and a default budget to its
-/// burst), then checks its minimum against the capped budget.
+/// `request`'s output budget `max` capped to its tenant's quota (and a default budget to
+/// its burst), once its minimum is checked against the capped budget.
 fn cap_for_tenant(
     gate: &TenantGate,
-    request: &mut GenerateRequest,
+    request: &GenerateRequest,
     prompt_len: usize,
-) -> Result<(), SubmitError> {
+    mut max: u32,
+) -> Result<u32, SubmitError> {
     if let Some(quota) = gate.kv_quota(request.tenant) {
         // Prompt and output must fit the tenant's quota, or it would wait forever.
         if prompt_len >= quota {
@@ -224,8 +227,9 @@ fn cap_for_tenant(
                 "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is {quota}"
             )));
         }
-        request.params.max_new_tokens = fit_max_new_tokens(
+        max = fit_max_new_tokens(
             request,
+            max,
             quota - prompt_len,
             "max_new_tokens: the prompt has {prompt} tokens and max_new_tokens is {max}; \
              together they exceed the tenant's kv_quota_tokens of {limit}",
@@ -237,31 +241,31 @@ fn cap_for_tenant(
         if !request.max_new_tokens_explicit {
             let room = (burst as usize).saturating_sub(prompt_len).max(1);
             let room = u32::try_from(room).unwrap_or(u32::MAX);
-            request.params.max_new_tokens = request.params.max_new_tokens.min(room);
+            max = max.min(room);
         }
     }
     // Checked after every cap: a minimum the capped budget cannot reach would silently
     // keep end-of-sequence and stop strings out of the whole output.
-    let (min, max) = (request.params.min_new_tokens, request.params.max_new_tokens);
+    let min = request.params.min_new_tokens;
     if min > max {
         return Err(SubmitError::InvalidArgument(format!(
             "min_new_tokens ({min}) is more than the {max} tokens this prompt can generate \
              (the context, the KV pool or the tenant's limits)"
         )));
     }
-    Ok(())
+    Ok(max)
 }
 
-/// The request's output budget within `room` tokens: a default is clamped to it, an
+/// `request`'s output budget `max` within `room` tokens: a default is clamped to it, an
 /// explicit value that does not fit is refused. `message` names `{prompt}`, `{max}` and
 /// `{limit}`.
 fn fit_max_new_tokens(
     request: &GenerateRequest,
+    max: u32,
     room: usize,
     message: &str,
     limit: usize,
 ) -> Result<u32, SubmitError> {
-    let max = request.params.max_new_tokens;
     if request.max_new_tokens_explicit && max as usize > room {
         return Err(SubmitError::InvalidArgument(
             message

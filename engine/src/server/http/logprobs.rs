@@ -3,7 +3,7 @@
 //! with their UTF-8 bytes, since a byte-level token may be part of a character).
 
 use crate::handle::TokenLogprob;
-use crate::tokenizer::Tokenizer;
+use crate::tokenizer::{DecodeStream, Tokenizer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -50,14 +50,24 @@ fn token_text(tokenizer: &Tokenizer, id: u32) -> String {
 }
 
 /// Builds one choice's completions logprobs chunk by chunk; offsets continue across chunks.
-/// A token's offset counts the characters of the text before it, as decoded: the bytes of a
-/// character split over several tokens count once, when it is complete.
-#[derive(Debug, Default)]
+/// A token's offset counts the characters of the choice's text before it: the tokens go
+/// through a decode stream as the engine's own detokenizer does (a character split over
+/// tokens counts once, when complete; control tokens add nothing).
+#[derive(Debug)]
 pub struct CompletionLogprobsBuilder {
-    /// Characters completed so far.
+    /// Characters of text so far.
     offset: usize,
-    /// The bytes of a character still incomplete at the end of the last token.
-    partial: Vec<u8>,
+    text: DecodeStream,
+}
+
+impl Default for CompletionLogprobsBuilder {
+    fn default() -> Self {
+        Self {
+            offset: 0,
+            // As the scheduler decodes a request's output.
+            text: DecodeStream::new(true),
+        }
+    }
 }
 
 impl CompletionLogprobsBuilder {
@@ -78,46 +88,14 @@ impl CompletionLogprobsBuilder {
                 }
             }
             out.text_offset.push(self.offset);
-            self.advance(&piece(tokenizer, e.token_id));
+            // An id outside the vocabulary has no text (the engine never samples one).
+            let delta = self.text.step(tokenizer, e.token_id).unwrap_or_default();
+            self.offset += delta.chars().count();
             out.tokens.push(text);
             out.token_logprobs.push(e.logprob);
             out.top_logprobs.push(top);
         }
         out
-    }
-}
-
-impl CompletionLogprobsBuilder {
-    /// Counts the characters `bytes` complete; keeps an incomplete last one for the next
-    /// token. Invalid bytes count as one character each (a replacement character).
-    fn advance(&mut self, bytes: &[u8]) {
-        self.partial.extend_from_slice(bytes);
-        let mut rest = self.partial.as_slice();
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(valid) => {
-                    self.offset += valid.chars().count();
-                    rest = &[];
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    self.offset += std::str::from_utf8(valid).map_or(0, |v| v.chars().count());
-                    match e.error_len() {
-                        // Cut off at the end: wait for the next token's bytes.
-                        None => {
-                            rest = after;
-                            break;
-                        }
-                        Some(bad) => {
-                            self.offset += 1;
-                            rest = &after[bad..];
-                        }
-                    }
-                }
-            }
-        }
-        self.partial = rest.to_vec();
     }
 }
 
@@ -158,40 +136,4 @@ fn json_f32(v: f32) -> Value {
         .ok()
         .and_then(serde_json::Number::from_f64)
         .map_or(Value::Null, Value::Number)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::CompletionLogprobsBuilder;
-
-    /// The offsets before each of `pieces`, and the characters after the last.
-    fn offsets(pieces: &[&[u8]]) -> (Vec<usize>, usize) {
-        let mut builder = CompletionLogprobsBuilder::default();
-        let before = pieces
-            .iter()
-            .map(|piece| {
-                let at = builder.offset;
-                builder.advance(piece);
-                at
-            })
-            .collect();
-        (before, builder.offset)
-    }
-
-    #[test]
-    fn offsets_count_decoded_characters() {
-        assert_eq!(offsets(&[b"He", b"llo", b" w"]), (vec![0, 2, 5], 7));
-        // "é" (C3 A9) split over two tokens counts once, when complete; "→" (E2 86 92)
-        // over three.
-        assert_eq!(
-            offsets(&[b"a\xc3", b"\xa9b", b"\xe2", b"\x86", b"\x92", b"c"]),
-            (vec![0, 1, 3, 3, 3, 4], 5)
-        );
-        // A byte that can start no character counts as one (a replacement character), as
-        // does a sequence broken by the next token.
-        assert_eq!(
-            offsets(&[b"\xff", b"x", b"\xc3", b"y"]),
-            (vec![0, 1, 2, 2], 4)
-        );
-    }
 }
