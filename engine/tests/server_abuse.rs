@@ -276,6 +276,170 @@ async fn a_server_at_its_connection_cap_closes_new_connections_at_once() {
     server.abort();
 }
 
+/// Another gRPC server on the shared engine, with `limits`: its address and its task.
+async fn spawn_grpc(limits: ConnectionLimits) -> (SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = GrpcServer::ready(servers().engine.clone()).await;
+    let task = tokio::spawn(async move {
+        server
+            .serve_with_limits(listener, limits, std::future::pending())
+            .await
+            .unwrap();
+    });
+    (addr, task)
+}
+
+/// An HTTP/2 request to `path` whose body starts with `first` and then trickles a byte
+/// every 300 ms: its response (headers) and how long it took to come.
+async fn h2_trickled(
+    addr: SocketAddr,
+    path: &str,
+    content_type: &str,
+    first: &'static [u8],
+) -> (axum::http::Response<h2::RecvStream>, Duration) {
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(connection);
+    let mut client = client.ready().await.unwrap();
+    let request = axum::http::Request::post(format!("http://{addr}{path}"))
+        .header("content-type", content_type)
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+    let (response, mut body) = client.send_request(request, false).unwrap();
+    body.send_data(axum::body::Bytes::from_static(first), false)
+        .unwrap();
+    let trickle = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            if body
+                .send_data(axum::body::Bytes::from_static(b" "), false)
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    let started = Instant::now();
+    let response = tokio::time::timeout(Duration::from_secs(20), response)
+        .await
+        .expect("no answer to a trickled body within 20 s")
+        .unwrap();
+    trickle.abort();
+    (response, started.elapsed())
+}
+
+/// Headers, then bodies that trickle: the server answers once the body deadline has passed
+/// (HTTP/1 and HTTP/2: 408 in the API's error shape, the HTTP/1 connection closed; gRPC:
+/// DEADLINE_EXCEEDED), so that such clients cannot hold connection slots or streams. A
+/// large body sent at a steady pace earns more time than the base timeout and is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trickled_request_body_is_cut_off_and_a_steady_one_is_served() {
+    let _turn = SERIAL.lock().await;
+    let timeout = Duration::from_secs(1);
+    let limits = ConnectionLimits {
+        body_read_timeout: timeout,
+        ..ConnectionLimits::default()
+    };
+    let (http_addr, http_server) = spawn_http(limits).await;
+    let (grpc_addr, grpc_server) = spawn_grpc(limits).await;
+
+    // HTTP/1: the headers promise 1,000 bytes; a byte follows every 300 ms.
+    let (mut reader, mut writer) = TcpStream::connect(http_addr).await.unwrap().into_split();
+    writer
+        .write_all(
+            b"POST /v1/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+              content-length: 1000\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let trickle = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            if writer.write_all(b" ").await.is_err() {
+                return;
+            }
+        }
+    });
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), reader.read_to_end(&mut answer))
+        .await
+        .expect("the HTTP/1 connection stayed open")
+        .unwrap();
+    trickle.abort();
+    let took = started.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within"), "{answer}");
+    assert!(
+        took >= timeout && took < Duration::from_secs(10),
+        "{took:?}"
+    );
+
+    // HTTP/2: the same, on a stream.
+    let (response, took) =
+        h2_trickled(http_addr, "/v1/completions", "application/json", b"{").await;
+    assert_eq!(response.status().as_u16(), 408);
+    assert!(
+        took >= timeout && took < Duration::from_secs(10),
+        "{took:?}"
+    );
+
+    // gRPC: the message's prefix promises 1,000 bytes.
+    let (response, took) = h2_trickled(
+        grpc_addr,
+        "/radixserve.v1.RadixServe/Generate",
+        "application/grpc",
+        &[0, 0, 0, 3, 232],
+    )
+    .await;
+    let status = match response.headers().get("grpc-status") {
+        Some(status) => status.clone(),
+        None => response
+            .into_body()
+            .trailers()
+            .await
+            .unwrap()
+            .and_then(|t| t.get("grpc-status").cloned())
+            .expect("no grpc-status"),
+    };
+    assert_eq!(status, (tonic::Code::DeadlineExceeded as i32).to_string());
+    assert!(
+        took >= timeout && took < Duration::from_secs(10),
+        "{took:?}"
+    );
+
+    // 48 KiB in three parts 0.8 s apart: 1.6 s in all, past the base second, but each part
+    // earns one more.
+    let body =
+        json!({"prompt": "steady", "max_tokens": 2, "padding": "x".repeat(48 << 10)}).to_string();
+    let mut tcp = TcpStream::connect(http_addr).await.unwrap();
+    let head = format!(
+        "POST /v1/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    for (i, part) in body.as_bytes().chunks(body.len().div_ceil(3)).enumerate() {
+        if i > 0 {
+            tokio::time::sleep(Duration::from_millis(800)).await;
+        }
+        tcp.write_all(part).await.unwrap();
+    }
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), tcp.read_to_end(&mut answer))
+        .await
+        .unwrap()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    http_server.abort();
+    grpc_server.abort();
+    wait_idle().await;
+}
+
 /// Reads HTTP/2 frames from `tcp` until the response headers of stream 1 arrive.
 async fn read_h2_response_headers(tcp: &mut TcpStream) {
     loop {

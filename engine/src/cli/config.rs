@@ -124,6 +124,9 @@ pub struct ServeArgs {
     /// Seconds an HTTP connection may stay open with no request in flight [default: 60]
     #[arg(long)]
     pub idle_timeout_secs: Option<f64>,
+    /// Seconds a request body may take to arrive, plus one per 16 KiB received [default: 30]
+    #[arg(long)]
+    pub body_read_timeout_secs: Option<f64>,
     /// Longest structured-output grammar or JSON schema, in KiB [default: 256]
     #[arg(long)]
     pub max_grammar_kb: Option<usize>,
@@ -223,6 +226,7 @@ impl ServeArgs {
                 .max_streams_per_connection
                 .or(file.max_streams_per_connection),
             idle_timeout_secs: self.idle_timeout_secs.or(file.idle_timeout_secs),
+            body_read_timeout_secs: self.body_read_timeout_secs.or(file.body_read_timeout_secs),
             max_grammar_kb: self.max_grammar_kb.or(file.max_grammar_kb),
             grammar_cache_size: self.grammar_cache_size.or(file.grammar_cache_size),
             grammar_compile_fuel: self.grammar_compile_fuel.or(file.grammar_compile_fuel),
@@ -337,6 +341,11 @@ impl ServeArgs {
                 self.idle_timeout_secs,
                 conn.idle_timeout,
                 "--idle-timeout-secs",
+            )?,
+            body_read_timeout: positive_secs(
+                self.body_read_timeout_secs,
+                conn.body_read_timeout,
+                "--body-read-timeout-secs",
             )?,
             ..conn
         };

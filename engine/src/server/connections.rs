@@ -23,6 +23,10 @@ pub struct ConnectionLimits {
     /// How long a new connection may take to send its first byte; for HTTP/1 also how long
     /// a request's headers (and a kept-alive connection's next request) may take.
     pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive, plus a second for every
+    /// [`crate::server::body_deadline::MIN_BODY_RATE`] bytes received (HTTP: 408; gRPC:
+    /// DEADLINE_EXCEEDED), so that a client cannot hold a slot by trickling a body.
+    pub body_read_timeout: Duration,
     /// Concurrent HTTP/2 streams per connection.
     pub max_streams_per_connection: u32,
     /// HTTP: how long a connection may stay open with no request in flight (HTTP/2 keeps
@@ -39,6 +43,7 @@ impl Default for ConnectionLimits {
         Self {
             max_connections: 4096,
             header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
             max_streams_per_connection: 128,
             idle_timeout: Duration::from_secs(60),
             max_connection_age: Duration::from_secs(600),

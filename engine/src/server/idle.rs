@@ -3,6 +3,7 @@
 //! sees, and so hold one of the server's connection slots for ever. A connection with no
 //! request in flight for `idle_timeout` is shut down gracefully (HTTP/2: GOAWAY).
 
+use crate::server::body_deadline::{BodyTimedOut, DeadlineBody};
 use axum::body::{Body, HttpBody};
 use axum::response::Response;
 use parking_lot::Mutex;
@@ -176,22 +177,32 @@ where
     }
 }
 
-/// `router` as a per-connection service that counts the connection's requests.
+/// `router` as a per-connection service that counts the connection's requests (and puts
+/// each request's body under a deadline: a request in flight keeps its connection open).
 #[derive(Clone)]
 pub struct CountRequests {
     router: axum::Router,
     activity: Arc<Activity>,
+    body_timeout: Duration,
 }
 
 impl CountRequests {
-    pub fn new(router: axum::Router, activity: Arc<Activity>) -> Self {
-        Self { router, activity }
+    pub fn new(router: axum::Router, activity: Arc<Activity>, body_timeout: Duration) -> Self {
+        Self {
+            router,
+            activity,
+            body_timeout,
+        }
     }
+}
+
+fn http_body_timed_out(allowed: Duration) -> axum::BoxError {
+    Box::new(BodyTimedOut(allowed))
 }
 
 impl<B> tower_service::Service<axum::http::Request<B>> for CountRequests
 where
-    B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+    B: HttpBody<Data = axum::body::Bytes> + Send + Unpin + 'static,
     B::Error: Into<axum::BoxError>,
 {
     type Response = Response;
@@ -206,6 +217,14 @@ where
     fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
         let guard = self.activity.begin();
         let mut router = self.router.clone();
+        let timeout = self.body_timeout;
+        let request = request.map(|body| {
+            if body.is_end_stream() {
+                Body::new(body)
+            } else {
+                Body::new(DeadlineBody::new(body, timeout, http_body_timed_out))
+            }
+        });
         Box::pin(async move {
             let response = tower_service::Service::call(&mut router, request).await?;
             Ok(guard_body(response, guard))

@@ -9,6 +9,7 @@
 //! [`GrpcServer::set_serving`]`(false)`.
 
 mod auth;
+mod body_layer;
 mod deadline;
 mod info;
 mod input;
@@ -21,6 +22,7 @@ mod text;
 use crate::handle::EngineHandle;
 use crate::server::connections::{limited_incoming, ConnectionLimits};
 use crate::tenants::TenantRegistry;
+use body_layer::BodyDeadlineLayer;
 use proto::v1::radix_serve_server::{RadixServeServer, SERVICE_NAME};
 use service::{EngineSlot, RadixServeService};
 use std::future::Future;
@@ -122,7 +124,11 @@ impl GrpcServer {
     }
 
     /// All services on one tonic router: `radixserve.v1.RadixServe`, health and reflection.
-    pub fn router(&self, limits: ConnectionLimits) -> Result<Router, GrpcError> {
+    pub fn router(
+        &self,
+        limits: ConnectionLimits,
+    ) -> Result<Router<tower_layer::Stack<BodyDeadlineLayer, tower_layer::Identity>>, GrpcError>
+    {
         let reflection = || {
             tonic_reflection::server::Builder::configure()
                 .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
@@ -153,6 +159,9 @@ impl GrpcServer {
             // An HTTP/2 connection with no calls stays open on pings alone: bound its life
             // (GOAWAY at this age; calls in flight finish, clients reconnect).
             .max_connection_age(limits.max_connection_age)
+            .layer(BodyDeadlineLayer {
+                timeout: limits.body_read_timeout,
+            })
             .add_service(health)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)

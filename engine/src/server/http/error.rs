@@ -2,6 +2,7 @@
 //! code clients expect (400 bad parameters, 401/403 auth, 429 queue full, 503 not serving).
 
 use crate::handle::SubmitError;
+use crate::server::body_deadline::is_body_timeout;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -86,6 +87,7 @@ impl ApiError {
         match self.status {
             StatusCode::BAD_REQUEST
             | StatusCode::PAYLOAD_TOO_LARGE
+            | StatusCode::REQUEST_TIMEOUT
             | StatusCode::METHOD_NOT_ALLOWED => "invalid_request_error",
             StatusCode::UNAUTHORIZED => "authentication_error",
             StatusCode::FORBIDDEN => "permission_error",
@@ -165,6 +167,9 @@ fn param_named_in(message: &str) -> Option<&'static str> {
 /// A body that could not be read (too large, connection cut) in the same shape.
 impl From<BytesRejection> for ApiError {
     fn from(e: BytesRejection) -> Self {
+        if is_body_timeout(&e) {
+            return ApiError::new(StatusCode::REQUEST_TIMEOUT, e.body_text());
+        }
         ApiError::new(e.status(), e.body_text())
     }
 }

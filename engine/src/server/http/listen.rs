@@ -56,8 +56,11 @@ pub async fn serve_router(
             () = &mut shutdown => break,
         };
         let activity = Activity::new();
-        let service =
-            TowerToHyperService::new(CountRequests::new(router.clone(), activity.clone()));
+        let service = TowerToHyperService::new(CountRequests::new(
+            router.clone(),
+            activity.clone(),
+            limits.body_read_timeout,
+        ));
         let connection = builder
             .serve_connection_with_upgrades(TokioIo::new(stream), service)
             .into_owned();
