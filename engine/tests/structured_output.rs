@@ -8,17 +8,20 @@
 mod common;
 
 use common::process::Rng;
-use engine::grammar::GrammarSpec;
+use engine::gguf::GgufFile;
+use engine::grammar::{GrammarLimits, GrammarSpec, Grammars};
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, PromptInput};
 use engine::sampling::{FinishReason, SamplingParams, StopMatch};
 use engine::server::grpc::GrpcServer;
 use engine::server::http::{self, HttpState};
 use engine::tokenizer::ChatMessage;
+use engine::tokenizer::Tokenizer;
 use proto::v1 as pb;
 use proto::v1::generate_request::Input;
 use proto::v1::radix_serve_client::RadixServeClient;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 struct Servers {
@@ -688,4 +691,63 @@ fn constrained_requests_survive_retraction() {
         "the pool was never short"
     );
     common::wait_idle(&engine);
+}
+
+/// Lowercase-letter tokens the mask allows, cycling with `rng`.
+fn a_lowercase_token(tok: &Tokenizer, mask: &[u32], rng: &mut Rng) -> Option<u32> {
+    let allowed: Vec<u32> = (0..tok.vocab_size() as u32)
+        .filter(|&t| {
+            mask.get(t as usize / 32)
+                .is_some_and(|w| (w >> (t % 32)) & 1 == 1)
+        })
+        .filter(|&t| {
+            let text = tok.decode(&[t], false).unwrap_or_default();
+            !text.is_empty() && text.bytes().all(|b| b.is_ascii_lowercase())
+        })
+        .collect();
+    (!allowed.is_empty()).then(|| allowed[rng.below(allowed.len() as u64) as usize])
+}
+
+/// A request whose grammar fails (here: it needs more lexer states than allowed) fails
+/// alone: neither a request running the same cached grammar at the same time nor the next
+/// one to compile it shares its lexer, its state count or its error.
+#[test]
+fn a_grammar_that_fails_in_one_request_still_works_for_the_next() {
+    let file = GgufFile::open(common::model_path()).unwrap();
+    let tok = Arc::new(Tokenizer::from_gguf_metadata(file.metadata()).unwrap());
+    let limits = GrammarLimits {
+        max_lexer_states: 300,
+        ..GrammarLimits::default()
+    };
+    let grammars = Grammars::new(tok.clone(), tok.vocab_size(), limits);
+    // Whether the 13th letter from the end is an `a`: a DFA of 2^13 states.
+    let spec = GrammarSpec::Regex("[a-z]*a[a-z]{12}".into());
+    let mut rng = Rng(7);
+    // The first compile fills the cache; the two requests below both come from it.
+    grammars.compile(&spec).unwrap();
+    let mut first = grammars.compile(&spec).unwrap();
+    let mut beside = grammars.compile(&spec).unwrap();
+    let mut steps = 0;
+    let error = loop {
+        match first.compute_mask() {
+            Err(e) => break e,
+            Ok(mask) => {
+                let token = a_lowercase_token(&tok, &mask, &mut rng).unwrap();
+                first.advance(token).unwrap();
+                steps += 1;
+                assert!(steps < 500, "the lexer never reached its state limit");
+            }
+        }
+    };
+    println!("failed after {steps} tokens: {error}");
+    assert!(error.ends_with("too many states: 300 >= 300"), "{error}");
+    assert!(steps > 3, "the limit leaves room for a few tokens");
+    let mut next = grammars.compile(&spec).unwrap();
+    for constraint in [&mut beside, &mut next] {
+        for _ in 0..3 {
+            let mask = constraint.compute_mask().unwrap();
+            let token = a_lowercase_token(&tok, &mask, &mut rng).unwrap();
+            constraint.advance(token).unwrap();
+        }
+    }
 }

@@ -3,6 +3,16 @@
 
 use llguidance::Matcher;
 
+/// A grammar's error as clients see it (without the marker the parser adds in place of the
+/// details it keeps to itself).
+fn failed(e: impl std::fmt::Display) -> String {
+    let e = e.to_string();
+    format!(
+        "the grammar failed: {}",
+        e.trim_end_matches("<non-verbose/>").trim_end()
+    )
+}
+
 /// What the grammar says after a sampled token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -12,12 +22,20 @@ pub enum Step {
     Done { forced: Vec<u32> },
 }
 
-/// A compiled grammar at some point of a request's output. A clone goes on independently
-/// (it shares only the compiled grammar's caches).
-#[derive(Clone)]
+/// A compiled grammar at some point of a request's output. A clone goes on independently,
+/// with a lexer of its own (its states, state limit and errors are not shared).
 pub struct Constraint {
     matcher: Matcher,
     vocab_size: usize,
+}
+
+impl Clone for Constraint {
+    fn clone(&self) -> Self {
+        Self {
+            matcher: self.matcher.deep_clone(),
+            vocab_size: self.vocab_size,
+        }
+    }
 }
 
 impl std::fmt::Debug for Constraint {
@@ -51,7 +69,7 @@ impl Constraint {
         self.matcher
             .compute_mask()
             .map(|mask| mask.as_slice().to_vec())
-            .map_err(|e| format!("the grammar failed: {e}"))
+            .map_err(failed)
     }
 
     /// Applies a mask from [`Constraint::compute_mask`] to a row of logits.
@@ -82,15 +100,13 @@ impl Constraint {
 
     /// Consumes a sampled token (one the mask allowed) and the tokens it forces.
     pub fn advance(&mut self, token: u32) -> Result<Step, String> {
-        self.matcher
-            .consume_token(token)
-            .map_err(|e| format!("the grammar failed: {e}"))?;
+        self.matcher.consume_token(token).map_err(failed)?;
         if self.matcher.is_stopped() {
             return self.done(Vec::new());
         }
         let forced = self.matcher.consume_ff_tokens();
         if let Some(e) = self.matcher.get_error() {
-            return Err(format!("the grammar failed: {e}"));
+            return Err(failed(e));
         }
         if self.matcher.is_stopped() {
             return self.done(forced);

@@ -134,6 +134,9 @@ pub struct GrammarLimits {
     pub compile_fuel: u64,
     /// Grammar symbols allowed after expansion.
     pub max_grammar_size: usize,
+    /// Lexer (DFA) states one request may build, about 1-2 KB each: bounds a request's
+    /// memory. A request that needs more fails alone.
+    pub max_lexer_states: usize,
 }
 
 impl Default for GrammarLimits {
@@ -143,6 +146,7 @@ impl Default for GrammarLimits {
             max_cached: 256,
             compile_fuel: 1_000_000,
             max_grammar_size: 500_000,
+            max_lexer_states: 50_000,
         }
     }
 }
@@ -187,6 +191,7 @@ impl Grammars {
                 let limits = factory.limits_mut();
                 limits.initial_lexer_fuel = self.limits.compile_fuel;
                 limits.max_grammar_size = self.limits.max_grammar_size;
+                limits.max_lexer_states = self.limits.max_lexer_states;
                 // Errors go to clients: no parser state or grammar dumps in them.
                 limits.verbose_errors = false;
                 Ok(Arc::new(factory))
@@ -221,7 +226,7 @@ impl Grammars {
                 spec.param()
             ));
         }
-        self.store(key, matcher.clone());
+        self.store(key, matcher.deep_clone());
         Ok(Constraint::new(matcher, self.tokenizer.vocab_size()))
     }
 
@@ -231,7 +236,9 @@ impl Grammars {
         let now = cache.clock;
         cache.entries.get_mut(key).map(|(matcher, used)| {
             *used = now;
-            matcher.clone()
+            // A clone of its own lexer: a shallow clone would share the cached one's lexer
+            // states, its state limit and its errors with every other request of the grammar.
+            matcher.deep_clone()
         })
     }
 
