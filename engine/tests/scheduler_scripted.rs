@@ -538,3 +538,29 @@ fn a_lone_request_may_evict_another_tenants_protected_cache() {
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// With pages of 16 tokens, a request whose prompt fills every page but leaves room in the
+/// last one decodes into that room: it gets its whole output, where counting a fresh page
+/// for each decode found the pool full and ended it after one token (a lone request has
+/// nobody to give way to).
+#[test]
+fn decodes_use_the_room_left_in_their_last_page() {
+    let engine = start(16, 48, 4, 64, Policy::Fcfs);
+    let capacity = engine.server_info().kv_capacity_tokens;
+    assert_eq!(capacity % 16, 0);
+    // Every page but the last full; the last holds one prompt token and room for 15 more.
+    let prompt: Vec<u32> = (0..capacity as u32 - 15).map(|t| 100 + t * 3).collect();
+    let params = SamplingParams {
+        ignore_eos: true,
+        ..SamplingParams::greedy(10)
+    };
+    let tokens = collect_tokens(
+        engine
+            .submit(GenerateRequest::new(prompt.clone(), params))
+            .unwrap(),
+    );
+    assert_eq!(tokens, reference(&prompt, 10));
+    assert_eq!(engine.server_info().retractions, 0);
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}

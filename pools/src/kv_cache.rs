@@ -193,6 +193,13 @@ impl KvCache {
         self.alloc_with(req, n, false)
     }
 
+    /// Slots (whole pages) that `n` more tokens of `req` take from the free list: none while
+    /// its last page has room for them.
+    pub fn slots_needed(&self, req: &ReqKv, n: usize) -> usize {
+        self.allocator
+            .pages_needed(self.slots(req).last().copied(), n)
+    }
+
     fn alloc_with(&mut self, req: &mut ReqKv, n: usize, evict: bool) -> Result<(), PoolError> {
         let max = self.req_to_token.max_context_len();
         if req.kv_len + n > max {

@@ -21,11 +21,11 @@ impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn step(&mut self) {
         self.counters.steps += 1;
         let started = Instant::now();
-        self.cache.begin_free_group();
         self.reap_abandoned(started);
-        // Their KV goes back now, not at the end of the step: the decodes and admissions
-        // below may need it.
+        // Their KV goes back now, outside the step's free group, not at the end of the
+        // step: the decodes and admissions below may need it.
         self.release_done();
+        self.cache.begin_free_group();
         self.prepare_for_decode();
         self.get_new_batch_prefill();
         let entries = self.prepare_for_extend();
@@ -88,8 +88,12 @@ impl<M: ForwardModel> Scheduler<M> {
             let mut needs: BTreeMap<TenantId, usize> = BTreeMap::new();
             let decoding = (0..self.running.len()).filter(|&i| self.decodes_next(i));
             for r in decoding.map(|i| &self.running[i]) {
-                // Worst case a fresh page per request.
-                *needs.entry(r.tenant).or_default() += page;
+                // What its next token takes from the free list: nothing while its last page
+                // has room (counting a page for each would end or retract requests that fit).
+                let need =
+                    r.kv.as_ref()
+                        .map_or(page, |kv| self.cache.slots_needed(kv, 1));
+                *needs.entry(r.tenant).or_default() += need;
             }
             let Some(short) = self.make_decode_room(&needs) else {
                 break;
@@ -251,14 +255,15 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             // Room from what this tenant may evict (never for a draft: it uses free slots or
             // is dropped).
-            let page = self.cache.page_size();
-            let need = tokens - draft.len();
+            let Some(room) = self.running[i]
+                .kv
+                .as_ref()
+                .map(|kv| self.cache.slots_needed(kv, tokens - draft.len()))
+            else {
+                continue;
+            };
             let alone = self.running.len() == 1 || self.running[i].may_evict_any;
-            self.make_room_for(
-                self.running[i].tenant,
-                need.div_ceil(page) * page + page,
-                alone,
-            );
+            self.make_room_for(self.running[i].tenant, room, alone);
             let req = &mut self.running[i];
             let Some(kv) = req.kv.as_mut() else {
                 continue;
