@@ -460,6 +460,17 @@ async fn both_apis_take_constraints_and_refuse_bad_ones_by_name() {
         assert_eq!(status, 400, "{body}: {reply}");
         assert_eq!(reply["error"]["param"], param, "{body}: {reply}");
     }
+    // A tool whose schema does not compile: the error names `tools`, which the client sent,
+    // not the grammar built from them.
+    let tools = json!([{"type": "function", "function": {"name": "f", "parameters":
+        {"type": "object", "properties": {"a": {"type": "string", "pattern": "(unclosed"}}}}}]);
+    let body = json!({"messages": [{"role": "user", "content": "x"}], "tools": tools,
+                      "tool_choice": "required"});
+    let (status, reply) = post("/v1/chat/completions", body).await;
+    assert_eq!(status, 400, "{reply}");
+    assert_eq!(reply["error"]["param"], "tools", "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("tools: "), "{message}");
     let mut client = RadixServeClient::connect(format!("http://{}", servers().grpc))
         .await
         .unwrap();

@@ -34,6 +34,8 @@ pub enum GrammarSpec {
     Regex(String),
     /// A Lark grammar, llguidance's native form.
     Lark(String),
+    /// The Lark grammar of a chat request's `tools` (see [`tool_grammar`]).
+    Tools(String),
     /// GBNF / EBNF as llama.cpp and SGLang write it (`root ::= ...`).
     Ebnf(String),
 }
@@ -45,6 +47,7 @@ impl GrammarSpec {
             Self::JsonSchema(_) | Self::JsonObject => "response_format",
             Self::Regex(_) => "regex",
             Self::Lark(_) => "lark",
+            Self::Tools(_) => "tools",
             Self::Ebnf(_) => "ebnf",
         }
     }
@@ -54,7 +57,7 @@ impl GrammarSpec {
             Self::JsonSchema(schema) => format!("json:{schema}"),
             Self::JsonObject => "json_object".into(),
             Self::Regex(rx) => format!("regex:{rx}"),
-            Self::Lark(lark) => format!("lark:{lark}"),
+            Self::Lark(lark) | Self::Tools(lark) => format!("lark:{lark}"),
             Self::Ebnf(ebnf) => format!("ebnf:{ebnf}"),
         }
     }
@@ -66,7 +69,7 @@ impl GrammarSpec {
                 TopLevelGrammar::from_json_schema(compact(&serde_json::json!({"type": "object"})))
             }
             Self::Regex(rx) => TopLevelGrammar::from_regex(rx),
-            Self::Lark(lark) => TopLevelGrammar::from_lark(lark.clone()),
+            Self::Lark(lark) | Self::Tools(lark) => TopLevelGrammar::from_lark(lark.clone()),
             Self::Ebnf(ebnf) => TopLevelGrammar::from_lark(gbnf_to_lark(ebnf)?),
         })
     }

@@ -114,7 +114,7 @@ pub fn tool_grammar(
         ToolChoice::Required if parallel => format!("start: call (\"\\n\" call)*\n{call}"),
         _ => format!("start: call\n{call}"),
     };
-    Some(GrammarSpec::Lark(lark))
+    Some(GrammarSpec::Tools(lark))
 }
 
 /// Splits an output into the text before the first call and the calls. Calls whose JSON

@@ -145,6 +145,13 @@ impl SamplingParams {
                 self.logit_bias.len()
             ));
         }
+        // Keys that differ as text ("1", "01", "+1") name one token: their biases would add
+        // up past the range.
+        let mut tokens: Vec<u32> = self.logit_bias.iter().map(|&(t, _)| t).collect();
+        tokens.sort_unstable();
+        if let Some(pair) = tokens.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("logit_bias gives token {} twice", pair[0]));
+        }
         for &(token, bias) in &self.logit_bias {
             if token as usize >= vocab_size {
                 return Err(format!(

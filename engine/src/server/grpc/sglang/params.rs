@@ -267,6 +267,18 @@ mod tests {
     }
 
     #[test]
+    fn logit_bias_keys_naming_one_token_are_refused() {
+        let mut p = params();
+        p.logit_bias.insert("17".into(), 100.0);
+        p.logit_bias.insert("+17".into(), 100.0);
+        p.logit_bias.insert("017".into(), 100.0);
+        let s = sampling(&p, false, 0).unwrap_or_default();
+        assert_eq!(s.logit_bias.len(), 3);
+        let err = s.validate(1000).err().unwrap_or_default();
+        assert_eq!(err, "logit_bias gives token 17 twice");
+    }
+
+    #[test]
     fn unsupported_fields_are_named() {
         for (mutate, field) in [
             (
