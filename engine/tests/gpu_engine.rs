@@ -169,73 +169,46 @@ fn engine_samples_on_the_gpu_as_on_the_host() {
     }
 }
 
-/// Overlap scheduling on the GPU: batches launched before the previous one is collected,
-/// results through two pinned slots, future inputs filled in on the device. Outputs equal
-/// those of the same engine without overlap, and the futures were used, under CUDA graphs.
+/// The engine's default GPU settings (CUDA graphs, pages of one token, no overlap) against
+/// each of the other settings, all serving the same 24 requests; the default engine's
+/// outputs are computed once.
+/// - Overlap scheduling: batches launched before the previous one is collected, results
+///   through two pinned slots, future inputs filled in on the device; the futures were used,
+///   and overlap launches decode graphs too.
+/// - Without CUDA graphs: the same outputs, and no replays.
+/// - Pages of 16 tokens: the kernels find every token's slot through the page table rows,
+///   and a repeated prompt finds its whole pages in the cache.
 #[test]
-fn overlap_scheduling_on_the_gpu_changes_no_output() {
-    if gpu("overlap_scheduling_on_the_gpu_changes_no_output").is_none() {
+fn overlap_graphs_and_pages_of_sixteen_change_no_output() {
+    if gpu("overlap_graphs_and_pages_of_sixteen_change_no_output").is_none() {
         return;
     }
-    let start =
-        |overlap: bool| engine_on(Device::Cuda(0), |c| c.scheduler.overlap_schedule = overlap);
-    let (overlapped, plain) = (start(true), start(false));
-    assert_same_outputs(&overlapped, &plain, |i| SamplingParams {
+    let params = |i: usize| SamplingParams {
         temperature: [0.0, 0.9, 1.1][i % 3],
         top_k: [0, 0, 40][i % 3],
         seed: Some(i as u64),
         max_new_tokens: 20,
         ignore_eos: true,
         ..SamplingParams::default()
-    });
+    };
+    let default = engine_on(Device::Cuda(0), |_| {});
+    let expected = outputs(&default, &params);
+    // About one replay per decode step: 19 steps of 24 requests decoding 20 tokens.
+    let replays = default.server_info().graph_replays;
+    assert!(replays > 10, "{replays} graph replays");
+
+    let overlapped = engine_on(Device::Cuda(0), |c| c.scheduler.overlap_schedule = true);
+    assert_agree(&outputs(&overlapped, &params), &expected);
     assert!(overlapped.server_info().overlapped_decodes > 100);
-    // Both engines replay decode graphs (the default): overlap launches them too.
     assert!(overlapped.server_info().graph_replays > 0);
-    for engine in [&overlapped, &plain] {
-        common::wait_idle(engine);
-    }
-}
 
-/// The engine with CUDA graphs (its default on a GPU) serves what it serves without them.
-#[test]
-fn cuda_graphs_in_the_engine_change_no_output() {
-    if gpu("cuda_graphs_in_the_engine_change_no_output").is_none() {
-        return;
-    }
-    let start =
-        |max_batch: usize| engine_on(Device::Cuda(0), |c| c.cuda_graph_max_batch = max_batch);
-    let (graphed, eager) = (start(usize::MAX), start(0));
-    assert_same_outputs(&graphed, &eager, |i| SamplingParams {
-        temperature: [0.0, 0.8][i % 2],
-        seed: Some(i as u64),
-        max_new_tokens: 24,
-        ignore_eos: true,
-        ..SamplingParams::default()
-    });
-    assert!(graphed.server_info().graph_replays > 20);
+    let eager = engine_on(Device::Cuda(0), |c| c.cuda_graph_max_batch = 0);
+    assert_agree(&outputs(&eager, &params), &expected);
     assert_eq!(eager.server_info().graph_replays, 0);
-    for engine in [&graphed, &eager] {
-        common::wait_idle(engine);
-    }
-}
 
-/// Pages of 16 tokens on the GPU: the kernels find every token's slot through the page
-/// table rows, so the engine serves what it serves with pages of one (decode graphs
-/// included), and a repeated prompt finds its whole pages in the cache.
-#[test]
-fn pages_of_sixteen_tokens_on_the_gpu_change_no_output() {
-    if gpu("pages_of_sixteen_tokens_on_the_gpu_change_no_output").is_none() {
-        return;
-    }
-    let start = |page: usize| engine_on(Device::Cuda(0), |c| c.page_size = page);
-    let (paged, single) = (start(16), start(1));
-    assert_same_outputs(&paged, &single, |i| SamplingParams {
-        temperature: [0.0, 0.7][i % 2],
-        seed: Some(i as u64),
-        max_new_tokens: 16,
-        ignore_eos: true,
-        ..SamplingParams::default()
-    });
+    let paged = engine_on(Device::Cuda(0), |c| c.page_size = 16);
+    assert_agree(&outputs(&paged, &params), &expected);
+    assert!(paged.server_info().graph_replays > 0);
     let prompt = chat(
         paged.tokenizer(),
         "You are helpful.",
@@ -249,43 +222,36 @@ fn pages_of_sixteen_tokens_on_the_gpu_change_no_output() {
         "{cached} of {} cached",
         prompt.len()
     );
-    assert!(paged.server_info().graph_replays > 0);
-    for engine in [&paged, &single] {
+    for engine in [&default, &overlapped, &eager, &paged] {
         common::wait_idle(engine);
     }
 }
 
-/// 24 chat requests sampled by `params(i)` on two engines that should serve the same: their
-/// outputs agree but for near-ties (cuBLAS picks its GEMM by batch shape, and engines that
-/// batch or pad differently may flip one).
-fn assert_same_outputs(
-    a: &EngineHandle,
-    b: &EngineHandle,
-    params: impl Fn(usize) -> SamplingParams,
-) {
-    let tok = a.tokenizer();
-    let prompts: Vec<Vec<u32>> = (0..24)
+/// The outputs of 24 chat requests sampled by `params(i)`, all submitted at once.
+fn outputs(engine: &EngineHandle, params: impl Fn(usize) -> SamplingParams) -> Vec<Vec<u32>> {
+    let tok = engine.tokenizer();
+    let requests = (0..24)
         .map(|i| {
-            chat(
+            let prompt = chat(
                 tok,
                 "You are helpful.",
                 &format!("Tell me about the number {i}."),
-            )
+            );
+            GenerateRequest::new(prompt, params(i))
         })
         .collect();
-    let run = |engine: &EngineHandle| -> Vec<Vec<u32>> {
-        let requests = (prompts.iter().enumerate())
-            .map(|(i, p)| GenerateRequest::new(p.clone(), params(i)))
-            .collect();
-        run_all(engine, requests)
-            .into_iter()
-            .map(|s| s.ids)
-            .collect()
-    };
-    let (x, y) = (run(a), run(b));
-    let first = x.iter().zip(&y).filter(|(u, v)| u[0] == v[0]).count();
+    run_all(engine, requests)
+        .into_iter()
+        .map(|s| s.ids)
+        .collect()
+}
+
+/// Outputs of two engines that should serve the same agree but for near-ties (cuBLAS picks
+/// its GEMM by batch shape, and engines that batch or pad differently may flip one).
+fn assert_agree(x: &[Vec<u32>], y: &[Vec<u32>]) {
+    let first = x.iter().zip(y).filter(|(u, v)| u[0] == v[0]).count();
     assert!(first >= 22, "{first} of 24 first tokens agree");
-    let same = x.iter().zip(&y).filter(|(u, v)| u == v).count();
+    let same = x.iter().zip(y).filter(|(u, v)| u == v).count();
     assert!(same >= 16, "{same} of 24 outputs agree");
 }
 

@@ -9,8 +9,9 @@ use cudarc::driver::{
     ValidAsZeroBits,
 };
 use cudarc::nvrtc::Ptx;
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How to open a device.
 #[derive(Clone, Debug, Default)]
@@ -157,9 +158,9 @@ impl GpuContext {
         let cu_module = match &loaded.modules[module.index()] {
             Some(m) => m.clone(),
             None => {
-                let image = compile_module(module, self.target, &self.include_paths)?;
+                let image = compiled_image(module, self.target, &self.include_paths)?;
                 let ptx = match self.target {
-                    CompileTarget::Cubin { .. } => Ptx::from_binary(image),
+                    CompileTarget::Cubin { .. } => Ptx::from_binary(image.to_vec()),
                     CompileTarget::Ptx { .. } => {
                         let end = image.iter().position(|&b| b == 0).unwrap_or(image.len());
                         Ptx::from_src(String::from_utf8_lossy(&image[..end]).into_owned())
@@ -258,4 +259,30 @@ impl GpuContext {
             .memcpy_dtoh(&dev.slice(..n), out.as_mut_slice())?;
         Ok(self.stream.synchronize()?)
     }
+}
+
+/// Images compiled in this process, by module, target and include paths.
+type ImageCache = HashMap<(Module, CompileTarget, Vec<PathBuf>), Arc<Vec<u8>>>;
+
+/// `module` compiled for `target`, once per process: NVRTC takes seconds for all modules,
+/// and every context (each model loaded, each test) would otherwise compile the same
+/// sources again. Compile errors are not kept: a later call tries again.
+fn compiled_image(
+    module: Module,
+    target: CompileTarget,
+    include_paths: &[PathBuf],
+) -> Result<Arc<Vec<u8>>, CudaError> {
+    static IMAGES: OnceLock<Mutex<ImageCache>> = OnceLock::new();
+    let images = IMAGES.get_or_init(Mutex::default);
+    let key = (module, target, include_paths.to_vec());
+    if let Some(image) = images.lock().map_err(|_| CudaError::Poisoned)?.get(&key) {
+        return Ok(image.clone());
+    }
+    // Compiled outside the lock: contexts of other modules need not wait.
+    let image = Arc::new(compile_module(module, target, include_paths)?);
+    images
+        .lock()
+        .map_err(|_| CudaError::Poisoned)?
+        .insert(key, image.clone());
+    Ok(image)
 }

@@ -120,7 +120,7 @@ impl Module {
 }
 
 /// What NVRTC produces; `arch` is the compute capability as `major * 10 + minor` (80, 90).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CompileTarget {
     /// Virtual-architecture PTX (`compute_XY`), JIT-compiled by the driver at load.
     Ptx { arch: u32 },
