@@ -81,6 +81,18 @@ impl<'a> Keys<'a> {
         }
         Ok(())
     }
+
+    /// `value` of `key` is at most `max`: sizes a hostile file could set to anything, that
+    /// the loader allocates or multiplies by.
+    pub fn at_most(&self, key: &str, value: usize, max: usize) -> Result<(), GgufError> {
+        if value > max {
+            return Err(invalid(
+                key,
+                format!("{value} exceeds the largest allowed, {max}"),
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn missing(key: &str) -> GgufError {

@@ -65,6 +65,16 @@ pub struct Hparams {
     pub sliding_window: Option<usize>,
 }
 
+/// Upper bounds on sizes read from a model file, far above any real model's: a hostile
+/// file's huge values are refused before anything is allocated or multiplied by them.
+const MAX_LAYERS: usize = 1 << 10;
+const MAX_WIDTH: usize = 1 << 17;
+const MAX_HEADS: usize = 1 << 10;
+const MAX_HEAD_SIZE: usize = 1 << 12;
+const MAX_FEED_FORWARD: usize = 1 << 20;
+const MAX_CONTEXT: usize = 1 << 24;
+const MAX_VOCAB: usize = 1 << 24;
+
 impl Hparams {
     pub fn from_metadata(metadata: &Metadata) -> Result<Hparams, GgufError> {
         let keys = Keys::new(metadata);
@@ -74,17 +84,24 @@ impl Hparams {
         let block_count_key = arch_key("block_count");
         let block_count = keys.required_usize(&block_count_key)?;
         keys.positive(&block_count_key, block_count)?;
+        keys.at_most(&block_count_key, block_count, MAX_LAYERS)?;
         let embedding_key = arch_key("embedding_length");
         let embedding_length = keys.required_usize(&embedding_key)?;
         keys.positive(&embedding_key, embedding_length)?;
-        let feed_forward_length = keys.required_usize(&arch_key("feed_forward_length"))?;
-        let context_length = keys.required_usize(&arch_key("context_length"))?;
+        keys.at_most(&embedding_key, embedding_length, MAX_WIDTH)?;
+        let feed_forward_key = arch_key("feed_forward_length");
+        let feed_forward_length = keys.required_usize(&feed_forward_key)?;
+        keys.at_most(&feed_forward_key, feed_forward_length, MAX_FEED_FORWARD)?;
+        let context_key = arch_key("context_length");
+        let context_length = keys.required_usize(&context_key)?;
+        keys.at_most(&context_key, context_length, MAX_CONTEXT)?;
         let eps_key = arch_key("attention.layer_norm_rms_epsilon");
         let rms_norm_eps = keys.required_f32(&eps_key)?;
 
         let head_count_key = arch_key("attention.head_count");
         let head_count = keys.required_usize(&head_count_key)?;
         keys.positive(&head_count_key, head_count)?;
+        keys.at_most(&head_count_key, head_count, MAX_HEADS)?;
         let kv_key = arch_key("attention.head_count_kv");
         let head_count_kv = keys.optional_usize(&kv_key)?.unwrap_or(head_count);
         keys.positive(&kv_key, head_count_kv)?;
@@ -107,9 +124,12 @@ impl Hparams {
             }
         };
         keys.positive(&key_length_key, key_length)?;
+        keys.at_most(&key_length_key, key_length, MAX_HEAD_SIZE)?;
+        let value_length_key = arch_key("attention.value_length");
         let value_length = keys
-            .optional_usize(&arch_key("attention.value_length"))?
+            .optional_usize(&value_length_key)?
             .unwrap_or(key_length);
+        keys.at_most(&value_length_key, value_length, MAX_HEAD_SIZE)?;
 
         if !(rms_norm_eps.is_finite() && rms_norm_eps > 0.0) {
             return Err(invalid(
@@ -138,8 +158,12 @@ impl Hparams {
         }
 
         let rope_scaling = rope_scaling(&keys, &architecture)?;
-        let vocab_size = match keys.optional_usize(&arch_key("vocab_size"))? {
-            Some(size) => Some(size),
+        let vocab_key = arch_key("vocab_size");
+        let vocab_size = match keys.optional_usize(&vocab_key)? {
+            Some(size) => {
+                keys.at_most(&vocab_key, size, MAX_VOCAB)?;
+                Some(size)
+            }
             None => metadata
                 .get("tokenizer.ggml.tokens")
                 .and_then(MetadataValue::as_array)
@@ -321,5 +345,37 @@ mod tests {
         assert!(Hparams::from_metadata(&md).is_err());
         md.insert("llama.attention.head_count".into(), MetadataValue::U32(0));
         assert!(Hparams::from_metadata(&md).is_err());
+    }
+
+    /// Sizes a hostile file sets huge are refused by name, before the loader allocates or
+    /// multiplies by them (each would abort or overflow otherwise).
+    #[test]
+    fn huge_sizes_are_refused_by_name() {
+        for (key, value) in [
+            ("llama.block_count", u64::from(u32::MAX)),
+            ("llama.embedding_length", 1 << 40),
+            ("llama.feed_forward_length", 1 << 40),
+            ("llama.context_length", 1 << 36),
+            ("llama.attention.head_count", 1 << 20),
+            ("llama.attention.key_length", 1 << 30),
+            ("llama.attention.value_length", 1 << 30),
+            ("llama.vocab_size", 1 << 40),
+        ] {
+            let mut md = smollm2_like();
+            md.insert(key.into(), MetadataValue::U64(value));
+            let err = Hparams::from_metadata(&md).unwrap_err().to_string();
+            assert!(
+                err.contains(key) && err.contains("exceeds the largest allowed"),
+                "{key}: {err}"
+            );
+        }
+        // Real models' sizes pass: a long context and a wide feed-forward.
+        let mut md = smollm2_like();
+        md.insert("llama.context_length".into(), MetadataValue::U32(1 << 20));
+        md.insert(
+            "llama.feed_forward_length".into(),
+            MetadataValue::U32(53_248),
+        );
+        assert!(Hparams::from_metadata(&md).is_ok());
     }
 }
