@@ -353,3 +353,74 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
     // Served as before once the disk answers again.
     assert!(!run(&engine, &a, 0).0.is_empty());
 }
+
+/// A flush while a request's pages are still being read drops them when the read ends:
+/// the request computes its whole prompt, and nothing flushed comes back into the cache.
+/// The page files are swapped for FIFOs holding the pages' bytes, written only after the
+/// flush (the test's own read-write ends keep the FIFOs alive once the flush unlinks them).
+#[test]
+fn pages_read_across_a_flush_do_not_come_back() {
+    use std::io::Write;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let engine = start(dir.path());
+    let a = prompt(&engine, "glaciers");
+    let (fresh_a, _) = run(&engine, &a, 0);
+    run(&engine, &prompt(&engine, "volcanoes"), 0);
+    run(&engine, &prompt(&engine, "lagoons"), 0);
+    wait_for_disk(&engine, u64::from(full_pages(a.len())));
+    let pages = page_files(dir.path());
+    assert!(!pages.is_empty());
+    let mut fifos = Vec::new();
+    for page in &pages {
+        let bytes = std::fs::read(page).unwrap();
+        std::fs::remove_file(page).unwrap();
+        let path = std::ffi::CString::new(page.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        // Read-write: opens at once, and the disk reader's open finds a writer.
+        let end = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(page)
+            .unwrap();
+        fifos.push((end, bytes));
+    }
+    let loaded_before = disk_info(&engine).loaded_tokens;
+    let mut request = GenerateRequest::new(a.clone(), SamplingParams::greedy(12));
+    request.namespace = tenant_ns(0);
+    request.tenant = 0;
+    let stream = engine.submit(request).unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    while disk_info(&engine).loading_requests == 0 {
+        assert!(
+            Instant::now() < until,
+            "the request never waited for the disk"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(engine.flush_cache(Some(tenant_ns(0))))
+        .unwrap();
+    // The read goes on with the pages as they were: each FIFO gets its page, then ends
+    // (one writer each: a page is more than a pipe holds, and the reader takes them in its
+    // own order).
+    for (mut end, bytes) in fifos {
+        std::thread::spawn(move || {
+            let _ = end.write_all(&bytes);
+        });
+    }
+    let mut stream = stream;
+    let (mut out, mut cached) = (Vec::new(), None);
+    while cached.is_none() {
+        match stream.blocking_next().expect("an event") {
+            GenerateEvent::Chunk { token_ids, .. } => out.extend(token_ids),
+            GenerateEvent::Finished(done) => cached = Some(done.usage.cached_tokens),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(out, fresh_a);
+    assert_eq!(cached, Some(0), "flushed pages were restored");
+    assert_eq!(disk_info(&engine).loaded_tokens, loaded_before);
+}

@@ -55,6 +55,8 @@ pub(crate) struct StagedKv {
 struct Loaded {
     seq: u64,
     staged: StagedKv,
+    /// [`DiskKv::flushes`] when the read started.
+    flushes: u64,
 }
 
 /// The disk tier and the requests waiting for it.
@@ -71,6 +73,9 @@ pub(crate) struct DiskKv {
     loaded_tokens: u64,
     /// Bytes of pages being read or staged (at most [`MAX_STAGED_BYTES`]).
     staged_bytes: Arc<AtomicU64>,
+    /// Flushes so far: pages of a read that started before the latest flush may be flushed
+    /// ones, and are dropped when the read ends.
+    flushes: u64,
 }
 
 impl DiskKv {
@@ -86,6 +91,7 @@ impl DiskKv {
             loading: Vec::new(),
             loaded_tokens: 0,
             staged_bytes: Arc::new(AtomicU64::new(0)),
+            flushes: 0,
         }
     }
 
@@ -193,6 +199,7 @@ impl<M: ForwardModel> Scheduler<M> {
         req.disk_loads += 1;
         let done = disk.done_tx.clone();
         let seq = req.seq;
+        let flushes = disk.flushes;
         disk.disk.load(
             run,
             Box::new(move |pages| {
@@ -204,6 +211,7 @@ impl<M: ForwardModel> Scheduler<M> {
                         pages,
                         _bytes: bytes,
                     },
+                    flushes,
                 });
             }),
         );
@@ -231,7 +239,7 @@ impl<M: ForwardModel> Scheduler<M> {
         for loaded in ready {
             if let Some(i) = disk.loading.iter().position(|r| r.seq == loaded.seq) {
                 let mut req = disk.loading.swap_remove(i);
-                if !loaded.staged.pages.is_empty() {
+                if !loaded.staged.pages.is_empty() && loaded.flushes == disk.flushes {
                     req.staged = Some(loaded.staged);
                 }
                 self.waiting.push(req);
@@ -344,11 +352,17 @@ impl<M: ForwardModel> Scheduler<M> {
         })
     }
 
-    /// Drops the disk's pages of `namespace` (of every namespace: `None`).
-    pub(super) fn flush_disk(&self, namespace: Option<&Namespace>) {
-        let Some(disk) = &self.disk else {
+    /// Drops the disk's pages of `namespace` (of every namespace: `None`), and the pages
+    /// read or being read from it for waiting requests (of any namespace: they are only a
+    /// cache, and flushes are rare), so that none re-enters the tree after the flush.
+    pub(super) fn flush_disk(&mut self, namespace: Option<&Namespace>) {
+        let Some(disk) = &mut self.disk else {
             return;
         };
+        disk.flushes += 1;
+        for req in self.waiting.iter_mut() {
+            req.staged = None;
+        }
         match namespace {
             None => disk.disk.flush_all(),
             Some(ns) => {
