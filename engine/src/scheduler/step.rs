@@ -230,6 +230,17 @@ impl<M: ForwardModel> Scheduler<M> {
         let speculate = !overlap
             && self.config.speculative_draft_tokens > 0
             && self.running.len() <= self.config.speculative_max_batch;
+        // Free slots the decodes of this step need (prepare_for_decode made sure they fit):
+        // a draft may take only what the decodes after it leave.
+        let mut decode_slots: usize = if speculate {
+            (0..self.running.len())
+                .filter(|&i| self.decodes_next(i))
+                .filter_map(|i| self.running[i].kv.as_ref())
+                .map(|kv| self.cache.slots_needed(kv, 1))
+                .sum()
+        } else {
+            0
+        };
         for i in order {
             let pending = self.running[i].pending_tokens();
             // Its last token is still being sampled: it decodes on that future token or
@@ -270,6 +281,15 @@ impl<M: ForwardModel> Scheduler<M> {
             };
             // From free slots only: the global LRU could take a cache within its fair share.
             let mut tokens = tokens;
+            if pending == 1 && speculate {
+                decode_slots = decode_slots.saturating_sub(self.cache.slots_needed(kv, 1));
+                let free = self.cache.allocator().available();
+                while !draft.is_empty() && free < self.cache.slots_needed(kv, tokens) + decode_slots
+                {
+                    draft.pop();
+                    tokens -= 1;
+                }
+            }
             if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
                 // No room for a draft: decode plainly.
                 let plain = !draft.is_empty() && self.cache.alloc_tokens_from_free(kv, 1).is_ok();
