@@ -564,3 +564,25 @@ fn decodes_use_the_room_left_in_their_last_page() {
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// A tokenizer with more tokens than the model has logits rows is refused at load, naming
+/// both sizes, instead of failing requests one by one.
+#[test]
+fn a_tokenizer_larger_than_the_logits_is_refused_at_load() {
+    let path = common::model_path();
+    let file = GgufFile::open(&path).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
+    let vocab = tok.vocab_size();
+    let model = ScriptedModel::new(vocab - 1, 512);
+    let info = model.model_info(tok.stop_token_ids());
+    let config = EngineConfig::new(path);
+    let err = EngineHandle::start_with_model(model, tok, template, info, &config)
+        .err()
+        .expect("a model narrower than its tokenizer must be refused")
+        .to_string();
+    assert!(
+        err.contains(&format!("{vocab} tokens")) && err.contains(&format!("{} rows", vocab - 1)),
+        "{err}"
+    );
+}

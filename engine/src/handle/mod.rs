@@ -191,6 +191,14 @@ impl EngineHandle {
     ) -> Result<Self, EngineError> {
         let layout = model.kv_layout(config.kv_dtype);
         let model_vocab = model.vocab_size();
+        // Token ids past the logits rows could never be sampled, and every grammar would
+        // fail on them: a file whose tokenizer outgrows its model is refused at load.
+        if tokenizer.vocab_size() > model_vocab {
+            return Err(EngineError::Config(format!(
+                "the tokenizer has {} tokens but the model's logits have {model_vocab} rows",
+                tokenizer.vocab_size()
+            )));
+        }
         let num_slots = layout.slots_for_budget(config.kv_budget_bytes, config.page_size);
         let max_context_len = match config.max_context_len {
             0 => model.context_length(),
