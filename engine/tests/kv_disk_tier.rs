@@ -9,7 +9,9 @@
 
 mod common;
 
-use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, KvDiskConfig};
+use engine::handle::{
+    EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, KvDiskConfig, RequestStream,
+};
 use engine::sampling::SamplingParams;
 use engine::tenants::TenantLimits;
 use pools::KvDtype;
@@ -290,6 +292,23 @@ fn an_unwritable_disk_stops_spills_and_serving_goes_on() {
     assert_eq!(run(&engine, &a, 0).0, fresh_a);
 }
 
+/// Submits `prompt` for tenant 0 (greedy, 12 tokens) and waits until it waits for the
+/// disk.
+fn submit_and_wait_for_disk(engine: &EngineHandle, prompt: &[u32]) -> RequestStream {
+    let mut request = GenerateRequest::new(prompt.to_vec(), SamplingParams::greedy(12));
+    request.namespace = tenant_ns(0);
+    let stream = engine.submit(request).unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    while disk_info(engine).loading_requests == 0 {
+        assert!(
+            Instant::now() < until,
+            "the request never waited for the disk"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    stream
+}
+
 /// A request waiting for its pages to be read ends as soon as it is aborted, not when the
 /// read does (which may be never): its page files are swapped for FIFOs, so the read
 /// blocks until the test opens them for writing.
@@ -312,17 +331,7 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
     }
-    let mut request = GenerateRequest::new(a.clone(), SamplingParams::greedy(12));
-    request.namespace = tenant_ns(0);
-    let mut stream = engine.submit(request).unwrap();
-    let until = Instant::now() + Duration::from_secs(20);
-    while disk_info(&engine).loading_requests == 0 {
-        assert!(
-            Instant::now() < until,
-            "the request never waited for the disk"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let mut stream = submit_and_wait_for_disk(&engine, &a);
     engine.abort(&stream.rid);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -387,18 +396,7 @@ fn pages_read_across_a_flush_do_not_come_back() {
         fifos.push((end, bytes));
     }
     let loaded_before = disk_info(&engine).loaded_tokens;
-    let mut request = GenerateRequest::new(a.clone(), SamplingParams::greedy(12));
-    request.namespace = tenant_ns(0);
-    request.tenant = 0;
-    let stream = engine.submit(request).unwrap();
-    let until = Instant::now() + Duration::from_secs(20);
-    while disk_info(&engine).loading_requests == 0 {
-        assert!(
-            Instant::now() < until,
-            "the request never waited for the disk"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let mut stream = submit_and_wait_for_disk(&engine, &a);
     tokio::runtime::Runtime::new()
         .unwrap()
         .block_on(engine.flush_cache(Some(tenant_ns(0))))
@@ -411,7 +409,6 @@ fn pages_read_across_a_flush_do_not_come_back() {
             let _ = end.write_all(&bytes);
         });
     }
-    let mut stream = stream;
     let (mut out, mut cached) = (Vec::new(), None);
     while cached.is_none() {
         match stream.blocking_next().expect("an event") {

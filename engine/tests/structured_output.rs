@@ -455,6 +455,16 @@ async fn both_apis_take_constraints_and_refuse_bad_ones_by_name() {
             json!({"prompt": "x", "logit_bias": {"999999": 1}}),
             "logit_bias",
         ),
+        // Parameters are checked before the grammar is compiled: a bad one is named even
+        // beside a grammar that would not compile.
+        (
+            json!({"prompt": "x", "regex": "(unclosed", "top_p": 2}),
+            "top_p",
+        ),
+        (
+            json!({"prompt": "x", "lark": "start: nothing_defined", "max_tokens": 100000}),
+            "max_tokens",
+        ),
     ] {
         let (status, reply) = post("/v1/completions", body.clone()).await;
         assert_eq!(status, 400, "{body}: {reply}");
@@ -508,6 +518,17 @@ async fn both_apis_take_constraints_and_refuse_bad_ones_by_name() {
         .err()
         .unwrap();
     assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    let status = client
+        .generate(request(pb::SamplingParams {
+            regex: Some("(unclosed".into()),
+            top_p: Some(2.0),
+            ..Default::default()
+        }))
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    assert!(status.message().contains("top_p"), "{status:?}");
     let engine = servers().engine.clone();
     tokio::task::spawn_blocking(move || common::wait_idle(&engine))
         .await

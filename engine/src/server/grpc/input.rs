@@ -67,22 +67,24 @@ pub(super) async fn prepare(
             "n must be between 1 and {MAX_SAMPLES}, got {samples}"
         )));
     }
-    let constraint = match grammar_spec(request.sampling_params.as_ref())? {
-        Some(spec) => Some(
-            engine
-                .compile_grammar(spec)
-                .await
-                .map_err(super::status::from_submit)?,
-        ),
-        None => None,
-    };
+    let spec = grammar_spec(request.sampling_params.as_ref())?;
     let mut generate = GenerateRequest::new(input_ids, sampling_params(request.sampling_params));
     generate.max_new_tokens_explicit = explicit;
-    generate.constraint = constraint;
     generate.rid = rid;
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
     generate.tenant = caller.tenant;
     generate.deadline = deadline;
+    if let Some(spec) = spec {
+        // Bad parameters and the tenant's limits refuse it before the costly compile.
+        engine
+            .precheck_group(std::slice::from_ref(&generate), samples)
+            .map_err(super::status::from_submit)?;
+        let constraint = engine
+            .compile_grammar(spec)
+            .await
+            .map_err(super::status::from_submit)?;
+        generate.constraint = Some(constraint);
+    }
     Ok(Prepared {
         request: generate,
         skip_special_tokens: request.skip_special_tokens.unwrap_or(true),

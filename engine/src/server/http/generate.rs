@@ -73,49 +73,30 @@ pub async fn submit_choices(
     spec: ChoiceSpec<'_>,
 ) -> Result<Vec<RequestStream>, ApiError> {
     check_choice_count(prompts.len(), spec.samples)?;
-    let mut requests = Vec::with_capacity(prompts.len());
-    for input_ids in prompts {
-        let request = build_request(
-            engine,
-            caller,
-            input_ids,
-            spec.params.clone(),
-            spec.max_tokens_explicit,
-            spec.fields,
-            spec.grammar.clone(),
-        )
-        .await?;
-        requests.push(request);
+    let mut requests: Vec<GenerateRequest> = prompts
+        .into_iter()
+        .map(|input_ids| {
+            let mut request = GenerateRequest::new(input_ids, spec.params.clone());
+            request.max_new_tokens_explicit = spec.max_tokens_explicit;
+            request.namespace = caller.namespace_for(spec.fields.cache_salt.as_deref());
+            request.tenant = caller.tenant;
+            request
+        })
+        .collect();
+    if let Some(grammar) = spec.grammar {
+        // Bad parameters and the tenant's limits refuse the choices before the costly
+        // compile (once: the prompts share one grammar, each sample gets its own state).
+        engine.precheck_group(&requests, spec.samples)?;
+        let param = grammar.param();
+        let constraint = engine
+            .compile_grammar(grammar)
+            .await
+            .map_err(|e| ApiError::from(e).with_param(param))?;
+        for request in &mut requests {
+            request.constraint = Some(constraint.clone());
+        }
     }
     Ok(engine.submit_group(requests, spec.samples).await?)
-}
-
-/// A request for `caller`. Its namespace is the caller's, narrowed by `cache_salt`; its
-/// output constraint `grammar` (if any) is compiled first.
-async fn build_request(
-    engine: &EngineHandle,
-    caller: &Caller,
-    input_ids: Vec<u32>,
-    params: SamplingParams,
-    max_tokens_explicit: bool,
-    fields: &SamplingFields,
-    grammar: Option<GrammarSpec>,
-) -> Result<GenerateRequest, ApiError> {
-    let constraint = match grammar {
-        Some(spec) => {
-            let param = spec.param();
-            let compiled = engine.compile_grammar(spec).await;
-            Some(compiled.map_err(|e| ApiError::from(e).with_param(param))?)
-        }
-        None => None,
-    };
-    let cache_salt = fields.cache_salt.as_deref();
-    let mut request = GenerateRequest::new(input_ids, params);
-    request.constraint = constraint;
-    request.max_new_tokens_explicit = max_tokens_explicit;
-    request.namespace = caller.namespace_for(cache_salt);
-    request.tenant = caller.tenant;
-    Ok(request)
 }
 
 /// A request's whole output.

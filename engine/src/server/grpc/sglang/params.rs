@@ -197,26 +197,28 @@ pub(super) async fn prepare(
         ));
     }
     let params = request.sampling_params.unwrap_or_default();
-    let constraint = match grammar(&params)? {
-        Some(spec) => Some(
-            engine
-                .compile_grammar(spec)
-                .await
-                .map_err(super::super::status::from_submit)?,
-        ),
-        None => None,
-    };
+    let spec = grammar(&params)?;
     let explicit = params.max_new_tokens.is_some();
     let sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
     let mut generate = GenerateRequest::new(input_ids, sampling);
     generate.max_new_tokens_explicit = explicit;
-    generate.constraint = constraint;
     let rid = request.request_id;
     generate.rid = (!rid.is_empty()).then(|| rid.clone());
     generate.namespace = caller.namespace_for(None);
     generate.tenant = caller.tenant;
     generate.deadline = deadline;
+    if let Some(spec) = spec {
+        // Bad parameters and the tenant's limits refuse it before the costly compile.
+        engine
+            .precheck_group(std::slice::from_ref(&generate), params.n.max(1))
+            .map_err(super::super::status::from_submit)?;
+        let constraint = engine
+            .compile_grammar(spec)
+            .await
+            .map_err(super::super::status::from_submit)?;
+        generate.constraint = Some(constraint);
+    }
     Ok(Prepared {
         request: generate,
         rid,
