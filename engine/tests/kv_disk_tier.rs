@@ -363,12 +363,12 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
     assert!(!run(&engine, &a, 0).0.is_empty());
 }
 
-/// A flush while a request's pages are still being read drops them when the read ends:
-/// the request computes its whole prompt, and nothing flushed comes back into the cache.
-/// The page files are swapped for FIFOs holding the pages' bytes, written only after the
-/// flush (the test's own read-write ends keep the FIFOs alive once the flush unlinks them).
-#[test]
-fn pages_read_across_a_flush_do_not_come_back() {
+/// Tenant 0 asks for a prompt whose pages are on disk, and tenant `flushed`'s namespace is
+/// flushed while they are read: the request's output, its cached tokens, and the tokens
+/// loaded from disk meanwhile. The page files are swapped for FIFOs holding the pages'
+/// bytes, written only after the flush (the test's own read-write ends keep the FIFOs alive
+/// if the flush unlinks them).
+fn flush_while_reading(flushed: u32) -> (Vec<u32>, Vec<u32>, u32, u64) {
     use std::io::Write;
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();
@@ -377,6 +377,8 @@ fn pages_read_across_a_flush_do_not_come_back() {
     let (fresh_a, _) = run(&engine, &a, 0);
     run(&engine, &prompt(&engine, "volcanoes"), 0);
     run(&engine, &prompt(&engine, "lagoons"), 0);
+    // Tenant 1's namespace exists too.
+    run(&engine, &prompt(&engine, "tundras"), 1);
     wait_for_disk(&engine, u64::from(full_pages(a.len())));
     let pages = page_files(dir.path());
     assert!(!pages.is_empty());
@@ -399,7 +401,7 @@ fn pages_read_across_a_flush_do_not_come_back() {
     let mut stream = submit_and_wait_for_disk(&engine, &a);
     tokio::runtime::Runtime::new()
         .unwrap()
-        .block_on(engine.flush_cache(Some(tenant_ns(0))))
+        .block_on(engine.flush_cache(Some(tenant_ns(flushed))))
         .unwrap();
     // The read goes on with the pages as they were: each FIFO gets its page, then ends
     // (one writer each: a page is more than a pipe holds, and the reader takes them in its
@@ -417,7 +419,24 @@ fn pages_read_across_a_flush_do_not_come_back() {
             GenerateEvent::Error(e) => panic!("{e}"),
         }
     }
-    assert_eq!(out, fresh_a);
-    assert_eq!(cached, Some(0), "flushed pages were restored");
-    assert_eq!(disk_info(&engine).loaded_tokens, loaded_before);
+    let loaded = disk_info(&engine).loaded_tokens - loaded_before;
+    (fresh_a, out, cached.unwrap_or_default(), loaded)
+}
+
+/// A flush of the request's namespace while its pages are being read drops them when the
+/// read ends: it computes its whole prompt, and nothing flushed comes back into the cache.
+/// A flush of another tenant's namespace (salts are flushed as they come and go) leaves
+/// the read alone.
+#[test]
+fn pages_read_across_a_flush_of_their_namespace_do_not_come_back() {
+    let (fresh, out, cached, loaded) = flush_while_reading(0);
+    assert_eq!(out, fresh);
+    assert_eq!(cached, 0, "flushed pages were restored");
+    assert_eq!(loaded, 0);
+    let (fresh, out, cached, loaded) = flush_while_reading(1);
+    assert_eq!(out, fresh);
+    assert!(
+        cached > 0 && loaded > 0,
+        "another tenant's flush dropped the read"
+    );
 }

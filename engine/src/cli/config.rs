@@ -323,17 +323,13 @@ impl ServeArgs {
             ..grammar
         };
         let conn = ConnectionLimits::default();
-        let header_secs = self
-            .header_read_timeout_secs
-            .unwrap_or(conn.header_read_timeout.as_secs_f64());
         let connections = ConnectionLimits {
             max_connections: self.max_connections.unwrap_or(conn.max_connections),
-            header_read_timeout: Duration::try_from_secs_f64(header_secs)
-                .ok()
-                .filter(|d| !d.is_zero())
-                .with_context(|| {
-                    format!("--header-read-timeout-secs must be > 0, got {header_secs}")
-                })?,
+            header_read_timeout: positive_secs(
+                self.header_read_timeout_secs,
+                conn.header_read_timeout,
+                "--header-read-timeout-secs",
+            )?,
             max_streams_per_connection: self
                 .max_streams_per_connection
                 .unwrap_or(conn.max_streams_per_connection),
@@ -438,6 +434,30 @@ mod tests {
         Ok(())
     }
 
+    /// Timeouts are added to the present instant by the servers' timers: zero, negative and
+    /// overflowing values are refused at start, not found by a panic on the first request.
+    #[test]
+    fn timeout_flags_are_positive_and_at_most_a_week() -> anyhow::Result<()> {
+        let connections = parse(&["--body-read-timeout-secs", "2.5"])
+            .resolve()?
+            .connections;
+        assert_eq!(connections.body_read_timeout, Duration::from_millis(2500));
+        for flag in [
+            "--body-read-timeout-secs",
+            "--idle-timeout-secs",
+            "--header-read-timeout-secs",
+        ] {
+            for bad in ["0", "1e19", "700000"] {
+                let err = parse(&[flag, bad]).resolve().err().map(|e| e.to_string());
+                assert!(
+                    err.as_deref().is_some_and(|e| e.starts_with(flag)),
+                    "{flag} {bad}: {err:?}"
+                );
+            }
+        }
+        Ok(())
+    }
+
     #[test]
     fn cuda_graph_flags_set_the_largest_graphed_batch() -> anyhow::Result<()> {
         let max = |flags: &[&str]| {
@@ -530,10 +550,16 @@ mod disk_tier_flags {
 }
 
 /// `secs` (or `default`) as a duration, which must be positive and finite.
+/// Longest timeout a flag may set: timers add it to the present instant, which must not
+/// overflow.
+const MAX_TIMEOUT_SECS: f64 = 7.0 * 86_400.0;
+
 fn positive_secs(secs: Option<f64>, default: Duration, flag: &str) -> anyhow::Result<Duration> {
     let secs = secs.unwrap_or(default.as_secs_f64());
     Duration::try_from_secs_f64(secs)
         .ok()
-        .filter(|d| !d.is_zero())
-        .with_context(|| format!("{flag} must be > 0, got {secs}"))
+        .filter(|d| !d.is_zero() && d.as_secs_f64() <= MAX_TIMEOUT_SECS)
+        .with_context(|| {
+            format!("{flag} must be > 0 and at most {MAX_TIMEOUT_SECS} (a week), got {secs}")
+        })
 }

@@ -230,8 +230,9 @@ impl<M: ForwardModel> Scheduler<M> {
         let speculate = !overlap
             && self.config.speculative_draft_tokens > 0
             && self.running.len() <= self.config.speculative_max_batch;
-        // Free slots the decodes of this step need (prepare_for_decode made sure they fit):
-        // a draft may take only what the decodes after it leave.
+        // Free slots the decodes of this step need: a draft may take only what the decodes
+        // after it leave (admissions since prepare_for_decode may have taken some; drafts
+        // then give way).
         let mut decode_slots: usize = if speculate {
             (0..self.running.len())
                 .filter(|&i| self.decodes_next(i))

@@ -73,9 +73,12 @@ pub(crate) struct DiskKv {
     loaded_tokens: u64,
     /// Bytes of pages being read or staged (at most [`MAX_STAGED_BYTES`]).
     staged_bytes: Arc<AtomicU64>,
-    /// Flushes so far: pages of a read that started before the latest flush may be flushed
-    /// ones, and are dropped when the read ends.
+    /// Flushes so far, and the flush count at the last flush of everything and of each
+    /// namespace flushed while reads were under way: a read that started before a flush of
+    /// its request's namespace may hold flushed pages, and they are dropped when it ends.
     flushes: u64,
+    flushed_all_at: u64,
+    flushed_at: rustc_hash::FxHashMap<NsId, u64>,
 }
 
 impl DiskKv {
@@ -92,6 +95,8 @@ impl DiskKv {
             loaded_tokens: 0,
             staged_bytes: Arc::new(AtomicU64::new(0)),
             flushes: 0,
+            flushed_all_at: 0,
+            flushed_at: rustc_hash::FxHashMap::default(),
         }
     }
 
@@ -239,11 +244,18 @@ impl<M: ForwardModel> Scheduler<M> {
         for loaded in ready {
             if let Some(i) = disk.loading.iter().position(|r| r.seq == loaded.seq) {
                 let mut req = disk.loading.swap_remove(i);
-                if !loaded.staged.pages.is_empty() && loaded.flushes == disk.flushes {
+                let flushed = disk
+                    .flushed_all_at
+                    .max(disk.flushed_at.get(&req.ns).copied().unwrap_or(0));
+                if !loaded.staged.pages.is_empty() && loaded.flushes >= flushed {
                     req.staged = Some(loaded.staged);
                 }
                 self.waiting.push(req);
             }
+        }
+        // Reads under way started after every flush recorded so far.
+        if disk.loading.is_empty() {
+            disk.flushed_at.clear();
         }
     }
 
@@ -353,15 +365,26 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Drops the disk's pages of `namespace` (of every namespace: `None`), and the pages
-    /// read or being read from it for waiting requests (of any namespace: they are only a
-    /// cache, and flushes are rare), so that none re-enters the tree after the flush.
+    /// of it read or being read for waiting requests, so that none re-enters the tree after
+    /// the flush. Other namespaces' reads go on (a tenant's salts come and go with flushes).
     pub(super) fn flush_disk(&mut self, namespace: Option<&Namespace>) {
+        let flushed_ns = namespace.map(|ns| self.cache.tree().find_namespace(ns));
         let Some(disk) = &mut self.disk else {
             return;
         };
         disk.flushes += 1;
+        match flushed_ns {
+            None => disk.flushed_all_at = disk.flushes,
+            Some(Some(id)) if !disk.loading.is_empty() => {
+                disk.flushed_at.insert(id, disk.flushes);
+            }
+            // A namespace the tree does not know has no request.
+            Some(_) => {}
+        }
         for req in self.waiting.iter_mut() {
-            req.staged = None;
+            if flushed_ns.is_none_or(|id| id == Some(req.ns)) {
+                req.staged = None;
+            }
         }
         match namespace {
             None => disk.disk.flush_all(),

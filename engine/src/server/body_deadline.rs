@@ -37,20 +37,33 @@ pub struct DeadlineBody<B> {
 impl<B> DeadlineBody<B> {
     pub fn new(body: B, timeout: Duration, timed_out: fn(Duration) -> BoxError) -> Self {
         let started = Instant::now();
-        Self {
+        let mut body = Self {
             body,
             started,
             timeout,
             received: 0,
-            timer: Box::pin(tokio::time::sleep_until(started + timeout)),
+            timer: Box::pin(tokio::time::sleep_until(started)),
             timed_out,
             ended: false,
-        }
+        };
+        let deadline = body.deadline();
+        body.timer.as_mut().reset(deadline);
+        body
     }
 
     /// The base timeout plus the time the bytes received so far have earned.
     fn allowed(&self) -> Duration {
-        self.timeout + Duration::from_secs_f64(self.received as f64 / MIN_BODY_RATE as f64)
+        self.timeout.saturating_add(Duration::from_secs_f64(
+            self.received as f64 / MIN_BODY_RATE as f64,
+        ))
+    }
+
+    /// When the body must have ended (a year away for a timeout too long to add).
+    fn deadline(&self) -> Instant {
+        let far = Duration::from_secs(365 * 86_400);
+        self.started
+            .checked_add(self.allowed())
+            .unwrap_or_else(|| self.started + far)
     }
 }
 
@@ -74,7 +87,7 @@ where
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
                     this.received += data.len() as u64;
-                    let deadline = this.started + this.allowed();
+                    let deadline = this.deadline();
                     this.timer.as_mut().reset(deadline);
                 }
                 Poll::Ready(Some(Ok(frame)))

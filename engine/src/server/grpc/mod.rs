@@ -37,6 +37,9 @@ use tonic_health::ServingStatus;
 /// streams are dropped and their requests aborted.
 const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
 const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long calls may go on after a connection reached its maximum age (longer than any
+/// generation should take).
+const MAX_CONNECTION_AGE_GRACE: Duration = Duration::from_secs(3600);
 /// Largest request message of the SGLang service (a prompt of a million token ids fits).
 const MAX_REQUEST_BYTES: usize = 16 << 20;
 
@@ -159,6 +162,10 @@ impl GrpcServer {
             // An HTTP/2 connection with no calls stays open on pings alone: bound its life
             // (GOAWAY at this age; calls in flight finish, clients reconnect).
             .max_connection_age(limits.max_connection_age)
+            // Calls still open this long after the GOAWAY end with the connection: a call
+            // that never ends (a health Watch, a silent reflection stream) cannot hold a
+            // connection slot for ever.
+            .max_connection_age_grace(MAX_CONNECTION_AGE_GRACE)
             .layer(BodyDeadlineLayer {
                 timeout: limits.body_read_timeout,
             })
