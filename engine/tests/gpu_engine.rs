@@ -192,22 +192,22 @@ fn overlap_graphs_and_pages_of_sixteen_change_no_output() {
         ..SamplingParams::default()
     };
     let default = engine_on(Device::Cuda(0), |_| {});
-    let expected = outputs(&default, &params);
+    let expected = outputs(&default, params);
     // About one replay per decode step: 19 steps of 24 requests decoding 20 tokens.
     let replays = default.server_info().graph_replays;
     assert!(replays > 10, "{replays} graph replays");
 
     let overlapped = engine_on(Device::Cuda(0), |c| c.scheduler.overlap_schedule = true);
-    assert_agree(&outputs(&overlapped, &params), &expected);
+    assert_agree(&outputs(&overlapped, params), &expected);
     assert!(overlapped.server_info().overlapped_decodes > 100);
     assert!(overlapped.server_info().graph_replays > 0);
 
     let eager = engine_on(Device::Cuda(0), |c| c.cuda_graph_max_batch = 0);
-    assert_agree(&outputs(&eager, &params), &expected);
+    assert_agree(&outputs(&eager, params), &expected);
     assert_eq!(eager.server_info().graph_replays, 0);
 
     let paged = engine_on(Device::Cuda(0), |c| c.page_size = 16);
-    assert_agree(&outputs(&paged, &params), &expected);
+    assert_agree(&outputs(&paged, params), &expected);
     assert!(paged.server_info().graph_replays > 0);
     let prompt = chat(
         paged.tokenizer(),
