@@ -64,14 +64,17 @@ fn generate_prints_only_the_generated_text() {
     assert!(stderr.contains("done"), "{stderr}");
 }
 
+/// `radixserve serve <args>` fails at once; returns its stderr.
+fn serve_fails(args: &[&std::ffi::OsStr]) -> String {
+    let output = Command::new(BIN).arg("serve").args(args).output().unwrap();
+    assert!(!output.status.success());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 #[test]
 fn serve_refuses_bad_tenants_files_and_missing_models() {
-    let output = Command::new(BIN)
-        .args(["serve", "--tenants-config", "no/such/tenants.toml"])
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    let stderr = serve_fails(&[os("--tenants-config"), os("no/such/tenants.toml")]);
     assert!(
         stderr.contains("tenants file") && stderr.contains("cannot read"),
         "{stderr}"
@@ -81,30 +84,30 @@ fn serve_refuses_bad_tenants_files_and_missing_models() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tenants.toml");
     let key = engine::tenants::hash_api_key("k");
-    std::fs::write(
-        &file,
-        format!("[[tenant]]\nname = \"a\"\napi_keys = [\"{key}\"]\nweight = -1\n"),
-    )
-    .unwrap();
-    let output = Command::new(BIN)
-        .args(["serve", "--tenants-config"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let tenant = |rest: &str| format!("[[tenant]]\nname = \"a\"\napi_keys = [\"{key}\"]\n{rest}\n");
+    std::fs::write(&file, tenant("weight = -1")).unwrap();
+    let stderr = serve_fails(&[os("--tenants-config"), file.as_os_str()]);
     assert!(
         stderr.contains("weight must be a positive number"),
         "{stderr}"
     );
+
+    // Keyless SGLang calls never act as an administrator.
+    std::fs::write(&file, tenant("admin = true")).unwrap();
+    let stderr = serve_fails(&[
+        os("--sglang-tenant"),
+        os("a"),
+        os("--tenants-config"),
+        file.as_os_str(),
+    ]);
+    assert!(
+        stderr.contains("--sglang-tenant \"a\" is an administrator"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 
-    let output = Command::new(BIN)
-        .args(["serve", "--model", "no/such/model.gguf"])
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("not found"));
+    let stderr = serve_fails(&[os("--model"), os("no/such/model.gguf")]);
+    assert!(stderr.contains("not found"), "{stderr}");
 }
 
 #[test]

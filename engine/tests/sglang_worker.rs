@@ -259,18 +259,31 @@ mod keyless {
     use std::sync::Arc;
     use tonic::transport::Channel;
 
-    fn registry() -> Arc<TenantRegistry> {
+    /// `gateway` (an administrator when `admin_gateway`), `other`, and `g1` and `g2`, who
+    /// share the cache group `common`.
+    fn registry(admin_gateway: bool) -> Arc<TenantRegistry> {
         let text = format!(
-            "[[tenant]]\nname = \"gateway\"\napi_keys = [\"{}\"]\n\n\
-             [[tenant]]\nname = \"other\"\napi_keys = [\"{}\"]\n",
+            "[[tenant]]\nname = \"gateway\"\napi_keys = [\"{}\"]\nadmin = {admin_gateway}\n\n\
+             [[tenant]]\nname = \"other\"\napi_keys = [\"{}\"]\n\n\
+             [[tenant]]\nname = \"g1\"\napi_keys = [\"{}\"]\ncache_scope = \"common\"\n\n\
+             [[tenant]]\nname = \"g2\"\napi_keys = [\"{}\"]\ncache_scope = \"common\"\n",
             hash_api_key("gw-key"),
             hash_api_key("other-key"),
+            hash_api_key("g1-key"),
+            hash_api_key("g2-key"),
         );
         Arc::new(TenantRegistry::from_file(&TenantsFile::parse(&text).unwrap()).unwrap())
     }
 
     fn serve(engine: EngineHandle, sglang_tenant: Option<&str>) -> SocketAddr {
-        let tenants = registry();
+        serve_with(engine, sglang_tenant, registry(false))
+    }
+
+    fn serve_with(
+        engine: EngineHandle,
+        sglang_tenant: Option<&str>,
+        tenants: Arc<TenantRegistry>,
+    ) -> SocketAddr {
         let name = sglang_tenant.map(str::to_string);
         let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
         std::thread::spawn(move || {
@@ -319,17 +332,70 @@ mod keyless {
         }
     }
 
+    /// `message`, with the key when one is given.
+    fn maybe_key<T>(message: T, key: Option<&str>) -> tonic::Request<T> {
+        match key {
+            Some(key) => with_key(message, key),
+            None => tonic::Request::new(message),
+        }
+    }
+
+    /// Runs a one-token generation of `ids` as `key` (keyless for `None`) to its end;
+    /// returns the prompt tokens served from the cache.
+    async fn cached_tokens(
+        client: &mut SglangSchedulerClient<Channel>,
+        key: Option<&str>,
+        ids: &[u32],
+    ) -> u32 {
+        let mut stream = client
+            .generate(maybe_key(generate(ids.to_vec()), key))
+            .await
+            .unwrap()
+            .into_inner();
+        let mut cached = None;
+        while let Some(message) = stream.message().await.unwrap() {
+            if let Some(pb::generate_response::Response::Complete(done)) = message.response {
+                cached = Some(done.cached_tokens);
+            }
+        }
+        cached.expect("a Complete message")
+    }
+
+    /// Aborts `rid` as the tenant of `key`.
+    async fn abort(
+        client: &mut SglangSchedulerClient<Channel>,
+        rid: &str,
+        key: &str,
+    ) -> pb::AbortResponse {
+        let request = pb::AbortRequest {
+            request_id: rid.into(),
+            ..Default::default()
+        };
+        client
+            .abort(with_key(request, key))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    /// A streamed request of `ids` generating until aborted, named `rid`.
+    fn endless(ids: Vec<u32>, rid: &str) -> pb::GenerateRequest {
+        let mut request = generate(ids);
+        request.request_id = rid.into();
+        request.stream = true;
+        let params = request.sampling_params.as_mut().unwrap();
+        params.max_new_tokens = Some(1000);
+        params.ignore_eos = true;
+        request
+    }
+
     /// Blocks a subscription reports within `wait`, replayed from its snapshot on.
     async fn blocks(
         client: &mut SglangSchedulerClient<Channel>,
         key: Option<&str>,
         wait: Duration,
     ) -> Vec<Vec<u32>> {
-        let message = common_pb::SubscribeKvEventsRequest::default();
-        let request = match key {
-            Some(key) => with_key(message, key),
-            None => tonic::Request::new(message),
-        };
+        let request = maybe_key(common_pb::SubscribeKvEventsRequest::default(), key);
         let mut stream = client
             .subscribe_kv_events(request)
             .await
@@ -399,6 +465,139 @@ mod keyless {
                 bad.err().map(|s| s.code()),
                 Some(tonic::Code::Unauthenticated)
             );
+        });
+        common::wait_idle(&engine);
+    }
+
+    /// Keyless calls never get an administrator's rights, even when the tenant they map to
+    /// is one; a group member may not flush the cache it shares; and a tenant sees its own
+    /// load, not the engine's.
+    #[test]
+    fn keyless_callers_and_group_members_flush_only_what_they_own() {
+        let engine = start_engine();
+        let text = |what: &str| format!("The {what} system prompt, long enough. ").repeat(6);
+        let ids = |what: &str| {
+            engine
+                .tokenizer()
+                .encode_without_bos_eos(&text(what), true)
+                .unwrap()
+        };
+        let (other_ids, group_ids) = (ids("other tenant's"), ids("group's"));
+        let addr = serve_with(engine.clone(), Some("gateway"), registry(true));
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async {
+            let mut c = client(addr).await;
+            assert_eq!(
+                cached_tokens(&mut c, Some("other-key"), &other_ids).await,
+                0
+            );
+            assert_eq!(cached_tokens(&mut c, Some("g1-key"), &group_ids).await, 0);
+            // Keyless, the admin tenant flushes only its own namespace.
+            let flushed = c
+                .flush_cache(common_pb::FlushCacheRequest::default())
+                .await
+                .unwrap()
+                .into_inner();
+            assert!(flushed.success, "{flushed:?}");
+            assert!(cached_tokens(&mut c, Some("other-key"), &other_ids).await > 0);
+            // A group member's flush is refused in SGLang's shape; the group keeps its cache.
+            let refused = c
+                .flush_cache(with_key(common_pb::FlushCacheRequest::default(), "g2-key"))
+                .await
+                .unwrap()
+                .into_inner();
+            assert!(!refused.success, "{refused:?}");
+            assert!(
+                refused.message.contains("only an administrator"),
+                "{refused:?}"
+            );
+            assert!(cached_tokens(&mut c, Some("g2-key"), &group_ids).await > 0);
+            // With its key the administrator flushes everything.
+            let all = c
+                .flush_cache(with_key(common_pb::FlushCacheRequest::default(), "gw-key"))
+                .await
+                .unwrap()
+                .into_inner();
+            assert!(all.success, "{all:?}");
+            assert_eq!(
+                cached_tokens(&mut c, Some("other-key"), &other_ids).await,
+                0
+            );
+
+            // While one keyless request runs, the keyless caller sees it and another
+            // tenant sees nothing of it.
+            let mut running = c
+                .generate(endless(other_ids.clone(), "busy"))
+                .await
+                .unwrap()
+                .into_inner();
+            running.message().await.unwrap().unwrap();
+            let load = |key: Option<&'static str>| {
+                let mut c = c.clone();
+                async move {
+                    let loads = c
+                        .get_loads(maybe_key(pb::GetLoadsRequest::default(), key))
+                        .await
+                        .unwrap()
+                        .into_inner();
+                    loads.loads[0].num_running_reqs
+                }
+            };
+            assert_eq!(load(None).await, 1);
+            assert_eq!(load(Some("other-key")).await, 0);
+            assert_eq!(load(Some("gw-key")).await, 1);
+            // Another tenant's abort of that id finds nothing of its own.
+            let aborted = abort(&mut c, "busy", "other-key").await;
+            assert!(!aborted.success, "{aborted:?}");
+            assert!(running.message().await.unwrap().is_some(), "still running");
+            drop(running);
+        });
+        common::wait_idle(&engine);
+    }
+
+    /// Request ids are the client's: unique per tenant while in flight, and one tenant's
+    /// never shadows another's.
+    #[test]
+    fn request_ids_are_unique_per_tenant_and_aborts_reach_only_their_own() {
+        let engine = start_engine();
+        let ids = engine
+            .tokenizer()
+            .encode_without_bos_eos("Count to a thousand: one, two, three,", true)
+            .unwrap();
+        let addr = serve(engine.clone(), Some("gateway"));
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async {
+            let mut c = client(addr).await;
+            let mut first = c
+                .generate(endless(ids.clone(), "job1"))
+                .await
+                .unwrap()
+                .into_inner();
+            first.message().await.unwrap().unwrap();
+            let duplicate = c.generate(endless(ids.clone(), "job1")).await;
+            let status = duplicate.expect_err("a duplicate id is refused");
+            assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+            assert!(status.message().contains("already in flight"), "{status:?}");
+            // The same id is another tenant's own.
+            let mut theirs = c
+                .generate(with_key(endless(ids.clone(), "job1"), "other-key"))
+                .await
+                .unwrap()
+                .into_inner();
+            theirs.message().await.unwrap().unwrap();
+            let aborted = abort(&mut c, "job1", "other-key").await;
+            assert!(aborted.success, "{aborted:?}");
+            // The other tenant's call ends aborted; the keyless one goes on.
+            let mut finish = None;
+            while let Some(message) = theirs.message().await.unwrap() {
+                if let Some(pb::generate_response::Response::Complete(done)) = message.response {
+                    finish = Some(done.finish_reason);
+                }
+            }
+            assert_eq!(finish.as_deref(), Some("abort"));
+            let more = tokio::time::timeout(Duration::from_secs(5), first.message()).await;
+            assert!(matches!(more, Ok(Ok(Some(_)))), "{more:?}");
+            drop(first);
         });
         common::wait_idle(&engine);
     }

@@ -392,6 +392,26 @@ async fn tenants_never_hit_each_others_cache_but_groups_share() {
         again.cached_tokens > 0,
         "beta's flush left alpha's cache alone"
     );
+    // The group's cache is shared: neither member may flush it, salted or not.
+    for salt in [None, Some("s1")] {
+        let request = pb::FlushCacheRequest {
+            cache_salt: salt.map(str::to_string),
+            ..Default::default()
+        };
+        let err = client()
+            .await
+            .flush_cache(authed(request, Some("gamma-key")))
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), Code::PermissionDenied, "{err:?}");
+    }
+    let d = generate("delta-key", greedy_request(&shared, 2, None))
+        .await
+        .unwrap();
+    assert!(
+        d.cached_tokens as usize + 1 >= d.prompt_tokens as usize,
+        "gamma's refused flush left the group's cache: {d:?}"
+    );
     let all_namespaces = pb::FlushCacheRequest {
         all_namespaces: true,
         ..Default::default()

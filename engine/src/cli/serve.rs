@@ -35,9 +35,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             config.tenants_config.is_some(),
             "--sglang-tenant needs --tenants-config (without one every call is served)"
         );
+        let caller = tenants.caller_named(name);
         anyhow::ensure!(
-            tenants.caller_named(name).is_some(),
+            caller.is_some(),
             "--sglang-tenant {name:?}: no such tenant in the tenants file"
+        );
+        anyhow::ensure!(
+            caller.is_some_and(|c| !c.is_admin),
+            "--sglang-tenant {name:?} is an administrator: keyless calls would get its rights \
+             (flush every cache, abort any request); name a tenant without admin = true"
         );
     }
     check_model(&config.engine.model_path)?;

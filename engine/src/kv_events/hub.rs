@@ -1,24 +1,31 @@
-//! The hub: numbers the scheduler's block changes per namespace, keeps each namespace's
-//! mirror and recent batches, and feeds subscribers without ever blocking on them.
+//! The hub: takes the scheduler's block changes, keeps each namespace's mirror, and feeds
+//! subscribers without ever blocking on them.
+//!
+//! Every subscription numbers its own batches, from the number its subscriber asked to
+//! start after, and begins with a snapshot (`Cleared` and every block). A reconnecting
+//! subscriber is thus always right, whatever it missed and however its numbers were made
+//! (a resync after lagging shifts a subscription's numbers off any shared sequence, so
+//! replaying recent batches by number could skip some for good). A subscriber whose queue
+//! fills misses batches; once it has read everything queued it gets a fresh snapshot, so it
+//! holds at most one snapshot at a time. Snapshots are built once per mirror state and
+//! shared by every subscriber that needs one.
 
-use super::mirror::Mirror;
+use super::mirror::{Mirror, SNAPSHOT_CHUNK_BLOCKS};
 use super::{KvBatch, KvEvent};
 use parking_lot::Mutex;
 use radix::{BlockChange, BlockEvent, Namespace};
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tokio::sync::mpsc::error::TrySendError;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Scheduler steps whose changes may wait for the hub; past that the scheduler resyncs.
 const INPUT_CAPACITY: usize = 4096;
-/// Batches kept per namespace for subscribers that reconnect.
-const RING_BATCHES: usize = 1024;
-/// Batches queued per subscriber before it counts as lagging (a ring's replay fits).
-const SUBSCRIBER_QUEUE: usize = 2 * RING_BATCHES;
-/// How often lagging subscribers are offered their resync while no change arrives.
+/// Batches queued per subscriber before it counts as lagging.
+const SUBSCRIBER_QUEUE: usize = 2048;
+/// How often lagging subscribers are offered their resync, and closed ones dropped, busy or
+/// not.
 const RETRY_INTERVAL: Duration = Duration::from_millis(200);
 
 /// What the scheduler sends the hub.
@@ -29,7 +36,30 @@ pub(crate) enum HubInput {
     Resync(Vec<BlockEvent>),
 }
 
-pub(crate) type HubSender = SyncSender<HubInput>;
+/// The scheduler's end of the hub's input queue.
+pub(crate) struct HubSender {
+    tx: SyncSender<HubInput>,
+    /// Inputs sent and not yet taken by the hub.
+    queued: Arc<AtomicUsize>,
+}
+
+impl HubSender {
+    /// Queues `input` unless the queue is full (or the hub is gone).
+    pub fn try_send(&self, input: HubInput) -> Result<(), TrySendError<HubInput>> {
+        self.queued.fetch_add(1, Ordering::Relaxed);
+        let sent = self.tx.try_send(input);
+        if sent.is_err() {
+            self.queued.fetch_sub(1, Ordering::Relaxed);
+        }
+        sent
+    }
+
+    /// Whether an input would be taken now: a resync snapshot of the whole tree is built
+    /// only then, never to be dropped at a full queue.
+    pub fn has_room(&self) -> bool {
+        self.queued.load(Ordering::Relaxed) < INPUT_CAPACITY
+    }
+}
 
 /// Subscriptions to the KV events of the engine's namespaces. Cheap to clone.
 #[derive(Clone)]
@@ -59,32 +89,26 @@ impl KvEventHub {
     /// Starts the hub's thread; the scheduler gets the sender.
     pub(crate) fn start(block_size: usize) -> std::io::Result<(Self, HubSender)> {
         let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_CAPACITY);
-        // Numbers start at the start time in microseconds: a restarted worker's numbers
-        // are above its predecessor's, and a fresh snapshot always has numbers below them.
-        let base = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(1 << 50, |d| d.as_micros() as u64);
-        let state = Arc::new(Mutex::new(HubState {
-            base,
-            streams: FxHashMap::default(),
-        }));
+        let queued = Arc::new(AtomicUsize::new(0));
+        let state = Arc::new(Mutex::new(HubState::default()));
         let hub = Self {
             state: state.clone(),
             block_size,
         };
+        let taken = queued.clone();
         std::thread::Builder::new()
             .name("kv-events".into())
-            .spawn(move || run(&state, &rx))?;
-        Ok((hub, tx))
+            .spawn(move || run(&state, &rx, &taken))?;
+        Ok((hub, HubSender { tx, queued }))
     }
 
     pub fn block_size(&self) -> usize {
         self.block_size
     }
 
-    /// Subscribes to `namespace`'s batches after `start`: the batches after it if the
-    /// namespace's recent history still holds them; otherwise (and for 0) a snapshot first,
-    /// numbered to end at the current number for 0 and to follow `start` for any other.
+    /// Subscribes to `namespace`'s batches, numbered from `start + 1`: a snapshot of its
+    /// blocks first, then every change. Builds the snapshot if the namespace has none
+    /// ready: call it off async workers.
     pub fn subscribe(&self, namespace: &Namespace, start: u64) -> KvSubscription {
         self.state
             .lock()
@@ -101,23 +125,31 @@ impl KvEventHub {
     }
 }
 
-fn run(state: &Mutex<HubState>, rx: &Receiver<HubInput>) {
+fn run(state: &Mutex<HubState>, rx: &Receiver<HubInput>, queued: &AtomicUsize) {
+    let mut retried = Instant::now();
     loop {
         match rx.recv_timeout(RETRY_INTERVAL) {
-            Ok(input) => state.lock().ingest(input),
-            Err(RecvTimeoutError::Timeout) => state.lock().retry_lagging(),
+            Ok(input) => {
+                queued.fetch_sub(1, Ordering::Relaxed);
+                state.lock().ingest(input);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
+        }
+        if retried.elapsed() >= RETRY_INTERVAL {
+            state.lock().retry_lagging();
+            retried = Instant::now();
         }
     }
 }
 
+#[derive(Default)]
 struct HubState {
-    base: u64,
     streams: FxHashMap<Namespace, Stream>,
 }
 
-/// Only namespaces a subscription can name are published: a tenant's (or the global)
-/// namespace without a request's salt or an adapter.
+/// Only namespaces a subscription can name are published: a tenant's (or a group's, or the
+/// global) namespace without a request's salt or an adapter.
 fn published(ns: &Namespace) -> bool {
     ns.salt.is_none() && ns.adapter.is_none()
 }
@@ -148,53 +180,90 @@ fn by_namespace(events: Vec<BlockEvent>) -> Vec<(Namespace, Vec<KvEvent>)> {
     groups
 }
 
+/// Splits one step's events into batches of at most `max_blocks` blocks (a flush of a huge
+/// namespace would otherwise be one message past what a client decodes), keeping order; a
+/// chain cut in two continues from its last block.
+fn split_events(events: Vec<KvEvent>, max_blocks: usize) -> Vec<Vec<KvEvent>> {
+    let max_blocks = max_blocks.max(1);
+    let mut batches: Vec<Vec<KvEvent>> = vec![Vec::new()];
+    let mut room = max_blocks;
+    // Room for `wanted` more blocks, in the current batch or a new one: how many fit.
+    let mut reserve = |batches: &mut Vec<Vec<KvEvent>>, wanted: usize| {
+        if room == 0 {
+            batches.push(Vec::new());
+            room = max_blocks;
+        }
+        let take = wanted.min(room);
+        room -= take;
+        take
+    };
+    for event in events {
+        match event {
+            KvEvent::Stored { mut parent, blocks } => {
+                let mut rest = blocks;
+                while !rest.is_empty() {
+                    let take = reserve(&mut batches, rest.len());
+                    let later = rest.split_off(take);
+                    let last = rest.last().map(|b| b.hash);
+                    if let Some(batch) = batches.last_mut() {
+                        batch.push(KvEvent::Stored {
+                            parent,
+                            blocks: rest,
+                        });
+                    }
+                    parent = last;
+                    rest = later;
+                }
+            }
+            KvEvent::Removed { hashes } => {
+                let mut rest = hashes;
+                while !rest.is_empty() {
+                    let take = reserve(&mut batches, rest.len());
+                    let later = rest.split_off(take);
+                    if let Some(batch) = batches.last_mut() {
+                        batch.push(KvEvent::Removed { hashes: rest });
+                    }
+                    rest = later;
+                }
+            }
+            KvEvent::Cleared => {
+                if let Some(batch) = batches.last_mut() {
+                    batch.push(KvEvent::Cleared);
+                }
+            }
+        }
+    }
+    batches.retain(|b| !b.is_empty());
+    batches
+}
+
 impl HubState {
     fn subscribe(&mut self, namespace: &Namespace, start: u64, queue: usize) -> KvSubscription {
         let (tx, rx) = tokio::sync::mpsc::channel(queue);
         let stream = self.stream(namespace);
         let mut sub = Subscriber {
             tx,
-            next: 0,
-            expect: stream.last.wrapping_add(1),
-            lagged: false,
+            next: start.wrapping_add(1),
+            lagged: true,
         };
-        if start != 0 && stream.covers(start) {
-            sub.next = start.wrapping_add(1);
-            sub.expect = start.wrapping_add(1);
-            for batch in stream.ring.iter().filter(|b| b.sequence > start) {
-                sub.offer(batch, &stream.mirror, stream.last);
-            }
-        } else {
-            let chunks = stream.mirror.snapshot();
-            sub.next = if start == 0 {
-                stream
-                    .last
-                    .wrapping_add(1)
-                    .wrapping_sub(chunks.len() as u64)
-            } else {
-                start.wrapping_add(1)
-            };
-            sub.send_snapshot(chunks, stream.last);
-        }
+        let snapshot = stream.snapshot();
+        sub.try_resync(&snapshot);
         stream.subscribers.push(sub);
         KvSubscription { rx }
     }
 
     fn stream(&mut self, ns: &Namespace) -> &mut Stream {
-        let base = self.base;
-        self.streams.entry(ns.clone()).or_insert_with(|| Stream {
-            last: base,
-            ring: VecDeque::new(),
-            mirror: Mirror::default(),
-            subscribers: Vec::new(),
-        })
+        self.streams.entry(ns.clone()).or_default()
     }
 
     fn ingest(&mut self, input: HubInput) {
         match input {
             HubInput::Events(events) => {
                 for (ns, group) in by_namespace(events) {
-                    self.stream(&ns).publish(group);
+                    let stream = self.stream(&ns);
+                    for batch in split_events(group, SNAPSHOT_CHUNK_BLOCKS) {
+                        stream.publish(batch);
+                    }
                 }
             }
             HubInput::Resync(snapshot) => {
@@ -216,52 +285,57 @@ impl HubState {
         }
     }
 
+    /// Offers lagging subscribers their resync and drops the ones that are gone.
     fn retry_lagging(&mut self) {
         for stream in self.streams.values_mut() {
-            let (mirror, last) = (&stream.mirror, stream.last);
-            stream.subscribers.retain_mut(|sub| {
-                if sub.lagged {
-                    sub.try_resync(mirror, last);
-                }
-                !sub.tx.is_closed()
+            let snapshot = stream.snapshot_if_wanted();
+            stream.subscribers.retain_mut(|sub| match &snapshot {
+                Some(snapshot) if sub.lagged => sub.try_resync(snapshot),
+                _ => !sub.tx.is_closed(),
             });
         }
     }
 }
 
+/// A snapshot's batches, shared by the subscribers resyncing from one mirror state.
+type Snapshot = Arc<[Arc<[KvEvent]>]>;
+
+#[derive(Default)]
 struct Stream {
-    /// Number of the newest batch.
-    last: u64,
-    ring: VecDeque<KvBatch>,
     mirror: Mirror,
+    /// The mirror's snapshot, while it still describes the mirror.
+    snapshot: Option<Snapshot>,
     subscribers: Vec<Subscriber>,
 }
 
 impl Stream {
-    /// Whether the batches after `start` are all still in the ring.
-    fn covers(&self, start: u64) -> bool {
-        start <= self.last
-            && self
-                .ring
-                .front()
-                .map_or(start == self.last, |first| start >= first.sequence - 1)
+    fn snapshot(&mut self) -> Snapshot {
+        let mirror = &self.mirror;
+        self.snapshot
+            .get_or_insert_with(|| mirror.snapshot().into_iter().map(Arc::from).collect())
+            .clone()
+    }
+
+    /// The snapshot, if a lagging subscriber has read everything queued and can take it
+    /// now: built only then, so a slow reader costs one snapshot per queue it drains.
+    fn snapshot_if_wanted(&mut self) -> Option<Snapshot> {
+        self.subscribers
+            .iter()
+            .any(Subscriber::ready_for_resync)
+            .then(|| self.snapshot())
     }
 
     fn publish(&mut self, events: Vec<KvEvent>) {
         events.iter().for_each(|e| self.mirror.apply(e));
-        self.last += 1;
-        let batch = KvBatch {
-            sequence: self.last,
-            timestamp: now_secs(),
-            events: events.into(),
-        };
-        let (mirror, last) = (&self.mirror, self.last);
-        self.subscribers
-            .retain_mut(|sub| sub.offer(&batch, mirror, last));
-        self.ring.push_back(batch);
-        if self.ring.len() > RING_BATCHES {
-            self.ring.pop_front();
-        }
+        self.snapshot = None;
+        let snapshot = self.snapshot_if_wanted();
+        let events: Arc<[KvEvent]> = events.into();
+        let timestamp = now_secs();
+        self.subscribers.retain_mut(|sub| match &snapshot {
+            _ if !sub.lagged => sub.offer(&events, timestamp),
+            Some(snapshot) => sub.try_resync(snapshot),
+            None => !sub.tx.is_closed(),
+        });
     }
 }
 
@@ -269,67 +343,61 @@ struct Subscriber {
     tx: tokio::sync::mpsc::Sender<KvBatch>,
     /// The number its next batch gets.
     next: u64,
-    /// The stream number of the batch it expects next.
-    expect: u64,
-    /// Missed batches: waits for room for a resync.
+    /// Missed a batch (or never got its first snapshot): waits for a resync.
     lagged: bool,
 }
 
 impl Subscriber {
-    /// Offers one stream batch; false once the subscriber is gone.
-    fn offer(&mut self, batch: &KvBatch, mirror: &Mirror, last: u64) -> bool {
-        if self.lagged || batch.sequence != self.expect {
-            self.lagged = true;
-            return self.try_resync(mirror, last);
-        }
-        let numbered = KvBatch {
+    /// Offers one live batch; false once the subscriber is gone.
+    fn offer(&mut self, events: &Arc<[KvEvent]>, timestamp: f64) -> bool {
+        let batch = KvBatch {
             sequence: self.next,
-            ..batch.clone()
+            timestamp,
+            events: events.clone(),
         };
-        match self.tx.try_send(numbered) {
+        match self.tx.try_send(batch) {
             Ok(()) => {
                 self.next = self.next.wrapping_add(1);
-                self.expect = self.expect.wrapping_add(1);
                 true
             }
-            Err(TrySendError::Full(_)) => {
+            Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
                 self.lagged = true;
                 true
             }
-            Err(TrySendError::Closed(_)) => false,
+            Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => false,
         }
     }
 
-    /// Sends the mirror as of stream number `last` if the queue has room for all of it;
-    /// false once the subscriber is gone.
-    fn try_resync(&mut self, mirror: &Mirror, last: u64) -> bool {
+    /// Lagging, with nothing left unread: a resync now is its only snapshot in flight.
+    fn ready_for_resync(&self) -> bool {
+        self.lagged && self.tx.capacity() == self.tx.max_capacity()
+    }
+
+    /// Sends `snapshot` once everything queued before it has been read (so a slow reader
+    /// holds at most one snapshot); false once the subscriber is gone.
+    fn try_resync(&mut self, snapshot: &Snapshot) -> bool {
         if self.tx.is_closed() {
             return false;
         }
-        let chunks = mirror.snapshot();
-        if self.tx.capacity() >= chunks.len() {
-            self.send_snapshot(chunks, last);
+        if !self.ready_for_resync() {
+            return true;
         }
-        true
-    }
-
-    fn send_snapshot(&mut self, chunks: Vec<Vec<KvEvent>>, last: u64) {
         let timestamp = now_secs();
-        for events in chunks {
+        for events in snapshot.iter() {
             let batch = KvBatch {
                 sequence: self.next,
                 timestamp,
-                events: events.into(),
+                events: events.clone(),
             };
             if self.tx.try_send(batch).is_err() {
-                // No room after all (or gone): try again later.
-                self.lagged = true;
-                return;
+                // A snapshot longer than the whole queue (over 16 M blocks): what was sent
+                // is superseded by the next resync, which starts with `Cleared` again.
+                return !self.tx.is_closed();
             }
             self.next = self.next.wrapping_add(1);
         }
-        self.expect = last.wrapping_add(1);
         self.lagged = false;
+        true
     }
 }
 

@@ -203,6 +203,10 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         let events = self.cache.take_block_events();
         let input = if self.kv_events_lost {
+            if !hub.has_room() {
+                // The snapshot would only be dropped: build it once the hub has caught up.
+                return;
+            }
             HubInput::Resync(self.cache.block_snapshot())
         } else if events.is_empty() {
             return;

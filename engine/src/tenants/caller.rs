@@ -1,7 +1,7 @@
 //! The authenticated caller of a request, as both servers see it.
 
 use super::TenantId;
-use radix::Namespace;
+use radix::{CacheScope, Namespace};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -22,5 +22,20 @@ impl Caller {
             Some(salt) if !salt.is_empty() => self.namespace.clone().with_salt(salt),
             _ => self.namespace.clone(),
         }
+    }
+
+    /// Whether the caller may flush `namespace`: an administrator any; a tenant only what it
+    /// alone owns (its private namespace and its salts). A cache group's namespaces are
+    /// shared, so one member must not destroy what the others built.
+    pub fn may_flush(&self, namespace: &Namespace) -> bool {
+        self.is_admin || namespace.scope == CacheScope::Tenant(self.tenant)
+    }
+
+    /// The refusal of a flush [`Caller::may_flush`] denies.
+    pub fn flush_refusal(&self) -> String {
+        format!(
+            "tenant {:?} shares its cache with its group: only an administrator may flush it",
+            self.tenant_name
+        )
     }
 }

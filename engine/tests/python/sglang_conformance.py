@@ -11,6 +11,7 @@ Usage: sglang_conformance.py HOST:PORT EXPECTED.json
 import hashlib
 import io
 import json
+import os
 import queue
 import re
 import sys
@@ -176,6 +177,12 @@ def check_model_info():
     assert got.max_context_length == EXPECTED["context_length"], f"max_context_length: {show(got)}"
     assert got.vocab_size == EXPECTED["vocab_size"], f"vocab_size: {show(got)}"
     assert list(got.eos_token_ids) == EXPECTED["eos_token_ids"], f"eos_token_ids: {show(got)}"
+    # A gateway tries a tokenizer source as a path, then as a Hub repository id, before it
+    # asks GetTokenizer: the source must be neither, or whoever owns such a repository
+    # serves the gateway's tokenizer and chat template.
+    for source in (got.tokenizer_path, got.model_path):
+        assert not re.fullmatch(r"[\w.-]+(/[\w.-]+)?", source), f"a Hub id: {show(got)}"
+        assert not source or not os.path.exists(source), f"a path: {show(got)}"
     text = got.default_sampling_params_json  # "" means no overrides (the proto's words)
     try:
         assert not text or isinstance(json.loads(text), dict)

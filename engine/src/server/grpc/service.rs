@@ -123,7 +123,11 @@ impl RadixServe for RadixServeService {
             }
             None
         } else {
-            Some(caller.namespace_for(request.cache_salt.as_deref()))
+            let namespace = caller.namespace_for(request.cache_salt.as_deref());
+            if !caller.may_flush(&namespace) {
+                return Err(Status::permission_denied(caller.flush_refusal()));
+            }
+            Some(namespace)
         };
         let flushed = engine
             .flush_cache(namespace)

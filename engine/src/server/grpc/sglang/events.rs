@@ -1,6 +1,7 @@
 //! `SubscribeKvEvents`: the engine's KV event batches for the caller's namespace in the
 //! protocol's shapes. Block handles are the tree's keyed hashes, passed as i64.
 
+use super::subscriptions::SubscriptionSlot;
 use crate::kv_events::{KvBatch, KvEvent, KvSubscription};
 use futures_util::Stream;
 use proto::sglang::common as pb;
@@ -51,13 +52,17 @@ fn batch(batch: &KvBatch, block_size: usize) -> pb::KvEventBatch {
     }
 }
 
-/// The subscription as a response stream; it ends when the engine stops.
-pub(super) fn event_stream(subscription: KvSubscription, block_size: usize) -> KvEventStream {
+/// The subscription as a response stream, holding its slot; it ends when the engine stops.
+pub(super) fn event_stream(
+    subscription: KvSubscription,
+    block_size: usize,
+    slot: SubscriptionSlot,
+) -> KvEventStream {
     Box::pin(futures_util::stream::unfold(
-        subscription,
-        move |mut subscription| async move {
+        (subscription, slot),
+        move |(mut subscription, slot)| async move {
             let next = subscription.recv().await?;
-            Some((Ok(batch(&next, block_size)), subscription))
+            Some((Ok(batch(&next, block_size)), (subscription, slot)))
         },
     ))
 }

@@ -1,58 +1,80 @@
 //! Request ids of the calls in flight, so that `Abort` can say whether it found one (SGLang
 //! answers `success: false` for an unknown or finished id, never an error).
+//!
+//! Ids are the clients' own strings, so they are kept per tenant: one tenant's id never
+//! hides or shadows another's, and a tenant may not have one id in flight twice (an abort
+//! by that id would end both calls).
 
 use crate::tenants::TenantId;
 use parking_lot::Mutex;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
-/// Live request ids with their tenant and how many calls use each.
+/// Live (tenant, request id) pairs.
 #[derive(Clone, Default)]
 pub(super) struct InFlightIds {
-    ids: Arc<Mutex<FxHashMap<String, (TenantId, usize)>>>,
+    ids: Arc<Mutex<FxHashSet<(TenantId, String)>>>,
 }
 
 /// One call's registration; removed when dropped (with the response stream).
 pub(super) struct InFlight {
     ids: InFlightIds,
-    rid: String,
+    key: Option<(TenantId, String)>,
 }
 
 impl InFlightIds {
-    pub fn register(&self, rid: &str, tenant: TenantId) -> InFlight {
-        if !rid.is_empty() {
-            self.ids
-                .lock()
-                .entry(rid.to_string())
-                .or_insert((tenant, 0))
-                .1 += 1;
+    /// Registers `rid` for `tenant`; `None` when that tenant already has it in flight. An
+    /// empty id (the server makes one up) is never registered.
+    pub fn register(&self, rid: &str, tenant: TenantId) -> Option<InFlight> {
+        let key = (!rid.is_empty()).then(|| (tenant, rid.to_string()));
+        if let Some(key) = &key {
+            if !self.ids.lock().insert(key.clone()) {
+                return None;
+            }
         }
-        InFlight {
+        Some(InFlight {
             ids: self.clone(),
-            rid: rid.to_string(),
-        }
+            key,
+        })
     }
 
-    /// Whether `rid` is in flight for `tenant` (any tenant's when `None`).
+    /// Whether `rid` is in flight for `tenant` (for any tenant when `None`).
     pub fn contains(&self, rid: &str, tenant: Option<TenantId>) -> bool {
-        self.ids
-            .lock()
-            .get(rid)
-            .is_some_and(|(owner, _)| tenant.is_none_or(|t| t == *owner))
+        let ids = self.ids.lock();
+        match tenant {
+            Some(t) => ids.contains(&(t, rid.to_string())),
+            None => ids.iter().any(|(_, id)| id == rid),
+        }
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        if self.rid.is_empty() {
-            return;
+        if let Some(key) = &self.key {
+            self.ids.ids.lock().remove(key);
         }
-        let mut ids = self.ids.ids.lock();
-        if let Some(entry) = ids.get_mut(&self.rid) {
-            entry.1 -= 1;
-            if entry.1 == 0 {
-                ids.remove(&self.rid);
-            }
-        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_per_tenant_and_unique_within_one() {
+        let ids = InFlightIds::default();
+        let a = ids.register("r", 1).unwrap();
+        let b = ids.register("r", 2).unwrap();
+        assert!(ids.register("r", 1).is_none(), "a duplicate in flight");
+        assert!(ids.contains("r", Some(1)) && ids.contains("r", Some(2)));
+        assert!(!ids.contains("r", Some(3)));
+        drop(a);
+        assert!(!ids.contains("r", Some(1)) && ids.contains("r", None));
+        drop(b);
+        assert!(!ids.contains("r", None));
+        // Free again once the first call ended; unnamed calls never collide.
+        let _again = ids.register("r", 1).unwrap();
+        let _x = ids.register("", 1).unwrap();
+        let _y = ids.register("", 1).unwrap();
     }
 }

@@ -1,14 +1,15 @@
 //! `GetModelInfo`, `GetServerInfo` and `GetLoads` in the SGLang protocol's shapes, from the
 //! engine's snapshots. Figures that reveal other tenants' traffic (queue, cache use, hit
-//! rate) go to administrators only, as in `radixserve.v1`.
+//! rate) go to administrators only, as in `radixserve.v1`; a tenant sees its own.
 
 use crate::handle::{EngineHandle, ServerInfo};
 use crate::sampling::SamplingParams;
-use crate::tenants::Caller;
+use crate::tenants::{Caller, TenantId};
 use parking_lot::Mutex;
 use prost_types::value::Kind;
 use prost_types::{Struct, Value};
 use proto::sglang::scheduler as pb;
+use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 fn saturate(n: usize) -> i32 {
@@ -29,9 +30,11 @@ fn default_sampling_json() -> String {
     .to_string()
 }
 
-/// The tokenizer source a gateway is told: resolvable only through `GetTokenizer`.
+/// The tokenizer source a gateway is told: resolvable only through `GetTokenizer`. The colon
+/// makes it neither a Hub repository id (which anyone could register, and so serve every
+/// gateway a tokenizer and chat template of their choosing) nor a path a gateway would have.
 fn tokenizer_source(engine: &EngineHandle) -> String {
-    format!("radixserve/{}", engine.model_info().name)
+    format!("radixserve:{}", engine.model_info().name)
 }
 
 pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
@@ -133,11 +136,8 @@ pub(super) fn server_info(
             ),
         ),
     ]);
-    let (waiting, running) = if caller.is_admin {
-        (info.waiting_requests, info.running_requests)
-    } else {
-        (0, 0)
-    };
+    let load = Load::of(&info, caller);
+    let (waiting, running) = (load.waiting, load.running);
     let mut scheduler_fields = vec![
         ("num_waiting_reqs", Kind::NumberValue(waiting as f64)),
         ("num_running_reqs", Kind::NumberValue(running as f64)),
@@ -172,23 +172,58 @@ pub(super) fn server_info(
     }
 }
 
-/// Generated tokens per second between two `GetLoads` calls.
+/// The load a caller may see: the engine's for an administrator; a tenant's own requests,
+/// KV and output otherwise (another tenant's traffic is not its business, but a gateway
+/// acting as one tenant still routes on the load it sends).
+struct Load {
+    waiting: usize,
+    running: usize,
+    /// KV slots held by running requests (neither free nor reclaimable from the cache).
+    used_tokens: usize,
+    generated: u64,
+}
+
+impl Load {
+    fn of(info: &ServerInfo, caller: &Caller) -> Self {
+        if caller.is_admin {
+            return Self {
+                waiting: info.waiting_requests,
+                running: info.running_requests,
+                used_tokens: info
+                    .kv_capacity_tokens
+                    .saturating_sub(info.kv_free_tokens + info.kv_evictable_tokens),
+                generated: info.tenants.iter().map(|t| t.decode_tokens).sum(),
+            };
+        }
+        let own = info.tenants.get(caller.tenant as usize);
+        Self {
+            waiting: own.map_or(0, |t| t.waiting_requests),
+            running: own.map_or(0, |t| t.running_requests),
+            used_tokens: own.map_or(0, |t| t.running_kv_tokens),
+            generated: own.map_or(0, |t| t.decode_tokens),
+        }
+    }
+}
+
+/// Generated tokens per second between two `GetLoads` calls of the same caller (tenant, or
+/// the whole engine for administrators).
 #[derive(Default)]
 pub(super) struct Throughput {
-    last: Mutex<Option<(Instant, u64)>>,
+    last: Mutex<FxHashMap<Option<TenantId>, (Instant, u64)>>,
 }
 
 impl Throughput {
-    fn sample(&self, generated: u64) -> f64 {
+    fn sample(&self, caller: &Caller, generated: u64) -> f64 {
         let now = Instant::now();
+        let key = (!caller.is_admin).then_some(caller.tenant);
         let mut last = self.last.lock();
-        let rate = match *last {
-            Some((at, before)) if now > at => {
+        let rate = match last.get(&key) {
+            Some(&(at, before)) if now > at => {
                 generated.saturating_sub(before) as f64 / now.duration_since(at).as_secs_f64()
             }
             _ => 0.0,
         };
-        *last = Some((now, generated));
+        last.insert(key, (now, generated));
         rate
     }
 }
@@ -200,36 +235,38 @@ pub(super) fn loads(
 ) -> pb::GetLoadsResponse {
     let info: ServerInfo = engine.server_info();
     let capacity = info.kv_capacity_tokens.max(1);
-    // Tokens neither free nor reclaimable from the cache: what running requests hold.
-    let used = info
-        .kv_capacity_tokens
-        .saturating_sub(info.kv_free_tokens + info.kv_evictable_tokens);
-    let generated: u64 = info.tenants.iter().map(|t| t.decode_tokens).sum();
-    let mut load = pb::SchedulerLoad {
+    let own = Load::of(&info, caller);
+    let (queried, hits) = if caller.is_admin {
+        (info.cache_queried_tokens, info.cache_hit_tokens)
+    } else {
+        let t = info.tenants.get(caller.tenant as usize);
+        (
+            t.map_or(0, |t| t.cache_queried_tokens),
+            t.map_or(0, |t| t.cache_hit_tokens),
+        )
+    };
+    let load = pb::SchedulerLoad {
         dp_rank: 0,
         max_total_num_tokens: saturate(info.kv_capacity_tokens),
         max_running_requests: saturate(engine.max_running_requests()),
-        ..Default::default()
-    };
-    if caller.is_admin {
-        load.num_running_reqs = saturate(info.running_requests);
-        load.num_waiting_reqs = saturate(info.waiting_requests);
-        load.num_total_reqs = saturate(info.running_requests + info.waiting_requests);
-        load.num_used_tokens = saturate(used);
-        load.token_usage = used as f64 / capacity as f64;
-        load.gen_throughput = throughput.sample(generated);
-        load.cache_hit_rate = if info.cache_queried_tokens == 0 {
+        num_running_reqs: saturate(own.running),
+        num_waiting_reqs: saturate(own.waiting),
+        num_total_reqs: saturate(own.running + own.waiting),
+        num_used_tokens: saturate(own.used_tokens),
+        token_usage: own.used_tokens as f64 / capacity as f64,
+        gen_throughput: throughput.sample(caller, own.generated),
+        cache_hit_rate: if queried == 0 {
             0.0
         } else {
-            info.cache_hit_tokens as f64 / info.cache_queried_tokens as f64
-        };
-        load.utilization =
-            info.running_requests as f64 / engine.max_running_requests().max(1) as f64;
-        load.queues = Some(pb::QueueMetrics {
-            waiting: load.num_waiting_reqs,
+            hits as f64 / queried as f64
+        },
+        utilization: own.running as f64 / engine.max_running_requests().max(1) as f64,
+        queues: Some(pb::QueueMetrics {
+            waiting: saturate(own.waiting),
             ..Default::default()
-        });
-    }
+        }),
+        ..Default::default()
+    };
     pb::GetLoadsResponse {
         timestamp: format!(
             "{:.3}",

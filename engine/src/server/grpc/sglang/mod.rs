@@ -14,6 +14,7 @@ mod generate;
 mod inflight;
 mod info;
 mod params;
+mod subscriptions;
 
 use super::auth::authenticate;
 use super::service::EngineSlot;
@@ -26,9 +27,11 @@ use inflight::InFlightIds;
 use proto::sglang::common as common_pb;
 use proto::sglang::scheduler as pb;
 use proto::sglang::scheduler::sglang_scheduler_server::SglangScheduler;
+use radix::CacheScope;
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::time::{Instant, SystemTime};
+use subscriptions::Subscriptions;
 use tonic::{Request, Response, Status};
 
 pub(super) use proto::sglang::scheduler::sglang_scheduler_server::{
@@ -44,6 +47,7 @@ pub(super) struct SglangService {
     /// The tenant keyless calls act as, if the operator named one.
     keyless_tenant: Option<String>,
     inflight: InFlightIds,
+    subscriptions: Subscriptions,
     throughput: info::Throughput,
     bundle: OnceLock<Arc<bundle::Bundle>>,
     started: SystemTime,
@@ -60,6 +64,7 @@ impl SglangService {
             tenants,
             keyless_tenant,
             inflight: InFlightIds::default(),
+            subscriptions: Subscriptions::default(),
             throughput: info::Throughput::default(),
             bundle: OnceLock::new(),
             started: SystemTime::now(),
@@ -70,9 +75,13 @@ impl SglangService {
         let keyless = request.metadata().get("authorization").is_none();
         match &self.keyless_tenant {
             Some(name) if keyless && !self.tenants.is_open() => {
-                self.tenants.caller_named(name).ok_or_else(|| {
+                let mut caller = self.tenants.caller_named(name).ok_or_else(|| {
                     Status::unauthenticated(format!("tenant {name:?} is no longer configured"))
-                })
+                })?;
+                // Whoever reaches the port calls keyless: never with an administrator's
+                // rights, even if a reload made the tenant one (startup refuses that).
+                caller.is_admin = false;
+                Ok(caller)
             }
             _ => authenticate(&self.tenants, request.metadata()),
         }
@@ -113,7 +122,15 @@ impl SglangScheduler for SglangService {
             .precheck(caller.tenant)
             .map_err(status::from_submit)?;
         let prepared = params::prepare(engine, &caller, request.into_inner(), deadline).await?;
-        let inflight = self.inflight.register(&prepared.rid, caller.tenant);
+        let inflight = self
+            .inflight
+            .register(&prepared.rid, caller.tenant)
+            .ok_or_else(|| {
+                Status::invalid_argument(format!(
+                    "request_id {:?} is already in flight: ids must be unique",
+                    prepared.rid
+                ))
+            })?;
         let samples = engine
             .submit_samples(prepared.request, prepared.samples)
             .await
@@ -203,8 +220,9 @@ impl SglangScheduler for SglangService {
         )))
     }
 
-    /// An administrator flushes every namespace (SGLang's flush), a tenant its own. Paths
-    /// that running requests hold stay, so a flush never waits and never fails for them.
+    /// An administrator flushes every namespace (SGLang's flush), a tenant its own (not a
+    /// group's it shares). Paths that running requests hold stay, so a flush never waits and
+    /// never fails for them.
     async fn flush_cache(
         &self,
         request: Request<common_pb::FlushCacheRequest>,
@@ -212,6 +230,13 @@ impl SglangScheduler for SglangService {
         let caller = self.caller(&request)?;
         let engine = self.engine()?;
         let namespace = (!caller.is_admin).then(|| caller.namespace_for(None));
+        if namespace.as_ref().is_some_and(|ns| !caller.may_flush(ns)) {
+            // SGLang's shape for a refused flush, which a gateway's fan-out reports per worker.
+            return Ok(Response::new(common_pb::FlushCacheResponse {
+                success: false,
+                message: caller.flush_refusal(),
+            }));
+        }
         let flushed = engine
             .flush_cache(namespace)
             .await
@@ -229,20 +254,20 @@ impl SglangScheduler for SglangService {
         self.caller(&request)?;
         let bundle = self.bundle(self.engine()?)?;
         let count = bundle.zip.len().div_ceil(bundle::CHUNK_BYTES).max(1);
-        let chunks: Vec<Result<common_pb::GetTokenizerChunk, Status>> = (0..count)
-            .map(|i| {
-                let start = i * bundle::CHUNK_BYTES;
-                let end = (start + bundle::CHUNK_BYTES).min(bundle.zip.len());
-                Ok(common_pb::GetTokenizerChunk {
-                    data: bundle.zip[start..end].to_vec(),
-                    sha256: if i + 1 == count {
-                        bundle.sha256.clone()
-                    } else {
-                        String::new()
-                    },
-                })
+        // Each chunk is copied out as the client reads: a call that never reads holds the
+        // shared bundle, not a copy of it.
+        let chunks = (0..count).map(move |i| {
+            let start = i * bundle::CHUNK_BYTES;
+            let end = (start + bundle::CHUNK_BYTES).min(bundle.zip.len());
+            Ok(common_pb::GetTokenizerChunk {
+                data: bundle.zip.get(start..end).unwrap_or_default().to_vec(),
+                sha256: if i + 1 == count {
+                    bundle.sha256.clone()
+                } else {
+                    String::new()
+                },
             })
-            .collect();
+        });
         Ok(Response::new(Box::pin(futures_util::stream::iter(chunks))))
     }
 
@@ -255,11 +280,25 @@ impl SglangScheduler for SglangService {
         let hub = engine
             .kv_events()
             .ok_or_else(|| Status::unimplemented("this server publishes no KV events"))?;
+        let namespace = caller.namespace_for(None);
+        if matches!(namespace.scope, CacheScope::Group(_)) && !caller.is_admin {
+            return Err(Status::permission_denied(format!(
+                "tenant {:?} shares its cache with its group: its KV events carry the other \
+                 members' prompts, so only an administrator may subscribe",
+                caller.tenant_name
+            )));
+        }
+        let slot = self.subscriptions.take(caller.tenant)?;
         let start = request.into_inner().start_sequence_number;
-        let subscription = hub.subscribe(&caller.namespace_for(None), start);
+        // The first snapshot may be large: built off the async workers.
+        let (hub, block_size) = (hub.clone(), hub.block_size());
+        let subscription = tokio::task::spawn_blocking(move || hub.subscribe(&namespace, start))
+            .await
+            .map_err(|e| Status::internal(format!("subscribing: {e}")))?;
         Ok(Response::new(events::event_stream(
             subscription,
-            hub.block_size(),
+            block_size,
+            slot,
         )))
     }
 }
