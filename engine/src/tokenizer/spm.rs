@@ -260,11 +260,19 @@ impl Spm {
         });
     }
 
-    /// A piece no token holds, as byte tokens (or single-byte pieces, or UNK).
+    /// A piece no token holds, as byte tokens (or, without them, the one-character piece of
+    /// an ASCII byte, or UNK).
     fn bytes(&self, piece: &str, out: &mut Vec<u32>) {
         for &byte in piece.as_bytes() {
+            // A byte past ASCII is part of a longer UTF-8 sequence, not the Latin-1 character
+            // of its value (0xE4 of "中" is not "ä").
+            let ascii_piece = || {
+                byte.is_ascii()
+                    .then(|| self.ids.get(&char::from(byte).to_string()).copied())
+                    .flatten()
+            };
             let id = self.byte_ids[usize::from(byte)]
-                .or_else(|| self.ids.get(&char::from(byte).to_string()).copied())
+                .or_else(ascii_piece)
                 .or(self.unk);
             out.extend(id);
         }

@@ -519,3 +519,48 @@ fn sentencepiece_merges_by_score_falls_back_to_bytes_and_round_trips() {
     assert_eq!(no_prefix.decode(&ids, false).unwrap(), "hello");
     assert!(!ids.contains(&id("\u{2581}hello")));
 }
+
+/// SentencePiece metadata without byte tokens: UNK, BOS, EOS and the pieces `texts`.
+fn sentencepiece_without_byte_tokens(texts: &[&str]) -> Metadata {
+    let mut tokens = vec!["<unk>".to_string(), "<s>".into(), "</s>".into()];
+    tokens.extend(texts.iter().map(|t| t.to_string()));
+    let mut types = vec![2, 3, 3];
+    types.extend(texts.iter().map(|_| 1));
+    let mut md = Metadata::default();
+    md.insert(
+        "tokenizer.ggml.model".into(),
+        MetadataValue::String("llama".into()),
+    );
+    md.insert("tokenizer.ggml.tokens".into(), strings(&tokens));
+    md.insert(
+        "tokenizer.ggml.token_type".into(),
+        MetadataValue::Array(types.into_iter().map(MetadataValue::I32).collect()),
+    );
+    md.insert(
+        "tokenizer.ggml.unknown_token_id".into(),
+        MetadataValue::U32(0),
+    );
+    md.insert("tokenizer.ggml.bos_token_id".into(), MetadataValue::U32(1));
+    md.insert(
+        "tokenizer.ggml.add_space_prefix".into(),
+        MetadataValue::Bool(false),
+    );
+    md
+}
+
+#[test]
+fn sentencepiece_without_byte_tokens_spells_non_ascii_bytes_as_unk() {
+    let tok = Tokenizer::from_gguf_metadata(&sentencepiece_without_byte_tokens(&["\u{e4}", "a"]))
+        .unwrap();
+    let id = |t: &str| tok.token_id(t).unwrap();
+    // "中" is E4 B8 AD: no piece holds it, and its first byte is not the character "ä".
+    assert_eq!(
+        tok.encode_without_bos_eos("\u{4e2d}", false).unwrap(),
+        [0, 0, 0]
+    );
+    assert_eq!(
+        tok.encode_without_bos_eos("\u{e4}a", false).unwrap(),
+        [id("\u{e4}"), id("a")]
+    );
+}
+
