@@ -24,7 +24,7 @@ use tokenizers::pre_tokenizers::sequence::Sequence;
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
 use tokenizers::{AddedToken, DecoderWrapper, PreTokenizerWrapper, SplitDelimiterBehavior};
 
-use crate::gguf::Metadata;
+use crate::gguf::{Metadata, MetadataValue};
 use byte_level::ByteDecoder;
 use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
@@ -184,7 +184,13 @@ impl Tokenizer {
                 texts.len()
             )));
         }
-        let kinds = match metadata.get_i64_array("tokenizer.ggml.token_type") {
+        let token_types = optional_array(
+            metadata,
+            "tokenizer.ggml.token_type",
+            "integers",
+            MetadataValue::as_i64,
+        )?;
+        let kinds = match token_types {
             Some(types) if types.len() == texts.len() => {
                 types.into_iter().map(TokenKind::from_gguf).collect()
             }
@@ -244,7 +250,9 @@ impl Tokenizer {
             Default::default()
         };
         let encoder = if sentencepiece {
-            let scores = metadata.get_f32_array("tokenizer.ggml.scores");
+            let scores = optional_array(metadata, "tokenizer.ggml.scores", "numbers", |v| {
+                v.as_f64().map(|score| score as f32)
+            })?;
             let add_space_prefix = metadata
                 .get_bool("tokenizer.ggml.add_space_prefix")
                 .unwrap_or(true);
@@ -476,6 +484,32 @@ impl Tokenizer {
     pub fn decode_stream(&self, skip_special: bool) -> DecodeStream {
         DecodeStream::new(skip_special)
     }
+}
+
+/// The array under `key`, each element converted; `None` only when the key is absent (an
+/// array of the wrong element type is an error, not a missing array).
+fn optional_array<T>(
+    metadata: &Metadata,
+    key: &str,
+    expected: &str,
+    convert: impl Fn(&MetadataValue) -> Option<T>,
+) -> Result<Option<Vec<T>>> {
+    let Some(value) = metadata.get(key) else {
+        return Ok(None);
+    };
+    let wrong = |found: &str| {
+        TokenizerError::InvalidMetadata(format!(
+            "`{key}` must be an array of {expected}, found {found}"
+        ))
+    };
+    let items = value.as_array().ok_or_else(|| wrong(value.type_name()))?;
+    items
+        .iter()
+        .map(|item| {
+            convert(item).ok_or_else(|| wrong(&format!("an element of type {}", item.type_name())))
+        })
+        .collect::<Result<Vec<T>>>()
+        .map(Some)
 }
 
 /// The `tokenizers` pipeline: split regexes, byte-level mapping, BPE, added tokens.

@@ -564,3 +564,47 @@ fn sentencepiece_without_byte_tokens_spells_non_ascii_bytes_as_unk() {
     );
 }
 
+#[test]
+fn token_types_and_scores_of_the_wrong_type_are_refused_naming_the_key() {
+    let texts: Vec<MetadataValue> = ["x", "y"]
+        .iter()
+        .map(|s| MetadataValue::String(s.to_string()))
+        .collect();
+    let wrong = [
+        (
+            "tokenizer.ggml.token_type",
+            MetadataValue::Array(texts.clone()),
+        ),
+        ("tokenizer.ggml.token_type", MetadataValue::U32(1)),
+        ("tokenizer.ggml.scores", MetadataValue::Array(texts)),
+        ("tokenizer.ggml.scores", MetadataValue::F32(0.0)),
+    ];
+    for (key, value) in wrong {
+        let mut md = sentencepiece_without_byte_tokens(&["x", "y"]);
+        md.insert(key.into(), value.clone());
+        let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
+        assert!(
+            matches!(&err, TokenizerError::InvalidMetadata(m) if m.contains(key)),
+            "{key} = {value:?}: {err}"
+        );
+    }
+    // Scores of any numeric type are read.
+    let mut md = sentencepiece_without_byte_tokens(&["x"]);
+    md.insert(
+        "tokenizer.ggml.scores".into(),
+        MetadataValue::Array(vec![MetadataValue::I32(0); 4]),
+    );
+    Tokenizer::from_gguf_metadata(&md).unwrap();
+    // A BPE vocabulary's token types are checked the same way.
+    let md = metadata_with("smollm", |md| {
+        md.insert(
+            "tokenizer.ggml.token_type".into(),
+            MetadataValue::Array(vec![MetadataValue::F32(1.0)]),
+        );
+    });
+    let err = Tokenizer::from_gguf_metadata(&md).unwrap_err();
+    assert!(
+        err.to_string().contains("tokenizer.ggml.token_type"),
+        "{err}"
+    );
+}
