@@ -302,6 +302,58 @@ fn chat_roles_and_template_errors_are_invalid_arguments_naming_the_problem() {
     );
 }
 
+/// A chat template that passes the load check but misbehaves on some content: every such
+/// request is an invalid argument naming the problem, answered quickly, and the engine stays
+/// up for the next one; the output limit is what the longest prompt can hold.
+#[test]
+fn a_template_misbehaving_at_request_time_is_an_invalid_argument() {
+    let trap = ChatTemplate::new(
+        "{% set last = messages[-1]['content'] %}\
+         {% if last == 'spin' %}{% for i in range(100000) %}{% for j in range(100000) %}\
+         {% endfor %}{% endfor %}{% endif %}\
+         {% if last == 'flood' %}{{ 'x' * 1000000 }}{% endif %}\
+         {% if last == 'indent' %}{{ 'a' | indent(2**63) }}{% endif %}\
+         {{ last }}",
+        "",
+        "",
+    )
+    .unwrap();
+    trap.check_renders().unwrap();
+    let engine = start(scripted(), Some(trap), |c| c.max_context_len = 512);
+    assert_eq!(
+        engine.chat_template().max_output_bytes(),
+        511 * engine.tokenizer().max_token_bytes()
+    );
+    let chat = |content: &str| PromptInput::Chat(vec![ChatMessage::user(content)]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for (content, says) in [
+        ("spin", "budget of"),
+        ("flood", "renders to more than"),
+        ("indent", "indent"),
+    ] {
+        let started = std::time::Instant::now();
+        let err = engine.build_prompt_now(chat(content)).unwrap_err();
+        assert!(
+            matches!(&err, SubmitError::InvalidArgument(m) if m.starts_with("messages") && m.contains(says)),
+            "{content}: {err}"
+        );
+        // The async path (the prompt pool) answers the same.
+        let err = runtime
+            .block_on(engine.build_prompt(chat(content)))
+            .unwrap_err();
+        assert!(
+            matches!(&err, SubmitError::InvalidArgument(m) if m.contains(says)),
+            "{content}: {err}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "{content}"
+        );
+    }
+    let ids = engine.build_prompt_now(chat("hello")).unwrap();
+    assert_eq!(engine.tokenizer().decode(&ids, false).unwrap(), "hello");
+}
+
 #[test]
 fn oversized_prompts_and_outputs_are_refused_before_any_work() {
     let engine = start(scripted(), None, |c| c.max_context_len = 512);

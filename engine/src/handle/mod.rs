@@ -185,7 +185,7 @@ impl EngineHandle {
     pub fn start_with_model<M: ForwardModel + 'static>(
         model: M,
         tokenizer: Tokenizer,
-        chat_template: ChatTemplate,
+        mut chat_template: ChatTemplate,
         model_info: ModelInfo,
         config: &EngineConfig,
     ) -> Result<Self, EngineError> {
@@ -251,6 +251,12 @@ impl EngineHandle {
             None => None,
         };
         let kv_capacity = cache.allocator().capacity();
+        // A rendered conversation longer than the longest prompt can hold would be refused
+        // after rendering: the template may not build more than that.
+        chat_template.set_max_output_bytes(
+            prompt::max_prompt_tokens(max_context_len, kv_capacity)
+                .saturating_mul(tokenizer.max_token_bytes()),
+        );
         let tokenizer = Arc::new(tokenizer);
         let grammars = Arc::new(Grammars::new(
             tokenizer.clone(),

@@ -1,15 +1,19 @@
 //! Building a request's prompt, the one path both servers take: render a conversation with
 //! the chat template, tokenize, and refuse what cannot fit the context as early as possible.
-//! Large inputs are built on blocking threads, at most one per core at a time, so a huge
-//! prompt never stalls the async runtime's workers (health checks, streams, gRPC).
+//! Large inputs, and every conversation, are built on blocking threads, at most one per core
+//! at a time, so a huge prompt or a slow template never stalls the async runtime's workers
+//! (health checks, streams, gRPC).
 
 use super::{EngineHandle, SubmitError};
-use crate::tokenizer::ChatMessage;
+use crate::tokenizer::{ChatMessage, TokenizerError};
 
 /// The roles a chat message may have (OpenAI's; `developer` is rendered as `system`).
 pub const CHAT_ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
 
-/// Inputs up to this size are built in place: cheaper than a hop to another thread.
+/// Text inputs up to this size are built in place: cheaper than a hop to another thread.
+/// Conversations always take the hop: the chat template comes from the model file, and even
+/// within its instruction budget (`tokenizer::chat`) a render's cost does not follow the
+/// size of its input, so it must not run on an async worker.
 const INLINE_BYTES: usize = 16 << 10;
 
 /// What a client sent as its prompt.
@@ -24,6 +28,15 @@ pub enum PromptInput {
 }
 
 impl PromptInput {
+    /// Whether building the prompt is cheap enough for an async worker.
+    fn builds_inline(&self) -> bool {
+        match self {
+            Self::Text(text) => text.len() <= INLINE_BYTES,
+            Self::Tokens(_) => true,
+            Self::Chat(_) => false,
+        }
+    }
+
     fn bytes(&self) -> usize {
         match self {
             Self::Text(text) => text.len(),
@@ -39,7 +52,7 @@ impl PromptInput {
 impl EngineHandle {
     /// The prompt's token ids, built off the async runtime when the input is large.
     pub async fn build_prompt(&self, input: PromptInput) -> Result<Vec<u32>, SubmitError> {
-        if input.bytes() <= INLINE_BYTES || matches!(input, PromptInput::Tokens(_)) {
+        if input.builds_inline() {
             return self.build_prompt_now(input);
         }
         let engine = self.clone();
@@ -54,7 +67,7 @@ impl EngineHandle {
         inputs: Vec<PromptInput>,
     ) -> Result<Vec<Vec<u32>>, SubmitError> {
         let total: usize = inputs.iter().map(PromptInput::bytes).sum();
-        if total <= INLINE_BYTES {
+        if total <= INLINE_BYTES && inputs.iter().all(PromptInput::builds_inline) {
             return inputs
                 .into_iter()
                 .map(|input| self.build_prompt_now(input))
@@ -124,10 +137,17 @@ impl EngineHandle {
         let rendered = self
             .chat_template()
             .render_marked(&messages, true)
-            .map_err(|e| {
-                invalid(format!(
+            .map_err(|e| match e {
+                TokenizerError::RenderTooLarge { limit } => invalid(format!(
+                    "messages: the conversation renders to more than {limit} bytes; at most \
+                     {} tokens fit (context {}, KV pool {})",
+                    self.max_prompt_tokens(),
+                    self.inner.max_context_len,
+                    self.inner.kv_capacity
+                )),
+                e => invalid(format!(
                     "messages: the chat template refused the conversation: {e}"
-                ))
+                )),
             })?;
         self.refuse_if_too_long(rendered.text.len(), "messages: the conversation")?;
         let tokenizer = self.tokenizer();
@@ -168,11 +188,13 @@ impl EngineHandle {
 
     /// Longest prompt accepted: room is left for at least one generated token.
     pub fn max_prompt_tokens(&self) -> usize {
-        self.inner
-            .max_context_len
-            .min(self.inner.kv_capacity)
-            .saturating_sub(1)
+        max_prompt_tokens(self.inner.max_context_len, self.inner.kv_capacity)
     }
+}
+
+/// Longest prompt an engine with this context and KV pool accepts.
+pub(super) fn max_prompt_tokens(max_context_len: usize, kv_capacity: usize) -> usize {
+    max_context_len.min(kv_capacity).saturating_sub(1)
 }
 
 fn invalid(message: String) -> SubmitError {

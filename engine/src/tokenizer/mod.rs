@@ -28,7 +28,10 @@ use crate::gguf::{Metadata, MetadataValue};
 use byte_level::ByteDecoder;
 use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
-pub use chat::{ChatMessage, ChatTemplate, RenderedChat, CHATML_TEMPLATE};
+pub use chat::{
+    ChatMessage, ChatTemplate, RenderReport, RenderedChat, CHATML_TEMPLATE, MAX_ITEMS,
+    MAX_RENDERED_BYTES,
+};
 pub use stream::DecodeStream;
 
 /// Errors of building a tokenizer, encoding, decoding or rendering a chat template.
@@ -54,6 +57,16 @@ pub enum TokenizerError {
     Backend(String),
     #[error("chat template: {0}")]
     Template(#[from] minijinja::Error),
+    #[error("chat template: the rendered conversation exceeds {limit} bytes")]
+    RenderTooLarge { limit: usize },
+    /// The render was stopped: it ran past its instruction budget, or the interpreter failed.
+    #[error("chat template: {0}")]
+    TemplateAborted(String),
+    #[error(
+        "the model's chat template (tokenizer.chat_template) cannot render a short \
+         conversation: {0}"
+    )]
+    UnusableChatTemplate(String),
 }
 
 pub type Result<T, E = TokenizerError> = std::result::Result<T, E>;

@@ -433,6 +433,43 @@ mod chat_templates {
         );
     }
 
+    /// A file whose template fails a short conversation, or runs past its bounds on one, is
+    /// refused at load naming the key; a template that renders still loads.
+    #[test]
+    fn a_file_template_that_cannot_render_is_refused_naming_the_key() {
+        let tok = tokenizer("smollm");
+        let with_template = |source: &str| {
+            metadata_with("smollm", |md| {
+                md.insert(
+                    "tokenizer.chat_template".into(),
+                    MetadataValue::String(source.into()),
+                );
+            })
+        };
+        for (source, says) in [
+            ("{% for m in messages %}", "syntax error"),
+            ("{{ messages[0].content.nope() }}", "unknown method"),
+            (
+                "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+                "budget of",
+            ),
+            ("{{ 'a' | indent(2**63) }}", "indent"),
+        ] {
+            let err = ChatTemplate::from_gguf_metadata(&with_template(source), &tok).unwrap_err();
+            assert!(
+                matches!(err, TokenizerError::UnusableChatTemplate(_)),
+                "{source}: {err}"
+            );
+            let err = err.to_string();
+            assert!(
+                err.contains("tokenizer.chat_template") && err.contains(says),
+                "{source}: {err}"
+            );
+        }
+        let md = with_template("{{ messages | length }}");
+        assert!(ChatTemplate::from_gguf_metadata(&md, &tok).is_ok());
+    }
+
     #[test]
     fn syntax_errors_surface_at_construction() {
         let err = ChatTemplate::new("{% for %}", "", "").unwrap_err();

@@ -1,12 +1,23 @@
 //! Chat templates: the Jinja template a GGUF carries (`tokenizer.chat_template`), rendered the
 //! way Hugging Face's `apply_chat_template` renders it, with ChatML when the file has none.
+//! The template is untrusted input: every render is bounded (`limits`, `bounded`), and a file
+//! whose template cannot render a short conversation is refused at load.
 
-use minijinja::value::{Kwargs, Value};
+mod bounded;
+mod limits;
+#[cfg(test)]
+mod tests;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use minijinja::{context, Environment, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 
-use super::{Result, Tokenizer};
+use super::{Result, Tokenizer, TokenizerError};
 use crate::gguf::Metadata;
+use limits::CappedWriter;
+
+pub use limits::{MAX_ITEMS, MAX_RENDERED_BYTES};
 
 /// ChatML, the format SmolLM2 and many others use; the fallback for files without a template.
 pub const CHATML_TEMPLATE: &str = "{% for message in messages %}\
@@ -52,6 +63,16 @@ pub struct ChatTemplate {
     bos_token: String,
     eos_token: String,
     is_fallback: bool,
+    /// The most bytes a render may produce.
+    max_output_bytes: usize,
+}
+
+/// A rendered conversation and the instructions (minijinja's fuel) its render used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderReport {
+    pub text: String,
+    pub fuel_used: u64,
+    pub fuel_budget: u64,
 }
 
 impl std::fmt::Debug for ChatTemplate {
@@ -61,6 +82,7 @@ impl std::fmt::Debug for ChatTemplate {
             .field("bos_token", &self.bos_token)
             .field("eos_token", &self.eos_token)
             .field("is_fallback", &self.is_fallback)
+            .field("max_output_bytes", &self.max_output_bytes)
             .finish_non_exhaustive()
     }
 }
@@ -81,6 +103,7 @@ impl ChatTemplate {
             bos_token: bos_token.into(),
             eos_token: eos_token.into(),
             is_fallback: false,
+            max_output_bytes: MAX_RENDERED_BYTES,
         })
     }
 
@@ -92,7 +115,8 @@ impl ChatTemplate {
     }
 
     /// The file's `tokenizer.chat_template`, or ChatML when it has none; BOS/EOS texts come
-    /// from the tokenizer (empty when the file names no such token).
+    /// from the tokenizer (empty when the file names no such token). The file's template must
+    /// compile and render a short conversation ([`ChatTemplate::check_renders`]).
     pub fn from_gguf_metadata(metadata: &Metadata, tokenizer: &Tokenizer) -> Result<Self> {
         let token_text = |id: Option<u32>| {
             id.and_then(|id| tokenizer.token_text(id))
@@ -102,22 +126,120 @@ impl ChatTemplate {
         let bos = token_text(tokenizer.bos_token_id());
         let eos = token_text(tokenizer.eos_token_id());
         match metadata.get_str("tokenizer.chat_template") {
-            Some(source) if !source.trim().is_empty() => Self::new(source, bos, eos),
+            Some(source) if !source.trim().is_empty() => {
+                let template = Self::new(source, bos, eos)
+                    .map_err(|e| TokenizerError::UnusableChatTemplate(e.to_string()))?;
+                template.check_renders()?;
+                Ok(template)
+            }
             _ => Self::chatml(bos, eos),
         }
+    }
+
+    /// Checks that the template renders a short conversation within its bounds: the first of
+    /// system + user + assistant + user, user + assistant + user, or a lone user turn that it
+    /// accepts. Real templates refuse some of these on purpose (Gemma's and Mistral's raise
+    /// on a system turn), so an error the template raises moves on to the next; running out
+    /// of instructions or output on any of them refuses the template, as does refusing all.
+    pub fn check_renders(&self) -> Result<()> {
+        let conversations = [
+            vec![
+                ChatMessage::system("You are a helpful assistant."),
+                ChatMessage::user("Hello!"),
+                ChatMessage::assistant("Hi! How can I help?"),
+                ChatMessage::user("What is 2 + 2?"),
+            ],
+            vec![
+                ChatMessage::user("Hello!"),
+                ChatMessage::assistant("Hi! How can I help?"),
+                ChatMessage::user("What is 2 + 2?"),
+            ],
+            vec![ChatMessage::user("Hello!")],
+        ];
+        let mut first_error = None;
+        for conversation in &conversations {
+            match self.render(conversation, true) {
+                Ok(_) => return Ok(()),
+                Err(TokenizerError::Template(e)) => {
+                    first_error.get_or_insert(e);
+                }
+                Err(e) => return Err(TokenizerError::UnusableChatTemplate(e.to_string())),
+            }
+        }
+        let reason = first_error.map_or_else(String::new, |e| e.to_string());
+        Err(TokenizerError::UnusableChatTemplate(reason))
+    }
+
+    /// Limits what a render may produce to `bytes` (at most [`MAX_RENDERED_BYTES`]): the
+    /// engine passes the most its longest prompt can hold.
+    pub fn set_max_output_bytes(&mut self, bytes: usize) {
+        self.max_output_bytes = bytes.clamp(1, MAX_RENDERED_BYTES);
+    }
+
+    pub fn max_output_bytes(&self) -> usize {
+        self.max_output_bytes
     }
 
     /// Renders a conversation; with `add_generation_prompt`, ends with the header of the
     /// assistant's turn so the model writes the reply.
     pub fn render(&self, messages: &[ChatMessage], add_generation_prompt: bool) -> Result<String> {
-        let template = self.env.get_template(TEMPLATE_NAME)?;
-        let rendered = template.render(context! {
-            messages => messages,
-            add_generation_prompt => add_generation_prompt,
-            bos_token => &self.bos_token,
-            eos_token => &self.eos_token,
+        Ok(self.render_counted(messages, add_generation_prompt)?.text)
+    }
+
+    /// [`ChatTemplate::render`], also saying how many instructions the render used of its
+    /// budget. Errors: [`TokenizerError::Template`] for what the template raises or gets
+    /// wrong, [`TokenizerError::RenderTooLarge`] past the output limit,
+    /// [`TokenizerError::TemplateAborted`] past the instruction budget.
+    pub fn render_counted(
+        &self,
+        messages: &[ChatMessage],
+        add_generation_prompt: bool,
+    ) -> Result<RenderReport> {
+        let fuel_budget = limits::fuel_for(messages);
+        let mut env = self.env.clone();
+        env.set_fuel(Some(fuel_budget));
+        let mut out = CappedWriter::new(self.max_output_bytes);
+        // The template comes from the model file: a panic of the interpreter on some input
+        // fails this render, not the thread that runs it.
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let template = env.get_template(TEMPLATE_NAME)?;
+            let context = context! {
+                messages => messages,
+                add_generation_prompt => add_generation_prompt,
+                bos_token => &self.bos_token,
+                eos_token => &self.eos_token,
+            };
+            let captured = template.render_captured_to(context, &mut out)?;
+            Ok::<_, Error>(captured.state().fuel_levels())
+        }));
+        let fuel_levels = match outcome {
+            Ok(Ok(levels)) => levels,
+            Ok(Err(_)) if out.overflowed() => {
+                return Err(TokenizerError::RenderTooLarge {
+                    limit: self.max_output_bytes,
+                })
+            }
+            Ok(Err(e)) if e.kind() == ErrorKind::OutOfFuel => {
+                return Err(TokenizerError::TemplateAborted(format!(
+                    "the template ran past its budget of {fuel_budget} instructions"
+                )))
+            }
+            Ok(Err(e)) => return Err(e.into()),
+            Err(panic) => {
+                return Err(TokenizerError::TemplateAborted(format!(
+                    "the template engine failed: {}",
+                    panic_message(panic.as_ref())
+                )))
+            }
+        };
+        let text = String::from_utf8(out.into_bytes()).map_err(|e| {
+            TokenizerError::TemplateAborted(format!("the rendered text is not UTF-8: {e}"))
         })?;
-        Ok(rendered)
+        Ok(RenderReport {
+            text,
+            fuel_used: fuel_levels.map_or(0, |(consumed, _)| consumed),
+            fuel_budget,
+        })
     }
 
     /// Renders like [`ChatTemplate::render`] and finds where each message's content lies in
@@ -155,6 +277,15 @@ impl ChatTemplate {
     pub fn is_fallback(&self) -> bool {
         self.is_fallback
     }
+}
+
+/// The text of a panic's payload, where it has one.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message")
 }
 
 /// Private-use characters around a content marker.
@@ -195,81 +326,13 @@ fn splice_contents(
 }
 
 /// An environment configured as Hugging Face's: blocks trimmed, Python string/dict methods,
-/// `raise_exception`, and `tojson` printing as Python's `json.dumps` does.
+/// `raise_exception`, `tojson` printing as Python's `json.dumps` does, every filter and
+/// method that could build a huge value bounded.
 fn build_environment(source: String) -> Result<Environment<'static>> {
     let mut env = Environment::new();
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
-    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
-    env.add_function("raise_exception", raise_exception);
-    env.add_filter("tojson", tojson);
+    bounded::install(&mut env);
     env.add_template_owned(TEMPLATE_NAME, source)?;
     Ok(env)
-}
-
-fn raise_exception(message: String) -> std::result::Result<Value, Error> {
-    Err(Error::new(ErrorKind::InvalidOperation, message))
-}
-
-/// `tojson` with Python's separators (`", "`, `": "`) and no HTML escaping; `indent=n`
-/// pretty-prints.
-fn tojson(value: Value, kwargs: Kwargs) -> std::result::Result<Value, Error> {
-    let indent: Option<usize> = kwargs.get("indent")?;
-    // Accepted for compatibility; output is never ASCII-escaped and keys keep their order.
-    let _: Option<bool> = kwargs.get("ensure_ascii")?;
-    let _: Option<bool> = kwargs.get("sort_keys")?;
-    kwargs.assert_all_used()?;
-    let json_err = |e: serde_json::Error| Error::new(ErrorKind::InvalidOperation, e.to_string());
-    let mut out = Vec::new();
-    match indent {
-        Some(width) => {
-            let indent = vec![b' '; width];
-            let formatter = serde_json::ser::PrettyFormatter::with_indent(&indent);
-            let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-            value.serialize(&mut ser).map_err(json_err)?;
-        }
-        None => {
-            let mut ser = serde_json::Serializer::with_formatter(&mut out, PythonFormatter);
-            value.serialize(&mut ser).map_err(json_err)?;
-        }
-    }
-    let text = String::from_utf8(out)
-        .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
-    Ok(Value::from_safe_string(text))
-}
-
-/// serde_json output with Python's default `json.dumps` separators.
-struct PythonFormatter;
-
-impl serde_json::ser::Formatter for PythonFormatter {
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
-    }
-
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
-    }
-
-    fn begin_object_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-    ) -> std::io::Result<()> {
-        writer.write_all(b": ")
-    }
 }
