@@ -93,3 +93,21 @@ fn impossible_experts_are_refused() {
         &["blk.0.ffn_gate_inp.weight"],
     );
 }
+
+/// An output head must have one row per token of the embedding's vocabulary (7584 here).
+#[test]
+fn an_output_head_of_another_vocabulary_size_is_refused() {
+    let file = open("phi3");
+    let hidden = 384u64;
+    for rows in [7583u64, 7585] {
+        let head = f32_tensor(
+            "output.weight",
+            &[hidden, rows],
+            &vec![0.0; (hidden * rows) as usize],
+        );
+        refused(
+            &rebuild(&file, &[], &[], vec![head]),
+            &["output.weight", &rows.to_string(), "7584"],
+        );
+    }
+}

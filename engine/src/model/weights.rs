@@ -275,13 +275,10 @@ impl Weights {
             }
             layers.push(LayerWeights::load(file, i, &config, p)?);
         }
+        // One logit per token of the embedding's vocabulary: a head of any other height would
+        // fail every request on the CPU and be read as a prefix on the GPU.
         let output = match file.tensor("output.weight") {
-            Some(v) => Some(QMatrix::new(
-                v.ggml_type(),
-                matrix_shape(&v, hidden)?,
-                hidden,
-                v.data(),
-            )?),
+            Some(_) => Some(single(file, "output.weight", hidden, config.vocab_size)?),
             None => None,
         };
         Ok(Self {
