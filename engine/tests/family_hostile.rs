@@ -111,3 +111,24 @@ fn an_output_head_of_another_vocabulary_size_is_refused() {
         );
     }
 }
+
+#[test]
+fn an_absurd_expert_count_is_refused_by_name_before_any_tensor() {
+    let file = open("qwen3moe");
+    let huge = [("qwen3moe.expert_count", MetadataValue::U32(1 << 20))];
+    refused(
+        &rebuild(&file, &huge, &[], Vec::new()),
+        &["qwen3moe.expert_count", "512"],
+    );
+    let none_used = [("qwen3moe.expert_used_count", MetadataValue::U32(0))];
+    refused(
+        &rebuild(&file, &none_used, &[], Vec::new()),
+        &["qwen3moe.expert_used_count"],
+    );
+    let file = open("llama_moe");
+    let huge = [("llama.expert_count", MetadataValue::U32(513))];
+    refused(
+        &rebuild(&file, &huge, &[], Vec::new()),
+        &["llama.expert_count", "512"],
+    );
+}

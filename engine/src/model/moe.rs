@@ -5,10 +5,37 @@
 //! computed by the same matmuls whatever other tokens share the step, so a token's output does
 //! not depend on its batch.
 
+use super::hparams::Hparams;
 use super::ModelError;
+use crate::gguf::keys::invalid;
 use crate::gguf::{GgufFile, TensorView};
 use kernels::activation::silu_mul;
 use kernels::matmul::QMatrix;
+
+/// The most experts a layer may have (llama.cpp's `LLAMA_MAX_EXPERTS`): a hostile count is
+/// refused before anything is sized by it.
+pub const MAX_EXPERTS: usize = 512;
+
+/// Checks `{arch}.expert_count` and `{arch}.expert_used_count` before any tensor is read:
+/// at least one expert, at most [`MAX_EXPERTS`], and no more used per token than there are.
+pub fn check_expert_counts(hp: &Hparams, experts: usize, top_k: usize) -> Result<(), ModelError> {
+    let count_key = hp.key("expert_count");
+    if experts == 0 || experts > MAX_EXPERTS {
+        return Err(invalid(
+            &count_key,
+            format!("{experts} experts; a layer may have 1 to {MAX_EXPERTS}"),
+        )
+        .into());
+    }
+    if top_k == 0 || top_k > experts {
+        return Err(invalid(
+            &hp.key("expert_used_count"),
+            format!("{top_k} of {experts} experts used per token"),
+        )
+        .into());
+    }
+    Ok(())
+}
 
 /// How many experts a layer has, how many each token uses and their MLP width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! `llama.expert_count` experts in every layer (see `moe`).
 
 use super::hparams::Hparams;
-use super::moe::MoePlan;
+use super::moe::{self, MoePlan};
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -21,11 +21,15 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let keys = Keys::new(file.metadata());
     // Mixtral: experts as wide as the dense MLP would be.
     let moe = match keys.optional_usize(&hp.key("expert_count"))? {
-        Some(experts) if experts > 0 => Some(MoePlan {
-            experts,
-            top_k: keys.required_usize(&hp.key("expert_used_count"))?,
-            ffn: hp.feed_forward_length,
-        }),
+        Some(experts) if experts > 0 => {
+            let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+            moe::check_expert_counts(&hp, experts, top_k)?;
+            Some(MoePlan {
+                experts,
+                top_k,
+                ffn: hp.feed_forward_length,
+            })
+        }
         _ => None,
     };
     let plan = LayerPlan {

@@ -4,7 +4,7 @@
 //! `qwen3moe.expert_used_count` run per token (see `moe`).
 
 use super::hparams::Hparams;
-use super::moe::MoePlan;
+use super::moe::{self, MoePlan};
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -19,9 +19,10 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let config = ModelConfig::from_hparams(&hp, file)?;
     let experts = keys.required_usize(&hp.key("expert_count"))?;
     let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+    moe::check_expert_counts(&hp, experts, top_k)?;
     let ffn = match keys.optional_usize(&hp.key("expert_feed_forward_length"))? {
         Some(ffn) => ffn,
-        None => hp.feed_forward_length / top_k.max(1),
+        None => hp.feed_forward_length / top_k,
     };
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let plan = LayerPlan {
