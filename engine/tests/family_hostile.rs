@@ -132,3 +132,51 @@ fn an_absurd_expert_count_is_refused_by_name_before_any_tensor() {
         &["llama.expert_count", "512"],
     );
 }
+
+#[test]
+fn family_scalars_that_are_not_finite_or_not_positive_are_refused_by_name() {
+    let granite = open("granite");
+    for (key, value) in [
+        ("granite.logit_scale", f32::NAN),
+        ("granite.embedding_scale", f32::INFINITY),
+        ("granite.residual_scale", f32::NEG_INFINITY),
+        ("granite.attention.scale", -0.015625),
+    ] {
+        refused(
+            &rebuild(
+                &granite,
+                &[(key, MetadataValue::F32(value))],
+                &[],
+                Vec::new(),
+            ),
+            &[key],
+        );
+    }
+    let gemma2 = open("gemma2");
+    for (key, value) in [
+        ("gemma2.final_logit_softcapping", f32::INFINITY),
+        ("gemma2.attn_logit_softcapping", f32::NAN),
+        ("gemma2.rope.freq_base_swa", f32::INFINITY),
+    ] {
+        refused(
+            &rebuild(
+                &gemma2,
+                &[(key, MetadataValue::F32(value))],
+                &[],
+                Vec::new(),
+            ),
+            &[key],
+        );
+    }
+    let gemma3 = open("gemma3");
+    let key = "gemma3.final_logit_softcapping";
+    refused(
+        &rebuild(
+            &gemma3,
+            &[(key, MetadataValue::F32(f32::INFINITY))],
+            &[],
+            Vec::new(),
+        ),
+        &[key],
+    );
+}

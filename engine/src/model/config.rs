@@ -5,6 +5,7 @@
 use super::hparams::Hparams;
 use super::weights::{matrix_shape, tensor};
 use super::ModelError;
+use crate::gguf::keys::invalid;
 use crate::gguf::GgufFile;
 
 /// The gated MLP's activation.
@@ -85,11 +86,109 @@ impl ModelConfig {
         })
     }
 
+    /// Refuses constants a forward pass cannot use: every scalar the family set must be
+    /// finite, and those that divide, scale scores or cap (`logit_scale`,
+    /// `attention.scale`, the soft-caps) positive. Each is named by the `{arch}.*` key it
+    /// is read from. Called by the weight loader before any tensor is read.
+    pub fn validate(&self) -> Result<(), ModelError> {
+        let scalars = [
+            ("embedding_scale", self.embedding_scale, false),
+            ("residual_scale", self.residual_scale, false),
+            ("logit_scale", self.logit_divisor, true),
+            ("attention.scale", self.score_scale, true),
+            ("final_logit_softcapping", self.final_logit_softcap, true),
+            ("attn_logit_softcapping", self.attn_logit_softcap, true),
+        ];
+        for (suffix, value, must_be_positive) in scalars {
+            let Some(value) = value else { continue };
+            if !value.is_finite() || (must_be_positive && value <= 0.0) {
+                let need = if must_be_positive {
+                    "a positive finite number"
+                } else {
+                    "a finite number"
+                };
+                let key = format!("{}.{suffix}", self.architecture);
+                return Err(invalid(&key, format!("{value} is not {need}")).into());
+            }
+        }
+        Ok(())
+    }
+
     pub fn q_dim(&self) -> usize {
         self.num_heads * self.head_dim
     }
 
     pub fn kv_dim(&self) -> usize {
         self.num_kv_heads * self.head_dim
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> ModelConfig {
+        ModelConfig {
+            architecture: "granite".into(),
+            hidden: 64,
+            num_layers: 1,
+            num_heads: 1,
+            num_kv_heads: 1,
+            head_dim: 64,
+            ffn: 128,
+            vocab_size: 16,
+            rms_norm_eps: 1e-5,
+            context_length: 32,
+            activation: Activation::Silu,
+            embedding_scale: None,
+            score_scale: None,
+            final_logit_softcap: None,
+            attn_logit_softcap: None,
+            residual_scale: None,
+            logit_divisor: None,
+        }
+    }
+
+    #[test]
+    fn scalars_must_be_finite_and_divisors_and_caps_positive() {
+        let mut ok = config();
+        ok.embedding_scale = Some(-2.0);
+        ok.residual_scale = Some(0.25);
+        ok.logit_divisor = Some(8.0);
+        ok.score_scale = Some(0.125);
+        ok.final_logit_softcap = Some(30.0);
+        ok.attn_logit_softcap = Some(50.0);
+        ok.validate().unwrap();
+        type Spoil = fn(&mut ModelConfig);
+        let cases: [(Spoil, &str); 7] = [
+            (
+                |c| c.embedding_scale = Some(f32::NAN),
+                "granite.embedding_scale",
+            ),
+            (
+                |c| c.residual_scale = Some(f32::INFINITY),
+                "granite.residual_scale",
+            ),
+            (|c| c.logit_divisor = Some(0.0), "granite.logit_scale"),
+            (|c| c.score_scale = Some(-0.1), "granite.attention.scale"),
+            (
+                |c| c.score_scale = Some(f32::INFINITY),
+                "granite.attention.scale",
+            ),
+            (
+                |c| c.final_logit_softcap = Some(f32::INFINITY),
+                "granite.final_logit_softcapping",
+            ),
+            (
+                |c| c.attn_logit_softcap = Some(f32::NAN),
+                "granite.attn_logit_softcapping",
+            ),
+        ];
+        for (spoil, key) in cases {
+            let mut bad = ok.clone();
+            spoil(&mut bad);
+            let err = bad.validate().unwrap_err().to_string();
+            assert!(err.contains(key), "{err}");
+        }
     }
 }

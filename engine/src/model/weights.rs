@@ -256,6 +256,7 @@ impl Weights {
         ropes: Vec<Rope>,
         plan: impl Fn(usize) -> LayerPlan,
     ) -> Result<Self, ModelError> {
+        config.validate()?;
         let hidden = config.hidden;
         let token_embd = {
             let v = tensor(file, "token_embd.weight")?;

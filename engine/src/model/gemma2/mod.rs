@@ -9,7 +9,7 @@
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelError};
-use crate::gguf::keys::Keys;
+use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -30,7 +30,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let mut config = super::gemma3::gemma_config(&hp, file, LAYERS_27B)?;
     let cap = |key: &str, default: f32| -> Result<Option<f32>, ModelError> {
         let value = keys.optional_f32(&hp.key(key))?.unwrap_or(default);
-        Ok((value > 0.0).then_some(value))
+        Ok(super::gemma3::declared_cap(value))
     };
     config.attn_logit_softcap = cap("attn_logit_softcapping", DEFAULT_ATTN_SOFTCAP)?;
     config.final_logit_softcap = cap("final_logit_softcapping", DEFAULT_FINAL_SOFTCAP)?;
@@ -40,7 +40,13 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         .max(1);
     let window = hp.sliding_window.unwrap_or(DEFAULT_WINDOW);
     let global = rope::declared(file, &hp, RopeStyle::Neox)?;
-    let local = match keys.optional_f32(&hp.key("rope.freq_base_swa"))? {
+    let base_key = hp.key("rope.freq_base_swa");
+    let local = match keys.optional_f32(&base_key)? {
+        Some(base) if !(base.is_finite() && base > 0.0) => {
+            return Err(
+                invalid(&base_key, format!("base {base} is not positive and finite")).into(),
+            );
+        }
         Some(base) => rope::rope_for(file, &hp, RopeStyle::Neox, base, rope::linear_factor(&hp)?)?,
         None => global.clone(),
     };

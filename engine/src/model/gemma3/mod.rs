@@ -8,7 +8,7 @@
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, Activation, LoadOptions, ModelConfig, ModelError};
-use crate::gguf::keys::Keys;
+use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -33,10 +33,26 @@ pub(super) fn gemma_config(
     config.activation = Activation::GeluTanh;
     config.embedding_scale = Some((config.hidden as f32).sqrt());
     if hp.block_count == layers_27b {
-        let per_head = (config.hidden / config.num_heads) as f32;
-        config.score_scale = Some(1.0 / per_head.sqrt());
+        let per_head = config.hidden / config.num_heads;
+        if per_head == 0 {
+            return Err(invalid(
+                &hp.key("attention.head_count"),
+                format!(
+                    "{} heads leave none of the {} hidden dims to each head",
+                    config.num_heads, config.hidden
+                ),
+            )
+            .into());
+        }
+        config.score_scale = Some(1.0 / (per_head as f32).sqrt());
     }
     Ok(config)
+}
+
+/// A soft-cap as Gemma files declare it: 0 or below means none; anything else, NaN and
+/// infinity included, is kept for [`ModelConfig::validate`] to judge.
+pub(super) fn declared_cap(cap: f32) -> Option<f32> {
+    (cap > 0.0 || cap.is_nan()).then_some(cap)
 }
 
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
@@ -45,7 +61,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let mut config = gemma_config(&hp, file, LAYERS_27B)?;
     config.final_logit_softcap = keys
         .optional_f32(&hp.key("final_logit_softcapping"))?
-        .filter(|&cap| cap > 0.0);
+        .and_then(declared_cap);
     let pattern = keys
         .optional_usize(&hp.key("attention.sliding_window_pattern"))?
         .unwrap_or(DEFAULT_PATTERN)
