@@ -7,6 +7,7 @@ use super::weights::{matrix_shape, tensor};
 use super::ModelError;
 use crate::gguf::keys::invalid;
 use crate::gguf::GgufFile;
+use kernels::cuda_index::ATTN_MAX_HEAD_DIM;
 
 /// The gated MLP's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +115,19 @@ impl ModelConfig {
         Ok(())
     }
 
+    /// Refuses a model the GPU runner cannot compute: its attention kernel holds at most
+    /// [`ATTN_MAX_HEAD_DIM`] dims of a head, and would refuse every request of a wider one.
+    pub fn check_gpu_attention(&self) -> Result<(), ModelError> {
+        if self.head_dim > ATTN_MAX_HEAD_DIM {
+            return Err(ModelError::Unsupported(format!(
+                "head size {} on the GPU: its attention kernel handles heads of at most \
+                 {ATTN_MAX_HEAD_DIM} (serve this model with --device cpu)",
+                self.head_dim
+            )));
+        }
+        Ok(())
+    }
+
     pub fn q_dim(&self) -> usize {
         self.num_heads * self.head_dim
     }
@@ -190,5 +204,18 @@ mod tests {
             let err = bad.validate().unwrap_err().to_string();
             assert!(err.contains(key), "{err}");
         }
+    }
+
+    #[test]
+    fn the_gpu_refuses_heads_wider_than_its_attention_kernel() {
+        let mut c = config();
+        c.head_dim = ATTN_MAX_HEAD_DIM;
+        c.check_gpu_attention().unwrap();
+        c.head_dim = ATTN_MAX_HEAD_DIM + 1;
+        let err = c.check_gpu_attention().unwrap_err();
+        assert!(
+            matches!(&err, ModelError::Unsupported(m) if m.contains(&format!("head size {}", ATTN_MAX_HEAD_DIM + 1))),
+            "{err}"
+        );
     }
 }

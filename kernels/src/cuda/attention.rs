@@ -11,7 +11,7 @@ use super::storage::DeviceLayerKv;
 use crate::attention::{AttentionShape, PagedBatch, ScoreRules};
 pub use crate::cuda_index::split_plan;
 use crate::cuda_index::{
-    attention_geometry, max_visible, SplitPlan, ATTN_ACC_PER_THREAD, ATTN_THREADS,
+    attention_geometry, max_visible, SplitPlan, ATTN_MAX_HEAD_DIM, ATTN_THREADS,
 };
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use pools::SlotId;
@@ -217,7 +217,7 @@ impl GpuContext {
         if kv_heads == 0 || d == 0 || heads % kv_heads != 0 || heads > u16::MAX as usize {
             return bad_shape(format!("attention: {shape:?}"));
         }
-        if d > (ATTN_THREADS * ATTN_ACC_PER_THREAD) as usize {
+        if d > ATTN_MAX_HEAD_DIM {
             return bad_shape(format!("attention: head_dim {d} above the kernel's limit"));
         }
         let max_vis = meta.max_visible;

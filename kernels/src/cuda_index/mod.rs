@@ -14,6 +14,9 @@ pub const ATTN_THREADS: u32 = 128;
 /// Output dims held per thread by `attention_partial` (`ATTN_ACC_PER_THREAD` in attention.cu):
 /// head_dim may be at most `ATTN_THREADS * ATTN_ACC_PER_THREAD`.
 pub const ATTN_ACC_PER_THREAD: u32 = 4;
+/// The widest head `attention_partial` computes: each of its threads holds
+/// `ATTN_ACC_PER_THREAD` of the head's output dims.
+pub const ATTN_MAX_HEAD_DIM: usize = (ATTN_THREADS * ATTN_ACC_PER_THREAD) as usize;
 /// Warps per block of `attention_gqa` (`GQA_WARPS` in attention.cu).
 pub const GQA_WARPS: u32 = 4;
 /// Query heads per KV head `attention_gqa` handles at most (`GQA_MAX_GROUP`).

@@ -118,6 +118,7 @@ impl GpuModel {
     /// runs eagerly, with fused kernels, until [`Self::set_run_options`] says otherwise.
     pub fn with_context(model: &Model, gpu: GpuContext) -> Result<Self, ModelError> {
         let w = model.weights();
+        w.config.check_gpu_attention()?;
         gpu.preload()?;
         let weights = DeviceWeights::upload(&gpu, w)?;
         let ropes = w
