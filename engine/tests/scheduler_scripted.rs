@@ -9,6 +9,10 @@
 mod common;
 
 use common::process::Rng;
+use common::scripted::{
+    assert_idle_without_leak, collect_tokens, finish_within, reference, start_model,
+    SCRIPTED_BYTES_PER_TOKEN,
+};
 use engine::gguf::GgufFile;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::model::scripted::ScriptedModel;
@@ -16,9 +20,6 @@ use engine::sampling::{FinishReason, SamplingParams};
 use engine::scheduler::Policy;
 use engine::tokenizer::{ChatTemplate, Tokenizer};
 use std::time::{Duration, Instant};
-
-/// Bytes per token of the scripted model's KV: K and V of 2 f32 each.
-const SCRIPTED_BYTES_PER_TOKEN: usize = 16;
 
 fn start(
     page_size: usize,
@@ -81,37 +82,6 @@ fn start_sampling(
     config.scheduler.overlap_schedule =
         matches!(sampling, Sampling::Overlap | Sampling::OverlapPending);
     EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
-}
-
-fn reference(prompt: &[u32], n: usize) -> Vec<u32> {
-    let mut seq = prompt.to_vec();
-    for _ in 0..n {
-        let next = ScriptedModel::reference_next(&seq);
-        seq.push(next);
-    }
-    seq[prompt.len()..].to_vec()
-}
-
-/// Waits until the engine is idle, then checks `free + evictable == capacity`.
-fn assert_idle_without_leak(engine: &EngineHandle) {
-    let start = Instant::now();
-    loop {
-        let info = engine.server_info();
-        if info.running_requests == 0 && info.waiting_requests == 0 {
-            assert_eq!(info.kv_protected_tokens, 0, "{info:?}");
-            assert_eq!(
-                info.kv_free_tokens + info.kv_evictable_tokens,
-                info.kv_capacity_tokens,
-                "{info:?}"
-            );
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never went idle: {info:?}"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
 }
 
 enum Plan {
@@ -299,19 +269,6 @@ fn refuses_what_can_never_fit_and_bad_parameters() {
     engine.shutdown(Duration::from_secs(1));
 }
 
-/// Tokens of one request, read to its end.
-fn collect_tokens(mut stream: engine::handle::RequestStream) -> Vec<u32> {
-    let mut tokens = Vec::new();
-    loop {
-        match stream.blocking_next() {
-            Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
-            Some(GenerateEvent::Finished(_)) => return tokens,
-            Some(GenerateEvent::Error(e)) => panic!("engine error: {e}"),
-            None => panic!("stream ended without a final event"),
-        }
-    }
-}
-
 #[test]
 fn seeded_sampling_gives_each_request_its_own_tokens_in_any_batch() {
     // 24 running requests: the step's rows are sampled by several parallel tasks. The
@@ -386,47 +343,6 @@ fn stop_tokens_end_requests_launched_ahead() {
         assert!(engine.server_info().overlapped_decodes > 0);
         engine.shutdown(Duration::from_secs(1));
     }
-}
-
-/// An engine on `model` with a page-1 pool of `kv_tokens`, FCFS, chunks of 64 tokens.
-fn start_model(model: ScriptedModel, kv_tokens: usize) -> EngineHandle {
-    let path = common::model_path();
-    let file = GgufFile::open(&path).unwrap();
-    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
-    let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
-    let info = model.model_info(tok.stop_token_ids());
-    let mut config = EngineConfig::new(path);
-    config.kv_budget_bytes = kv_tokens * SCRIPTED_BYTES_PER_TOKEN;
-    config.page_size = 1;
-    config.scheduler.max_running_requests = 4;
-    config.scheduler.max_prefill_tokens = 128;
-    config.scheduler.chunked_prefill_size = 64;
-    config.scheduler.policy = Policy::Fcfs;
-    EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
-}
-
-/// The request's tokens and finish reason, or a failure if it takes over `limit`.
-fn finish_within(
-    stream: engine::handle::RequestStream,
-    limit: Duration,
-) -> (Vec<u32>, FinishReason) {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut stream = stream;
-        let mut tokens = Vec::new();
-        loop {
-            match stream.blocking_next() {
-                Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
-                Some(GenerateEvent::Finished(c)) => {
-                    let _ = tx.send((tokens, c.finish_reason));
-                    return;
-                }
-                other => panic!("no final event: {other:?}"),
-            }
-        }
-    });
-    rx.recv_timeout(limit)
-        .expect("the request did not finish in time")
 }
 
 /// A request aborted while the pool is exactly full gives its KV back before the step's

@@ -305,18 +305,19 @@ impl KvCache {
     pub fn evict_where(
         &mut self,
         tokens: usize,
-        allowed: impl FnMut(NsId) -> bool,
+        mut allowed: impl FnMut(NsId) -> bool,
     ) -> Result<usize, PoolError> {
-        self.evict_where_spilling(tokens, allowed, None)
+        self.evict_where_spilling(tokens, |ns, _| allowed(ns), None)
     }
 
-    /// Like [`KvCache::evict_where`], showing each evicted node to `observe` first (with
-    /// its path from the namespace root) while its slots still hold its K/V: a lower tier
-    /// copies out what it keeps.
+    /// Like [`KvCache::evict_where`], with each candidate leaf's tokens beside its namespace
+    /// (see [`radix::RadixCache::evict_where_observed`]), showing each evicted node to
+    /// `observe` first (with its path from the namespace root) while its slots still hold
+    /// its K/V: a lower tier copies out what it keeps.
     pub fn evict_where_spilling(
         &mut self,
         tokens: usize,
-        allowed: impl FnMut(NsId) -> bool,
+        allowed: impl FnMut(NsId, usize) -> bool,
         observe: Option<&mut dyn FnMut(&EvictedPath)>,
     ) -> Result<usize, PoolError> {
         let allocator = &mut self.allocator;

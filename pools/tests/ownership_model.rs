@@ -337,7 +337,7 @@ impl Model {
                 let before = self.cache.tree().evictable_size();
                 let evicted = self
                     .cache
-                    .evict_where_spilling(*tokens as usize, |_| true, Some(&mut observe))
+                    .evict_where_spilling(*tokens as usize, |_, _| true, Some(&mut observe))
                     .unwrap();
                 assert!(evicted >= (*tokens as usize).min(before));
             }

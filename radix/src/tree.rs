@@ -589,19 +589,21 @@ impl RadixCache {
     pub fn evict_where(
         &mut self,
         tokens: usize,
-        allowed: impl FnMut(NsId) -> bool,
+        mut allowed: impl FnMut(NsId) -> bool,
         free: impl FnMut(&[SlotId]),
     ) -> usize {
-        self.evict_where_observed(tokens, allowed, free, None)
+        self.evict_where_observed(tokens, |ns, _| allowed(ns), free, None)
     }
 
-    /// Like [`RadixCache::evict_where`], showing each node to `observe` (with its whole path)
+    /// Like [`RadixCache::evict_where`], asking `allowed` about each candidate leaf with its
+    /// namespace and its tokens (a leaf it accepts is evicted at once, so it can keep a
+    /// budget per namespace), and showing each node to `observe` (with its whole path)
     /// before its slots go to `free`: a lower tier copies out the K/V it wants to keep.
     /// Without an observer no path is built.
     pub fn evict_where_observed(
         &mut self,
         tokens: usize,
-        mut allowed: impl FnMut(NsId) -> bool,
+        mut allowed: impl FnMut(NsId, usize) -> bool,
         mut free: impl FnMut(&[SlotId]),
         mut observe: Option<&mut dyn FnMut(&EvictedPath)>,
     ) -> usize {
@@ -609,7 +611,10 @@ impl RadixCache {
         while evicted < tokens {
             // Rescans from the front: a removal may make its parent a leaf anywhere in order.
             let nodes = &self.nodes;
-            let Some(id) = self.leaves.iter().find(|id| allowed(nodes[id.0].ns)) else {
+            let Some(id) = self.leaves.iter().find(|id| {
+                let node = &nodes[id.0];
+                allowed(node.ns, node.key.len())
+            }) else {
                 break;
             };
             self.leaf_set_remove(id);

@@ -23,6 +23,12 @@ enum Admission {
     Later(Req),
     /// Stays waiting, and so does the rest of its tenant's queue this step.
     TenantBlocked(Req),
+    /// Does not fit the memory left: stays waiting, with the rest of its tenant's queue,
+    /// and the memory it needs is held back from the tenants served after it this step.
+    NoRoom {
+        req: Req,
+        need: usize,
+    },
     /// Its prefix went from the pool to disk since it arrived: it waits for the read.
     Loading,
 }
@@ -184,6 +190,15 @@ impl<M: ForwardModel> Scheduler<M> {
                     slots[index] = Some(req);
                     queues.remove(&tenant);
                 }
+                Admission::NoRoom { req, need } => {
+                    // Its turn came and memory was short: tenants with larger counters may
+                    // use only what is left beyond its need, or a tenant whose requests are
+                    // larger than others' would wait for ever while they take every slot
+                    // that frees up.
+                    slots[index] = Some(req);
+                    queues.remove(&tenant);
+                    reserved = reserved.saturating_add(need);
+                }
             }
         }
         self.waiting = slots.into_iter().flatten().collect();
@@ -262,7 +277,7 @@ impl<M: ForwardModel> Scheduler<M> {
         // is pessimistic; otherwise it would wait forever.
         if need > budget && !(alone && extend < budget) {
             self.undo_admit(&req, kv);
-            return Admission::TenantBlocked(req);
+            return Admission::NoRoom { req, need };
         }
         self.cache.record_admission(&kv, key.len());
         if req.cached_tokens.is_none() {

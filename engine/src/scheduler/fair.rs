@@ -100,15 +100,19 @@ impl TenantBook {
     }
 
     /// The tenant's share of a resource of size `total` under full contention: its weight
-    /// over the configured tenants' weights.
+    /// over the configured tenants' weights (a tenant a reload removed has none).
     pub fn fair_share(&self, tenant: TenantId, total: usize) -> usize {
         let weights: f64 = self.tenants[..self.configured.min(self.tenants.len())]
             .iter()
+            .filter(|s| !s.limits.removed)
             .map(|s| s.limits.weight)
             .sum();
         let Some(state) = self.tenants.get(tenant as usize) else {
             return total;
         };
+        if state.limits.removed {
+            return 0;
+        }
         if weights <= 0.0 {
             return total;
         }
@@ -122,6 +126,13 @@ impl TenantBook {
         state.virtual_tokens += cost / state.limits.weight;
         state.prefill_tokens += prefill as u64;
         state.decode_tokens += decode as u64;
+    }
+
+    /// Charges `tokens` speculative draft tokens that were computed and then rejected: the
+    /// forward pass did the work, as for prompt tokens, though no token came of it.
+    pub fn charge_rejected_drafts(&mut self, tenant: TenantId, tokens: usize) {
+        let state = self.get(tenant);
+        state.virtual_tokens += tokens as f64 * PREFILL_TOKEN_COST / state.limits.weight;
     }
 
     /// VTC's counter lift for a tenant becoming active while `active` tenants are: up to the
@@ -222,5 +233,11 @@ mod tests {
         b.get(5);
         assert_eq!(b.fair_share(1, 1000), 750);
         assert_eq!(TenantBook::default().fair_share(0, 1000), 1000);
+        // A tenant a reload removed has no share, and no longer dilutes the others'.
+        let mut limits: Vec<TenantLimits> = b.all().iter().map(|s| s.limits.clone()).collect();
+        limits[1].removed = true;
+        b.set_limits(limits[..2].to_vec());
+        assert_eq!(b.fair_share(1, 1000), 0);
+        assert_eq!(b.fair_share(0, 1000), 1000);
     }
 }

@@ -435,6 +435,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.tenants.charge(tenant, 0, recorded);
             }
             if !e.draft.is_empty() {
+                // Verified positions that gave no token (a request that finished mid-draft
+                // had its whole draft computed too).
+                let rejected = e.tokens.saturating_sub(recorded);
+                self.tenants.charge_rejected_drafts(tenant, rejected);
                 self.settle_draft(e, recorded);
             }
             if done {

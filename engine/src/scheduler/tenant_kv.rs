@@ -3,10 +3,10 @@
 //!
 //! Private namespaces (and their salted variants) belong to their tenant; global and group
 //! namespaces belong to nobody and are evictable by anyone. A tenant's work may evict its own
-//! cache, shared caches, and the caches of tenants holding more than their fair share of the
-//! pool (by weight); never another tenant's cache that is within its fair share, except for
-//! a request that runs alone (nobody else's work is waiting on that memory, and the request
-//! could otherwise wait forever or end short).
+//! cache, shared caches, and what other tenants cache above their fair share of the pool (by
+//! weight), down to that share; never another tenant's cache within its fair share, except
+//! for a request that runs alone (nobody else's work is waiting on that memory, and the
+//! request could otherwise wait forever or end short).
 
 use super::Scheduler;
 use crate::model::ForwardModel;
@@ -61,56 +61,76 @@ impl<M: ForwardModel> Scheduler<M> {
             .sum()
     }
 
-    /// Per namespace id: may `tenant`'s work evict this namespace's unlocked cache? Shared
-    /// namespaces and its own always; another tenant's only above that tenant's fair share.
-    fn evictable_namespaces(&self, tenant: TenantId) -> Vec<bool> {
+    /// What `tenant`'s work may evict: its own cache and shared ones; another tenant's only
+    /// what that tenant holds above its fair share (its cache stays at its share, whole
+    /// leaves rounding down).
+    fn eviction_rights(&self, tenant: TenantId) -> EvictionRights {
         let capacity = self.cache.allocator().capacity();
         let cached = self.cached_by_tenant();
-        let over_share = |owner: TenantId| {
-            cached.get(owner as usize).copied().unwrap_or(0)
-                > self.tenants.fair_share(owner, capacity)
-        };
-        self.namespace_flags(|ns| match self.ns_owner(ns) {
-            None => true,
-            Some(owner) => owner == tenant || over_share(owner),
-        })
+        let budget = (cached.iter().enumerate())
+            .map(|(owner, &held)| {
+                let owner = owner as TenantId;
+                held.saturating_sub(self.tenants.fair_share(owner, capacity))
+            })
+            .collect();
+        let by_ns = self.namespace_rights(|owner| match owner {
+            None => Right::Always,
+            Some(owner) if owner == tenant => Right::Always,
+            Some(owner) => Right::UpTo(owner),
+        });
+        EvictionRights { by_ns, budget }
     }
 
-    /// `flag` of every live namespace, indexed by namespace id (ids of reclaimed namespaces
-    /// leave holes, which read false).
-    fn namespace_flags(&self, mut flag: impl FnMut(NsId) -> bool) -> Vec<bool> {
+    /// Each live namespace's right, from its owner (`None` for shared ones), indexed by
+    /// namespace id (ids of reclaimed namespaces leave holes, which read `Never`).
+    fn namespace_rights(&self, mut right: impl FnMut(Option<TenantId>) -> Right) -> Vec<Right> {
         let tree = self.cache.tree();
         let len = tree
             .namespace_ids()
             .map(|ns| ns.index() + 1)
             .max()
             .unwrap_or(0);
-        let mut flags = vec![false; len];
+        let mut rights = vec![Right::Never; len];
         for ns in tree.namespace_ids() {
-            flags[ns.index()] = flag(ns);
+            rights[ns.index()] = right(self.ns_owner(ns));
         }
-        flags
+        rights
     }
 
     /// Tokens eviction could free for `tenant`'s work.
     pub(super) fn evictable_for(&self, tenant: TenantId) -> usize {
-        let allowed = self.evictable_namespaces(tenant);
-        self.cache
-            .tree()
-            .evictable_where(|ns| allowed.get(ns.index()).copied().unwrap_or(false))
+        let rights = self.eviction_rights(tenant);
+        let tree = self.cache.tree();
+        let mut from_owner = vec![0usize; rights.budget.len()];
+        let mut free = 0;
+        for ns in tree.namespace_ids() {
+            let evictable = tree.namespace_stats(ns).map_or(0, |s| s.evictable_tokens);
+            match rights.by_ns.get(ns.index()) {
+                Some(Right::Always) => free += evictable,
+                Some(&Right::UpTo(owner)) => {
+                    if let Some(n) = from_owner.get_mut(owner as usize) {
+                        *n += evictable;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let capped: usize = (from_owner.iter().zip(&rights.budget))
+            .map(|(&evictable, &budget)| evictable.min(budget))
+            .sum();
+        free + capped
     }
 
     /// Evicts up to `tokens` (whole leaves) from what `tenant`'s work may evict.
     pub(super) fn evict_for(&mut self, tenant: TenantId, tokens: usize) -> usize {
-        let allowed = self.evictable_namespaces(tenant);
-        self.evict_namespaces(tokens, &allowed)
+        let mut rights = self.eviction_rights(tenant);
+        self.evict_marked(tokens, |ns, len| rights.take(ns, len))
     }
 
     /// Evicts up to `tokens` from any namespace's unlocked cache, fair shares aside (for
     /// a request that runs alone, see `admission` and `prepare_for_decode`).
     pub(super) fn evict_any(&mut self, tokens: usize) -> usize {
-        let all = self.namespace_flags(|_| true);
-        self.evict_namespaces(tokens, &all)
+        self.evict_marked(tokens, |_, _| true)
     }
 
     /// Tokens eviction could free from any namespace.
@@ -120,14 +140,14 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Evicts up to `tokens` of `tenant`'s own private cache (it is over its KV quota).
     pub(super) fn evict_own(&mut self, tenant: TenantId, tokens: usize) -> usize {
-        let own = self.namespace_flags(|ns| self.ns_owner(ns) == Some(tenant));
-        self.evict_namespaces(tokens, &own)
-    }
-
-    /// Evicts up to `tokens` from the namespaces marked in `allowed` (indexed by namespace id).
-    /// (What a disk tier is configured for is spilled there, see `tier`.)
-    fn evict_namespaces(&mut self, tokens: usize, allowed: &[bool]) -> usize {
-        self.evict_marked(tokens, allowed)
+        let mut rights = EvictionRights {
+            by_ns: self.namespace_rights(|owner| match owner {
+                Some(owner) if owner == tenant => Right::Always,
+                _ => Right::Never,
+            }),
+            budget: Vec::new(),
+        };
+        self.evict_marked(tokens, |ns, len| rights.take(ns, len))
     }
 
     /// Makes `slots` free for `tenant`'s next allocation from what it may evict, then, for a
@@ -166,6 +186,39 @@ impl<M: ForwardModel> Scheduler<M> {
             + self.running_footprint_of(tenant);
         if held > quota {
             self.evict_own(tenant, held - quota);
+        }
+    }
+}
+
+/// What one eviction may take from a namespace.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Right {
+    Never,
+    Always,
+    /// Within the budget of the namespace's owner (shared by all its namespaces).
+    UpTo(TenantId),
+}
+
+/// The rights of one eviction, per namespace id, and the budget left per owning tenant.
+struct EvictionRights {
+    by_ns: Vec<Right>,
+    budget: Vec<usize>,
+}
+
+impl EvictionRights {
+    /// Whether a leaf of `tokens` tokens in `ns` may go; if so it is taken from its owner's
+    /// budget (the tree evicts a leaf as soon as it is accepted).
+    fn take(&mut self, ns: NsId, tokens: usize) -> bool {
+        match self.by_ns.get(ns.index()) {
+            Some(Right::Always) => true,
+            Some(&Right::UpTo(owner)) => match self.budget.get_mut(owner as usize) {
+                Some(left) if *left >= tokens => {
+                    *left -= tokens;
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
         }
     }
 }

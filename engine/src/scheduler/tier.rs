@@ -348,9 +348,13 @@ impl<M: ForwardModel> Scheduler<M> {
         false
     }
 
-    /// Evicts up to `tokens` from the namespaces marked in `allowed`, spilling to disk.
-    pub(super) fn evict_marked(&mut self, tokens: usize, allowed: &[bool]) -> usize {
-        let allowed = |ns: NsId| allowed.get(ns.index()).copied().unwrap_or(false);
+    /// Evicts up to `tokens` of the leaves `allowed` accepts (asked with each candidate's
+    /// namespace and tokens, in eviction order), spilling to disk.
+    pub(super) fn evict_marked(
+        &mut self,
+        tokens: usize,
+        allowed: impl FnMut(NsId, usize) -> bool,
+    ) -> usize {
         let (kv, tenants) = (&self.kv, &self.tenants);
         let mut spill = self
             .disk
@@ -405,9 +409,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let round =
             (SHUTDOWN_SPILL_ROUND_BYTES / disk.disk.page_bytes()).max(1) * disk.disk.page_tokens();
         loop {
-            let namespaces = self.cache.tree().namespace_ids().map(|n| n.index() + 1);
-            let all = vec![true; namespaces.max().unwrap_or(0)];
-            let evicted = self.evict_marked(round, &all);
+            let evicted = self.evict_marked(round, |_, _| true);
             if let Some(disk) = &self.disk {
                 disk.disk.sync();
             }

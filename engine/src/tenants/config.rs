@@ -176,6 +176,7 @@ impl TenantEntry {
                 kv_quota_tokens: self.kv_quota_tokens,
                 token_rate,
                 cache_group: None,
+                removed: false,
             },
             keys,
             revoked,

@@ -28,6 +28,10 @@ pub struct TenantLimits {
     /// The cache group it shares prefixes in (id of `CacheScope::Group`, and name), if any:
     /// lower K/V tiers key a group's pages by its name, which outlives ids.
     pub cache_group: Option<(u32, Arc<str>)>,
+    /// Removed from the tenants file by a reload: its requests still in the engine finish
+    /// under these limits, but its weight no longer counts in anyone's fair share, and its
+    /// cache is anyone's to evict.
+    pub removed: bool,
 }
 
 impl TenantLimits {
@@ -41,6 +45,7 @@ impl TenantLimits {
             kv_quota_tokens: None,
             token_rate: None,
             cache_group: None,
+            removed: false,
         }
     }
 }

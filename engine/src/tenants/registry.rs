@@ -118,6 +118,8 @@ impl TenantRegistry {
     ) -> Result<(), TenantsError> {
         let valid = file.validate()?;
         let mut ids = self.ids.lock();
+        // Whoever the new file names again is marked back below.
+        ids.limits.iter_mut().for_each(|l| l.removed = true);
         let mut table = Table {
             keys: Vec::new(),
             callers: Vec::with_capacity(valid.len()),
@@ -161,7 +163,7 @@ impl TenantRegistry {
     }
 
     /// Every tenant's limits, indexed by [`TenantId`] (tenants removed by a reload keep
-    /// their last limits until their requests are done).
+    /// their last limits, marked `removed`, until their requests are done).
     pub fn limits(&self) -> Vec<TenantLimits> {
         self.ids.lock().limits.clone()
     }
@@ -276,6 +278,7 @@ mod tests {
         let limits = r.limits();
         assert_eq!(limits.len(), 2);
         assert_eq!(limits[1].weight, 3.0);
+        assert!(limits[0].removed && !limits[1].removed, "{limits:?}");
         // A bad file leaves the table as it was.
         assert!(r.reload(&TenantsFile::parse("").unwrap()).is_err());
         assert!(r.authenticate(Some("Bearer key-b")).is_ok());

@@ -9,6 +9,7 @@ pub mod gpu;
 pub mod http;
 pub mod llama_reference;
 pub mod process;
+pub mod scripted;
 
 use engine::gguf::GgufFile;
 use engine::handle::EngineHandle;
