@@ -96,7 +96,11 @@ fn constrained(
         .map(|(i, p)| {
             let mut r = GenerateRequest::new(p.clone(), SamplingParams::greedy(200));
             let spec = GrammarSpec::JsonSchema(schemas[i % schemas.len()].clone());
-            r.constraint = Some(engine.compile_grammar_now(&spec).unwrap());
+            r.constraint = Some(
+                engine
+                    .compile_grammar_now(&spec, radix::CacheScope::Global)
+                    .unwrap(),
+            );
             r
         })
         .collect()
@@ -162,7 +166,9 @@ fn mask(c: &mut Criterion, engine: &EngineHandle, schemas: &[Value], outputs: &[
     let mut logits = vec![0.0f32; vocab];
     let replay = |i: usize, logits: &mut [f32]| -> u64 {
         let spec = GrammarSpec::JsonSchema(schemas[i % schemas.len()].clone());
-        let mut constraint = engine.compile_grammar_now(&spec).unwrap();
+        let mut constraint = engine
+            .compile_grammar_now(&spec, radix::CacheScope::Global)
+            .unwrap();
         let mut masks = 0;
         let mut at = 0;
         let tokens = &outputs[i];

@@ -215,7 +215,11 @@ fn grammar_requests(engine: &EngineHandle) -> Vec<GenerateRequest> {
             };
             let mut r = GenerateRequest::new(prompt(engine, 3), params);
             let spec = GrammarSpec::Regex(COUNTING.into());
-            r.constraint = Some(engine.compile_grammar_now(&spec).unwrap());
+            r.constraint = Some(
+                engine
+                    .compile_grammar_now(&spec, radix::CacheScope::Global)
+                    .unwrap(),
+            );
             r
         })
         .collect()

@@ -14,15 +14,14 @@ use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest,
 use engine::sampling::{FinishReason, SamplingParams, StopMatch};
 use engine::server::grpc::GrpcServer;
 use engine::server::http::{self, HttpState};
-use engine::tokenizer::ChatMessage;
-use engine::tokenizer::Tokenizer;
+use engine::tokenizer::{ChatMessage, Tokenizer};
 use proto::v1 as pb;
 use proto::v1::generate_request::Input;
 use proto::v1::radix_serve_client::RadixServeClient;
+use radix::CacheScope;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 struct Servers {
     engine: EngineHandle,
@@ -109,7 +108,11 @@ fn constrained(
     params: SamplingParams,
 ) -> GenerateRequest {
     let mut request = GenerateRequest::new(prompt, params);
-    request.constraint = Some(engine.compile_grammar_now(spec).unwrap());
+    request.constraint = Some(
+        engine
+            .compile_grammar_now(spec, CacheScope::Global)
+            .unwrap(),
+    );
     request
 }
 
@@ -756,9 +759,9 @@ fn a_grammar_that_fails_in_one_request_still_works_for_the_next() {
     let spec = GrammarSpec::Regex("[a-z]*a[a-z]{12}".into());
     let mut rng = Rng(7);
     // The first compile fills the cache; the two requests below both come from it.
-    grammars.compile(&spec).unwrap();
-    let mut first = grammars.compile(&spec).unwrap();
-    let mut beside = grammars.compile(&spec).unwrap();
+    grammars.compile(&spec, CacheScope::Global).unwrap();
+    let mut first = grammars.compile(&spec, CacheScope::Global).unwrap();
+    let mut beside = grammars.compile(&spec, CacheScope::Global).unwrap();
     let mut steps = 0;
     let error = loop {
         match first.compute_mask() {
@@ -774,12 +777,26 @@ fn a_grammar_that_fails_in_one_request_still_works_for_the_next() {
     println!("failed after {steps} tokens: {error}");
     assert!(error.ends_with("too many states: 300 >= 300"), "{error}");
     assert!(steps > 3, "the limit leaves room for a few tokens");
-    let mut next = grammars.compile(&spec).unwrap();
+    let mut next = grammars.compile(&spec, CacheScope::Global).unwrap();
     for constraint in [&mut beside, &mut next] {
         for _ in 0..3 {
             let mask = constraint.compute_mask().unwrap();
             let token = a_lowercase_token(&tok, &mask, &mut rng).unwrap();
             constraint.advance(token).unwrap();
         }
+    }
+}
+
+/// Compiled grammars are cached per cache scope: another tenant's compile of the same
+/// grammar is a miss (how long a compile takes must not tell a tenant what others ran).
+#[test]
+fn grammars_are_cached_per_cache_scope() {
+    let file = GgufFile::open(common::model_path()).unwrap();
+    let tok = Arc::new(Tokenizer::from_gguf_metadata(file.metadata()).unwrap());
+    let grammars = Grammars::new(tok.clone(), tok.vocab_size(), GrammarLimits::default());
+    let spec = GrammarSpec::Regex("(yes|no)".into());
+    for (tenant, cached) in [(1, 1), (1, 1), (2, 2)] {
+        grammars.compile(&spec, CacheScope::Tenant(tenant)).unwrap();
+        assert_eq!(grammars.cached_count(), cached, "after tenant {tenant}");
     }
 }

@@ -20,6 +20,7 @@ use crate::tokenizer::Tokenizer;
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use parking_lot::Mutex;
+use radix::CacheScope;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -166,7 +167,10 @@ pub struct Grammars {
 
 #[derive(Default)]
 struct GrammarCache {
-    entries: FxHashMap<String, (Matcher, u64)>,
+    /// Keyed by the cache scope of the caller too: whether a grammar compiles at once tells
+    /// whoever times it that someone used it recently, which is no business of another
+    /// tenant's.
+    entries: FxHashMap<(CacheScope, String), (Matcher, u64)>,
     clock: u64,
 }
 
@@ -203,17 +207,19 @@ impl Grammars {
     }
 
     /// A fresh constraint for `spec`: compiled (blocking: call it off the async runtime and
-    /// off the scheduler thread), or cloned from the cache. The error is the compiler's.
-    pub fn compile(&self, spec: &GrammarSpec) -> Result<Constraint, String> {
-        let key = spec.text();
-        if key.len() > self.limits.max_grammar_bytes {
+    /// off the scheduler thread), or cloned from what callers of the same cache `scope`
+    /// compiled. The error is the compiler's.
+    pub fn compile(&self, spec: &GrammarSpec, scope: CacheScope) -> Result<Constraint, String> {
+        let text = spec.text();
+        if text.len() > self.limits.max_grammar_bytes {
             return Err(format!(
                 "{}: the grammar has {} bytes; at most {} are allowed",
                 spec.param(),
-                key.len(),
+                text.len(),
                 self.limits.max_grammar_bytes
             ));
         }
+        let key = (scope, text);
         if let Some(matcher) = self.cached(&key) {
             return Ok(Constraint::new(matcher, self.tokenizer.vocab_size()));
         }
@@ -233,7 +239,7 @@ impl Grammars {
         Ok(Constraint::new(matcher, self.tokenizer.vocab_size()))
     }
 
-    fn cached(&self, key: &str) -> Option<Matcher> {
+    fn cached(&self, key: &(CacheScope, String)) -> Option<Matcher> {
         let mut cache = self.cache.lock();
         cache.clock += 1;
         let now = cache.clock;
@@ -245,7 +251,7 @@ impl Grammars {
         })
     }
 
-    fn store(&self, key: String, matcher: Matcher) {
+    fn store(&self, key: (CacheScope, String), matcher: Matcher) {
         let mut cache = self.cache.lock();
         if cache.entries.len() >= self.limits.max_cached {
             let oldest = cache

@@ -338,19 +338,28 @@ impl EngineHandle {
     }
 
     /// Compiles `spec` into a fresh constraint for one request, on the bounded pool (off the
-    /// async runtime and the scheduler thread); cached grammars are cloned.
-    pub async fn compile_grammar(&self, spec: GrammarSpec) -> Result<Constraint, SubmitError> {
+    /// async runtime and the scheduler thread); grammars cached for the caller's cache
+    /// `scope` are cloned.
+    pub async fn compile_grammar(
+        &self,
+        spec: GrammarSpec,
+        scope: radix::CacheScope,
+    ) -> Result<Constraint, SubmitError> {
         let grammars = self.inner.grammars.clone();
-        self.run_bounded(move || grammars.compile(&spec))
+        self.run_bounded(move || grammars.compile(&spec, scope))
             .await?
             .map_err(SubmitError::InvalidArgument)
     }
 
     /// [`EngineHandle::compile_grammar`] on this thread.
-    pub fn compile_grammar_now(&self, spec: &GrammarSpec) -> Result<Constraint, SubmitError> {
+    pub fn compile_grammar_now(
+        &self,
+        spec: &GrammarSpec,
+        scope: radix::CacheScope,
+    ) -> Result<Constraint, SubmitError> {
         self.inner
             .grammars
-            .compile(spec)
+            .compile(spec, scope)
             .map_err(SubmitError::InvalidArgument)
     }
 

@@ -89,7 +89,7 @@ pub async fn submit_choices(
         engine.precheck_group(&requests, spec.samples)?;
         let param = grammar.param();
         let constraint = engine
-            .compile_grammar(grammar)
+            .compile_grammar(grammar, caller.namespace.scope)
             .await
             .map_err(|e| ApiError::from(e).with_param(param))?;
         for request in &mut requests {
