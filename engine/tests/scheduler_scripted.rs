@@ -11,7 +11,7 @@ mod common;
 use common::process::Rng;
 use common::scripted::{
     assert_idle_without_leak, collect_tokens, finish_within, reference, start_model,
-    SCRIPTED_BYTES_PER_TOKEN,
+    start_model_with, SCRIPTED_BYTES_PER_TOKEN,
 };
 use engine::gguf::GgufFile;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
@@ -501,4 +501,39 @@ fn a_tokenizer_larger_than_the_logits_is_refused_at_load() {
         err.contains(&format!("{vocab} tokens")) && err.contains(&format!("{} rows", vocab - 1)),
         "{err}"
     );
+}
+
+/// With overlap scheduling, a request can end (here on a stop token) while the batch that
+/// computes its last token's K/V is still in flight, and its slots go to the cache. If that
+/// batch then fails at its collect, its K/V is garbage: the cache is dropped, so a
+/// continuation of the conversation recomputes it instead of reading it.
+#[test]
+fn a_failed_collect_leaves_nothing_it_wrote_in_the_cache() {
+    let prompt: Vec<u32> = (0..20).map(|t| 300 + t * 7).collect();
+    let want = reference(&prompt, 12);
+    let k = (3..12).find(|&k| !want[..k].contains(&want[k])).unwrap();
+    let stop = want[k];
+    let model = ScriptedModel::new(50_000, 512)
+        .launching_asynchronously()
+        .failing_collect_on(stop);
+    let engine = start_model_with(model, 256, |c| c.scheduler.overlap_schedule = true);
+    let params = SamplingParams {
+        stop_token_ids: vec![stop],
+        ..SamplingParams::greedy(12)
+    };
+    let first = collect_tokens(
+        engine
+            .submit(GenerateRequest::new(prompt.clone(), params))
+            .unwrap(),
+    );
+    assert_eq!(first, want[..=k]);
+    assert_idle_without_leak(&engine);
+    let mut next = prompt;
+    next.extend(&first);
+    next.extend([777, 778]);
+    let request = GenerateRequest::new(next.clone(), SamplingParams::greedy(6));
+    let tokens = collect_tokens(engine.submit(request).unwrap());
+    assert_eq!(tokens, reference(&next, 6));
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
 }

@@ -21,6 +21,11 @@ pub struct ScriptedModel {
     logits: Vec<f32>,
     /// A batch holding this token id fails (to test how the engine handles model errors).
     failing_token: Option<u32>,
+    /// The first launched batch holding this token id (once its future inputs are filled
+    /// in) writes wrong K/V and fails when collected, as a GPU fault reported late would.
+    failing_collect_token: Option<u32>,
+    /// Per launch slot: its batch failed and its collect must say so.
+    failed_slots: [bool; 2],
     /// Reports [`ForwardModel::samples_on_device`], so the scheduler samples through
     /// [`ForwardModel::forward_sampled`] (the kernel's CPU twin) as it does on a GPU.
     device_sampling: bool,
@@ -47,6 +52,8 @@ impl ScriptedModel {
             context_length,
             logits: Vec::new(),
             failing_token: None,
+            failing_collect_token: None,
+            failed_slots: [false; 2],
             device_sampling: false,
             asynchronous: false,
             slots: [None, None],
@@ -89,6 +96,13 @@ impl ScriptedModel {
     }
 
     /// The same model, failing every forward pass whose batch holds `token`.
+    /// With [`ScriptedModel::launching_asynchronously`]: the first launched batch holding
+    /// `token` writes wrong K/V and fails at its collect.
+    pub fn failing_collect_on(mut self, token: u32) -> Self {
+        self.failing_collect_token = Some(token);
+        self
+    }
+
     pub fn failing_on(mut self, token: u32) -> Self {
         self.failing_token = Some(token);
         self
@@ -236,21 +250,38 @@ impl ForwardModel for ScriptedModel {
                 "slot {slot} was never collected"
             )));
         }
+        let failing = self
+            .failing_collect_token
+            .is_some_and(|bad| resolved.input_ids.contains(&bad));
+        if failing {
+            self.failing_collect_token = None;
+            // Garbage where the batch's K/V should be, found out only at the collect.
+            resolved.input_ids.iter_mut().for_each(|t| *t ^= 0x5a5a);
+        }
         let rows = self.forward_sampled(&resolved, kv, sampling)?;
         self.last_tokens = rows.iter().map(|r| r.token).collect();
         self.next_slot ^= 1;
         self.slots[slot] = Some(rows);
+        self.failed_slots[slot] = failing;
         Ok(Launched::Pending(slot))
     }
 
     fn collect_sampled(&mut self, launched: Launched) -> Result<Vec<SampledRow>, ModelError> {
         match launched {
             Launched::Ready(rows) => Ok(rows),
-            Launched::Pending(slot) => self
-                .slots
-                .get_mut(slot)
-                .and_then(Option::take)
-                .ok_or_else(|| ModelError::Batch(format!("nothing launched in slot {slot}"))),
+            Launched::Pending(slot) => {
+                let rows = self
+                    .slots
+                    .get_mut(slot)
+                    .and_then(Option::take)
+                    .ok_or_else(|| ModelError::Batch(format!("nothing launched in slot {slot}")))?;
+                if std::mem::take(&mut self.failed_slots[slot % 2]) {
+                    return Err(ModelError::Batch(format!(
+                        "scripted fault reported at the collect of slot {slot}"
+                    )));
+                }
+                Ok(rows)
+            }
         }
     }
 

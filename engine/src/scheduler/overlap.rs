@@ -217,8 +217,8 @@ impl<M: ForwardModel> Scheduler<M> {
         let rows = match self.model.collect_sampled(launched) {
             Ok(rows) => rows,
             Err(e) => {
-                tracing::error!("collecting a batch failed: {e}");
-                self.fail_flight(&entries, &format!("model error: {e}"));
+                tracing::error!("collecting a batch failed: {e}; dropping what it wrote");
+                self.fail_unwritten(&format!("model error: {e}"));
                 return Instant::now();
             }
         };
@@ -258,21 +258,33 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Waits for the launched batch, if any, and drops its results (no request they
-    /// concern is running any more); the runner's output slot is free again.
+    /// concern is running any more); the runner's output slot is free again. If the batch
+    /// failed, what it wrote is dropped as after a failed collect.
     pub(super) fn drop_flight(&mut self) {
         if let Some(flight) = self.flight.take() {
             if let Err(e) = self.model.collect_sampled(flight.launched) {
-                tracing::warn!("dropping a launched batch: {e}");
+                tracing::error!("a dropped batch failed: {e}; dropping what it wrote");
+                self.fail_unwritten(&format!("model error: {e}"));
             }
         }
     }
 
-    /// Fails the requests still in a flight whose batch could not be collected.
-    fn fail_flight(&mut self, entries: &[FlightEntry], message: &str) {
-        let live = entries
-            .iter()
-            .filter_map(|fe| self.running.iter().position(|r| r.seq == fe.seq))
-            .collect();
-        self.fail_running(live, message);
+    /// After a launched batch could not be collected, nothing it was to write can be
+    /// trusted, nor anything the batch launched after it computed from its tokens: every
+    /// running request fails, that later batch is dropped, and every unlocked cached prefix
+    /// is flushed, with the disk tier (which may have spilled some since), since requests
+    /// that ended after the launch put its slots in the tree and the tree cannot tell which.
+    /// (On a GPU such a fault usually ends the device anyway; this keeps a wrong K/V from
+    /// ever being served from the cache.)
+    fn fail_unwritten(&mut self, message: &str) {
+        self.drop_flight();
+        self.fail_running((0..self.running.len()).collect(), message);
+        self.release_done();
+        self.flush_disk(None);
+        match self.cache.flush_all() {
+            Ok(flushed) => tracing::warn!("flushed {flushed} cached tokens after the fault"),
+            Err(e) => tracing::error!("flushing after the fault: {e}"),
+        }
+        self.sync_salts();
     }
 }
