@@ -344,7 +344,13 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
         let _ = tx.send(last);
     });
     let last = rx.recv_timeout(Duration::from_secs(10));
-    let info = engine.server_info();
+    // The snapshot is published at the end of the step that sent the final event.
+    let until = Instant::now() + Duration::from_secs(5);
+    let mut info = engine.server_info();
+    while info.kv_disk.as_ref().map(|d| d.loading_requests) != Some(0) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
+        info = engine.server_info();
+    }
     // Let the blocked read finish (an empty page: a miss) before anything else.
     for page in &pages {
         let _ = std::fs::OpenOptions::new()

@@ -378,6 +378,17 @@ mod keyless {
             .into_inner()
     }
 
+    /// Reads `stream` to its end; the finish reason of its `Complete`, if any.
+    async fn finish_reason(stream: &mut tonic::Streaming<pb::GenerateResponse>) -> Option<String> {
+        let mut finish = None;
+        while let Some(message) = stream.message().await.unwrap() {
+            if let Some(pb::generate_response::Response::Complete(done)) = message.response {
+                finish = Some(done.finish_reason);
+            }
+        }
+        finish
+    }
+
     /// A streamed request of `ids` generating until aborted, named `rid`.
     fn endless(ids: Vec<u32>, rid: &str) -> pb::GenerateRequest {
         let mut request = generate(ids);
@@ -551,6 +562,27 @@ mod keyless {
             assert!(!aborted.success, "{aborted:?}");
             assert!(running.message().await.unwrap().is_some(), "still running");
             drop(running);
+
+            // An administrator's abort of an id it has in flight ends its own request, not
+            // another tenant's of the same id.
+            let mut streams = Vec::new();
+            for key in ["gw-key", "other-key"] {
+                let mut stream = c
+                    .generate(with_key(endless(other_ids.clone(), "job"), key))
+                    .await
+                    .unwrap()
+                    .into_inner();
+                stream.message().await.unwrap().unwrap();
+                streams.push(stream);
+            }
+            assert!(abort(&mut c, "job", "gw-key").await.success);
+            assert_eq!(
+                finish_reason(&mut streams[0]).await.as_deref(),
+                Some("abort")
+            );
+            let more = tokio::time::timeout(Duration::from_secs(5), streams[1].message()).await;
+            assert!(matches!(more, Ok(Ok(Some(_)))), "{more:?}");
+            drop(streams);
         });
         common::wait_idle(&engine);
     }
@@ -576,7 +608,7 @@ mod keyless {
             first.message().await.unwrap().unwrap();
             let duplicate = c.generate(endless(ids.clone(), "job1")).await;
             let status = duplicate.expect_err("a duplicate id is refused");
-            assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+            assert_eq!(status.code(), tonic::Code::AlreadyExists, "{status:?}");
             assert!(status.message().contains("already in flight"), "{status:?}");
             // The same id is another tenant's own.
             let mut theirs = c
@@ -588,13 +620,7 @@ mod keyless {
             let aborted = abort(&mut c, "job1", "other-key").await;
             assert!(aborted.success, "{aborted:?}");
             // The other tenant's call ends aborted; the keyless one goes on.
-            let mut finish = None;
-            while let Some(message) = theirs.message().await.unwrap() {
-                if let Some(pb::generate_response::Response::Complete(done)) = message.response {
-                    finish = Some(done.finish_reason);
-                }
-            }
-            assert_eq!(finish.as_deref(), Some("abort"));
+            assert_eq!(finish_reason(&mut theirs).await.as_deref(), Some("abort"));
             let more = tokio::time::timeout(Duration::from_secs(5), first.message()).await;
             assert!(matches!(more, Ok(Ok(Some(_)))), "{more:?}");
             drop(first);

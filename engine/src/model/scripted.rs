@@ -95,7 +95,6 @@ impl ScriptedModel {
         self
     }
 
-    /// The same model, failing every forward pass whose batch holds `token`.
     /// With [`ScriptedModel::launching_asynchronously`]: the first launched batch holding
     /// `token` writes wrong K/V and fails at its collect.
     pub fn failing_collect_on(mut self, token: u32) -> Self {
@@ -103,6 +102,7 @@ impl ScriptedModel {
         self
     }
 
+    /// The same model, failing every forward pass whose batch holds `token`.
     pub fn failing_on(mut self, token: u32) -> Self {
         self.failing_token = Some(token);
         self

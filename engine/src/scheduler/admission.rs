@@ -9,7 +9,7 @@ use super::policy::order_waiting;
 use super::{Req, Scheduler};
 use crate::io::NewRequest;
 use crate::model::ForwardModel;
-use crate::sampling::{Sampler, StopChecker};
+use crate::sampling::{FinishReason, Sampler, StopChecker};
 use crate::tenants::TenantId;
 use crate::tokenizer::DecodeStream;
 use std::collections::{BTreeMap, VecDeque};
@@ -29,6 +29,9 @@ enum Admission {
         req: Req,
         need: usize,
     },
+    /// Can never fit, even alone with every cache evicted (a retracted request whose
+    /// prompt and output fill the pool): it ends with what it has.
+    NeverFits(Req),
     /// Its prefix went from the pool to disk since it arrived: it waits for the read.
     Loading,
 }
@@ -190,6 +193,12 @@ impl<M: ForwardModel> Scheduler<M> {
                     slots[index] = Some(req);
                     queues.remove(&tenant);
                 }
+                Admission::NeverFits(mut req) => {
+                    let step = req.stop.abort();
+                    req.pending_text.push_str(&step.text);
+                    req.finish = Some(FinishReason::Length);
+                    self.done.push_back(req);
+                }
                 Admission::NoRoom { req, need } => {
                     // Its turn came and memory was short: tenants with larger counters may
                     // use only what is left beyond its need, or a tenant whose requests are
@@ -236,7 +245,13 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         let alone = self.running.is_empty() && first;
         if self.restore_staged(&mut req, alone) {
-            return Admission::TenantBlocked(req);
+            // Its pages read from disk need room first: its turn holds that room back as
+            // any request's does.
+            let ids = req.fill_ids();
+            let cached = self.cache.tree().prefix_len(req.ns, &ids).unwrap_or(0);
+            let output = (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+            let need = ids.len().saturating_sub(cached) + output.max(1);
+            return Admission::NoRoom { req, need };
         }
         let ids = req.fill_ids();
         let key = &ids[..ids.len() - 1];
@@ -272,11 +287,16 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             self.evictable_for(tenant)
         };
-        let budget = (self.cache.allocator().available() + evictable).saturating_sub(*reserved);
+        let room = self.cache.allocator().available() + evictable;
+        let budget = room.saturating_sub(*reserved);
         // Alone, a request that fits the pool is admitted even if its output reservation
         // is pessimistic; otherwise it would wait forever.
         if need > budget && !(alone && extend < budget) {
             self.undo_admit(&req, kv);
+            // Alone with every cache evictable, only what others hold back is missing.
+            if alone && extend >= room {
+                return Admission::NeverFits(req);
+            }
             return Admission::NoRoom { req, need };
         }
         self.cache.record_admission(&kv, key.len());

@@ -126,7 +126,7 @@ impl SglangScheduler for SglangService {
             .inflight
             .register(&prepared.rid, caller.tenant)
             .ok_or_else(|| {
-                Status::invalid_argument(format!(
+                Status::already_exists(format!(
                     "request_id {:?} is already in flight: ids must be unique",
                     prepared.rid
                 ))
@@ -167,8 +167,10 @@ impl SglangScheduler for SglangService {
         let caller = self.caller(&request)?;
         let engine = self.engine()?;
         let rid = request.into_inner().request_id;
-        // A tenant aborts only its own requests; an administrator any.
-        let owner = (!caller.is_admin).then_some(caller.tenant);
+        // A tenant aborts only its own requests; an administrator its own id if it has one
+        // in flight (ids are per tenant), else any tenant's.
+        let own = !caller.is_admin || self.inflight.contains(&rid, Some(caller.tenant));
+        let owner = own.then_some(caller.tenant);
         let found = !rid.is_empty() && self.inflight.contains(&rid, owner);
         if found {
             engine.abort_owned(&rid, owner);
