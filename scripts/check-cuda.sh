@@ -24,33 +24,20 @@ for arg in "$@"; do
     *) echo "usage: $0 [--cublas] [--emulator]" >&2; exit 2 ;;
     esac
 done
-loader_cache=$(ldconfig -p 2>/dev/null || true)
-if [[ ! -e /dev/nvidiactl && $loader_cache != *libcuda.so* ]]; then
-    emulator=1
-fi
-
 # shellcheck source=scripts/cuda-env.sh
 source scripts/cuda-env.sh
+if no_gpu; then
+    emulator=1
+fi
 if ((with_cublas)); then cuda_env --cublas; else cuda_env; fi
 # A missing NVRTC fails the PTX check instead of skipping it.
 export RADIXSERVE_REQUIRE_NVRTC=1
 
-# Tests whose sizes take minutes on the emulator (their kernels are covered at smaller sizes
-# by kernels/emu/tests): left to GPU machines, named in the output.
-heavy=()
-if ((emulator)); then
-    cargo build --profile ci -p cuda-emu-driver
-    links=$(realpath -m "${CARGO_TARGET_DIR:-target}/ci/cuda-emu")
-    mkdir -p "$links"
-    ln -sf ../libcuda_emu_driver.so "$links/libcuda.so"
-    ln -sf ../libcuda_emu_driver.so "$links/libcublas.so"
-    export LD_LIBRARY_PATH=$links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export RADIXSERVE_REQUIRE_GPU=1
-    heavy=(paged_attention_matches_the_cpu_for_decode_extend_and_split_k)
-    echo "no GPU: the GPU tests run on the CUDA emulator; left to a GPU: ${heavy[*]}"
-fi
 skips=()
-for t in ${heavy[@]+"${heavy[@]}"}; do skips+=(--skip "$t"); done
+if ((emulator)); then
+    cuda_emulator
+    skips=(${CUDA_EMULATED_SKIPS[@]+"${CUDA_EMULATED_SKIPS[@]}"})
+fi
 
 cargo test --profile ci -p kernels --features cuda --test cuda_ptx --test cuda_kernels --test cuda_sampling --test cuda_graphs --test cuda_fused \
     -- --nocapture --test-threads 2 ${skips[@]+"${skips[@]}"}

@@ -1,7 +1,7 @@
-# Sourced by check-cuda.sh and serve.sh (not run): installs the NVIDIA wheels that carry NVRTC,
-# the CUDA headers (cuda_fp16.h) and, when asked, cuBLAS into .cache/cuda-pip (git-ignored),
-# once per wheel set, and points the loader and the kernel compiler at them. No CUDA toolkit
-# is needed, only the driver for running. Usage: cuda_env [--cublas]
+# Sourced by test.sh, check-cuda.sh and serve.sh (not run): installs the NVIDIA wheels that
+# carry NVRTC, the CUDA headers (cuda_fp16.h) and, when asked, cuBLAS into .cache/cuda-pip
+# (git-ignored), once per wheel set, and points the loader and the kernel compiler at them. No
+# CUDA toolkit is needed, only the driver for running. Usage: cuda_env [--cublas]
 cuda_env() {
     local cache=.cache/cuda-pip
     local wheels=(nvidia-cuda-nvrtc-cu12==12.9.86 nvidia-cuda-runtime-cu12==12.9.79)
@@ -19,4 +19,31 @@ cuda_env() {
     [[ ${1:-} == --cublas ]] && lib_path=$lib_path:$root/cublas/lib
     export LD_LIBRARY_PATH=$lib_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export RADIXSERVE_CUDA_INCLUDE=$root/cuda_runtime/include${RADIXSERVE_CUDA_INCLUDE:+:$RADIXSERVE_CUDA_INCLUDE}
+}
+
+# Whether this machine has no NVIDIA driver (no device node, no libcuda in the loader cache).
+no_gpu() {
+    local loader_cache
+    loader_cache=$(ldconfig -p 2>/dev/null || true)
+    [[ ! -e /dev/nvidiactl && $loader_cache != *libcuda.so* ]]
+}
+
+# Points cudarc at the CUDA emulator (kernels/emu-driver: libcuda.so and libcublas.so on the
+# CPU) and makes every GPU test fail rather than skip; builds the emulator first. Sets
+# CUDA_EMULATED_SKIPS to the --skip arguments of the tests whose sizes take minutes on the
+# emulator (their kernels are covered at smaller sizes by kernels/emu/tests), left to GPU
+# machines. Usage: cuda_emulator (after cuda_env).
+cuda_emulator() {
+    cargo build --profile ci -p cuda-emu-driver
+    local links
+    links=$(realpath -m "${CARGO_TARGET_DIR:-target}/ci/cuda-emu")
+    mkdir -p "$links"
+    ln -sf ../libcuda_emu_driver.so "$links/libcuda.so"
+    ln -sf ../libcuda_emu_driver.so "$links/libcublas.so"
+    export LD_LIBRARY_PATH=$links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export RADIXSERVE_REQUIRE_GPU=1
+    local heavy=(paged_attention_matches_the_cpu_for_decode_extend_and_split_k)
+    CUDA_EMULATED_SKIPS=()
+    for t in "${heavy[@]}"; do CUDA_EMULATED_SKIPS+=(--skip "$t"); done
+    echo "no GPU: the GPU tests run on the CUDA emulator; left to a GPU: ${heavy[*]}"
 }

@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
-# The whole test suite: fetches the model if missing, then builds the workspace once in the
-# optimized `ci` profile (release speed, debug assertions on) and runs every test; then the
-# CUDA checks (every kernel source compiled by NVRTC for sm_80/sm_90, the `cuda` feature
-# built and linted, the GPU tests run on the GPU or, without one, on the CUDA emulator).
+# The whole test suite: fetches the model if missing, builds the workspace once, with the
+# `cuda` feature, in the optimized `ci` profile (release speed, debug assertions on), and runs
+# every test in one go: the CPU tests, every kernel source compiled by NVRTC for sm_80/sm_90,
+# and the GPU tests on the GPU or, without one, on the CUDA emulator (kernels/emu-driver);
+# then clippy over the workspace with the feature, warnings denied. Arguments go to
+# `cargo test` (a test name filters). scripts/check-cuda.sh runs the GPU side alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-model.sh
-cargo test --workspace --profile ci --no-fail-fast "$@"
-scripts/check-cuda.sh
+# shellcheck source=scripts/cuda-env.sh
+source scripts/cuda-env.sh
+# A real GPU needs cuBLAS from the wheels; the emulator brings its own.
+if no_gpu; then cuda_env; else cuda_env --cublas; fi
+# A missing NVRTC fails the PTX check instead of skipping it.
+export RADIXSERVE_REQUIRE_NVRTC=1
+features=(--features engine/cuda,kernels/cuda)
+cargo test --workspace --profile ci "${features[@]}" --no-run "$@"
+skips=()
+if no_gpu; then
+    cuda_emulator
+    skips=(${CUDA_EMULATED_SKIPS[@]+"${CUDA_EMULATED_SKIPS[@]}"})
+fi
+cargo test --workspace --profile ci "${features[@]}" --no-fail-fast "$@" -- ${skips[@]+"${skips[@]}"}
+cargo clippy --workspace --profile ci "${features[@]}" --all-targets -- -D warnings

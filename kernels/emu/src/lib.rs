@@ -71,7 +71,8 @@ extern "C" fn call_kernel<F: Fn()>(ctx: *mut c_void) {
 /// # Safety
 /// `kernel` must call a kernel with arguments that are valid for it: pointers to buffers as
 /// large as the kernel reads and writes for this geometry, as on a GPU. It runs on fiber
-/// stacks of 256 KiB and must not unwind.
+/// stacks of 256 KiB, on several threads at once (blocks run in parallel, as on a GPU: a
+/// kernel entry point called with plain arguments is fine), and must not unwind.
 pub unsafe fn launch<F: Fn()>(cfg: Launch, kernel: F) -> Result<(), EmuError> {
     let (gx, gy, gz) = cfg.grid_dim;
     let (bx, by, bz) = cfg.block_dim;

@@ -1,5 +1,6 @@
-// The emulator's scheduler: a launch runs its blocks one after another on the calling thread,
-// each block's threads as ucontext fibers. A fiber runs until it reaches a barrier (or ends);
+// The emulator's scheduler: a launch runs its blocks on a few OS threads (the calling thread
+// and a pool of helpers; a grid's blocks are independent, and our kernels share nothing
+// across blocks), each thread one block at a time, each block's threads as fibers. A fiber runs until it reaches a barrier (or ends);
 // when every fiber waits, a warp whose live lanes all wait at a warp barrier is released, else
 // the block's barrier is released when every live thread waits there. Anything else (threads
 // of one block or warp waiting at different barriers) is a divergent barrier: the launch
@@ -13,6 +14,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "emu.h"
@@ -268,6 +273,123 @@ bool far_shared_untouched(size_t shared_bytes) {
     return true;
 }
 
+// Helper threads for the blocks of a launch. One launch uses them at a time; a launch made
+// while they are busy (from another host thread) runs on its caller alone. Never destroyed:
+// a joinable std::thread destroyed at exit would end the process.
+class Helpers {
+  public:
+    static Helpers& get() {
+        static Helpers* helpers = new Helpers();
+        return *helpers;
+    }
+
+    // Runs job(0) on the caller and job(1) .. job(n - 1) on helpers; returns once every one
+    // has returned. False (nothing run) when another launch holds the helpers.
+    bool try_run(unsigned n, const std::function<void(unsigned)>& job) {
+        std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+        if (!busy.owns_lock()) return false;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            while (threads_.size() + 1 < n) {
+                const unsigned id = (unsigned)threads_.size() + 1;
+                threads_.emplace_back([this, id] { serve(id); });
+            }
+            job_ = &job;
+            wanted_ = n;
+            remaining_ = n - 1;
+            ++generation_;
+        }
+        start_.notify_all();
+        job(0);
+        std::unique_lock<std::mutex> lock(mutex_);
+        finished_.wait(lock, [this] { return remaining_ == 0; });
+        job_ = nullptr;
+        return true;
+    }
+
+    // Threads a launch may use: the machine's cores, at most 8.
+    static unsigned width() {
+        const unsigned cores = std::thread::hardware_concurrency();
+        return cores == 0 ? 1 : std::min(cores, 8u);
+    }
+
+  private:
+    void serve(unsigned id) {
+        uint64_t seen = 0;
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            start_.wait(lock, [&] { return generation_ != seen; });
+            seen = generation_;
+            if (id >= wanted_) continue;
+            const std::function<void(unsigned)>* job = job_;
+            lock.unlock();
+            (*job)(id);
+            lock.lock();
+            if (--remaining_ == 0) finished_.notify_all();
+        }
+    }
+
+    std::mutex busy_;
+    std::mutex mutex_;
+    std::condition_variable start_;
+    std::condition_variable finished_;
+    std::vector<std::thread> threads_;
+    const std::function<void(unsigned)>* job_ = nullptr;
+    unsigned wanted_ = 0;
+    unsigned remaining_ = 0;
+    uint64_t generation_ = 0;
+};
+
+// What one thread of a launch found: 0 or run_block's code, and the block it names.
+struct Outcome {
+    int rc = 0;
+    unsigned long long block = 0;
+};
+
+// Runs blocks `first`, `first + step`, ... of the grid on this thread, with its own fibers,
+// stacks and shared memory.
+Outcome run_blocks(dim3 grid, dim3 block_dim, size_t shared_bytes, void (*body)(void*), void* ctx,
+                   unsigned long long first, unsigned long long step) {
+    const unsigned long long threads = (unsigned long long)block_dim.x * block_dim.y * block_dim.z;
+    Block block;
+    block.fibers.resize(threads);
+    block.exchange.assign(threads, 0);
+    // A launch from inside a kernel (never done by ours) gets stacks of its own.
+    std::vector<Stack> own;
+    std::vector<Stack>& stacks = active == nullptr ? stack_pool : own;
+    while (stacks.size() < threads) stacks.emplace_back();
+    for (unsigned long long t = 0; t < threads; ++t) block.stacks.push_back(stacks[t].bottom());
+    uint32_t* words = reinterpret_cast<uint32_t*>(smem);
+    for (size_t i = 0; i < EMU_DYNAMIC_SHARED_BYTES / 4; ++i) words[i] = POISON;
+    block.body = body;
+    block.ctx = ctx;
+    Block* outer = active;
+    const dim3 outer_block_dim = blockDim, outer_grid = gridDim;
+    const uint3 outer_index = blockIdx;
+    active = &block;
+    blockDim = block_dim;
+    gridDim = grid;
+    Outcome outcome;
+    const unsigned long long total = (unsigned long long)grid.x * grid.y * grid.z;
+    for (unsigned long long b = first; b < total && outcome.rc == 0; b += step) {
+        const unsigned x = (unsigned)(b % grid.x);
+        const unsigned y = (unsigned)(b / grid.x % grid.y);
+        const unsigned z = (unsigned)(b / ((unsigned long long)grid.x * grid.y));
+        blockIdx = uint3{x, y, z};
+        outcome.rc = run_block(block, shared_bytes, (x + y + z) % 2 == 1);
+        if (outcome.rc != 0) outcome.block = b;
+    }
+    active = outer;
+    blockDim = outer_block_dim;
+    gridDim = outer_grid;
+    blockIdx = outer_index;
+    if (outcome.rc == 0 && !far_shared_untouched(shared_bytes)) {
+        outcome.rc = 3;  // some block wrote far past its shared memory; the last one is named
+        outcome.block = total - 1;
+    }
+    return outcome;
+}
+
 }  // namespace
 
 extern "C" float* emu_dynamic_shared() { return smem; }
@@ -297,8 +419,8 @@ extern "C" uint64_t emu_exchange(uint64_t bits, unsigned lane_mask) {
 
 // Runs `body(ctx)` as every thread of a grid. Returns 0, 1 for a launch CUDA would refuse
 // (no threads or no blocks, over 1024 threads per block or 64 in z, over 65,535 blocks in y
-// or z, over 48 KiB of dynamic shared memory), or run_block's
-// code with the failing block's linear index in *failed_block.
+// or z, over 48 KiB of dynamic shared memory), or run_block's code for the lowest failing
+// block, named in `failed_block`.
 extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                           unsigned bz, size_t shared_bytes, void (*body)(void*), void* ctx,
                           unsigned* failed_block) {
@@ -306,34 +428,21 @@ extern "C" int emu_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
     if (threads == 0 || threads > MAX_THREADS || bz > 64 || gx == 0 || gy == 0 || gz == 0 ||
         gy > 65535 || gz > 65535 || shared_bytes > EMU_DYNAMIC_SHARED_BYTES)
         return 1;
-    Block block;
-    block.fibers.resize(threads);
-    block.exchange.assign(threads, 0);
-    // A launch from inside a kernel (never done by ours) gets stacks of its own.
-    std::vector<Stack> own;
-    std::vector<Stack>& stacks = active == nullptr ? stack_pool : own;
-    while (stacks.size() < threads) stacks.emplace_back();
-    for (unsigned long long t = 0; t < threads; ++t) block.stacks.push_back(stacks[t].bottom());
-    uint32_t* words = reinterpret_cast<uint32_t*>(smem);
-    for (size_t i = 0; i < EMU_DYNAMIC_SHARED_BYTES / 4; ++i) words[i] = POISON;
-    block.body = body;
-    block.ctx = ctx;
-    Block* outer = active;
-    active = &block;
-    blockDim = dim3{bx, by, bz};
-    gridDim = dim3{gx, gy, gz};
-    int rc = 0;
-    for (unsigned z = 0; z < gz && rc == 0; ++z)
-        for (unsigned y = 0; y < gy && rc == 0; ++y)
-            for (unsigned x = 0; x < gx && rc == 0; ++x) {
-                blockIdx = uint3{x, y, z};
-                rc = run_block(block, shared_bytes, (x + y + z) % 2 == 1);
-                if (rc != 0) *failed_block = (z * gy + y) * gx + x;
-            }
-    active = outer;
-    if (rc == 0 && !far_shared_untouched(shared_bytes)) {
-        rc = 3;  // some block wrote far past its shared memory; the last one is named
-        *failed_block = gx * gy * gz - 1;
+    const dim3 grid{gx, gy, gz}, block_dim{bx, by, bz};
+    const unsigned long long total = (unsigned long long)gx * gy * gz;
+    // A launch from inside a kernel stays on its thread.
+    const unsigned width =
+        active != nullptr ? 1u : (unsigned)std::min<unsigned long long>(Helpers::width(), total);
+    std::vector<Outcome> outcomes(width);
+    const std::function<void(unsigned)> job = [&](unsigned w) {
+        outcomes[w] = run_blocks(grid, block_dim, shared_bytes, body, ctx, w, width);
+    };
+    if (width == 1 || !Helpers::get().try_run(width, job)) {
+        outcomes.assign(1, run_blocks(grid, block_dim, shared_bytes, body, ctx, 0, 1));
     }
-    return rc;
+    Outcome worst;
+    for (const Outcome& o : outcomes)
+        if (o.rc != 0 && (worst.rc == 0 || o.block < worst.block)) worst = o;
+    if (worst.rc != 0) *failed_block = (unsigned)worst.block;
+    return worst.rc;
 }
