@@ -98,7 +98,7 @@ fn constrained(
             let spec = GrammarSpec::JsonSchema(schemas[i % schemas.len()].clone());
             r.constraint = Some(
                 engine
-                    .compile_grammar_now(&spec, radix::CacheScope::Global)
+                    .compile_grammar_now(&spec, &radix::Namespace::global())
                     .unwrap(),
             );
             r
@@ -167,7 +167,7 @@ fn mask(c: &mut Criterion, engine: &EngineHandle, schemas: &[Value], outputs: &[
     let replay = |i: usize, logits: &mut [f32]| -> u64 {
         let spec = GrammarSpec::JsonSchema(schemas[i % schemas.len()].clone());
         let mut constraint = engine
-            .compile_grammar_now(&spec, radix::CacheScope::Global)
+            .compile_grammar_now(&spec, &radix::Namespace::global())
             .unwrap();
         let mut masks = 0;
         let mut at = 0;

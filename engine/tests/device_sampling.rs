@@ -217,7 +217,7 @@ fn grammar_requests(engine: &EngineHandle) -> Vec<GenerateRequest> {
             let spec = GrammarSpec::Regex(COUNTING.into());
             r.constraint = Some(
                 engine
-                    .compile_grammar_now(&spec, radix::CacheScope::Global)
+                    .compile_grammar_now(&spec, &radix::Namespace::global())
                     .unwrap(),
             );
             r

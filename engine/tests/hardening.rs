@@ -9,8 +9,8 @@ mod common;
 
 use engine::gguf::GgufFile;
 use engine::handle::{
-    EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, PromptInput, RequestStream,
-    SaltLimits, SubmitError,
+    EngineConfig, EngineHandle, GenerateError, GenerateEvent, GenerateRequest, PromptInput,
+    RequestStream, SaltLimits, SubmitError,
 };
 use engine::model::scripted::ScriptedModel;
 use engine::sampling::{FinishReason, SamplingParams};
@@ -194,7 +194,7 @@ fn model_error_ends_the_stream(engine: &EngineHandle) {
         .count();
     assert_eq!(finals, 1, "{events:?}");
     assert!(
-        matches!(events.last(), Some(GenerateEvent::Error(m)) if m.contains("scripted failure")),
+        matches!(events.last(), Some(GenerateEvent::Error(GenerateError::Engine(m))) if m.contains("scripted failure")),
         "{events:?}"
     );
     // The failed step's K/V was never written: none of it may be served from the cache.

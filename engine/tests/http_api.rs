@@ -694,6 +694,32 @@ async fn bad_requests_get_openai_errors() {
             json!({"prompt": "hi", "stream_options": {"include_usage": true}}),
             "stream_options",
         ),
+        // Other servers' extensions that ask for what this one does not do.
+        (
+            json!({"prompt": "hi", "use_beam_search": true}),
+            "use_beam_search",
+        ),
+        (
+            json!({"prompt": "hi", "skip_special_tokens": false}),
+            "skip_special_tokens",
+        ),
+        (
+            json!({"prompt": "hi", "include_stop_str_in_output": true}),
+            "include_stop_str_in_output",
+        ),
+        (json!({"prompt": "hi", "typical_p": 0.5}), "typical_p"),
+        (
+            json!({"prompt": "hi", "allowed_token_ids": [1, 2]}),
+            "allowed_token_ids",
+        ),
+        (
+            json!({"prompt": "hi", "guided_choice": []}),
+            "guided_choice",
+        ),
+        (
+            json!({"prompt": "hi", "guided_choice": ["a"], "regex": "b"}),
+            "response_format",
+        ),
     ];
     for (request, param) in cases {
         let (status, body) = post_json("/v1/completions", request).await;

@@ -23,10 +23,14 @@ use std::time::{Duration, Instant};
 const POOL_TOKENS: usize = 700;
 
 fn engine_with(dir: &Path, dtype: KvDtype) -> EngineHandle {
+    engine_serving(dir, dtype, 640)
+}
+
+fn engine_serving(dir: &Path, dtype: KvDtype, max_context_len: usize) -> EngineHandle {
     let mut config = EngineConfig::new(common::model_path());
     config.kv_dtype = dtype;
     config.kv_budget_bytes = POOL_TOKENS * 46_080 / dtype_shrink(dtype);
-    config.max_context_len = 640;
+    config.max_context_len = max_context_len;
     config.kv_disk = Some(KvDiskConfig {
         dir: dir.to_path_buf(),
         budget_bytes: 1 << 30,
@@ -223,7 +227,7 @@ fn a_restart_finds_the_pages_and_a_flush_removes_them() {
 }
 
 #[test]
-fn other_dtypes_and_corrupt_files_are_misses() {
+fn other_dtypes_contexts_and_corrupt_files_are_misses() {
     let dir = tempfile::tempdir().unwrap();
     let (a, fresh_a) = {
         let engine = start(dir.path());
@@ -235,6 +239,13 @@ fn other_dtypes_and_corrupt_files_are_misses() {
     // K/V in bf16 is another fingerprint: the f32 pages are not even indexed.
     {
         let engine = engine_with(dir.path(), KvDtype::Bf16);
+        assert_eq!(disk_info(&engine).tokens, 0);
+        assert_eq!(run(&engine, &a, 0).1, 0);
+        engine.shutdown(Duration::from_secs(5));
+    }
+    // So is another served context (a long-context model's RoPE factors follow it).
+    {
+        let engine = engine_serving(dir.path(), KvDtype::F32, 600);
         assert_eq!(disk_info(&engine).tokens, 0);
         assert_eq!(run(&engine, &a, 0).1, 0);
         engine.shutdown(Duration::from_secs(5));
@@ -267,13 +278,14 @@ fn other_dtypes_and_corrupt_files_are_misses() {
 fn an_unwritable_disk_stops_spills_and_serving_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let engine = start(dir.path());
-    // The store's directory becomes a plain file: every write fails from now on.
+    // The store's directory (beside the lock file) becomes a plain file: every write fails
+    // from now on.
     let store = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()
-        .next()
-        .unwrap()
-        .path();
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .unwrap();
     std::fs::remove_dir_all(&store).unwrap();
     std::fs::write(&store, b"not a directory").unwrap();
     let a = prompt(&engine, "orchards");

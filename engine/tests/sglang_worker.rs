@@ -435,6 +435,49 @@ mod keyless {
         stored_tokens(&events)
     }
 
+    /// Without `max_new_tokens` a request generates to the end of the context, as SGLang's
+    /// scheduler has it (not a default of 128 tokens that cut answers behind a gateway).
+    #[test]
+    fn an_unset_max_new_tokens_runs_to_the_end_of_the_context() {
+        let engine = start_engine();
+        let sentence = engine
+            .tokenizer()
+            .encode_without_bos_eos("Count every word of this sentence. ", true)
+            .unwrap();
+        let prompt_len = engine.max_context_len() - 150;
+        let ids: Vec<u32> = sentence.iter().copied().cycle().take(prompt_len).collect();
+        let addr = serve(engine.clone(), Some("gateway"));
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let done = rt.block_on(async {
+            let mut request = generate(ids);
+            let params = request.sampling_params.as_mut().unwrap();
+            params.max_new_tokens = None;
+            params.ignore_eos = true;
+            let mut stream = client(addr)
+                .await
+                .generate(request)
+                .await
+                .unwrap()
+                .into_inner();
+            let mut done = None;
+            while let Some(message) = stream.message().await.unwrap() {
+                if let Some(pb::generate_response::Response::Complete(c)) = message.response {
+                    done = Some(c);
+                }
+            }
+            done.expect("a Complete message")
+        });
+        assert_eq!(done.finish_reason, "length");
+        assert_eq!(done.prompt_tokens as usize, prompt_len);
+        let total = prompt_len + done.completion_tokens as usize;
+        assert!(
+            done.completion_tokens > 128 && total <= engine.max_context_len(),
+            "{} tokens after a prompt of {prompt_len}",
+            done.completion_tokens
+        );
+        common::wait_idle(&engine);
+    }
+
     #[test]
     fn keyless_calls_act_as_the_named_tenant_and_see_only_its_blocks() {
         let engine = start_engine();

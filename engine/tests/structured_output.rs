@@ -8,58 +8,29 @@
 mod common;
 
 use common::process::Rng;
-use engine::gguf::GgufFile;
-use engine::grammar::{GrammarLimits, GrammarSpec, Grammars};
+use common::servers::{post_json, serve, Servers};
+use engine::grammar::GrammarSpec;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, PromptInput};
 use engine::sampling::{FinishReason, SamplingParams, StopMatch};
-use engine::server::grpc::GrpcServer;
-use engine::server::http::{self, HttpState};
-use engine::tokenizer::{ChatMessage, Tokenizer};
+use engine::tokenizer::ChatMessage;
 use proto::v1 as pb;
 use proto::v1::generate_request::Input;
 use proto::v1::radix_serve_client::RadixServeClient;
-use radix::CacheScope;
+use radix::Namespace;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-struct Servers {
-    engine: EngineHandle,
-    http: SocketAddr,
-    grpc: SocketAddr,
+fn config() -> EngineConfig {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 256 << 20;
+    config.max_context_len = 2048;
+    config.scheduler.max_running_requests = 32;
+    config
 }
 
 fn servers() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
-    SERVERS.get_or_init(|| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.kv_budget_bytes = 256 << 20;
-        config.max_context_len = 2048;
-        config.scheduler.max_running_requests = 32;
-        let engine = EngineHandle::start(config).unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let served = engine.clone();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let h = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                let g = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send((h.local_addr().unwrap(), g.local_addr().unwrap()))
-                    .unwrap();
-                let grpc = GrpcServer::ready(served.clone()).await;
-                tokio::spawn(grpc.serve(g, std::future::pending()));
-                http::serve(h, HttpState::ready(served, None), std::future::pending())
-                    .await
-                    .unwrap();
-            });
-        });
-        let (http, grpc) = rx.recv().unwrap();
-        Servers { engine, http, grpc }
-    })
+    SERVERS.get_or_init(|| serve(config()))
 }
 
 fn chat_ids(engine: &EngineHandle, ask: &str) -> Vec<u32> {
@@ -110,7 +81,7 @@ fn constrained(
     let mut request = GenerateRequest::new(prompt, params);
     request.constraint = Some(
         engine
-            .compile_grammar_now(spec, CacheScope::Global)
+            .compile_grammar_now(spec, &Namespace::global())
             .unwrap(),
     );
     request
@@ -367,19 +338,7 @@ fn logit_bias_moves_the_greedy_choice() {
 }
 
 async fn post(path: &str, body: Value) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .post(format!("http://{}{path}", servers().http))
-        .header("content-type", "application/json")
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
-    )
+    post_json(servers().http, path, body).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -726,77 +685,4 @@ fn constrained_requests_survive_retraction() {
         "the pool was never short"
     );
     common::wait_idle(&engine);
-}
-
-/// Lowercase-letter tokens the mask allows, cycling with `rng`.
-fn a_lowercase_token(tok: &Tokenizer, mask: &[u32], rng: &mut Rng) -> Option<u32> {
-    let allowed: Vec<u32> = (0..tok.vocab_size() as u32)
-        .filter(|&t| {
-            mask.get(t as usize / 32)
-                .is_some_and(|w| (w >> (t % 32)) & 1 == 1)
-        })
-        .filter(|&t| {
-            let text = tok.decode(&[t], false).unwrap_or_default();
-            !text.is_empty() && text.bytes().all(|b| b.is_ascii_lowercase())
-        })
-        .collect();
-    (!allowed.is_empty()).then(|| allowed[rng.below(allowed.len() as u64) as usize])
-}
-
-/// A request whose grammar fails (here: it needs more lexer states than allowed) fails
-/// alone: neither a request running the same cached grammar at the same time nor the next
-/// one to compile it shares its lexer, its state count or its error.
-#[test]
-fn a_grammar_that_fails_in_one_request_still_works_for_the_next() {
-    let file = GgufFile::open(common::model_path()).unwrap();
-    let tok = Arc::new(Tokenizer::from_gguf_metadata(file.metadata()).unwrap());
-    let limits = GrammarLimits {
-        max_lexer_states: 300,
-        ..GrammarLimits::default()
-    };
-    let grammars = Grammars::new(tok.clone(), tok.vocab_size(), limits);
-    // Whether the 13th letter from the end is an `a`: a DFA of 2^13 states.
-    let spec = GrammarSpec::Regex("[a-z]*a[a-z]{12}".into());
-    let mut rng = Rng(7);
-    // The first compile fills the cache; the two requests below both come from it.
-    grammars.compile(&spec, CacheScope::Global).unwrap();
-    let mut first = grammars.compile(&spec, CacheScope::Global).unwrap();
-    let mut beside = grammars.compile(&spec, CacheScope::Global).unwrap();
-    let mut steps = 0;
-    let error = loop {
-        match first.compute_mask() {
-            Err(e) => break e,
-            Ok(mask) => {
-                let token = a_lowercase_token(&tok, &mask, &mut rng).unwrap();
-                first.advance(token).unwrap();
-                steps += 1;
-                assert!(steps < 500, "the lexer never reached its state limit");
-            }
-        }
-    };
-    println!("failed after {steps} tokens: {error}");
-    assert!(error.ends_with("too many states: 300 >= 300"), "{error}");
-    assert!(steps > 3, "the limit leaves room for a few tokens");
-    let mut next = grammars.compile(&spec, CacheScope::Global).unwrap();
-    for constraint in [&mut beside, &mut next] {
-        for _ in 0..3 {
-            let mask = constraint.compute_mask().unwrap();
-            let token = a_lowercase_token(&tok, &mask, &mut rng).unwrap();
-            constraint.advance(token).unwrap();
-        }
-    }
-}
-
-/// Compiled grammars are cached per cache scope: another tenant's compile of the same
-/// grammar is a miss (how long a compile takes must not tell a tenant what others ran).
-#[test]
-fn grammars_are_cached_per_cache_scope() {
-    let file = GgufFile::open(common::model_path()).unwrap();
-    let tok = Arc::new(Tokenizer::from_gguf_metadata(file.metadata()).unwrap());
-    let grammars = Grammars::new(tok.clone(), tok.vocab_size(), GrammarLimits::default());
-    let spec = GrammarSpec::Regex("(yes|no)".into());
-    for (tenant, cached) in [(1, 1), (1, 1), (2, 2)] {
-        grammars.compile(&spec, CacheScope::Tenant(tenant)).unwrap();
-        assert_eq!(grammars.cached_count(), cached, "after tenant {tenant}");
-    }
 }

@@ -184,6 +184,29 @@ fn corrupt_and_foreign_files_are_misses_and_are_removed() {
     assert_eq!(tier.stats().pages, 2);
 }
 
+/// One store per directory at a time: a second open (here in the same process, which
+/// `flock` treats like another) waits briefly, then is refused by name; once the first is
+/// closed the directory opens again, with what it wrote.
+#[test]
+fn a_directory_in_use_is_refused_until_its_store_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tokens(16, 3);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    spill(&tier, "global", &t, 4, 0);
+    let mut other = config(dir.path(), 128, 100);
+    other.fingerprint = model_fingerprint(b"test model", "bf16");
+    for second in [config(dir.path(), 128, 100), other] {
+        let refused = DiskTier::open(second).err().map(|e| e.to_string());
+        assert!(
+            refused.as_deref().is_some_and(|m| m.contains("in use")),
+            "{refused:?}"
+        );
+    }
+    drop(tier);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(tier.stats().pages, 4);
+}
+
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];

@@ -1,7 +1,7 @@
 //! Structured outputs: grammars compiled by llguidance into per-request constraints that the
 //! sampler applies as a mask. Compilation runs off the scheduler thread and off the async
 //! runtime (callers use the engine's bounded pool) and compiled grammars are cached by their
-//! text; the scheduler only computes masks, consumes tokens and appends the tokens a grammar
+//! text and the caller's cache namespace; the scheduler only computes masks, consumes tokens and appends the tokens a grammar
 //! forces (jump-forward).
 
 mod constraint;
@@ -20,7 +20,7 @@ use crate::tokenizer::Tokenizer;
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use parking_lot::Mutex;
-use radix::CacheScope;
+use radix::{CacheScope, Namespace};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -91,38 +91,50 @@ fn compact(schema: &serde_json::Value) -> serde_json::Value {
 
 /// A client's schema made strict as SGLang's default grammar backend makes it: an object
 /// schema that does not say otherwise admits no properties beyond those it names (else a
-/// model may add keys until its budget runs out). Applied to every nested schema.
+/// model may add keys until its budget runs out). Applied to every nested schema, except
+/// where `allOf` combines schemas: each member names only its own properties, so closing
+/// the members (or the schema holding them) would forbid what the others require.
 fn strict(schema: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     let mut schema = schema.clone();
-    fn visit(value: &mut Value) {
+    fn visit(value: &mut Value, may_close: bool) {
         match value {
             Value::Object(map) => {
                 let is_object_schema = map.get("type").and_then(Value::as_str) == Some("object")
                     || map.contains_key("properties");
-                if is_object_schema && !map.contains_key("additionalProperties") {
+                if may_close
+                    && is_object_schema
+                    && !map.contains_key("additionalProperties")
+                    && !map.contains_key("allOf")
+                {
                     map.insert("additionalProperties".into(), Value::Bool(false));
                 }
                 for (key, child) in map.iter_mut() {
                     match key.as_str() {
+                        // Members of an intersection stay open at their top level.
+                        "allOf" => {
+                            if let Value::Array(members) = child {
+                                members.iter_mut().for_each(|m| visit(m, false));
+                            }
+                        }
                         // Maps from names to schemas: the names are not keywords.
                         "properties" | "patternProperties" | "$defs" | "definitions"
                         | "dependentSchemas" => {
                             if let Value::Object(named) = child {
-                                named.values_mut().for_each(visit);
+                                named.values_mut().for_each(|v| visit(v, true));
                             }
                         }
                         // Data, not schemas.
                         "enum" | "const" | "default" | "examples" => {}
-                        _ => visit(child),
+                        _ => visit(child, true),
                     }
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(visit),
+            Value::Array(items) => items.iter_mut().for_each(|v| visit(v, true)),
             _ => {}
         }
     }
-    visit(&mut schema);
+    visit(&mut schema, true);
     schema
 }
 
@@ -167,10 +179,10 @@ pub struct Grammars {
 
 #[derive(Default)]
 struct GrammarCache {
-    /// Keyed by the cache scope of the caller too: whether a grammar compiles at once tells
-    /// whoever times it that someone used it recently, which is no business of another
-    /// tenant's.
-    entries: FxHashMap<(CacheScope, String), (Matcher, u64)>,
+    /// Keyed by the cache namespace of the request too (tenant or group, and salt): whether
+    /// a grammar compiles at once tells whoever times it that someone used it recently,
+    /// which is no business of another tenant's, nor of a user its salt separates.
+    entries: FxHashMap<(Namespace, String), (Matcher, u64)>,
     clock: u64,
 }
 
@@ -207,9 +219,9 @@ impl Grammars {
     }
 
     /// A fresh constraint for `spec`: compiled (blocking: call it off the async runtime and
-    /// off the scheduler thread), or cloned from what callers of the same cache `scope`
-    /// compiled. The error is the compiler's.
-    pub fn compile(&self, spec: &GrammarSpec, scope: CacheScope) -> Result<Constraint, String> {
+    /// off the scheduler thread), or cloned from what requests of the same cache
+    /// `namespace` compiled. The error is the compiler's.
+    pub fn compile(&self, spec: &GrammarSpec, namespace: &Namespace) -> Result<Constraint, String> {
         let text = spec.text();
         if text.len() > self.limits.max_grammar_bytes {
             return Err(format!(
@@ -219,7 +231,7 @@ impl Grammars {
                 self.limits.max_grammar_bytes
             ));
         }
-        let key = (scope, text);
+        let key = (namespace.clone(), text);
         if let Some(matcher) = self.cached(&key) {
             return Ok(Constraint::new(matcher, self.tokenizer.vocab_size()));
         }
@@ -239,7 +251,7 @@ impl Grammars {
         Ok(Constraint::new(matcher, self.tokenizer.vocab_size()))
     }
 
-    fn cached(&self, key: &(CacheScope, String)) -> Option<Matcher> {
+    fn cached(&self, key: &(Namespace, String)) -> Option<Matcher> {
         let mut cache = self.cache.lock();
         cache.clock += 1;
         let now = cache.clock;
@@ -251,14 +263,30 @@ impl Grammars {
         })
     }
 
-    fn store(&self, key: (CacheScope, String), matcher: Matcher) {
+    /// Keeps `matcher`; a full cache first drops the least recently used grammar of the
+    /// scope (tenant or group) holding the most, so that a tenant compiling grammar after
+    /// grammar pushes out its own rather than everyone else's.
+    fn store(&self, key: (Namespace, String), matcher: Matcher) {
         let mut cache = self.cache.lock();
         if cache.entries.len() >= self.limits.max_cached {
-            let oldest = cache
-                .entries
+            // The newcomer counts for its scope, so that at equal shares it replaces its own.
+            let mut held: FxHashMap<CacheScope, usize> = FxHashMap::default();
+            for (namespace, _) in cache.entries.keys().chain(std::iter::once(&key)) {
+                *held.entry(namespace.scope).or_default() += 1;
+            }
+            let largest = held
                 .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k.clone());
+                .max_by_key(|(scope, count)| (**count, **scope == key.0.scope))
+                .map(|(scope, _)| *scope);
+            let oldest_of = |scope: Option<CacheScope>| {
+                cache
+                    .entries
+                    .iter()
+                    .filter(|((namespace, _), _)| scope.is_none_or(|s| namespace.scope == s))
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(k, _)| k.clone())
+            };
+            let oldest = oldest_of(largest).or_else(|| oldest_of(None));
             if let Some(oldest) = oldest {
                 cache.entries.remove(&oldest);
             }
@@ -267,6 +295,12 @@ impl Grammars {
             let now = cache.clock;
             cache.entries.insert(key, (matcher, now));
         }
+    }
+
+    /// Whether a compiled `spec` is held for requests of `namespace`.
+    pub fn holds(&self, spec: &GrammarSpec, namespace: &Namespace) -> bool {
+        let key = (namespace.clone(), spec.text());
+        self.cache.lock().entries.contains_key(&key)
     }
 
     /// Compiled grammars held in the cache.
@@ -279,6 +313,27 @@ impl Grammars {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn strict_leaves_the_members_of_an_intersection_open() {
+        let schema = json!({
+            "type": "object",
+            "allOf": [
+                {"type": "object", "properties": {"a": {"type": "object"}}, "required": ["a"]},
+                {"properties": {"b": {}}, "required": ["b"]}
+            ]
+        });
+        let strict = strict(&schema);
+        assert!(strict.get("additionalProperties").is_none());
+        for member in strict["allOf"].as_array().unwrap() {
+            assert!(member.get("additionalProperties").is_none(), "{member}");
+        }
+        assert_eq!(
+            strict["allOf"][0]["properties"]["a"]["additionalProperties"],
+            json!(false),
+            "what a member nests is closed as anywhere else"
+        );
+    }
 
     #[test]
     fn strict_closes_every_object_schema_that_does_not_say_otherwise() {

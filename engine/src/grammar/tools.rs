@@ -76,7 +76,8 @@ pub fn tools_prompt(tools: &[ToolFunction]) -> String {
 }
 
 /// The grammar for `choice` over `tools` (`None` for [`ToolChoice::None`]). With
-/// `parallel`, `required` admits several calls.
+/// `parallel`, `required` admits several calls, and `auto` several after its text; without,
+/// one call ends the output.
 pub fn tool_grammar(
     tools: &[ToolFunction],
     choice: &ToolChoice,
@@ -107,9 +108,14 @@ pub fn tool_grammar(
     let call = format!("call: \"{CALL_OPEN}\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n");
     let lark = match choice {
         ToolChoice::Auto => format!(
-            "start: lazy_call* tail\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
+            "start: {}\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
              lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
-             call_trigger[lazy]: TEXT \"{CALL_OPEN}\"\n"
+             call_trigger[lazy]: TEXT \"{CALL_OPEN}\"\n",
+            if parallel {
+                "lazy_call* tail"
+            } else {
+                "lazy_call | tail"
+            }
         ),
         ToolChoice::Required if parallel => format!("start: call (\"\\n\" call)*\n{call}"),
         _ => format!("start: call\n{call}"),
@@ -117,8 +123,9 @@ pub fn tool_grammar(
     Some(GrammarSpec::Tools(lark))
 }
 
-/// Splits an output into the text before the first call and the calls. Calls whose JSON
-/// does not parse into a name and arguments are left in the text.
+/// Splits an output into the text before the first call and the calls. Each call's JSON is
+/// read as one value, so a `</tool_call>` inside a string argument does not end it. Calls
+/// whose JSON does not parse into a name and arguments are left in the text.
 pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
     let Some(first) = text.find(CALL_OPEN) else {
         return (text.to_string(), Vec::new());
@@ -126,12 +133,15 @@ pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
     let mut calls = Vec::new();
     let mut rest = &text[first..];
     while let Some(open) = rest.find(CALL_OPEN) {
-        let body_start = open + CALL_OPEN.len();
-        let Some(close) = rest[body_start..].find(CALL_CLOSE) else {
+        let body = &rest[open + CALL_OPEN.len()..];
+        let mut values = serde_json::Deserializer::from_str(body).into_iter::<Value>();
+        let Some(Ok(value)) = values.next() else {
             break;
         };
-        let body = rest[body_start..body_start + close].trim();
-        let Ok(value) = serde_json::from_str::<Value>(body) else {
+        let Some(after) = body[values.byte_offset()..]
+            .trim_start()
+            .strip_prefix(CALL_CLOSE)
+        else {
             break;
         };
         let (Some(name), Some(arguments)) = (
@@ -144,7 +154,7 @@ pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
             name: name.to_string(),
             arguments: arguments.to_string(),
         });
-        rest = &rest[body_start + close + CALL_CLOSE.len()..];
+        rest = after;
     }
     if calls.is_empty() {
         return (text.to_string(), calls);
@@ -191,6 +201,15 @@ mod tests {
         );
         let again = render_tool_calls(&calls);
         assert_eq!(parse_tool_calls(&again).1, calls);
+        let tricky = "<tool_call>\n{\"name\":\"note\",\"arguments\":{\"text\":\"a </tool_call> b\"}}\n</tool_call>";
+        assert_eq!(
+            parse_tool_calls(tricky).1,
+            vec![ToolCall {
+                name: "note".into(),
+                arguments: "{\"text\":\"a </tool_call> b\"}".into()
+            }],
+            "the closing tag inside a string is data"
+        );
         let (content, calls) = parse_tool_calls("no calls <tool_call> broken");
         assert_eq!(
             (content.as_str(), calls.len()),

@@ -1,6 +1,6 @@
 //! Opening the disk tier for a model: its fingerprint (the GGUF file's SHA-256 and every
 //! setting that changes the K/V bytes) names the store, so pages of another model file,
-//! dtype or page size are never read.
+//! dtype, page size or served context are never read.
 
 use super::{EngineError, ModelInfo};
 use crate::scheduler::DiskKv;
@@ -35,6 +35,7 @@ pub(super) fn open(
     model: &ModelInfo,
     layout: KvLayout,
     page_size: usize,
+    max_context_len: usize,
     can_move_kv: bool,
 ) -> Result<DiskKv, EngineError> {
     if !can_move_kv {
@@ -48,8 +49,11 @@ pub(super) fn open(
         Err(_) => format!("{model:?}").into_bytes(),
     };
     let page_tokens = MIN_PAGE_TOKENS.next_multiple_of(page_size.max(1));
+    // The served context is a setting too: a long-context model's RoPE factors follow it,
+    // and K is stored rotated.
     let settings = format!(
-        "dtype={:?} layers={} kv_heads={} head_dim={} page_tokens={page_tokens} endian={}",
+        "dtype={:?} layers={} kv_heads={} head_dim={} page_tokens={page_tokens} endian={} \
+         served_context={max_context_len}",
         layout.dtype,
         layout.num_layers,
         layout.num_kv_heads,

@@ -9,8 +9,8 @@ mod samples;
 mod submit;
 
 pub use crate::io::{
-    Completion, DiskTierInfo, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError,
-    TenantInfo, TokenLogprob, Usage,
+    Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo,
+    SubmitError, TenantInfo, TokenLogprob, Usage,
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
 pub use disk::KvDiskConfig;
@@ -135,6 +135,9 @@ struct Inner {
     gate: parking_lot::Mutex<TenantGate>,
     /// One permit per core for building large prompts off the async runtime.
     prompt_permits: Arc<tokio::sync::Semaphore>,
+    /// As many for grammar compiles, apart: a flood of costly grammars (each bounded by its
+    /// fuel) queues behind itself, never in front of the chat renders of other requests.
+    grammar_permits: Arc<tokio::sync::Semaphore>,
     grammars: Arc<Grammars>,
     kv_events: Option<KvEventHub>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
@@ -246,6 +249,7 @@ impl EngineHandle {
                 &model_info,
                 layout,
                 config.page_size,
+                max_context_len,
                 kv.can_move_kv(),
             )?),
             None => None,
@@ -288,6 +292,7 @@ impl EngineHandle {
             .name("scheduler".into())
             .spawn(move || scheduler.run())
             .map_err(|e| EngineError::Config(format!("cannot start the scheduler thread: {e}")))?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Ok(Self {
             inner: Arc::new(Inner {
                 tx,
@@ -300,9 +305,8 @@ impl EngineHandle {
                 max_running: sched.max_running_requests,
                 kv_capacity,
                 gate: parking_lot::Mutex::new(TenantGate::default()),
-                prompt_permits: Arc::new(tokio::sync::Semaphore::new(
-                    std::thread::available_parallelism().map_or(1, |n| n.get()),
-                )),
+                prompt_permits: Arc::new(tokio::sync::Semaphore::new(cores)),
+                grammar_permits: Arc::new(tokio::sync::Semaphore::new(cores)),
                 grammars,
                 kv_events,
                 thread: parking_lot::Mutex::new(Some(thread)),
@@ -338,15 +342,16 @@ impl EngineHandle {
     }
 
     /// Compiles `spec` into a fresh constraint for one request, on the bounded pool (off the
-    /// async runtime and the scheduler thread); grammars cached for the caller's cache
-    /// `scope` are cloned.
+    /// async runtime and the scheduler thread); grammars cached for the request's cache
+    /// `namespace` are cloned.
     pub async fn compile_grammar(
         &self,
         spec: GrammarSpec,
-        scope: radix::CacheScope,
+        namespace: radix::Namespace,
     ) -> Result<Constraint, SubmitError> {
         let grammars = self.inner.grammars.clone();
-        self.run_bounded(move || grammars.compile(&spec, scope))
+        let permits = self.inner.grammar_permits.clone();
+        self.run_with(permits, move || grammars.compile(&spec, &namespace))
             .await?
             .map_err(SubmitError::InvalidArgument)
     }
@@ -355,11 +360,11 @@ impl EngineHandle {
     pub fn compile_grammar_now(
         &self,
         spec: &GrammarSpec,
-        scope: radix::CacheScope,
+        namespace: &radix::Namespace,
     ) -> Result<Constraint, SubmitError> {
         self.inner
             .grammars
-            .compile(spec, scope)
+            .compile(spec, namespace)
             .map_err(SubmitError::InvalidArgument)
     }
 

@@ -88,10 +88,16 @@ impl EngineHandle {
         &self,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, SubmitError> {
-        let permit = self
-            .inner
-            .prompt_permits
-            .clone()
+        self.run_with(self.inner.prompt_permits.clone(), work).await
+    }
+
+    /// Runs `work` on a blocking thread once one of `permits` is free.
+    pub(super) async fn run_with<R: Send + 'static>(
+        &self,
+        permits: std::sync::Arc<tokio::sync::Semaphore>,
+        work: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, SubmitError> {
+        let permit = permits
             .acquire_owned()
             .await
             .map_err(|_| SubmitError::Unavailable("the engine has stopped".into()))?;

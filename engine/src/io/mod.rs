@@ -11,6 +11,6 @@ pub(crate) use salts::SaltRegistry;
 pub use salts::{SaltLimits, MAX_SALT_BYTES};
 pub(crate) use shared::{Command, NewRequest, Shared};
 pub use types::{
-    Completion, DiskTierInfo, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo, SubmitError,
-    TenantInfo, TokenLogprob, Usage,
+    Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo,
+    SubmitError, TenantInfo, TokenLogprob, Usage,
 };

@@ -84,7 +84,19 @@ pub enum GenerateEvent {
         logprobs: Vec<TokenLogprob>,
     },
     Finished(Completion),
-    Error(String),
+    Error(GenerateError),
+}
+
+/// Why an accepted request failed: its stream ends with this instead of `Finished`.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum GenerateError {
+    /// The request's own grammar failed part-way (its lexer needed more states than
+    /// allowed, or a step more work): the client's to change (400 / INVALID_ARGUMENT).
+    #[error("{0}")]
+    Grammar(String),
+    /// The engine failed (a forward pass, the device): the server's fault (500 / INTERNAL).
+    #[error("{0}")]
+    Engine(String),
 }
 
 /// Why a request was refused at submission. Servers map these to status codes.

@@ -2,7 +2,7 @@
 
 use super::{Req, Scheduler};
 use crate::grammar::Step;
-use crate::io::{Completion, GenerateEvent, TenantInfo, TokenLogprob, Usage};
+use crate::io::{Completion, GenerateError, GenerateEvent, TenantInfo, TokenLogprob, Usage};
 use crate::metric_names as names;
 use crate::model::{ForwardModel, KvPool};
 use crate::sampling::{FinishReason, SampleOutput, StopMatch};
@@ -38,7 +38,7 @@ impl<M: ForwardModel> Scheduler<M> {
             None => return false,
             Some(Err(message)) => {
                 let req = &mut self.running[index];
-                req.error = Some(message);
+                req.error = Some(GenerateError::Grammar(message));
                 req.finish = Some(FinishReason::Abort);
                 return true;
             }

@@ -2,7 +2,7 @@
 
 use super::tier::StagedKv;
 use crate::grammar::Constraint;
-use crate::io::{GenerateEvent, TokenLogprob};
+use crate::io::{GenerateError, GenerateEvent, TokenLogprob};
 use crate::sampling::{FinishReason, Sampler, SamplingParams, StopChecker};
 use crate::tokenizer::DecodeStream;
 use pools::ReqKv;
@@ -40,9 +40,9 @@ pub struct Req {
     pub pending_text: String,
     pub pending_logprobs: Vec<TokenLogprob>,
     pub finish: Option<FinishReason>,
-    /// Set when the request failed (a model error): its stream ends with this error
-    /// instead of `Finished`.
-    pub error: Option<String>,
+    /// Set when the request failed (its grammar, or the model): its stream ends with this
+    /// error instead of `Finished`.
+    pub error: Option<GenerateError>,
     /// The grammar its output must match, if any.
     pub constraint: Option<Constraint>,
     /// Speculative draft tokens proposed and accepted so far (drafting stops for a

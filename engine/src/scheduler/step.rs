@@ -5,6 +5,7 @@ use super::device_sampling::SampleResult;
 use super::entry::Entry;
 use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
+use crate::io::GenerateError;
 use crate::metric_names as names;
 use crate::model::{ForwardModel, ModelError};
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
@@ -408,7 +409,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 Err(message) => {
                     // The request's grammar failed: it ends with the error, nobody else does.
                     let req = &mut self.running[e.index];
-                    req.error = Some(message);
+                    req.error = Some(GenerateError::Grammar(message));
                     req.finish = Some(FinishReason::Abort);
                     finished.push(e.index);
                     continue;
@@ -417,7 +418,9 @@ impl<M: ForwardModel> Scheduler<M> {
             if sampled.is_empty() {
                 // No logits row for it (cannot happen): fail it rather than retry forever.
                 let req = &mut self.running[e.index];
-                req.error = Some("no logits for the request's next token".into());
+                req.error = Some(GenerateError::Engine(
+                    "no logits for the request's next token".into(),
+                ));
                 req.finish = Some(FinishReason::Abort);
                 finished.push(e.index);
                 continue;
@@ -629,7 +632,7 @@ impl<M: ForwardModel> Scheduler<M> {
         for i in indices {
             let mut req = self.running.swap_remove(i);
             // The request's stream ends with the error; its KV is released like an abort.
-            req.error = Some(message.to_string());
+            req.error = Some(GenerateError::Engine(message.to_string()));
             req.finish = Some(FinishReason::Abort);
             self.counters.aborted += 1;
             self.done.push_back(req);

@@ -10,6 +10,7 @@ pub mod http;
 pub mod llama_reference;
 pub mod process;
 pub mod scripted;
+pub mod servers;
 
 use engine::gguf::GgufFile;
 use engine::handle::EngineHandle;

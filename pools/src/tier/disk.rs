@@ -2,7 +2,9 @@
 //! written by a background thread (temp file, then rename: a crash leaves either the whole
 //! file or none) and read back by another, so neither the scheduler nor the batch waits on
 //! the disk. An LRU keeps the files within the byte budget; on start the directory is
-//! indexed from file names alone and every page is verified when it is read.
+//! indexed from file names alone and every page is verified when it is read. One process at
+//! a time owns a directory (an exclusive lock on `<dir>/lock`): two would delete each
+//! other's half-written pages, each keep its own budget, and miss each other's flushes.
 
 use super::index::{Generation, Index};
 use super::key::{namespace_tag, Digest32};
@@ -22,6 +24,9 @@ pub const PAGE_FILE_EXTENSION: &str = "kvpage";
 
 /// After a failed write, spills pause this long before the disk is tried again.
 const WRITE_RETRY: Duration = Duration::from_secs(30);
+
+/// How long opening waits for the directory's lock (a process that is shutting down).
+const LOCK_WAIT: Duration = Duration::from_secs(3);
 
 #[derive(Clone, Debug)]
 pub struct DiskTierConfig {
@@ -67,6 +72,8 @@ struct Counters {
 
 struct Shared {
     config: DiskTierConfig,
+    /// Holds the directory's lock until the last thread lets go.
+    _lock: fs::File,
     root: PathBuf,
     index: Mutex<Index>,
     counters: Counters,
@@ -104,6 +111,35 @@ fn io_err(what: &str, path: &Path, e: std::io::Error) -> PoolError {
     PoolError::Tier(format!("{what} {}: {e}", path.display()))
 }
 
+/// Takes `dir`'s lock, waiting up to [`LOCK_WAIT`] for a process that is letting go.
+fn lock_dir(dir: &Path) -> Result<fs::File, PoolError> {
+    fs::create_dir_all(dir).map_err(|e| io_err("cannot create", dir, e))?;
+    let path = dir.join("lock");
+    let file = fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| io_err("cannot open", &path, e))?;
+    let deadline = Instant::now() + LOCK_WAIT;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(PoolError::Tier(format!(
+                    "{} is in use by another process (or another engine of this one): \
+                     give each server its own disk tier directory",
+                    dir.display()
+                )))
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io_err("cannot lock", &path, e)),
+        }
+    }
+}
+
 impl DiskTier {
     /// Opens (creating) the store for `config.fingerprint`, indexes the pages already there
     /// and starts the writer and reader threads.
@@ -111,6 +147,7 @@ impl DiskTier {
         if config.page_tokens == 0 || config.page_bytes == 0 {
             return Err(PoolError::InvalidConfig("empty disk tier pages".into()));
         }
+        let lock = lock_dir(&config.dir)?;
         let root = config.dir.join(&config.fingerprint.hex()[..32]);
         let tmp = root.join("tmp");
         fs::create_dir_all(&tmp).map_err(|e| io_err("cannot create", &tmp, e))?;
@@ -129,6 +166,7 @@ impl DiskTier {
         let shared = Arc::new(Shared {
             root,
             config,
+            _lock: lock,
             index: Mutex::new(index),
             counters: Counters::default(),
             paused_until: Mutex::new(None),

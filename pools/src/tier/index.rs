@@ -50,6 +50,16 @@ impl Index {
 
     pub fn unclaim(&mut self, key: &Digest32) {
         self.pending.remove(key);
+        self.forget_generations_unless_pending();
+    }
+
+    /// Generations only tell queued writes from flushes made since they were queued: with
+    /// none queued they are forgotten, so that a tenant cycling through salts (each flushed
+    /// when it is replaced) does not grow this map for ever.
+    fn forget_generations_unless_pending(&mut self) {
+        if self.pending.is_empty() && !self.namespace_generation.is_empty() {
+            self.namespace_generation = HashMap::new();
+        }
     }
 
     pub fn generation(&self, tag: &Digest32) -> Generation {
@@ -118,6 +128,7 @@ impl Index {
         for key in keys {
             self.remove(&key);
         }
+        self.forget_generations_unless_pending();
     }
 
     pub fn flush_all(&mut self) {
@@ -150,10 +161,22 @@ mod tests {
         let gone: Vec<Digest32> = ix.make_room(15, 40).into_iter().map(|(k, _)| k).collect();
         assert_eq!(gone, vec![d(1), d(2)], "least recently used first");
         assert_eq!((ix.pages(), ix.bytes()), (2, 20));
+        // A write queued before a flush is refused after it.
+        assert!(ix.claim(d(9)));
         let before = ix.generation(&d(100));
         ix.flush_namespace(&d(100));
         assert_ne!(ix.generation(&d(100)), before);
         assert!(!ix.contains(&d(0)) && ix.contains(&d(3)));
+        // Generations are kept while writes are queued, and only then.
+        for tag in 150..250 {
+            ix.flush_namespace(&d(tag));
+        }
+        assert_eq!(ix.namespace_generation.len(), 101);
+        ix.unclaim(&d(9));
+        assert!(
+            ix.namespace_generation.is_empty(),
+            "nothing queued: nothing kept"
+        );
         let before = ix.generation(&d(101));
         ix.flush_all();
         assert_ne!(ix.generation(&d(101)), before);

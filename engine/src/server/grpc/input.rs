@@ -80,7 +80,7 @@ pub(super) async fn prepare(
             .precheck_group(std::slice::from_ref(&generate), samples)
             .map_err(super::status::from_submit)?;
         let constraint = engine
-            .compile_grammar(spec, caller.namespace.scope)
+            .compile_grammar(spec, generate.namespace.clone())
             .await
             .map_err(super::status::from_submit)?;
         generate.constraint = Some(constraint);

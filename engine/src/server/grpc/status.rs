@@ -1,6 +1,6 @@
 //! gRPC status codes for the engine's errors.
 
-use crate::handle::{EngineError, SubmitError};
+use crate::handle::{EngineError, GenerateError, SubmitError};
 use tonic::Status;
 
 pub(super) fn from_submit(error: SubmitError) -> Status {
@@ -8,6 +8,14 @@ pub(super) fn from_submit(error: SubmitError) -> Status {
         SubmitError::InvalidArgument(message) => Status::invalid_argument(message),
         SubmitError::ResourceExhausted(message) => Status::resource_exhausted(message),
         SubmitError::Unavailable(message) => Status::unavailable(message),
+    }
+}
+
+/// A request that failed after it was accepted: its grammar is the caller's to change.
+pub(super) fn from_generate(error: GenerateError) -> Status {
+    match error {
+        GenerateError::Grammar(message) => Status::invalid_argument(message),
+        GenerateError::Engine(message) => Status::internal(message),
     }
 }
 

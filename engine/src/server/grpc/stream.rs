@@ -118,9 +118,9 @@ impl Generation {
                     index,
                 })))
             }
-            GenerateEvent::Error(message) => {
+            GenerateEvent::Error(error) => {
                 self.done = true;
-                Err(Status::internal(message))
+                Err(super::status::from_generate(error))
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Errors in OpenAI's shape, `{"error": {"message", "type", "param", "code"}}`, with the status
 //! code clients expect (400 bad parameters, 401/403 auth, 429 queue full, 503 not serving).
 
-use crate::handle::SubmitError;
+use crate::handle::{GenerateError, SubmitError};
 use crate::server::body_deadline::is_body_timeout;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
@@ -130,6 +130,15 @@ impl From<SubmitError> for ApiError {
                     .with_code("rate_limit_exceeded")
             }
             SubmitError::Unavailable(message) => ApiError::unavailable(message),
+        }
+    }
+}
+
+impl From<GenerateError> for ApiError {
+    fn from(e: GenerateError) -> Self {
+        match e {
+            GenerateError::Grammar(message) => ApiError::invalid(message),
+            GenerateError::Engine(message) => ApiError::internal(message),
         }
     }
 }

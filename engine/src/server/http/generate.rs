@@ -73,12 +73,13 @@ pub async fn submit_choices(
     spec: ChoiceSpec<'_>,
 ) -> Result<Vec<RequestStream>, ApiError> {
     check_choice_count(prompts.len(), spec.samples)?;
+    let namespace = caller.namespace_for(spec.fields.cache_salt.as_deref());
     let mut requests: Vec<GenerateRequest> = prompts
         .into_iter()
         .map(|input_ids| {
             let mut request = GenerateRequest::new(input_ids, spec.params.clone());
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
-            request.namespace = caller.namespace_for(spec.fields.cache_salt.as_deref());
+            request.namespace = namespace.clone();
             request.tenant = caller.tenant;
             request
         })
@@ -89,7 +90,7 @@ pub async fn submit_choices(
         engine.precheck_group(&requests, spec.samples)?;
         let param = grammar.param();
         let constraint = engine
-            .compile_grammar(grammar, caller.namespace.scope)
+            .compile_grammar(grammar, namespace)
             .await
             .map_err(|e| ApiError::from(e).with_param(param))?;
         for request in &mut requests {
@@ -141,7 +142,7 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
                     completion,
                 })
             }
-            Some(GenerateEvent::Error(message)) => return Err(ApiError::internal(message)),
+            Some(GenerateEvent::Error(error)) => return Err(error.into()),
             None => return Err(ApiError::unavailable("the engine stopped")),
         }
     }

@@ -3,7 +3,7 @@
 //! here only what the OpenAI API adds: `n`, logprob counts, vLLM's `top_k = -1`.
 
 use super::error::ApiError;
-use super::protocol::SamplingFields;
+use super::protocol::{SamplingFields, UnsupportedFields};
 use crate::grammar::GrammarSpec;
 use crate::handle::MAX_SAMPLES;
 use crate::sampling::SamplingParams;
@@ -32,6 +32,7 @@ pub fn sampling_params(
     default_max_tokens: u32,
     logprobs: Option<u32>,
 ) -> Result<SamplingParams, ApiError> {
+    refuse_unsupported(&fields.unsupported)?;
     if let Some(n) = logprobs {
         if n > MAX_TOP_LOGPROBS {
             return Err(ApiError::invalid_param(
@@ -79,6 +80,86 @@ pub fn sampling_params(
     })
 }
 
+/// Refuses, by name, an extension of another server that asks for what this one does not
+/// do; its no-op values (`false`, `null`, `1.0`, `[]`, `skip_special_tokens: true`) pass.
+fn refuse_unsupported(fields: &UnsupportedFields) -> Result<(), ApiError> {
+    let set = |v: &Option<Value>| {
+        v.as_ref()
+            .is_some_and(|v| !v.is_null() && v != &Value::Array(vec![]))
+    };
+    let checks = [
+        (
+            fields.use_beam_search == Some(true),
+            "use_beam_search",
+            "beam search is not supported",
+        ),
+        (
+            fields.length_penalty.is_some_and(|p| p != 1.0),
+            "length_penalty",
+            "beam search is not supported",
+        ),
+        (
+            fields.typical_p.is_some_and(|p| p != 1.0),
+            "typical_p",
+            "typical sampling is not supported; use top_p or min_p",
+        ),
+        (
+            set(&fields.prompt_logprobs),
+            "prompt_logprobs",
+            "prompt logprobs are not returned",
+        ),
+        (
+            set(&fields.allowed_token_ids),
+            "allowed_token_ids",
+            "use logit_bias or a grammar (regex, json_schema, ebnf) instead",
+        ),
+        (
+            set(&fields.bad_words),
+            "bad_words",
+            "use logit_bias instead",
+        ),
+        (
+            fields.include_stop_str_in_output == Some(true),
+            "include_stop_str_in_output",
+            "the stop string is never part of the output",
+        ),
+        (
+            fields.skip_special_tokens == Some(false),
+            "skip_special_tokens",
+            "special tokens are always left out of the text; the gRPC API can keep them",
+        ),
+        (
+            set(&fields.truncate_prompt_tokens),
+            "truncate_prompt_tokens",
+            "prompts are never truncated; a prompt too long for the context is refused",
+        ),
+        (
+            set(&fields.logits_processors),
+            "logits_processors",
+            "custom logits processors are not supported",
+        ),
+        (
+            set(&fields.structural_tag),
+            "structural_tag",
+            "structural tags are not supported; use tools, json_schema, regex or ebnf",
+        ),
+        (
+            set(&fields.lora_path),
+            "lora_path",
+            "LoRA adapters are not supported",
+        ),
+        (
+            fields.return_hidden_states == Some(true),
+            "return_hidden_states",
+            "hidden states are not returned",
+        ),
+    ];
+    match checks.iter().find(|(asked, _, _)| *asked) {
+        Some((_, param, why)) => Err(ApiError::invalid_param(param, format!("{param}: {why}"))),
+        None => Ok(()),
+    }
+}
+
 /// OpenAI's `logit_bias`: keys are token ids written as strings.
 fn logit_bias(fields: &SamplingFields) -> Result<Vec<(u32, f32)>, ApiError> {
     let Some(map) = &fields.logit_bias else {
@@ -124,13 +205,41 @@ pub fn grammar_spec(fields: &SamplingFields) -> Result<Option<GrammarSpec>, ApiE
     specs.extend(fields.regex.clone().map(GrammarSpec::Regex));
     specs.extend(fields.ebnf.clone().map(GrammarSpec::Ebnf));
     specs.extend(fields.lark.clone().map(GrammarSpec::Lark));
+    if let Some(choices) = &fields.guided_choice {
+        specs.push(choice_regex(choices)?);
+    }
     if specs.len() > 1 {
         return Err(ApiError::invalid_param(
             "response_format",
-            "give at most one of response_format (json), json_schema, regex, ebnf and lark",
+            "give at most one of response_format (json), json_schema, regex, ebnf, lark and \
+             guided_choice",
         ));
     }
     Ok(specs.pop())
+}
+
+/// vLLM's `guided_choice`: a regex matching exactly one of the strings.
+fn choice_regex(choices: &[String]) -> Result<GrammarSpec, ApiError> {
+    if choices.is_empty() || choices.iter().any(String::is_empty) {
+        return Err(ApiError::invalid_param(
+            "guided_choice",
+            "guided_choice must list at least one string, none of them empty",
+        ));
+    }
+    let alternatives: Vec<String> = choices.iter().map(|c| escape_regex(c)).collect();
+    Ok(GrammarSpec::Regex(format!("({})", alternatives.join("|"))))
+}
+
+/// `text` as a regex matching exactly it: every meta character escaped.
+fn escape_regex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if r"\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn response_format(format: &Value) -> Result<Option<GrammarSpec>, ApiError> {
@@ -167,4 +276,17 @@ pub fn stream_flags(fields: &SamplingFields) -> Result<(bool, bool), ApiError> {
     }
     let include_usage = stream && fields.stream_options.is_some_and(|o| o.include_usage);
     Ok((stream, include_usage))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guided_choices_match_exactly_their_text() {
+        let Ok(GrammarSpec::Regex(rx)) = choice_regex(&["a.b".into(), "(x|y)*".into()]) else {
+            panic!("not a regex");
+        };
+        assert_eq!(rx, r"(a\.b|\(x\|y\)\*)");
+    }
 }

@@ -1,6 +1,7 @@
 //! Request bodies of the OpenAI API as clients send them. Unknown fields are ignored, so
-//! clients written for other servers work unmodified; fields whose meaning we cannot honour
-//! are rejected in `params`.
+//! clients written for other servers work unmodified; the extensions of other servers that
+//! we cannot honour are declared here only to be refused by name in `params`, so that no
+//! client silently gets other than what it asked for.
 
 use super::error::ApiError;
 use serde::de::DeserializeOwned;
@@ -41,12 +42,41 @@ pub struct SamplingFields {
     pub response_format: Option<serde_json::Value>,
     /// SGLang's constraint names: a JSON schema (as a string or an object), a regex, a GBNF
     /// grammar; and `lark`, a Lark grammar (llguidance's native form).
+    /// vLLM names them `guided_json`, `guided_regex` and `guided_grammar` (GBNF).
+    #[serde(alias = "guided_json")]
     pub json_schema: Option<serde_json::Value>,
+    #[serde(alias = "guided_regex")]
     pub regex: Option<String>,
+    #[serde(alias = "guided_grammar")]
     pub ebnf: Option<String>,
     pub lark: Option<String>,
+    /// vLLM's `guided_choice`: the output is one of these strings.
+    pub guided_choice: Option<Vec<String>>,
+    /// Extensions of other servers that are refused when they ask for something (see
+    /// `params::refuse_unsupported`).
+    #[serde(flatten)]
+    pub unsupported: UnsupportedFields,
     /// OpenAI: token id (as a string) -> bias in [-100, 100].
     pub logit_bias: Option<std::collections::HashMap<String, f32>>,
+}
+
+/// vLLM and SGLang request fields this server does not honour. Each is refused when set to
+/// anything but its no-op value.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct UnsupportedFields {
+    pub use_beam_search: Option<bool>,
+    pub length_penalty: Option<f32>,
+    pub typical_p: Option<f32>,
+    pub prompt_logprobs: Option<serde_json::Value>,
+    pub allowed_token_ids: Option<serde_json::Value>,
+    pub bad_words: Option<serde_json::Value>,
+    pub include_stop_str_in_output: Option<bool>,
+    pub skip_special_tokens: Option<bool>,
+    pub truncate_prompt_tokens: Option<serde_json::Value>,
+    pub logits_processors: Option<serde_json::Value>,
+    pub structural_tag: Option<serde_json::Value>,
+    pub lora_path: Option<serde_json::Value>,
+    pub return_hidden_states: Option<bool>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -85,8 +85,8 @@ pub fn sse_response<F: ChunkFormatter>(
                     }
                     st.pending.extend(st.formatter.finish(index, &completion));
                 }
-                Some((_, Some(GenerateEvent::Error(message)))) => {
-                    st.pending.push_back(ApiError::internal(message).to_json());
+                Some((_, Some(GenerateEvent::Error(error)))) => {
+                    st.pending.push_back(ApiError::from(error).to_json());
                     st.finish();
                 }
                 Some((_, None)) => {

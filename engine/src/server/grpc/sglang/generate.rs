@@ -115,9 +115,9 @@ impl Generation {
                     }
                     return Some(Ok(self.complete(index, &completion)));
                 }
-                GenerateEvent::Error(message) => {
+                GenerateEvent::Error(error) => {
                     self.done = true;
-                    return Some(Err(Status::internal(message)));
+                    return Some(Err(super::super::status::from_generate(error)));
                 }
             }
         }

@@ -144,7 +144,8 @@ fn sampling(
         frequency_penalty: p.frequency_penalty,
         presence_penalty: p.presence_penalty,
         seed: defaults.seed,
-        max_new_tokens: p.max_new_tokens.unwrap_or(defaults.max_new_tokens),
+        // Unset: up to the end of the context (SGLang's scheduler takes 2^30, capped).
+        max_new_tokens: p.max_new_tokens.unwrap_or(u32::MAX),
         stop_token_ids: p.stop_token_ids.clone(),
         stop: p.stop.clone(),
         ignore_eos: p.ignore_eos,
@@ -214,7 +215,7 @@ pub(super) async fn prepare(
             .precheck_group(std::slice::from_ref(&generate), params.n.max(1))
             .map_err(super::super::status::from_submit)?;
         let constraint = engine
-            .compile_grammar(spec, caller.namespace.scope)
+            .compile_grammar(spec, generate.namespace.clone())
             .await
             .map_err(super::super::status::from_submit)?;
         generate.constraint = Some(constraint);
@@ -248,7 +249,6 @@ mod tests {
             (p.top_p, p.repetition_penalty, p.top_k),
             (d.top_p, d.repetition_penalty, 0)
         );
-        assert_eq!(p.max_new_tokens, d.max_new_tokens);
         assert_eq!(p.temperature, 0.7);
         assert_eq!(p.logprobs, None);
     }

@@ -1,0 +1,56 @@
+//! The HTTP and gRPC servers of an engine, on a runtime of their own, for tests that call
+//! them as clients do.
+
+use engine::handle::{EngineConfig, EngineHandle};
+use engine::server::grpc::GrpcServer;
+use engine::server::http::{self, HttpState};
+use serde_json::Value;
+use std::net::SocketAddr;
+
+pub struct Servers {
+    pub engine: EngineHandle,
+    pub http: SocketAddr,
+    pub grpc: SocketAddr,
+}
+
+/// Both servers of an engine started from `config`, on their own runtime.
+pub fn serve(config: EngineConfig) -> Servers {
+    let engine = EngineHandle::start(config).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let served = engine.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let h = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let g = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send((h.local_addr().unwrap(), g.local_addr().unwrap()))
+                .unwrap();
+            let grpc = GrpcServer::ready(served.clone()).await;
+            tokio::spawn(grpc.serve(g, std::future::pending()));
+            http::serve(h, HttpState::ready(served, None), std::future::pending())
+                .await
+                .unwrap();
+        });
+    });
+    let (http, grpc) = rx.recv().unwrap();
+    Servers { engine, http, grpc }
+}
+
+/// POSTs `body` as JSON to the HTTP server at `http`; the status and the JSON answer.
+pub async fn post_json(http: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(format!("http://{http}{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (status, value)
+}
