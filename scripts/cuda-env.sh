@@ -32,14 +32,26 @@ no_gpu() {
 # CPU) and makes every GPU test fail rather than skip; builds the emulator first. Sets
 # CUDA_EMULATED_SKIPS to the --skip arguments of the tests whose sizes take minutes on the
 # emulator (their kernels are covered at smaller sizes by kernels/emu/tests), left to GPU
-# machines. Usage: cuda_emulator (after cuda_env).
+# machines. Usage: cuda_emulator [--built] (after cuda_env). With --built, the library the
+# test build made (target/ci/deps) is used as it is: building it again on its own would
+# resolve other features for shared dependencies and compile them twice.
 cuda_emulator() {
-    cargo build --profile ci -p cuda-emu-driver
-    local links
-    links=$(realpath -m "${CARGO_TARGET_DIR:-target}/ci/cuda-emu")
+    local target lib
+    target=$(realpath -m "${CARGO_TARGET_DIR:-target}/ci")
+    if [[ ${1:-} == --built ]]; then
+        lib=$target/deps/libcuda_emu_driver.so
+    else
+        cargo build --profile ci -p cuda-emu-driver
+        lib=$target/libcuda_emu_driver.so
+    fi
+    if [[ ! -f $lib ]]; then
+        echo "the CUDA emulator was not built: no $lib" >&2
+        return 1
+    fi
+    local links=$target/cuda-emu
     mkdir -p "$links"
-    ln -sf ../libcuda_emu_driver.so "$links/libcuda.so"
-    ln -sf ../libcuda_emu_driver.so "$links/libcublas.so"
+    ln -sf "$lib" "$links/libcuda.so"
+    ln -sf "$lib" "$links/libcublas.so"
     export LD_LIBRARY_PATH=$links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export RADIXSERVE_REQUIRE_GPU=1
     local heavy=(paged_attention_matches_the_cpu_for_decode_extend_and_split_k)

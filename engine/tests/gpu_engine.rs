@@ -170,7 +170,7 @@ fn engine_samples_on_the_gpu_as_on_the_host() {
 }
 
 /// The engine's default GPU settings (CUDA graphs, pages of one token, no overlap) against
-/// each of the other settings, all serving the same 24 requests; the default engine's
+/// each of the other settings, all serving the same 16 requests; the default engine's
 /// outputs are computed once.
 /// - Overlap scheduling: batches launched before the previous one is collected, results
 ///   through two pinned slots, future inputs filled in on the device; the futures were used,
@@ -187,13 +187,13 @@ fn overlap_graphs_and_pages_of_sixteen_change_no_output() {
         temperature: [0.0, 0.9, 1.1][i % 3],
         top_k: [0, 0, 40][i % 3],
         seed: Some(i as u64),
-        max_new_tokens: 20,
+        max_new_tokens: 16,
         ignore_eos: true,
         ..SamplingParams::default()
     };
     let default = engine_on(Device::Cuda(0), |_| {});
     let expected = outputs(&default, params);
-    // About one replay per decode step: 19 steps of 24 requests decoding 20 tokens.
+    // About one replay per decode step: 15 steps of 16 requests decoding 16 tokens.
     let replays = default.server_info().graph_replays;
     assert!(replays > 10, "{replays} graph replays");
 
@@ -227,10 +227,11 @@ fn overlap_graphs_and_pages_of_sixteen_change_no_output() {
     }
 }
 
-/// The outputs of 24 chat requests sampled by `params(i)`, all submitted at once.
+/// The outputs of 16 chat requests sampled by `params(i)`, all submitted at once (emulated,
+/// each costs seconds of CI).
 fn outputs(engine: &EngineHandle, params: impl Fn(usize) -> SamplingParams) -> Vec<Vec<u32>> {
     let tok = engine.tokenizer();
-    let requests = (0..24)
+    let requests = (0..16)
         .map(|i| {
             let prompt = chat(
                 tok,
@@ -249,10 +250,11 @@ fn outputs(engine: &EngineHandle, params: impl Fn(usize) -> SamplingParams) -> V
 /// Outputs of two engines that should serve the same agree but for near-ties (cuBLAS picks
 /// its GEMM by batch shape, and engines that batch or pad differently may flip one).
 fn assert_agree(x: &[Vec<u32>], y: &[Vec<u32>]) {
+    let n = x.len();
     let first = x.iter().zip(y).filter(|(u, v)| u[0] == v[0]).count();
-    assert!(first >= 22, "{first} of 24 first tokens agree");
+    assert!(first + 2 >= n, "{first} of {n} first tokens agree");
     let same = x.iter().zip(y).filter(|(u, v)| u == v).count();
-    assert!(same >= 16, "{same} of 24 outputs agree");
+    assert!(same * 3 >= n * 2, "{same} of {n} outputs agree");
 }
 
 /// The `radixserve` binary serving on `flags`' device until dropped.

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -290,9 +291,13 @@ class Helpers {
         if (!busy.owns_lock()) return false;
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            while (threads_.size() + 1 < n) {
-                const unsigned id = (unsigned)threads_.size() + 1;
-                threads_.emplace_back([this, id] { serve(id); });
+            try {
+                while (threads_.size() + 1 < n) {
+                    const unsigned id = (unsigned)threads_.size() + 1;
+                    threads_.emplace_back([this, id] { serve(id); });
+                }
+            } catch (const std::system_error&) {
+                return false;  // no thread to be had (a process limit): the caller runs alone
             }
             job_ = &job;
             wanted_ = n;
@@ -309,7 +314,7 @@ class Helpers {
 
     // Threads a launch may use: the machine's cores, at most 8.
     static unsigned width() {
-        const unsigned cores = std::thread::hardware_concurrency();
+        static const unsigned cores = std::thread::hardware_concurrency();
         return cores == 0 ? 1 : std::min(cores, 8u);
     }
 
