@@ -244,7 +244,7 @@ async fn a_grammar_failing_part_way_is_the_clients_error() {
     let (status, body) = post_json(
         servers.http,
         "/v1/completions",
-        json!({"prompt": "Letters:", "regex": regex, "max_tokens": 600, "temperature": 1.0, "seed": 5}),
+        json!({"prompt": "Letters:", "regex": regex, "max_tokens": 600, "temperature": 1.0, "seed": 5, "ignore_eos": true}),
     )
     .await;
     assert_eq!(status, 400, "{body}");
@@ -260,6 +260,7 @@ async fn a_grammar_failing_part_way_is_the_clients_error() {
             temperature: Some(1.0),
             seed: Some(5),
             max_new_tokens: Some(600),
+            ignore_eos: Some(true),
             regex: Some(regex.into()),
             ..Default::default()
         }),

@@ -91,15 +91,7 @@ fn run(engine: &EngineHandle, ids: &[u32], tenant: u32) -> (Vec<u32>, u32) {
     let mut request = GenerateRequest::new(ids.to_vec(), params);
     request.namespace = tenant_ns(tenant);
     request.tenant = tenant;
-    let mut stream = engine.submit(request).unwrap();
-    let mut out = Vec::new();
-    loop {
-        match stream.blocking_next().expect("an event") {
-            GenerateEvent::Chunk { token_ids, .. } => out.extend(token_ids),
-            GenerateEvent::Finished(done) => return (out, done.usage.cached_tokens),
-            GenerateEvent::Error(e) => panic!("{e}"),
-        }
-    }
+    collect(engine.submit(request).unwrap())
 }
 
 fn disk_info(engine: &EngineHandle) -> engine::handle::DiskTierInfo {
@@ -321,21 +313,11 @@ fn submit_and_wait_for_disk(engine: &EngineHandle, prompt: &[u32]) -> RequestStr
     stream
 }
 
-/// A request waiting for its pages to be read ends as soon as it is aborted, not when the
-/// read does (which may be never): its page files are swapped for FIFOs, so the read
-/// blocks until the test opens them for writing.
-#[test]
-fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
+/// Swaps every page file under `dir` for a FIFO, so that a read of it blocks until
+/// [`release_fifos`]; returns their paths.
+fn pages_to_fifos(dir: &Path) -> Vec<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::fs::OpenOptionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let engine = start(dir.path());
-    let a = prompt(&engine, "rivers");
-    run(&engine, &a, 0);
-    run(&engine, &prompt(&engine, "mountains"), 0);
-    run(&engine, &prompt(&engine, "deserts"), 0);
-    wait_for_disk(&engine, u64::from(full_pages(a.len())));
-    let pages = page_files(dir.path());
+    let pages = page_files(dir);
     assert!(!pages.is_empty());
     for page in &pages {
         std::fs::remove_file(page).unwrap();
@@ -343,6 +325,104 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
     }
+    pages
+}
+
+/// Ends the blocked read of each FIFO (it reads an empty page: a miss).
+fn release_fifos(pages: &[PathBuf]) {
+    use std::os::unix::fs::OpenOptionsExt;
+    for page in pages {
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(page);
+    }
+}
+
+/// A read that never ends (a hung disk) does not hold its request: after the read timeout
+/// the prompt is computed, with the same output; while that read is late no request waits
+/// for the disk; once it ends, pages are read again.
+#[test]
+fn a_hung_read_is_given_up_and_its_prompt_computed() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = start(dir.path());
+    let a = prompt(&engine, "harbours");
+    let b = prompt(&engine, "forests");
+    let fresh_a = run(&engine, &a, 0).0;
+    run(&engine, &b, 0);
+    run(&engine, &prompt(&engine, "volcanoes"), 0);
+    wait_for_disk(&engine, u64::from(full_pages(a.len())));
+    let pages = pages_to_fifos(dir.path());
+    let stream = submit_and_wait_for_disk(&engine, &a);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(collect(stream)));
+    let (out, cached) = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the request still waits for its read");
+    assert_eq!(out, fresh_a, "computed as before");
+    assert!(cached < 16, "no page came from the disk: {cached}");
+    assert_eq!(disk_info(&engine).loaded_tokens, 0);
+    // The read is still blocked: another prompt with pages on disk does not wait for it.
+    let mut request = GenerateRequest::new(b.clone(), SamplingParams::greedy(12));
+    request.namespace = tenant_ns(0);
+    let stream = engine.submit(request).unwrap();
+    let until = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < until {
+        assert_eq!(
+            disk_info(&engine).loading_requests,
+            0,
+            "it waits for the disk"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(collect(stream).1 < 16);
+    release_fifos(&pages);
+    // Reads start again once the late one ended: a prompt spilled from now on comes back.
+    let c = prompt(&engine, "canyons");
+    run(&engine, &c, 0);
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        // Two other prompts push `c` out of the pool, and its pages are written.
+        let spilled = disk_info(&engine).spilled_tokens;
+        run(&engine, &prompt(&engine, "meadows"), 0);
+        run(&engine, &prompt(&engine, "islands"), 0);
+        while disk_info(&engine).spilled_tokens == spilled {
+            assert!(Instant::now() < until, "nothing spilled");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        run(&engine, &c, 0);
+        if disk_info(&engine).loaded_tokens > 0 {
+            break;
+        }
+        assert!(Instant::now() < until, "no page was read again");
+    }
+}
+
+/// Greedy output ids and cached prompt tokens of a submitted request.
+fn collect(mut stream: RequestStream) -> (Vec<u32>, u32) {
+    let mut out = Vec::new();
+    loop {
+        match stream.blocking_next().expect("an event") {
+            GenerateEvent::Chunk { token_ids, .. } => out.extend(token_ids),
+            GenerateEvent::Finished(done) => return (out, done.usage.cached_tokens),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// A request waiting for its pages to be read ends as soon as it is aborted, not when the
+/// read does (which may be never): its page files are swapped for FIFOs, so the read
+/// blocks until the test opens them for writing.
+#[test]
+fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = start(dir.path());
+    let a = prompt(&engine, "rivers");
+    run(&engine, &a, 0);
+    run(&engine, &prompt(&engine, "mountains"), 0);
+    run(&engine, &prompt(&engine, "deserts"), 0);
+    wait_for_disk(&engine, u64::from(full_pages(a.len())));
+    let pages = pages_to_fifos(dir.path());
     let mut stream = submit_and_wait_for_disk(&engine, &a);
     engine.abort(&stream.rid);
     let (tx, rx) = std::sync::mpsc::channel();
@@ -364,12 +444,7 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
         info = engine.server_info();
     }
     // Let the blocked read finish (an empty page: a miss) before anything else.
-    for page in &pages {
-        let _ = std::fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(page);
-    }
+    release_fifos(&pages);
     let last = last.expect("the aborted request did not end while its read was blocked");
     assert!(
         matches!(last, Some(GenerateEvent::Finished(ref c)) if c.finish_reason.is_abort()),

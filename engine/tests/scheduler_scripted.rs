@@ -537,3 +537,63 @@ fn a_failed_collect_leaves_nothing_it_wrote_in_the_cache() {
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// Admission plans at most 4,096 output tokens of a request (SGLang's clip): two requests
+/// with long budgets start in the same step, where planning each whole budget (70% of
+/// 12,000 tokens) held the second back until the first had run for dozens of steps.
+#[test]
+fn admission_plans_a_long_budget_only_up_to_its_clip() {
+    use std::sync::mpsc::channel;
+    use std::sync::{Arc, Mutex};
+    let (reached_tx, reached_rx) = channel::<()>();
+    let (go_tx, go_rx) = channel::<()>();
+    let sizes = Arc::new(Mutex::new(Vec::new()));
+    let seen = sizes.clone();
+    let mut forwards = 0usize;
+    // Holds the scheduler on the first batch, so both requests are queued before the next.
+    let hook = Box::new(move |batch: &engine::model::ForwardBatch| {
+        forwards += 1;
+        if forwards == 1 {
+            let _ = reached_tx.send(());
+            let _ = go_rx.recv();
+        } else {
+            seen.lock().unwrap().push(batch.num_requests());
+        }
+    });
+    let model = ScriptedModel::new(50_000, 20_000).with_forward_hook(hook);
+    let engine = start_model(model, 15_000);
+    let warm = engine
+        .submit(GenerateRequest::new(
+            vec![900, 901],
+            SamplingParams::greedy(1),
+        ))
+        .unwrap();
+    reached_rx.recv().unwrap();
+    let params = SamplingParams {
+        ignore_eos: true,
+        ..SamplingParams::greedy(12_000)
+    };
+    let streams: Vec<_> = [[300, 311, 322, 333], [700, 713, 726, 739]]
+        .into_iter()
+        .map(|prompt| {
+            engine
+                .submit(GenerateRequest::new(prompt.to_vec(), params.clone()))
+                .unwrap()
+        })
+        .collect();
+    go_tx.send(()).unwrap();
+    collect_tokens(warm);
+    let until = Instant::now() + Duration::from_secs(20);
+    while sizes.lock().unwrap().len() < 8 {
+        assert!(Instant::now() < until, "the requests never ran");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let first = sizes.lock().unwrap()[..8].to_vec();
+    assert!(first.contains(&2), "one request at a time: {first:?}");
+    for stream in &streams {
+        engine.abort(&stream.rid);
+    }
+    drop(streams);
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}

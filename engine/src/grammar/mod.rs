@@ -93,11 +93,30 @@ fn compact(schema: &serde_json::Value) -> serde_json::Value {
 /// schema that does not say otherwise admits no properties beyond those it names (else a
 /// model may add keys until its budget runs out). Applied to every nested schema, except
 /// where `allOf` combines schemas: each member names only its own properties, so closing
-/// the members (or the schema holding them) would forbid what the others require.
+/// the members (or the schema holding them, or the definitions a member refers to) would
+/// forbid what the others require.
 fn strict(schema: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     let mut schema = schema.clone();
-    fn visit(value: &mut Value, may_close: bool) {
+    // Root definitions an `allOf` member refers to (`{"$ref": "#/$defs/Base"}`).
+    fn all_of_refs(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Array(members)) = map.get("allOf") {
+                    for member in members {
+                        let target = member.get("$ref").and_then(Value::as_str);
+                        if let Some(target) = target {
+                            found.push(target.to_string());
+                        }
+                    }
+                }
+                map.values().for_each(|v| all_of_refs(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| all_of_refs(v, found)),
+            _ => {}
+        }
+    }
+    fn visit(value: &mut Value, may_close: bool, open: &[String], path: &str) {
         match value {
             Value::Object(map) => {
                 let is_object_schema = map.get("type").and_then(Value::as_str) == Some("object")
@@ -114,27 +133,39 @@ fn strict(schema: &serde_json::Value) -> serde_json::Value {
                         // Members of an intersection stay open at their top level.
                         "allOf" => {
                             if let Value::Array(members) = child {
-                                members.iter_mut().for_each(|m| visit(m, false));
+                                members.iter_mut().for_each(|m| visit(m, false, open, ""));
                             }
                         }
-                        // Maps from names to schemas: the names are not keywords.
+                        // Maps from names to schemas: the names are not keywords. A root
+                        // definition an intersection refers to stays open at its top level.
+                        "$defs" | "definitions" if path == "#" => {
+                            if let Value::Object(named) = child {
+                                for (name, def) in named.iter_mut() {
+                                    let pointer = format!("#/{key}/{name}");
+                                    let close = !open.contains(&pointer);
+                                    visit(def, close, open, "");
+                                }
+                            }
+                        }
                         "properties" | "patternProperties" | "$defs" | "definitions"
                         | "dependentSchemas" => {
                             if let Value::Object(named) = child {
-                                named.values_mut().for_each(|v| visit(v, true));
+                                named.values_mut().for_each(|v| visit(v, true, open, ""));
                             }
                         }
                         // Data, not schemas.
                         "enum" | "const" | "default" | "examples" => {}
-                        _ => visit(child, true),
+                        _ => visit(child, true, open, ""),
                     }
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|v| visit(v, true)),
+            Value::Array(items) => items.iter_mut().for_each(|v| visit(v, true, open, "")),
             _ => {}
         }
     }
-    visit(&mut schema, true);
+    let mut open = Vec::new();
+    all_of_refs(&schema, &mut open);
+    visit(&mut schema, true, &open, "#");
     schema
 }
 
@@ -268,6 +299,12 @@ impl Grammars {
     /// grammar pushes out its own rather than everyone else's.
     fn store(&self, key: (Namespace, String), matcher: Matcher) {
         let mut cache = self.cache.lock();
+        let now = cache.clock;
+        if let Some(held) = cache.entries.get_mut(&key) {
+            // Two compiles of one grammar raced: keep one, evict nothing.
+            *held = (matcher, now);
+            return;
+        }
         if cache.entries.len() >= self.limits.max_cached {
             // The newcomer counts for its scope, so that at equal shares it replaces its own.
             let mut held: FxHashMap<CacheScope, usize> = FxHashMap::default();
@@ -292,7 +329,6 @@ impl Grammars {
             }
         }
         if self.limits.max_cached > 0 {
-            let now = cache.clock;
             cache.entries.insert(key, (matcher, now));
         }
     }
@@ -323,15 +359,30 @@ mod tests {
                 {"properties": {"b": {}}, "required": ["b"]}
             ]
         });
-        let strict = strict(&schema);
-        assert!(strict.get("additionalProperties").is_none());
-        for member in strict["allOf"].as_array().unwrap() {
+        let open = strict(&schema);
+        assert!(open.get("additionalProperties").is_none());
+        for member in open["allOf"].as_array().unwrap() {
             assert!(member.get("additionalProperties").is_none(), "{member}");
         }
         assert_eq!(
-            strict["allOf"][0]["properties"]["a"]["additionalProperties"],
+            open["allOf"][0]["properties"]["a"]["additionalProperties"],
             json!(false),
             "what a member nests is closed as anywhere else"
+        );
+        let schema = json!({
+            "$defs": {
+                "base": {"type": "object", "properties": {"id": {}}},
+                "other": {"type": "object"}
+            },
+            "allOf": [{"$ref": "#/$defs/base"}, {"properties": {"extra": {}}}]
+        });
+        let closed = strict(&schema);
+        assert!(closed["$defs"]["base"]
+            .get("additionalProperties")
+            .is_none());
+        assert_eq!(
+            closed["$defs"]["other"]["additionalProperties"],
+            json!(false)
         );
     }
 

@@ -14,8 +14,6 @@
 
 mod device_plan;
 
-use std::collections::{HashMap, HashSet};
-
 use super::math;
 use super::params::SamplingParams;
 use super::rng::{random_seed, TokenRng};
@@ -84,12 +82,11 @@ pub struct Sampler {
     seed: u64,
     rng: TokenRng,
     steps: u64,
-    /// Distinct prompt and output ids, for the repetition penalty (`seen_set` dedups;
-    /// the list keeps the penalty loop a plain slice walk).
+    /// Distinct prompt and output ids in increasing order, for the repetition penalty: the
+    /// host walks a slice, a device plan merges it with the other sorted lists as it is.
     seen: Vec<u32>,
-    seen_set: HashSet<u32>,
-    /// Occurrences of each output id, for the frequency and presence penalties.
-    counts: HashMap<u32, u32>,
+    /// Occurrences of each output id, by id, for the frequency and presence penalties.
+    counts: Vec<(u32, u32)>,
     weights: Vec<f32>,
     chunk_sums: Vec<f64>,
     keys: Vec<u64>,
@@ -129,8 +126,7 @@ impl Sampler {
             rng: TokenRng::new(seed),
             steps: 0,
             seen: Vec::new(),
-            seen_set: HashSet::new(),
-            counts: HashMap::new(),
+            counts: Vec::new(),
             weights: Vec::new(),
             chunk_sums: Vec::new(),
             keys: Vec::new(),
@@ -139,9 +135,9 @@ impl Sampler {
             produced: 0,
         };
         if s.repetition_penalty != 1.0 {
-            for &t in prompt {
-                s.mark_seen(t);
-            }
+            s.seen = prompt.to_vec();
+            s.seen.sort_unstable();
+            s.seen.dedup();
         }
         for &t in output {
             s.record(t);
@@ -151,7 +147,9 @@ impl Sampler {
 
     /// Masks `stop_ids` (the request's end-of-sequence and stop tokens) out of the
     /// sampling until `min_new_tokens` tokens were produced.
-    pub fn hold_stops(mut self, stop_ids: Vec<u32>) -> Self {
+    pub fn hold_stops(mut self, mut stop_ids: Vec<u32>) -> Self {
+        stop_ids.sort_unstable();
+        stop_ids.dedup();
         self.held_stops = stop_ids;
         self
     }
@@ -247,8 +245,10 @@ impl Sampler {
             self.mark_seen(token);
         }
         if self.frequency_penalty != 0.0 || self.presence_penalty != 0.0 {
-            let c = self.counts.entry(token).or_insert(0);
-            *c = c.saturating_add(1);
+            match self.counts.binary_search_by_key(&token, |&(t, _)| t) {
+                Ok(at) => self.counts[at].1 = self.counts[at].1.saturating_add(1),
+                Err(at) => self.counts.insert(at, (token, 1)),
+            }
         }
     }
 
@@ -282,7 +282,7 @@ impl Sampler {
         let (freq, pres) = (self.frequency_penalty, self.presence_penalty);
         if freq != 0.0 || pres != 0.0 {
             // Every stored count is at least 1, so presence always applies here.
-            for (&t, &c) in &self.counts {
+            for &(t, c) in &self.counts {
                 if let Some(x) = logits.get_mut(t as usize) {
                     *x -= freq * c as f32 + pres;
                 }
@@ -296,8 +296,8 @@ impl Sampler {
     }
 
     fn mark_seen(&mut self, token: u32) {
-        if self.seen_set.insert(token) {
-            self.seen.push(token);
+        if let Err(at) = self.seen.binary_search(&token) {
+            self.seen.insert(at, token);
         }
     }
 
@@ -419,8 +419,8 @@ impl Sampler {
     }
 }
 
-/// One entry per token, in first-seen order: a token named twice gets the sum of its biases
-/// (added once), so every sampler applies the same single bias per token.
+/// One entry per token, by id: a token named twice gets the sum of its biases (summed in
+/// the order given, added once), so every sampler applies the same single bias per token.
 fn merged_bias(bias: &[(u32, f32)]) -> Vec<(u32, f32)> {
     let mut merged: Vec<(u32, f32)> = Vec::with_capacity(bias.len());
     for &(t, b) in bias {
@@ -429,6 +429,7 @@ fn merged_bias(bias: &[(u32, f32)]) -> Vec<(u32, f32)> {
             None => merged.push((t, b)),
         }
     }
+    merged.sort_unstable_by_key(|&(t, _)| t);
     merged
 }
 

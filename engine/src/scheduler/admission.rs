@@ -107,12 +107,12 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Tokens the running requests may still claim: uncomputed prompt tokens in full, output
-    /// budget scaled by `new_token_ratio`.
+    /// budget (clipped: [`Req::planned_new_tokens`]) scaled by `new_token_ratio`.
     fn reserved_tokens(&self) -> usize {
         self.running
             .iter()
             .map(|r| {
-                let output = (r.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+                let output = (r.planned_new_tokens() as f64 * self.new_token_ratio) as usize;
                 // At least the next token: a decode must never be starved by admission.
                 r.pending_tokens().saturating_sub(1) + output.max(1)
             })
@@ -249,7 +249,7 @@ impl<M: ForwardModel> Scheduler<M> {
             // any request's does.
             let ids = req.fill_ids();
             let cached = self.cache.tree().prefix_len(req.ns, &ids).unwrap_or(0);
-            let output = (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+            let output = (req.planned_new_tokens() as f64 * self.new_token_ratio) as usize;
             let need = ids.len().saturating_sub(cached) + output.max(1);
             return Admission::NoRoom { req, need };
         }
@@ -269,7 +269,7 @@ impl<M: ForwardModel> Scheduler<M> {
         // The budget is read after locking the prefix: locked tokens are no longer
         // evictable, so they cannot be promised to anyone else.
         let extend = ids.len() - kv.cached_len();
-        let output = (req.remaining_new_tokens() as f64 * self.new_token_ratio) as usize;
+        let output = (req.planned_new_tokens() as f64 * self.new_token_ratio) as usize;
         let need = extend + output.max(1);
         if let Some(quota) = limits.as_ref().and_then(|l| l.kv_quota_tokens) {
             // A quota is a hard limit: the whole output budget counts, not an estimate.

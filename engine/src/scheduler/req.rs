@@ -10,6 +10,10 @@ use radix::NsId;
 use std::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
 
+/// The most output tokens admission plans for per request (SGLang's
+/// `CLIP_MAX_NEW_TOKENS_ESTIMATION`).
+const MAX_PLANNED_NEW_TOKENS: usize = 4096;
+
 /// One request: its tokens, its KV state while running, and its output stream.
 pub struct Req {
     /// Scheduler-unique, increasing with arrival (FCFS order).
@@ -92,6 +96,14 @@ impl Req {
     /// Output tokens still allowed: what admission reserves memory for.
     pub fn remaining_new_tokens(&self) -> usize {
         (self.params.max_new_tokens as usize).saturating_sub(self.output_ids.len())
+    }
+
+    /// The output budget admission plans for (before `new_token_ratio`): the remaining
+    /// budget, clipped as SGLang clips its estimate, so that requests with the whole
+    /// context as their budget (no `max_tokens`) do not each hold back thousands of slots
+    /// they almost never use. Retraction covers the rare one that does.
+    pub fn planned_new_tokens(&self) -> usize {
+        self.remaining_new_tokens().min(MAX_PLANNED_NEW_TOKENS)
     }
 
     /// Whether drafts still pay for this request: until 16 were tried, or while at least

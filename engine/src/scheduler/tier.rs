@@ -26,6 +26,10 @@ use std::time::{Duration, Instant};
 /// was evicted before its admission (a request never bounces between queue and disk).
 const MAX_LOADS_PER_REQUEST: u8 = 2;
 
+/// A request waits this long for its pages at most; then it computes them, and no read
+/// starts until the late one ends (a hung disk must not hold every disk hit).
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// K/V copied out per round of the shutdown spill (within the write queue's 256 MiB).
 const SHUTDOWN_SPILL_ROUND_BYTES: usize = 128 << 20;
 
@@ -59,6 +63,12 @@ struct Loaded {
     flushes: u64,
 }
 
+/// A request waiting for its pages, and since when.
+struct Loading {
+    req: Req,
+    since: Instant,
+}
+
 /// The disk tier and the requests waiting for it.
 pub(crate) struct DiskKv {
     disk: DiskTier,
@@ -69,7 +79,10 @@ pub(crate) struct DiskKv {
     blocks: usize,
     done_tx: Sender<Loaded>,
     done_rx: Receiver<Loaded>,
-    loading: Vec<Req>,
+    loading: Vec<Loading>,
+    /// Reads given up after [`READ_TIMEOUT`] (their request's `seq`) that have not ended:
+    /// while any is left, no read starts.
+    late_reads: rustc_hash::FxHashSet<u64>,
     loaded_tokens: u64,
     /// Bytes of pages being read or staged (at most [`MAX_STAGED_BYTES`]).
     staged_bytes: Arc<AtomicU64>,
@@ -92,6 +105,7 @@ impl DiskKv {
             done_tx,
             done_rx,
             loading: Vec::new(),
+            late_reads: rustc_hash::FxHashSet::default(),
             loaded_tokens: 0,
             staged_bytes: Arc::new(AtomicU64::new(0)),
             flushes: 0,
@@ -101,7 +115,7 @@ impl DiskKv {
     }
 
     pub fn loading_mut(&mut self) -> impl Iterator<Item = &mut Req> {
-        self.loading.iter_mut()
+        self.loading.iter_mut().map(|l| &mut l.req)
     }
 
     /// The bytes of tokens `skip..page_tokens` of a page, in the layout `import_slots` takes.
@@ -183,6 +197,9 @@ impl<M: ForwardModel> Scheduler<M> {
         let Some(disk) = &self.disk else {
             return Some(req);
         };
+        if !disk.late_reads.is_empty() {
+            return Some(req);
+        }
         // As admission does: at least one prompt token is computed.
         let key = &req.input_ids[..req.input_ids.len() - 1];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
@@ -220,7 +237,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 });
             }),
         );
-        self.disk.as_mut()?.loading.push(req);
+        self.disk.as_mut()?.loading.push(Loading {
+            req,
+            since: Instant::now(),
+        });
         None
     }
 
@@ -242,8 +262,11 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         let ready: Vec<Loaded> = first.into_iter().chain(disk.done_rx.try_iter()).collect();
         for loaded in ready {
-            if let Some(i) = disk.loading.iter().position(|r| r.seq == loaded.seq) {
-                let mut req = disk.loading.swap_remove(i);
+            if disk.late_reads.remove(&loaded.seq) {
+                continue; // its request computed the pages meanwhile
+            }
+            if let Some(i) = disk.loading.iter().position(|l| l.req.seq == loaded.seq) {
+                let mut req = disk.loading.swap_remove(i).req;
                 let flushed = disk
                     .flushed_all_at
                     .max(disk.flushed_at.get(&req.ns).copied().unwrap_or(0));
@@ -261,7 +284,8 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Ends the requests waiting for the disk whose client left, whose deadline passed or
     /// that were aborted, without waiting for their reads (which may never end): a read
-    /// that finishes later finds nobody and is dropped with its staged bytes.
+    /// that finishes later finds nobody and is dropped with its staged bytes. A request
+    /// that waited [`READ_TIMEOUT`] goes back to the queue to compute its pages.
     pub(super) fn reap_loading(&mut self, now: Instant) {
         let Some(disk) = &mut self.disk else {
             return;
@@ -269,8 +293,21 @@ impl<M: ForwardModel> Scheduler<M> {
         let mut abandoned = Vec::new();
         let mut i = 0;
         while i < disk.loading.len() {
-            if disk.loading[i].is_abandoned(now) {
-                abandoned.push(disk.loading.swap_remove(i));
+            let loading = &disk.loading[i];
+            if loading.req.is_abandoned(now) {
+                abandoned.push(disk.loading.swap_remove(i).req);
+            } else if now.saturating_duration_since(loading.since) >= READ_TIMEOUT {
+                let mut req = disk.loading.swap_remove(i).req;
+                if disk.late_reads.is_empty() {
+                    tracing::warn!(
+                        "KV disk tier: a read took over {}s; its prompt is computed, and no \
+                         read starts until it ends",
+                        READ_TIMEOUT.as_secs()
+                    );
+                }
+                disk.late_reads.insert(req.seq);
+                req.disk_loads = MAX_LOADS_PER_REQUEST;
+                self.waiting.push(req);
             } else {
                 i += 1;
             }
@@ -283,7 +320,7 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Every request still waiting for the disk, back to the waiting queue (shutdown).
     pub(super) fn stop_loading(&mut self) {
         if let Some(disk) = &mut self.disk {
-            self.waiting.append(&mut disk.loading);
+            self.waiting.extend(disk.loading.drain(..).map(|l| l.req));
         }
     }
 

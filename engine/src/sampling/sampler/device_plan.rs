@@ -4,7 +4,6 @@
 
 use super::{Sampler, GREEDY_TEMPERATURE};
 use kernels::sampling::{edit_flags, LogitEdit, RowPlan};
-use std::collections::BTreeMap;
 
 impl Sampler {
     /// Whether the penalties read the output so far (repetition, frequency or presence):
@@ -30,42 +29,62 @@ impl Sampler {
         if ahead > 0 && self.depends_on_history() {
             return None;
         }
-        let mut by_id: BTreeMap<u32, LogitEdit> = BTreeMap::new();
-        fn edit(by_id: &mut BTreeMap<u32, LogitEdit>, id: u32) -> &mut LogitEdit {
-            by_id.entry(id).or_insert(LogitEdit {
+        // Every list is sorted by id and holds an id once: one merge pass gives one edit per
+        // id, in order, with no map or sort per step (a long history is thousands of ids).
+        let rep = self.repetition_penalty;
+        let seen: &[u32] = if rep != 1.0 { &self.seen } else { &[] };
+        let (freq, pres) = (self.frequency_penalty, self.presence_penalty);
+        let counts: &[(u32, u32)] = if freq != 0.0 || pres != 0.0 {
+            &self.counts
+        } else {
+            &[]
+        };
+        let bias: &[(u32, f32)] = &self.logit_bias;
+        let produced = u64::from(self.produced) + ahead;
+        let banned: &[u32] = if produced < u64::from(self.min_new_tokens) {
+            &self.held_stops
+        } else {
+            &[]
+        };
+        let edit_lo = edits.len() as u32;
+        let (mut s, mut c, mut b, mut h) = (0, 0, 0, 0);
+        loop {
+            let heads = [
+                seen.get(s).copied(),
+                counts.get(c).map(|&(t, _)| t),
+                bias.get(b).map(|&(t, _)| t),
+                banned.get(h).copied(),
+            ];
+            let Some(id) = heads.into_iter().flatten().min() else {
+                break;
+            };
+            let mut e = LogitEdit {
                 id,
                 ..LogitEdit::default()
-            })
-        }
-        if self.repetition_penalty != 1.0 {
-            for &t in &self.seen {
-                let e = edit(&mut by_id, t);
+            };
+            if seen.get(s) == Some(&id) {
                 e.flags |= edit_flags::REPETITION;
-                e.rep = self.repetition_penalty;
+                e.rep = rep;
+                s += 1;
             }
-        }
-        let (freq, pres) = (self.frequency_penalty, self.presence_penalty);
-        if freq != 0.0 || pres != 0.0 {
-            for (&t, &c) in &self.counts {
-                let e = edit(&mut by_id, t);
+            if let Some(&(_, n)) = counts.get(c).filter(|&&(t, _)| t == id) {
                 e.flags |= edit_flags::SUBTRACT;
-                e.sub = freq * c as f32 + pres;
+                e.sub = freq * n as f32 + pres;
+                c += 1;
+            }
+            if let Some(&(_, v)) = bias.get(b).filter(|&&(t, _)| t == id) {
+                e.flags |= edit_flags::BIAS;
+                e.bias = v;
+                b += 1;
+            }
+            if banned.get(h) == Some(&id) {
+                e.flags |= edit_flags::BAN;
+                h += 1;
+            }
+            if (id as usize) < vocab {
+                edits.push(e);
             }
         }
-        // Merged at construction: one bias per token.
-        for &(t, bias) in &self.logit_bias {
-            let e = edit(&mut by_id, t);
-            e.flags |= edit_flags::BIAS;
-            e.bias = bias;
-        }
-        let produced = u64::from(self.produced) + ahead;
-        if produced < u64::from(self.min_new_tokens) {
-            for &t in &self.held_stops {
-                edit(&mut by_id, t).flags |= edit_flags::BAN;
-            }
-        }
-        let edit_lo = edits.len() as u32;
-        edits.extend(by_id.into_values().filter(|e| (e.id as usize) < vocab));
         let mut plan = RowPlan {
             n_top: self.n_top as u32,
             want_logprob: u32::from(self.logprobs),
