@@ -1,8 +1,8 @@
 //! Structured outputs: grammars compiled by llguidance into per-request constraints that the
 //! sampler applies as a mask. Compilation runs off the scheduler thread and off the async
-//! runtime (callers use the engine's bounded pool) and compiled grammars are cached by their
-//! text and the caller's cache namespace; the scheduler only computes masks, consumes tokens and appends the tokens a grammar
-//! forces (jump-forward).
+//! runtime (callers use the engine's grammar pool) and compiled grammars are cached by their
+//! text and the request's cache namespace; the scheduler only computes masks, consumes
+//! tokens and appends the tokens a grammar forces (jump-forward).
 
 mod constraint;
 mod gbnf;
