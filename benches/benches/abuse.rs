@@ -6,6 +6,10 @@
 //!   `cache_salt`s; the churn's live namespaces and resident memory are printed.
 //! - `abuse/connections`: `/health` round trips on a fresh connection each, with nothing
 //!   else open, beside 2,000 idle connections, and beside 500 streams nobody reads.
+//! - `abuse/grammars`: time for an unrelated tenant's batch of 16 requests (32 prompt + 32
+//!   output tokens each) alone, and while another tenant keeps 8 requests running under an
+//!   ambiguous Lark grammar (masks of milliseconds to tens of milliseconds), with the
+//!   default grammar mask budget per tenant and without one.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -30,6 +34,11 @@ const SALTED_REQUESTS: u32 = 100_000;
 const SCRIPTED_BYTES_PER_TOKEN: usize = 16;
 
 fn start() -> EngineHandle {
+    start_with(|_| {})
+}
+
+/// [`start`], with `configure` changing the engine's configuration first.
+fn start_with(configure: impl FnOnce(&mut EngineConfig)) -> EngineHandle {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
     let file = GgufFile::open(&path)
@@ -42,6 +51,7 @@ fn start() -> EngineHandle {
     config.kv_budget_bytes = 65536 * SCRIPTED_BYTES_PER_TOKEN;
     config.scheduler.max_running_requests = 256;
     config.scheduler.max_prefill_tokens = 4096;
+    configure(&mut config);
     let engine = EngineHandle::start_with_model(model, tok, template, info, &config).unwrap();
     engine.set_tenant_limits(vec![
         TenantLimits::unlimited("unrelated"),
@@ -66,12 +76,17 @@ fn drain(engine: &EngineHandle, requests: Vec<GenerateRequest>) {
 
 /// Tenant 0's batch: distinct 32-token prompts, 64 tokens out each.
 fn unrelated_batch(engine: &EngineHandle, round: u32) -> Duration {
+    unrelated_requests(engine, round, BATCH as u32, 64)
+}
+
+/// Tenant 0's `count` requests: distinct 32-token prompts, `out` tokens out each.
+fn unrelated_requests(engine: &EngineHandle, round: u32, count: u32, out: u32) -> Duration {
     let params = SamplingParams {
-        max_new_tokens: 64,
+        max_new_tokens: out,
         ignore_eos: true,
-        ..SamplingParams::greedy(64)
+        ..SamplingParams::greedy(out)
     };
-    let requests = (0..BATCH as u32)
+    let requests = (0..count)
         .map(|i| {
             let ids = (0..32u32)
                 .map(|p| 100 + (round * 7919 + i * 104_729 + p * 31) % 40_000)
@@ -247,5 +262,86 @@ fn connections(c: &mut Criterion) {
     engine.shutdown(Duration::ZERO);
 }
 
-criterion_group!(benches, salt_churn, connections);
+/// An ambiguous grammar: each mask walks thousands of Earley items, more as the output grows.
+const AMBIGUOUS_LARK: &str = "start: e\ne: e e | e \" \" e | /[a-z]+/ | /[a-z]/ | \"\"";
+
+/// Keeps `running` requests of tenant 1 under [`AMBIGUOUS_LARK`] going until `stop` is set
+/// (each ends at 200 tokens or when its grammar gives up, and another takes its place).
+fn costly_grammars(
+    engine: &EngineHandle,
+    running: usize,
+    stop: &std::sync::atomic::AtomicBool,
+) -> u32 {
+    use std::sync::atomic::Ordering;
+    let spec = engine::grammar::GrammarSpec::Lark(AMBIGUOUS_LARK.into());
+    let namespace = Namespace::scoped(CacheScope::Tenant(1));
+    let started = std::sync::atomic::AtomicU32::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..running {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let n = started.fetch_add(1, Ordering::Relaxed);
+                    let ids = (0..8u32)
+                        .map(|p| 100 + (n * 7919 + p * 31) % 40_000)
+                        .collect();
+                    let mut r = GenerateRequest::new(ids, SamplingParams::greedy(200));
+                    r.params.ignore_eos = true;
+                    r.tenant = 1;
+                    r.namespace = namespace.clone();
+                    r.constraint = Some(engine.compile_grammar_now(&spec, &namespace).unwrap());
+                    let mut stream = engine.submit(r).unwrap();
+                    while stream.blocking_next().is_some() {}
+                }
+            });
+        }
+    });
+    started.into_inner()
+}
+
+fn grammars(c: &mut Criterion) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut g = c.benchmark_group("abuse/grammars");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(20));
+    let cases = [
+        ("alone", 0, Some(Duration::from_millis(5))),
+        (
+            "beside_8_costly/default_mask_budget",
+            8,
+            Some(Duration::from_millis(5)),
+        ),
+        ("beside_8_costly/no_mask_budget", 8, None),
+    ];
+    for (name, costly, budget) in cases {
+        let engine = start_with(|config| config.scheduler.grammar_mask_budget = budget);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let hostile = scope.spawn(|| costly_grammars(&engine, costly, &stop));
+            // Let the costly requests reach their expensive masks.
+            std::thread::sleep(Duration::from_secs(2));
+            let mut round = 0;
+            g.bench_function(format!("unrelated_batch_16/{name}"), |b| {
+                b.iter_custom(|iters| {
+                    (0..iters)
+                        .map(|_| {
+                            round += 1;
+                            unrelated_requests(&engine, round, 16, 32)
+                        })
+                        .sum()
+                })
+            });
+            stop.store(true, Ordering::Relaxed);
+            let started = hostile.join().unwrap_or(0);
+            let info = engine.server_info();
+            println!(
+                "{name}: {started} costly requests started, {} constrained decodes waited a step",
+                info.grammar_waits
+            );
+        });
+        engine.shutdown(Duration::ZERO);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, salt_churn, connections, grammars);
 criterion_main!(benches);

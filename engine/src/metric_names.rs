@@ -51,6 +51,9 @@ pub const KV_EVENT_RESYNCS: &str = "radixserve_kv_event_resyncs_total";
 /// Speculative decoding: n-gram draft tokens verified, and of them those accepted.
 pub const SPEC_DRAFTED: &str = "radixserve_spec_draft_tokens_total";
 pub const SPEC_ACCEPTED: &str = "radixserve_spec_accepted_tokens_total";
+/// Constrained decodes that sat a step out: their tenant's grammar masks took more than its
+/// per-step budget.
+pub const GRAMMAR_WAITS: &str = "radixserve_grammar_waits_total";
 /// K/V tiers below the pool, label `tier` (`disk`): tokens held and bytes used there, tokens
 /// written there at eviction and loaded back into the pool, pages that did not verify
 /// (corrupt, truncated, foreign: read as misses), write errors, spills not taken (queue

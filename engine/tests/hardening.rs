@@ -339,7 +339,7 @@ fn a_template_misbehaving_at_request_time_is_an_invalid_argument() {
         );
         // The async path (the prompt pool) answers the same.
         let err = runtime
-            .block_on(engine.build_prompt(chat(content)))
+            .block_on(engine.build_prompt(chat(content), 0))
             .unwrap_err();
         assert!(
             matches!(&err, SubmitError::InvalidArgument(m) if m.contains(says)),

@@ -1,7 +1,8 @@
 //! Fair scheduling across tenants, with the scripted model so that every step is exact: a
 //! tenant whose prompts are larger than the others' is not starved by them, another tenant's
 //! work evicts a cache only down to its owner's fair share, a tenant a reload removed keeps
-//! no protected cache, and rejected speculative drafts count against their tenant.
+//! no protected cache, rejected speculative drafts count against their tenant, and a
+//! tenant's costly grammars wait out what their masks overspend of its budget.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,6 +11,7 @@ mod common;
 use common::scripted::{
     assert_idle_without_leak, collect_tokens, reference, start_model, start_model_with,
 };
+use engine::grammar::GrammarSpec;
 use engine::handle::{EngineHandle, GenerateEvent, GenerateRequest, TenantInfo};
 use engine::model::scripted::ScriptedModel;
 use engine::sampling::SamplingParams;
@@ -222,4 +224,87 @@ fn rejected_drafts_count_against_their_tenant() {
     let expected = t.prefill_tokens as f64 + 2.0 * t.decode_tokens as f64 + f64::from(rejected);
     assert_eq!(t.virtual_tokens, expected, "{t:?}");
     engine.shutdown(Duration::from_secs(1));
+}
+
+/// Runs tenant 0's 4 requests under the grammar `[a-z]{200}` (12 tokens each) beside tenant
+/// 1's unconstrained one (24 tokens, after a longer prompt) with `budget` as each tenant's
+/// grammar mask time per step. Returns the outputs (tenant 0's, then tenant 1's), the
+/// positions each forward pass decoded, and the constrained decodes that waited.
+fn run_with_mask_budget(budget: Option<Duration>) -> (Vec<Vec<u32>>, Vec<Vec<u32>>, u64) {
+    let decoded: Arc<Mutex<Vec<Vec<u32>>>> = Arc::default();
+    let log = decoded.clone();
+    // Sampling on the device: masks are computed before the pass, so no part of their
+    // time hides behind it and the budget alone decides.
+    let model = ScriptedModel::new(50_000, 512).sampling_on_device();
+    let model = model.with_forward_hook(Box::new(move |batch| {
+        let decodes = batch
+            .q_indptr
+            .windows(2)
+            .filter(|w| w[1] - w[0] == 1)
+            .map(|w| batch.positions[w[0] as usize])
+            .collect();
+        log.lock().unwrap().push(decodes);
+    }));
+    let engine = start_model_with(model, 1024, |config| {
+        config.scheduler.max_running_requests = 8;
+        config.scheduler.speculative_draft_tokens = 0;
+        config.scheduler.grammar_mask_budget = budget;
+    });
+    two_tenants(&engine, false);
+    let spec = GrammarSpec::Regex("[a-z]{200}".into());
+    let mut requests: Vec<GenerateRequest> = (0..4)
+        .map(|i| {
+            let mut r = request(0, prompt(i, 8), 12);
+            r.constraint = Some(engine.compile_grammar_now(&spec, &r.namespace).unwrap());
+            r
+        })
+        .collect();
+    requests.push(request(1, prompt(9, 64), 24));
+    let streams: Vec<_> = requests
+        .into_iter()
+        .map(|r| engine.submit(r).unwrap())
+        .collect();
+    let outputs = streams.into_iter().map(collect_tokens).collect();
+    assert_idle_without_leak(&engine);
+    let waits = engine.server_info().grammar_waits;
+    engine.shutdown(Duration::from_secs(1));
+    let decoded = decoded.lock().unwrap().clone();
+    (outputs, decoded, waits)
+}
+
+/// A tenant's constrained decodes spend a credit of grammar mask time refilled by its budget
+/// each step: with a budget of 1 ns, the first mask leaves it overdrawn for longer than the
+/// test runs, so tenant 0's decodes wait while tenant 1 decodes every step, and then take
+/// turns one per step (a step with nothing else to run lets one through). What waited
+/// produced exactly what it produces without the budget.
+#[test]
+fn a_tenants_costly_grammars_take_turns_while_the_others_decode_every_step() {
+    let (free_outputs, free_steps, free_waits) = run_with_mask_budget(None);
+    let (outputs, steps, waits) = run_with_mask_budget(Some(Duration::from_nanos(1)));
+    assert_eq!(outputs, free_outputs, "waiting changes no output");
+    assert_eq!(outputs[4], reference(&prompt(9, 64), 24));
+    assert_eq!(free_waits, 0);
+    // Tenant 0 decodes at positions 8..20, tenant 1 at 64..88.
+    let constrained = |step: &Vec<u32>| step.iter().filter(|&&p| p < 64).count();
+    assert!(
+        free_steps.iter().any(|s| constrained(s) > 1),
+        "without a budget they decode together: {free_steps:?}"
+    );
+    assert!(
+        steps.iter().all(|s| constrained(s) <= 1),
+        "one constrained decode per step: {steps:?}"
+    );
+    let total: usize = steps.iter().map(constrained).sum();
+    assert_eq!(total, 4 * 11, "each sampled its first token at its prefill");
+    // Tenant 1's 23 decodes run in consecutive steps, while tenant 0's wait.
+    let own: Vec<usize> = (0..steps.len())
+        .filter(|&i| steps[i].iter().any(|&p| p >= 64))
+        .collect();
+    assert_eq!(own.len(), 23);
+    assert_eq!(own[22] - own[0], 22, "tenant 1 never waited: {steps:?}");
+    let beside: usize = steps[own[0]..=own[22]].iter().map(constrained).sum();
+    assert!(beside <= 1, "tenant 0 overdrew its credit once: {steps:?}");
+    let last_constrained = (0..steps.len()).rev().find(|&i| constrained(&steps[i]) > 0);
+    assert!(last_constrained > Some(own[22]), "{steps:?}");
+    assert!(waits > 0);
 }

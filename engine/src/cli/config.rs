@@ -136,6 +136,11 @@ pub struct ServeArgs {
     /// Lexer work allowed to compile one grammar (~50,000 per millisecond) [default: 1000000]
     #[arg(long)]
     pub grammar_compile_fuel: Option<u64>,
+    /// Milliseconds of grammar masks one tenant's constrained decodes may add to a step (or
+    /// their share of the forward pass, when more); beyond it they take turns (at least one
+    /// runs each step); 0 turns the limit off [default: 5]
+    #[arg(long)]
+    pub grammar_mask_budget_ms: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -230,6 +235,7 @@ impl ServeArgs {
             max_grammar_kb: self.max_grammar_kb.or(file.max_grammar_kb),
             grammar_cache_size: self.grammar_cache_size.or(file.grammar_cache_size),
             grammar_compile_fuel: self.grammar_compile_fuel.or(file.grammar_compile_fuel),
+            grammar_mask_budget_ms: self.grammar_mask_budget_ms.or(file.grammar_mask_budget_ms),
         }
     }
 
@@ -299,6 +305,18 @@ impl ServeArgs {
             },
             sample_on_device: self.sampling != Some(SamplingArg::Host),
             overlap_schedule: self.overlap_schedule.unwrap_or(defaults.overlap_schedule),
+            grammar_mask_budget: match self.grammar_mask_budget_ms {
+                None => defaults.grammar_mask_budget,
+                Some(0.0) => None,
+                Some(ms) => Some(
+                    Duration::try_from_secs_f64(ms / 1000.0)
+                        .ok()
+                        .filter(|d| *d <= Duration::from_secs(60))
+                        .with_context(|| {
+                            format!("--grammar-mask-budget-ms must be 0 (off) or a positive number of milliseconds up to 60000, got {ms}")
+                        })?,
+                ),
+            },
             ..defaults
         };
         engine.cuda_graph_max_batch = match self.disable_cuda_graph {
@@ -454,6 +472,28 @@ mod tests {
                     "{flag} {bad}: {err:?}"
                 );
             }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn grammar_mask_budget_is_milliseconds_and_zero_turns_it_off() -> anyhow::Result<()> {
+        let budget = |flags: &[&str]| {
+            parse(flags)
+                .resolve()
+                .map(|c| c.engine.scheduler.grammar_mask_budget)
+        };
+        assert_eq!(budget(&[])?, Some(Duration::from_millis(5)));
+        assert_eq!(
+            budget(&["--grammar-mask-budget-ms", "2.5"])?,
+            Some(Duration::from_micros(2500))
+        );
+        assert_eq!(budget(&["--grammar-mask-budget-ms", "0"])?, None);
+        for bad in ["-1", "NaN", "inf", "60001"] {
+            let flag = format!("--grammar-mask-budget-ms={bad}");
+            let err = budget(&[&flag]).err();
+            let err = err.map(|e| e.to_string()).unwrap_or_default();
+            assert!(err.starts_with("--grammar-mask-budget-ms"), "{bad}: {err}");
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! and the tokens the grammar forces next (jump-forward).
 
 use llguidance::Matcher;
+use std::time::{Duration, Instant};
 
 /// A grammar's error as clients see it (without the marker the parser adds in place of the
 /// details it keeps to itself).
@@ -27,6 +28,9 @@ pub enum Step {
 pub struct Constraint {
     matcher: Matcher,
     vocab_size: usize,
+    /// How long the last mask took: the scheduler's measure of what this request's grammar
+    /// costs every step it decodes.
+    last_mask: Duration,
 }
 
 impl Clone for Constraint {
@@ -34,6 +38,7 @@ impl Clone for Constraint {
         Self {
             matcher: self.matcher.deep_clone(),
             vocab_size: self.vocab_size,
+            last_mask: self.last_mask,
         }
     }
 }
@@ -51,6 +56,7 @@ impl Constraint {
         Self {
             matcher,
             vocab_size,
+            last_mask: Duration::ZERO,
         }
     }
 
@@ -66,18 +72,23 @@ impl Constraint {
     /// Depends only on the tokens consumed so far: it may be computed while the forward pass
     /// that produces the logits runs.
     pub fn compute_mask(&mut self) -> Result<Vec<u32>, String> {
-        self.matcher
-            .compute_mask()
-            .map(|mask| mask.as_slice().to_vec())
-            .map_err(failed)
+        let started = Instant::now();
+        let mask = self.matcher.compute_mask();
+        self.last_mask = started.elapsed();
+        mask.map(|mask| mask.as_slice().to_vec()).map_err(failed)
     }
 
-    /// Applies a mask from [`Constraint::compute_mask`] to a row of logits.
+    /// Time the last [`Constraint::compute_mask`] took (zero before the first).
+    pub fn last_mask_time(&self) -> Duration {
+        self.last_mask
+    }
+
     /// Tokens the grammar's masks cover (every later token is banned).
     pub fn vocab_size(&self) -> usize {
         self.vocab_size
     }
 
+    /// Applies a mask from [`Constraint::compute_mask`] to a row of logits.
     pub fn apply_mask(&self, words: &[u32], logits: &mut [f32]) {
         let vocab = self.vocab_size.min(logits.len());
         let (inside, beyond) = logits.split_at_mut(vocab);

@@ -3,6 +3,7 @@
 //! and the CLI go through it.
 
 mod disk;
+mod fair_permits;
 mod gate;
 mod prompt;
 mod samples;
@@ -25,6 +26,7 @@ use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelE
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
 use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
+use fair_permits::FairPermits;
 use gate::TenantGate;
 use pools::{KvCache, KvCacheConfig, KvDtype, PoolError};
 use std::path::PathBuf;
@@ -133,11 +135,13 @@ struct Inner {
     max_running: usize,
     kv_capacity: usize,
     gate: parking_lot::Mutex<TenantGate>,
-    /// One permit per core for building large prompts off the async runtime.
-    prompt_permits: Arc<tokio::sync::Semaphore>,
+    /// One permit per core for building large prompts off the async runtime, shared fairly
+    /// between tenants.
+    prompt_permits: FairPermits,
     /// As many for grammar compiles, apart: a flood of costly grammars (each bounded by its
-    /// fuel) queues behind itself, never in front of the chat renders of other requests.
-    grammar_permits: Arc<tokio::sync::Semaphore>,
+    /// fuel) queues behind itself, never in front of the chat renders of other requests,
+    /// nor of other tenants' compiles.
+    grammar_permits: FairPermits,
     grammars: Arc<Grammars>,
     kv_events: Option<KvEventHub>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
@@ -305,8 +309,8 @@ impl EngineHandle {
                 max_running: sched.max_running_requests,
                 kv_capacity,
                 gate: parking_lot::Mutex::new(TenantGate::default()),
-                prompt_permits: Arc::new(tokio::sync::Semaphore::new(cores)),
-                grammar_permits: Arc::new(tokio::sync::Semaphore::new(cores)),
+                prompt_permits: FairPermits::new(cores),
+                grammar_permits: FairPermits::new(cores),
                 grammars,
                 kv_events,
                 thread: parking_lot::Mutex::new(Some(thread)),
@@ -341,17 +345,18 @@ impl EngineHandle {
         self.inner.max_running
     }
 
-    /// Compiles `spec` into a fresh constraint for one request, on the bounded pool (off the
-    /// async runtime and the scheduler thread); grammars cached for the request's cache
-    /// `namespace` are cloned.
+    /// Compiles `spec` into a fresh constraint for one request of `tenant`, on the bounded
+    /// pool (off the async runtime and the scheduler thread, in turn with other tenants'
+    /// compiles); grammars cached for the request's cache `namespace` are cloned.
     pub async fn compile_grammar(
         &self,
         spec: GrammarSpec,
         namespace: radix::Namespace,
+        tenant: TenantId,
     ) -> Result<Constraint, SubmitError> {
         let grammars = self.inner.grammars.clone();
-        let permits = self.inner.grammar_permits.clone();
-        self.run_with(permits, move || grammars.compile(&spec, &namespace))
+        let permits = &self.inner.grammar_permits;
+        self.run_with(permits, tenant, move || grammars.compile(&spec, &namespace))
             .await?
             .map_err(SubmitError::InvalidArgument)
     }

@@ -4,7 +4,9 @@
 //! at a time, so a huge prompt or a slow template never stalls the async runtime's workers
 //! (health checks, streams, gRPC).
 
+use super::fair_permits::FairPermits;
 use super::{EngineHandle, SubmitError};
+use crate::tenants::TenantId;
 use crate::tokenizer::{ChatMessage, TokenizerError};
 
 /// The roles a chat message may have (OpenAI's; `developer` is rendered as `system`).
@@ -50,13 +52,19 @@ impl PromptInput {
 }
 
 impl EngineHandle {
-    /// The prompt's token ids, built off the async runtime when the input is large.
-    pub async fn build_prompt(&self, input: PromptInput) -> Result<Vec<u32>, SubmitError> {
+    /// The prompt's token ids, built off the async runtime when the input is large (in turn
+    /// with other tenants' prompts).
+    pub async fn build_prompt(
+        &self,
+        input: PromptInput,
+        tenant: TenantId,
+    ) -> Result<Vec<u32>, SubmitError> {
         if input.builds_inline() {
             return self.build_prompt_now(input);
         }
         let engine = self.clone();
-        self.run_bounded(move || engine.build_prompt_now(input))
+        let permits = &self.inner.prompt_permits;
+        self.run_with(permits, tenant, move || engine.build_prompt_now(input))
             .await?
     }
 
@@ -65,6 +73,7 @@ impl EngineHandle {
     pub async fn build_prompts(
         &self,
         inputs: Vec<PromptInput>,
+        tenant: TenantId,
     ) -> Result<Vec<Vec<u32>>, SubmitError> {
         let total: usize = inputs.iter().map(PromptInput::bytes).sum();
         if total <= INLINE_BYTES && inputs.iter().all(PromptInput::builds_inline) {
@@ -74,7 +83,8 @@ impl EngineHandle {
                 .collect();
         }
         let engine = self.clone();
-        self.run_bounded(move || {
+        let permits = &self.inner.prompt_permits;
+        self.run_with(permits, tenant, move || {
             inputs
                 .into_iter()
                 .map(|input| engine.build_prompt_now(input))
@@ -83,22 +93,25 @@ impl EngineHandle {
         .await?
     }
 
-    /// Runs `work` on a blocking thread once one of the bounded pool's permits is free.
+    /// Runs `work` on a blocking thread once one of the bounded pool's permits is free (work
+    /// done before the caller is known: it queues as one more tenant's).
     pub async fn run_bounded<R: Send + 'static>(
         &self,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, SubmitError> {
-        self.run_with(self.inner.prompt_permits.clone(), work).await
+        self.run_with(&self.inner.prompt_permits, TenantId::MAX, work)
+            .await
     }
 
-    /// Runs `work` on a blocking thread once one of `permits` is free.
+    /// Runs `work` on a blocking thread once `tenant` has its turn at one of `permits`.
     pub(super) async fn run_with<R: Send + 'static>(
         &self,
-        permits: std::sync::Arc<tokio::sync::Semaphore>,
+        permits: &FairPermits,
+        tenant: TenantId,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, SubmitError> {
         let permit = permits
-            .acquire_owned()
+            .acquire(tenant)
             .await
             .map_err(|_| SubmitError::Unavailable("the engine has stopped".into()))?;
         tokio::task::spawn_blocking(move || {

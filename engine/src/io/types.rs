@@ -150,6 +150,8 @@ pub struct ServerInfo {
     pub retractions: u64,
     /// Overlap scheduling: decodes launched on a token still being sampled.
     pub overlapped_decodes: u64,
+    /// Constrained decodes that sat a step out for their tenant's grammar mask budget.
+    pub grammar_waits: u64,
     /// Decode steps replayed from a CUDA graph (GPU).
     pub graph_replays: u64,
     /// Speculative draft tokens verified, and of them those accepted.

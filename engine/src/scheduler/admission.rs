@@ -100,6 +100,7 @@ impl<M: ForwardModel> Scheduler<M> {
             staged: None,
             disk_loads: 0,
             may_evict_any: false,
+            grammar_turn: 0,
         };
         if let Some(req) = self.start_load(req) {
             self.waiting.push(req);

@@ -8,7 +8,7 @@ use super::{phase_done, Scheduler};
 use crate::model::{ForwardModel, ModelError};
 use crate::sampling::SampleOutput;
 use kernels::sampling::{mask_words, RowPlan, SampledRow, SamplingBatch};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One sampling entry's tokens, or the message its grammar failed with.
 pub(super) type SampleResult = Result<Vec<SampleOutput>, String>;
@@ -35,6 +35,8 @@ impl<M: ForwardModel> Scheduler<M> {
         let rows = self
             .model
             .forward_sampled(&self.batch, &mut self.kv, &sampling)?;
+        // The masks were computed before the pass, not beside it: none of their time hides.
+        self.forward_time = Duration::ZERO;
         let forwarded = phase_done("forward", since);
         if rows.len() != failed.len() {
             return Err(ModelError::Batch(format!(

@@ -8,6 +8,7 @@ mod admission;
 mod device_sampling;
 mod entry;
 mod fair;
+mod grammar_turns;
 mod ngram;
 mod output;
 mod overlap;
@@ -69,6 +70,12 @@ pub struct SchedulerConfig {
     /// batch's sampled tokens. Samples through `ForwardModel::forward_sampled`; no
     /// speculative decoding.
     pub overlap_schedule: bool,
+    /// Grammar mask time one tenant's constrained decodes may add to a step, on average
+    /// (their share of the last forward pass, which masks run beside, when it is more):
+    /// beyond it (by each request's last mask) they take turns and wait out what a costly
+    /// mask overspent, so a tenant with costly grammars slows its own requests rather than
+    /// everyone's steps. `None`: no limit.
+    pub grammar_mask_budget: Option<Duration>,
 }
 
 impl Default for SchedulerConfig {
@@ -89,6 +96,9 @@ impl Default for SchedulerConfig {
             speculative_max_batch: 4,
             sample_on_device: true,
             overlap_schedule: false,
+            // A JSON schema's mask takes ~0.1-1 ms on the CPU: a GPU's step of a few
+            // milliseconds may grow by this much for one tenant's grammars.
+            grammar_mask_budget: Some(Duration::from_millis(5)),
         }
     }
 }
@@ -107,6 +117,8 @@ pub struct SchedulerCounters {
     pub spec_accepted_tokens: u64,
     /// Overlap scheduling: decodes launched on a token still being sampled.
     pub overlapped_decodes: u64,
+    /// Constrained decodes that sat a step out for their tenant's grammar mask budget.
+    pub grammar_waits: u64,
 }
 
 pub struct Scheduler<M: ForwardModel> {
@@ -122,6 +134,12 @@ pub struct Scheduler<M: ForwardModel> {
     /// Finished this step, to be streamed and released.
     batch: ForwardBatch,
     logits_scratch: Vec<f32>,
+    /// How long the last forward pass took, grammar masks aside, when masks ran beside it
+    /// (sampling on the host): mask work up to it delays nobody. Zero otherwise.
+    forward_time: Duration,
+    /// Per tenant with constrained decodes: grammar mask time (seconds) it may still spend;
+    /// negative after a costly mask, until the budgets of the steps it waits repay it.
+    grammar_credit: rustc_hash::FxHashMap<crate::tenants::TenantId, f64>,
     new_token_ratio: f64,
     counters: SchedulerCounters,
     rx: Receiver<Command>,
@@ -166,6 +184,8 @@ impl<M: ForwardModel> Scheduler<M> {
             running: Vec::new(),
             batch: ForwardBatch::default(),
             logits_scratch: Vec::new(),
+            forward_time: Duration::ZERO,
+            grammar_credit: Default::default(),
             new_token_ratio: ratio,
             counters: SchedulerCounters::default(),
             rx,

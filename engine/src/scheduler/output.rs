@@ -227,6 +227,7 @@ impl<M: ForwardModel> Scheduler<M> {
         info.aborted_requests = self.counters.aborted;
         info.retractions = self.counters.retractions;
         info.overlapped_decodes = self.counters.overlapped_decodes;
+        info.grammar_waits = self.counters.grammar_waits;
         info.graph_replays = self.model.graph_replays();
         info.spec_draft_tokens = self.counters.spec_draft_tokens;
         info.spec_accepted_tokens = self.counters.spec_accepted_tokens;

@@ -144,6 +144,7 @@ mod tests {
             staged: None,
             disk_loads: 0,
             may_evict_any: false,
+            grammar_turn: 0,
         }
     }
 

@@ -60,6 +60,9 @@ pub struct Req {
     /// Admitted while nothing else ran, on a budget that counted every idle cache: its
     /// allocations may evict any cache, other tenants' protected ones last.
     pub may_evict_any: bool,
+    /// The step its constrained decode last ran in: a tenant's constrained decodes take
+    /// turns longest-waiting first when their masks exceed its budget.
+    pub grammar_turn: u64,
 }
 
 impl Req {

@@ -243,7 +243,11 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             0
         };
+        let sits_out = self.grammar_turns();
         for i in order {
+            if sits_out[i] {
+                continue;
+            }
             let pending = self.running[i].pending_tokens();
             // Its last token is still being sampled: it decodes on that future token or
             // sits this step out.
@@ -496,12 +500,19 @@ impl<M: ForwardModel> Scheduler<M> {
                     masks
                 })
             });
+            let started = Instant::now();
             let forward = model.forward(batch, kv);
+            let forward_time = started.elapsed();
             let masks = masks.map(|h| h.join().unwrap_or_default());
-            (forward, masks.unwrap_or_default())
+            (
+                forward.map(|logits| (logits, forward_time)),
+                masks.unwrap_or_default(),
+            )
         });
+        let (logits, forward_time) = forward?;
+        self.forward_time = forward_time;
         self.logits_scratch.clear();
-        self.logits_scratch.extend_from_slice(forward?);
+        self.logits_scratch.extend_from_slice(logits);
         let forwarded = phase_done("forward", since);
         Ok((self.sample_rows(entries, vocab, &mut masks), forwarded))
     }

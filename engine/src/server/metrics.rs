@@ -98,6 +98,10 @@ fn describe() {
         "Speculative draft tokens accepted (sampled exactly as drafted)"
     );
     describe_counter!(
+        crate::metric_names::GRAMMAR_WAITS,
+        "Constrained decodes that waited a step: their tenant's grammar masks exceeded its budget"
+    );
+    describe_counter!(
         crate::metric_names::KV_EVENT_RESYNCS,
         "Times KV event changes were dropped (hub queue full) and every subscriber resynced"
     );

@@ -50,7 +50,7 @@ pub(super) async fn prepare(
         ),
     };
     let input_ids = engine
-        .build_prompt(input_ids)
+        .build_prompt(input_ids, caller.tenant)
         .await
         .map_err(super::status::from_submit)?;
     let explicit = request
@@ -80,7 +80,7 @@ pub(super) async fn prepare(
             .precheck_group(std::slice::from_ref(&generate), samples)
             .map_err(super::status::from_submit)?;
         let constraint = engine
-            .compile_grammar(spec, generate.namespace.clone())
+            .compile_grammar(spec, generate.namespace.clone(), caller.tenant)
             .await
             .map_err(super::status::from_submit)?;
         generate.constraint = Some(constraint);

@@ -67,7 +67,7 @@ pub async fn chat_completions(
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
     // The prompt last: every cheap refusal comes before rendering and tokenizing it.
-    let input_ids = prompt_ids(engine, PromptInput::Chat(messages))
+    let input_ids = prompt_ids(engine, &caller, PromptInput::Chat(messages))
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let spec = ChoiceSpec {

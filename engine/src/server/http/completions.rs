@@ -53,7 +53,10 @@ pub async fn completions(
     let grammar = grammar_spec(sampling)?;
     let inputs = prompt_inputs(request.prompt)?;
     check_choice_count(inputs.len(), samples)?;
-    let prompts = engine.build_prompts(inputs).await.map_err(ApiError::from)?;
+    let prompts = engine
+        .build_prompts(inputs, caller.tenant)
+        .await
+        .map_err(ApiError::from)?;
     let prompt_count = prompts.len();
     let spec = ChoiceSpec {
         params,

@@ -28,9 +28,16 @@ pub async fn parse_body<T: DeserializeOwned + Send + 'static>(
         .await?
 }
 
-/// The prompt's token ids, built on the engine's shared path.
-pub async fn prompt_ids(engine: &EngineHandle, input: PromptInput) -> Result<Vec<u32>, ApiError> {
-    engine.build_prompt(input).await.map_err(ApiError::from)
+/// The prompt's token ids, built on the engine's shared path in the caller's turn.
+pub async fn prompt_ids(
+    engine: &EngineHandle,
+    caller: &Caller,
+    input: PromptInput,
+) -> Result<Vec<u32>, ApiError> {
+    engine
+        .build_prompt(input, caller.tenant)
+        .await
+        .map_err(ApiError::from)
 }
 
 /// Most choices of one response (prompts x samples): each is a request of its own.
@@ -90,7 +97,7 @@ pub async fn submit_choices(
         engine.precheck_group(&requests, spec.samples)?;
         let param = grammar.param();
         let constraint = engine
-            .compile_grammar(grammar, namespace)
+            .compile_grammar(grammar, namespace, caller.tenant)
             .await
             .map_err(|e| ApiError::from(e).with_param(param))?;
         for request in &mut requests {

@@ -215,7 +215,7 @@ pub(super) async fn prepare(
             .precheck_group(std::slice::from_ref(&generate), params.n.max(1))
             .map_err(super::super::status::from_submit)?;
         let constraint = engine
-            .compile_grammar(spec, generate.namespace.clone())
+            .compile_grammar(spec, generate.namespace.clone(), caller.tenant)
             .await
             .map_err(super::super::status::from_submit)?;
         generate.constraint = Some(constraint);
