@@ -1,7 +1,7 @@
 //! The disk tier below the KV pool, with the real model: prefixes evicted from a small pool
 //! come back from disk (counted as cached tokens) and give the same greedy output as when
-//! computed fresh; a restart finds them; another tenant, another K/V dtype or a corrupted
-//! file never yields a page; a flush removes a namespace's pages; an unwritable disk stops
+//! computed fresh; a restart finds them; another tenant, another K/V dtype (whose store
+//! replaces this one's) or a corrupted file never yields a page; a flush removes a namespace's pages; an unwritable disk stops
 //! spills while serving goes on. The engine's idle ownership check runs throughout (debug
 //! assertions are on in the test profile).
 
@@ -116,7 +116,11 @@ fn page_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
+        // A directory may go while this walks (the tier empties its trash).
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
@@ -228,10 +232,35 @@ fn other_dtypes_contexts_and_corrupt_files_are_misses() {
         engine.shutdown(Duration::from_secs(5));
         (a, out)
     };
-    // K/V in bf16 is another fingerprint: the f32 pages are not even indexed.
+    // Flip one byte in the middle of every page (same size, so indexed; then refused).
+    let f32_pages = page_files(dir.path());
+    assert!(!f32_pages.is_empty());
+    for path in &f32_pages {
+        let mut bytes = std::fs::read(path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x55;
+        std::fs::write(path, bytes).unwrap();
+    }
+    {
+        let engine = start(dir.path());
+        let (out, cached) = run(&engine, &a, 0);
+        assert_eq!(
+            cached, 0,
+            "a corrupt first page ends the run: nothing loaded"
+        );
+        assert_eq!(out, fresh_a, "corrupt pages never become K/V");
+        let info = disk_info(&engine);
+        assert!(info.bad_pages >= 1, "{info:?}");
+        assert_eq!(info.loaded_tokens, 0);
+        engine.shutdown(Duration::from_secs(5));
+    }
+    assert!(!page_files(dir.path()).is_empty());
+    // K/V in bf16 is another fingerprint: the f32 pages are not indexed, and the f32 store
+    // is removed (the directory's budget is for the model serving from it).
     {
         let engine = engine_with(dir.path(), KvDtype::Bf16);
         assert_eq!(disk_info(&engine).tokens, 0);
+        assert!(page_files(dir.path()).is_empty(), "the f32 store is gone");
         assert_eq!(run(&engine, &a, 0).1, 0);
         engine.shutdown(Duration::from_secs(5));
     }
@@ -242,28 +271,6 @@ fn other_dtypes_contexts_and_corrupt_files_are_misses() {
         assert_eq!(run(&engine, &a, 0).1, 0);
         engine.shutdown(Duration::from_secs(5));
     }
-    // Flip one byte in the middle of every f32 page (same size, so indexed; then refused).
-    let f32_pages: Vec<PathBuf> = page_files(dir.path())
-        .into_iter()
-        .filter(|p| std::fs::metadata(p).unwrap().len() > 16 * 46_080)
-        .collect();
-    assert!(!f32_pages.is_empty());
-    for path in &f32_pages {
-        let mut bytes = std::fs::read(path).unwrap();
-        let mid = bytes.len() / 2;
-        bytes[mid] ^= 0x55;
-        std::fs::write(path, bytes).unwrap();
-    }
-    let engine = start(dir.path());
-    let (out, cached) = run(&engine, &a, 0);
-    assert_eq!(
-        cached, 0,
-        "a corrupt first page ends the run: nothing loaded"
-    );
-    assert_eq!(out, fresh_a, "corrupt pages never become K/V");
-    let info = disk_info(&engine);
-    assert!(info.bad_pages >= 1, "{info:?}");
-    assert_eq!(info.loaded_tokens, 0);
 }
 
 #[test]

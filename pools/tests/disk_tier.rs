@@ -154,10 +154,6 @@ fn corrupt_and_foreign_files_are_misses_and_are_removed() {
     let mut files: Vec<_> = walk(dir.path());
     files.sort();
     assert_eq!(files.len(), 4);
-    // Another model's store in the same directory sees none of them.
-    let mut other = config(dir.path(), 128, 100);
-    other.fingerprint = model_fingerprint(b"test model", "bf16");
-    assert_eq!(DiskTier::open(other).unwrap().stats().pages, 0);
     // Flip a payload byte of the third page of the chain: pages 0-1 load, the run stops.
     let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
     let third = tier.present_run(&tier.tag("global"), &t, 2)[0].key.hex();
@@ -207,11 +203,88 @@ fn a_directory_in_use_is_refused_until_its_store_closes() {
     assert_eq!(tier.stats().pages, 4);
 }
 
+/// A flush takes the namespace's pages out of the store's sight before it returns, with
+/// writes queued before it still in flight: a process killed right after a flush (before
+/// the writer deletes anything) restarts without them. `scan_as_restart` reads the directory
+/// as a restart's index would.
+#[test]
+fn flushed_pages_are_out_of_sight_when_the_flush_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let tier = DiskTier::open(config(dir.path(), 4096, 1000)).unwrap();
+    let t = tokens(64, 5);
+    spill(&tier, "tenant:1:a", &t, 16, 1);
+    spill(&tier, "tenant:1:b", &t, 16, 2);
+    // More of a's pages still queued while it is flushed.
+    let late = tokens(64, 6);
+    let run = tier.chain(&tier.tag("tenant:1:a"), &late, 16);
+    for (j, id) in run.into_iter().enumerate() {
+        if tier.claim(&id.key) {
+            tier.spill(id, payload(j, 3, 4096));
+        }
+    }
+    tier.flush_namespace(&tier.tag("tenant:1:a"));
+    let a_dir = tier.tag("tenant:1:a").hex();
+    let visible = |dir: &Path| -> Vec<String> {
+        walk(dir)
+            .into_iter()
+            .filter_map(|p| {
+                let parent = p.parent()?.file_name()?.to_str()?.to_string();
+                let grandparent = p.parent()?.parent()?.file_name()?.to_str()?.to_string();
+                (grandparent != "trash").then_some(parent)
+            })
+            .collect()
+    };
+    assert!(
+        !visible(dir.path()).contains(&a_dir),
+        "a's pages are still where a restart would index them"
+    );
+    tier.sync();
+    assert!(
+        !visible(dir.path()).contains(&a_dir),
+        "nor do late writes land there"
+    );
+    assert_eq!(visible(dir.path()).len(), 16, "b's pages stay");
+    tier.flush_all();
+    assert!(visible(dir.path()).is_empty());
+    drop(tier);
+    assert_eq!(
+        walk(dir.path()),
+        Vec::<std::path::PathBuf>::new(),
+        "the trash is emptied"
+    );
+}
+
+/// The byte budget is the directory's: a store of another model (another fingerprint) left
+/// by an earlier run is removed when a store opens there.
+#[test]
+fn other_models_stores_are_removed_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tokens(16, 3);
+    let mut other = config(dir.path(), 128, 100);
+    other.fingerprint = model_fingerprint(b"another model", "f32");
+    let tier = DiskTier::open(other.clone()).unwrap();
+    spill(&tier, "global", &t, 4, 0);
+    drop(tier);
+    let pages = |dir: &Path| walk(dir).len();
+    assert_eq!(pages(dir.path()), 4);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(pages(dir.path()), 0, "the other model's pages are gone");
+    spill(&tier, "global", &t, 4, 0);
+    drop(tier);
+    let tier = DiskTier::open(other).unwrap();
+    assert_eq!(tier.stats().pages, 0);
+    assert_eq!(pages(dir.path()), 0);
+}
+
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
+        // A directory may go while this walks (the writer empties the trash).
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);

@@ -136,9 +136,9 @@ pub struct ServeArgs {
     /// Lexer work allowed to compile one grammar (~50,000 per millisecond) [default: 1000000]
     #[arg(long)]
     pub grammar_compile_fuel: Option<u64>,
-    /// Milliseconds of grammar masks one tenant's constrained decodes may add to a step (or
-    /// their share of the forward pass, when more); beyond it they take turns (at least one
-    /// runs each step); 0 turns the limit off [default: 5]
+    /// Milliseconds of grammar masks one tenant's constrained requests may add to a step on
+    /// average (or their share of the forward pass, when more); a tenant whose masks cost
+    /// more waits out what it overspent; 0 turns the limit off [default: 5]
     #[arg(long)]
     pub grammar_mask_budget_ms: Option<f64>,
 }

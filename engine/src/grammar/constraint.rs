@@ -28,9 +28,11 @@ pub enum Step {
 pub struct Constraint {
     matcher: Matcher,
     vocab_size: usize,
-    /// How long the last mask took: the scheduler's measure of what this request's grammar
-    /// costs every step it decodes.
+    /// How long the last mask took: the scheduler's estimate of what this request's
+    /// grammar costs the next step it samples in.
     last_mask: Duration,
+    /// Mask time not yet charged to the request's tenant (see [`Constraint::take_unbilled`]).
+    unbilled: Duration,
 }
 
 impl Clone for Constraint {
@@ -39,6 +41,7 @@ impl Clone for Constraint {
             matcher: self.matcher.deep_clone(),
             vocab_size: self.vocab_size,
             last_mask: self.last_mask,
+            unbilled: Duration::ZERO,
         }
     }
 }
@@ -57,6 +60,7 @@ impl Constraint {
             matcher,
             vocab_size,
             last_mask: Duration::ZERO,
+            unbilled: Duration::ZERO,
         }
     }
 
@@ -75,12 +79,18 @@ impl Constraint {
         let started = Instant::now();
         let mask = self.matcher.compute_mask();
         self.last_mask = started.elapsed();
+        self.unbilled += self.last_mask;
         mask.map(|mask| mask.as_slice().to_vec()).map_err(failed)
     }
 
     /// Time the last [`Constraint::compute_mask`] took (zero before the first).
     pub fn last_mask_time(&self) -> Duration {
         self.last_mask
+    }
+
+    /// Mask time spent since the last call: what the scheduler charges the tenant.
+    pub fn take_unbilled(&mut self) -> Duration {
+        std::mem::take(&mut self.unbilled)
     }
 
     /// Tokens the grammar's masks cover (every later token is banned).

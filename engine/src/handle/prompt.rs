@@ -93,13 +93,14 @@ impl EngineHandle {
         .await?
     }
 
-    /// Runs `work` on a blocking thread once one of the bounded pool's permits is free (work
-    /// done before the caller is known: it queues as one more tenant's).
+    /// Runs `work` for `tenant` on a blocking thread once it has its turn at one of the
+    /// bounded pool's permits.
     pub async fn run_bounded<R: Send + 'static>(
         &self,
+        tenant: TenantId,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, SubmitError> {
-        self.run_with(&self.inner.prompt_permits, TenantId::MAX, work)
+        self.run_with(&self.inner.prompt_permits, tenant, work)
             .await
     }
 

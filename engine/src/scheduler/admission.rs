@@ -101,6 +101,7 @@ impl<M: ForwardModel> Scheduler<M> {
             disk_loads: 0,
             may_evict_any: false,
             grammar_turn: 0,
+            grammar_waiting: false,
         };
         if let Some(req) = self.start_load(req) {
             self.waiting.push(req);

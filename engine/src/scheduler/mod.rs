@@ -70,11 +70,11 @@ pub struct SchedulerConfig {
     /// batch's sampled tokens. Samples through `ForwardModel::forward_sampled`; no
     /// speculative decoding.
     pub overlap_schedule: bool,
-    /// Grammar mask time one tenant's constrained decodes may add to a step, on average
-    /// (their share of the last forward pass, which masks run beside, when it is more):
-    /// beyond it (by each request's last mask) they take turns and wait out what a costly
-    /// mask overspent, so a tenant with costly grammars slows its own requests rather than
-    /// everyone's steps. `None`: no limit.
+    /// Grammar mask time one tenant's constrained requests may add to a step, on average
+    /// (their share of the last forward pass, which host-side masks run beside, when that
+    /// is more): a tenant whose masks cost more waits out what it overspent, so costly
+    /// grammars slow its own requests rather than everyone's steps (see
+    /// `scheduler::grammar_turns`). `None`: no limit.
     pub grammar_mask_budget: Option<Duration>,
 }
 
@@ -134,12 +134,16 @@ pub struct Scheduler<M: ForwardModel> {
     /// Finished this step, to be streamed and released.
     batch: ForwardBatch,
     logits_scratch: Vec<f32>,
-    /// How long the last forward pass took, grammar masks aside, when masks ran beside it
-    /// (sampling on the host): mask work up to it delays nobody. Zero otherwise.
+    /// How long the last forward pass took, grammar masks aside, when it sampled on the host
+    /// (where masks are computed beside the pass: mask work up to it delays nobody); zero
+    /// when it sampled on the device (masks come before the pass there).
     forward_time: Duration,
-    /// Per tenant with constrained decodes: grammar mask time (seconds) it may still spend;
-    /// negative after a costly mask, until the budgets of the steps it waits repay it.
+    /// Per tenant that spent some: grammar mask time (seconds) it may still spend this
+    /// step, at most `grammar_budget`; negative after costly masks, until the budgets of
+    /// the steps it waits repay it. A tenant not here has a full step's budget.
     grammar_credit: rustc_hash::FxHashMap<crate::tenants::TenantId, f64>,
+    /// Each tenant's grammar mask budget this step (seconds).
+    grammar_budget: f64,
     new_token_ratio: f64,
     counters: SchedulerCounters,
     rx: Receiver<Command>,
@@ -186,6 +190,7 @@ impl<M: ForwardModel> Scheduler<M> {
             logits_scratch: Vec::new(),
             forward_time: Duration::ZERO,
             grammar_credit: Default::default(),
+            grammar_budget: 0.0,
             new_token_ratio: ratio,
             counters: SchedulerCounters::default(),
             rx,

@@ -82,10 +82,13 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Whether running request `index` decodes this step: one token to compute, or (overlap
-    /// scheduling) the token a launched batch samples for it, when it may decode on that.
+    /// scheduling) the token a launched batch samples for it, when it may decode on that;
+    /// and its grammar's turn has come.
     pub(super) fn decodes_next(&self, index: usize) -> bool {
-        self.running[index].pending_tokens() == 1
-            || (self.in_flight(index).is_some() && self.future_decode_ok(index))
+        let req = &self.running[index];
+        !req.grammar_waiting
+            && (req.pending_tokens() == 1
+                || (self.in_flight(index).is_some() && self.future_decode_ok(index)))
     }
 
     /// Whether running request `index`, whose last token is still being sampled, can

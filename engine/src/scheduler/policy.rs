@@ -145,6 +145,7 @@ mod tests {
             disk_loads: 0,
             may_evict_any: false,
             grammar_turn: 0,
+            grammar_waiting: false,
         }
     }
 

@@ -60,9 +60,12 @@ pub struct Req {
     /// Admitted while nothing else ran, on a budget that counted every idle cache: its
     /// allocations may evict any cache, other tenants' protected ones last.
     pub may_evict_any: bool,
-    /// The step its constrained decode last ran in: a tenant's constrained decodes take
+    /// The step it last sampled under its grammar in: a tenant's constrained requests take
     /// turns longest-waiting first when their masks exceed its budget.
     pub grammar_turn: u64,
+    /// It sits this step out: its tenant's grammar mask credit is spent (set each step by
+    /// `Scheduler::grammar_turns`).
+    pub grammar_waiting: bool,
 }
 
 impl Req {

@@ -27,6 +27,8 @@ impl<M: ForwardModel> Scheduler<M> {
         // step: the decodes and admissions below may need it.
         self.release_done();
         self.cache.begin_free_group();
+        // Before memory is set aside for the decodes: those that wait need none.
+        self.grammar_turns();
         self.prepare_for_decode();
         self.get_new_batch_prefill();
         let entries = self.prepare_for_extend();
@@ -243,108 +245,121 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             0
         };
-        let sits_out = self.grammar_turns();
-        for i in order {
-            if sits_out[i] {
-                continue;
-            }
-            let pending = self.running[i].pending_tokens();
-            // Its last token is still being sampled: it decodes on that future token or
-            // sits this step out.
-            let future = self.in_flight(i).is_some();
-            if future && !(overlap && self.future_decode_ok(i)) {
-                continue;
-            }
-            let mut draft = if pending == 1 && speculate {
-                self.draft_for(i)
-            } else {
-                Vec::new()
-            };
-            let tokens = if future || pending == 1 {
-                1 + draft.len()
-            } else {
-                pending
-                    .min(prefill_budget)
-                    .min(self.config.chunked_prefill_size)
-            };
-            if tokens == 0 {
-                continue;
-            }
-            // Room from what this tenant may evict (never for a draft: it uses free slots or
-            // is dropped).
-            let Some(room) = self.running[i]
-                .kv
-                .as_ref()
-                .map(|kv| self.cache.slots_needed(kv, tokens - draft.len()))
-            else {
-                continue;
-            };
-            let alone = self.running.len() == 1 || self.running[i].may_evict_any;
-            self.make_room_for(self.running[i].tenant, room, alone);
-            let req = &mut self.running[i];
-            let Some(kv) = req.kv.as_mut() else {
-                continue;
-            };
-            // From free slots only: the global LRU could take a cache within its fair share.
-            let mut tokens = tokens;
-            if pending == 1 && speculate {
-                decode_slots = decode_slots.saturating_sub(self.cache.slots_needed(kv, 1));
-                let free = self.cache.allocator().available();
-                while !draft.is_empty() && free < self.cache.slots_needed(kv, tokens) + decode_slots
-                {
-                    draft.pop();
-                    tokens -= 1;
-                }
-            }
-            if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
-                // No room for a draft: decode plainly.
-                let plain = !draft.is_empty() && self.cache.alloc_tokens_from_free(kv, 1).is_ok();
-                if !plain {
-                    // Memory went to earlier entries this step; try again next step.
-                    tracing::debug!(rid = %req.rid, "no slots this step: {e}");
+        // A second pass only when grammar waits left the step empty (a prefill found no
+        // room): then the waiting run, since they delay nobody.
+        for pass in 0..2 {
+            for &i in &order {
+                if self.running[i].grammar_waiting {
                     continue;
                 }
-                draft.clear();
-                tokens = 1;
+                let pending = self.running[i].pending_tokens();
+                // Its last token is still being sampled: it decodes on that future token or
+                // sits this step out.
+                let future = self.in_flight(i).is_some();
+                if future && !(overlap && self.future_decode_ok(i)) {
+                    continue;
+                }
+                let mut draft = if pending == 1 && speculate {
+                    self.draft_for(i)
+                } else {
+                    Vec::new()
+                };
+                let tokens = if future || pending == 1 {
+                    1 + draft.len()
+                } else {
+                    pending
+                        .min(prefill_budget)
+                        .min(self.config.chunked_prefill_size)
+                };
+                if tokens == 0 {
+                    continue;
+                }
+                // Room from what this tenant may evict (never for a draft: it uses free slots or
+                // is dropped).
+                let Some(room) = self.running[i]
+                    .kv
+                    .as_ref()
+                    .map(|kv| self.cache.slots_needed(kv, tokens - draft.len()))
+                else {
+                    continue;
+                };
+                let alone = self.running.len() == 1 || self.running[i].may_evict_any;
+                self.make_room_for(self.running[i].tenant, room, alone);
+                let req = &mut self.running[i];
+                let Some(kv) = req.kv.as_mut() else {
+                    continue;
+                };
+                // From free slots only: the global LRU could take a cache within its fair share.
+                let mut tokens = tokens;
+                if pending == 1 && speculate {
+                    decode_slots = decode_slots.saturating_sub(self.cache.slots_needed(kv, 1));
+                    let free = self.cache.allocator().available();
+                    while !draft.is_empty()
+                        && free < self.cache.slots_needed(kv, tokens) + decode_slots
+                    {
+                        draft.pop();
+                        tokens -= 1;
+                    }
+                }
+                if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
+                    // No room for a draft: decode plainly.
+                    let plain =
+                        !draft.is_empty() && self.cache.alloc_tokens_from_free(kv, 1).is_ok();
+                    if !plain {
+                        // Memory went to earlier entries this step; try again next step.
+                        tracing::debug!(rid = %req.rid, "no slots this step: {e}");
+                        continue;
+                    }
+                    draft.clear();
+                    tokens = 1;
+                }
+                if pending > 1 {
+                    prefill_budget -= tokens;
+                }
+                let row = kv.row_index() as u32;
+                let slots = self.cache.slots(kv);
+                let start = slots.len() - tokens;
+                let mut ids: Vec<u32> = if future {
+                    // A placeholder the launch replaces with the sampled token.
+                    vec![0]
+                } else {
+                    (start..start + tokens - draft.len())
+                        .map(|p| req.token_at(p))
+                        .collect()
+                };
+                ids.extend_from_slice(&draft);
+                let samples = future || tokens - draft.len() == pending;
+                self.batch.push_request(
+                    row,
+                    &ids,
+                    start as u32,
+                    &slots[start..],
+                    slots,
+                    samples && draft.is_empty(),
+                );
+                if !draft.is_empty() {
+                    // Every position's logits: the pending token's, then each draft token's.
+                    let end = self.batch.num_tokens() as u32;
+                    self.batch.logits_rows.extend(end - tokens as u32..end);
+                }
+                entries.push(Entry {
+                    index: i,
+                    start,
+                    tokens,
+                    samples,
+                    draft,
+                    future,
+                });
             }
-            if pending > 1 {
-                prefill_budget -= tokens;
+            let waiting = self.running.iter().any(|r| r.grammar_waiting);
+            if pass > 0 || !entries.is_empty() || !waiting {
+                break;
             }
-            let row = kv.row_index() as u32;
-            let slots = self.cache.slots(kv);
-            let start = slots.len() - tokens;
-            let mut ids: Vec<u32> = if future {
-                // A placeholder the launch replaces with the sampled token.
-                vec![0]
-            } else {
-                (start..start + tokens - draft.len())
-                    .map(|p| req.token_at(p))
-                    .collect()
-            };
-            ids.extend_from_slice(&draft);
-            let samples = future || tokens - draft.len() == pending;
-            self.batch.push_request(
-                row,
-                &ids,
-                start as u32,
-                &slots[start..],
-                slots,
-                samples && draft.is_empty(),
-            );
-            if !draft.is_empty() {
-                // Every position's logits: the pending token's, then each draft token's.
-                let end = self.batch.num_tokens() as u32;
-                self.batch.logits_rows.extend(end - tokens as u32..end);
-            }
-            entries.push(Entry {
-                index: i,
-                start,
-                tokens,
-                samples,
-                draft,
-                future,
-            });
+            self.running
+                .iter_mut()
+                .for_each(|r| r.grammar_waiting = false);
         }
+        self.count_grammar_waits();
         entries
     }
 
@@ -400,6 +415,9 @@ impl<M: ForwardModel> Scheduler<M> {
             let tenant = self.running[e.index].tenant;
             if !e.decodes() {
                 self.tenants.charge(tenant, e.tokens, 0);
+            }
+            if e.samples {
+                self.bill_grammar(e.index);
             }
             if !e.samples {
                 self.cache_progress(e.index);

@@ -5,10 +5,12 @@
 //! indexed from file names alone and every page is verified when it is read. One process at
 //! a time owns a directory (an exclusive lock on `<dir>/lock`): two would delete each
 //! other's half-written pages, each keep its own budget, and miss each other's flushes.
+//! Flushes and other models' stores are handled as [`super::trash`] says.
 
 use super::index::{Generation, Index};
 use super::key::{namespace_tag, Digest32};
 use super::page::{decode, encode, PageIdentity};
+use super::trash;
 use crate::{PoolError, TokenId};
 use parking_lot::Mutex;
 use std::fs;
@@ -78,6 +80,8 @@ struct Shared {
     index: Mutex<Index>,
     counters: Counters,
     paused_until: Mutex<Option<Instant>>,
+    /// Numbers the namespaces moved to the trash.
+    trash_seq: AtomicU64,
 }
 
 enum WriteJob {
@@ -86,8 +90,8 @@ enum WriteJob {
         payload: Vec<u8>,
         generation: Generation,
     },
-    RemoveNamespace(Digest32),
-    RemoveAll,
+    /// Deletes what flushes moved to the trash.
+    EmptyTrash,
     Barrier(Sender<()>),
 }
 
@@ -148,7 +152,13 @@ impl DiskTier {
             return Err(PoolError::InvalidConfig("empty disk tier pages".into()));
         }
         let lock = lock_dir(&config.dir)?;
-        let root = config.dir.join(&config.fingerprint.hex()[..32]);
+        let store = &config.fingerprint.hex()[..32];
+        let others = trash::remove_other_models(&config.dir, store);
+        if others > 0 {
+            tracing::info!("KV disk tier: removed {others} store(s) of other models");
+        }
+        let root = config.dir.join(store);
+        trash::empty(&root);
         let tmp = root.join("tmp");
         fs::create_dir_all(&tmp).map_err(|e| io_err("cannot create", &tmp, e))?;
         // Half-written pages of a process that died: never indexed, removed.
@@ -170,6 +180,7 @@ impl DiskTier {
             index: Mutex::new(index),
             counters: Counters::default(),
             paused_until: Mutex::new(None),
+            trash_seq: AtomicU64::new(0),
         });
         for (key, entry) in over {
             let _ = fs::remove_file(shared.page_path(&entry.tag, &key));
@@ -290,16 +301,27 @@ impl DiskTier {
         }
     }
 
-    /// Removes every page of namespace `tag` (at once from the index, then from disk).
+    /// Removes every page of namespace `tag`: from the index and out of the store's sight
+    /// before this returns (into the trash, which the writer empties later).
     pub fn flush_namespace(&self, tag: &Digest32) {
-        self.shared.index.lock().flush_namespace(tag);
-        self.send(WriteJob::RemoveNamespace(*tag));
+        let mut index = self.shared.index.lock();
+        index.flush_namespace(tag);
+        // Under the index's lock: a write lands either before (and goes too) or after,
+        // where it sees the new generation and is dropped.
+        self.shared.discard(&tag.hex());
+        drop(index);
+        self.send(WriteJob::EmptyTrash);
     }
 
-    /// Removes every page of this model.
+    /// Removes every page of this model, as [`DiskTier::flush_namespace`] does.
     pub fn flush_all(&self) {
-        self.shared.index.lock().flush_all();
-        self.send(WriteJob::RemoveAll);
+        let mut index = self.shared.index.lock();
+        index.flush_all();
+        for (tag, _) in namespace_dirs(&self.shared.root) {
+            self.shared.discard(&tag.hex());
+        }
+        drop(index);
+        self.send(WriteJob::EmptyTrash);
     }
 
     /// Waits until every write queued before this call is done.
@@ -353,6 +375,15 @@ impl Shared {
             .join(format!("{}.{PAGE_FILE_EXTENSION}", key.hex()))
     }
 
+    /// Moves a namespace directory into the trash. Should that fail, its pages are deleted
+    /// here: slower, but nothing flushed may stay where a restart would index it.
+    fn discard(&self, name: &str) {
+        if let Err(e) = trash::discard(&self.root, name, &self.trash_seq) {
+            tracing::warn!("KV disk tier: cannot move {name} to the trash ({e}); deleting it");
+            let _ = fs::remove_dir_all(self.root.join(name));
+        }
+    }
+
     fn paused(&self) -> bool {
         let mut until = self.paused_until.lock();
         match *until {
@@ -380,6 +411,9 @@ impl Shared {
         if size > self.config.budget_bytes {
             return;
         }
+        if self.index.lock().generation(&id.tag) != generation {
+            return; // Flushed while queued.
+        }
         let evicted = self.index.lock().make_room(size, self.config.budget_bytes);
         self.counters
             .evicted
@@ -389,32 +423,45 @@ impl Shared {
         }
         let path = self.page_path(&id.tag, &id.key);
         let tmp = self.root.join("tmp").join(format!("{}.tmp", id.key.hex()));
-        let written = path
-            .parent()
-            .map_or(Ok(()), fs::create_dir_all)
-            .and_then(|()| fs::write(&tmp, &file))
-            .and_then(|()| fs::rename(&tmp, &path));
-        if let Err(e) = written {
-            let _ = fs::remove_file(&tmp);
-            self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
-            *self.paused_until.lock() = Some(Instant::now() + WRITE_RETRY);
-            if !self.counters.paused.swap(true, Ordering::Relaxed) {
-                tracing::warn!(
-                    "KV disk tier: cannot write {}: {e}; spills paused for {}s (serving goes on)",
-                    path.display(),
-                    WRITE_RETRY.as_secs()
-                );
-            }
+        if let Err(e) = fs::write(&tmp, &file) {
+            self.write_failed(&tmp, &path, e);
             return;
         }
+        // Into place under the index's lock, so that a flush cannot come in between (see
+        // `DiskTier::flush_namespace`).
         let mut index = self.index.lock();
-        if index.generation(&id.tag) == generation {
-            index.insert(id.key, id.tag, size);
-            self.counters.written.fetch_add(1, Ordering::Relaxed);
-        } else {
-            // Flushed while queued.
+        if index.generation(&id.tag) != generation {
             drop(index);
-            let _ = fs::remove_file(&path);
+            let _ = fs::remove_file(&tmp);
+            return;
+        }
+        let placed = path
+            .parent()
+            .map_or(Ok(()), fs::create_dir_all)
+            .and_then(|()| fs::rename(&tmp, &path));
+        match placed {
+            Ok(()) => {
+                index.insert(id.key, id.tag, size);
+                self.counters.written.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(e) => {
+                drop(index);
+                self.write_failed(&tmp, &path, e);
+            }
+        }
+    }
+
+    /// A page could not be written: spills pause for [`WRITE_RETRY`].
+    fn write_failed(&self, tmp: &Path, path: &Path, e: std::io::Error) {
+        let _ = fs::remove_file(tmp);
+        self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+        *self.paused_until.lock() = Some(Instant::now() + WRITE_RETRY);
+        if !self.counters.paused.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                "KV disk tier: cannot write {}: {e}; spills paused for {}s (serving goes on)",
+                path.display(),
+                WRITE_RETRY.as_secs()
+            );
         }
     }
 
@@ -467,14 +514,7 @@ fn write_loop(shared: &Shared, rx: Receiver<WriteJob>) {
                 shared.write_page(&id, &payload, generation);
                 shared.finish_pending(&id.key, payload.len());
             }
-            WriteJob::RemoveNamespace(tag) => {
-                let _ = fs::remove_dir_all(shared.root.join(tag.hex()));
-            }
-            WriteJob::RemoveAll => {
-                for (tag, _) in namespace_dirs(&shared.root) {
-                    let _ = fs::remove_dir_all(shared.root.join(tag.hex()));
-                }
-            }
+            WriteJob::EmptyTrash => trash::empty(&shared.root),
             WriteJob::Barrier(done) => {
                 let _ = done.send(());
             }

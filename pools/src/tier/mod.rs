@@ -11,6 +11,7 @@ mod disk;
 mod index;
 pub mod key;
 mod page;
+mod trash;
 
 pub use disk::{DiskTier, DiskTierConfig, DiskTierStats, LoadDone, PAGE_FILE_EXTENSION};
 pub use key::Digest32;

@@ -30,7 +30,7 @@ pub async fn chat_completions(
     let engine = state.serving_engine()?;
     // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
     engine.precheck(caller.tenant)?;
-    let request: ChatCompletionRequest = parse_body(engine, body?).await?;
+    let request: ChatCompletionRequest = parse_body(engine, &caller, body?).await?;
     refuse_legacy_functions(&request)?;
     let mut messages = request
         .messages

@@ -29,7 +29,7 @@ pub async fn completions(
     let engine = state.serving_engine()?;
     // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
     engine.precheck(caller.tenant)?;
-    let request: CompletionRequest = parse_body(engine, body?).await?;
+    let request: CompletionRequest = parse_body(engine, &caller, body?).await?;
     if request.echo == Some(true) {
         return Err(ApiError::invalid_param("echo", "echo is not supported"));
     }

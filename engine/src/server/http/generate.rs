@@ -15,16 +15,18 @@ use serde::de::DeserializeOwned;
 /// Bodies up to this size are parsed in place; larger ones on the engine's bounded pool.
 const INLINE_PARSE_BYTES: usize = 64 << 10;
 
-/// Parses a JSON request body without holding an async worker for a large one.
+/// Parses a JSON request body without holding an async worker for a large one (in the
+/// caller's turn on the bounded pool).
 pub async fn parse_body<T: DeserializeOwned + Send + 'static>(
     engine: &EngineHandle,
+    caller: &Caller,
     body: axum::body::Bytes,
 ) -> Result<T, ApiError> {
     if body.len() <= INLINE_PARSE_BYTES {
         return super::protocol::parse_json(&body);
     }
     engine
-        .run_bounded(move || super::protocol::parse_json(&body))
+        .run_bounded(caller.tenant, move || super::protocol::parse_json(&body))
         .await?
 }
 
