@@ -255,7 +255,7 @@ fn flushed_pages_are_out_of_sight_when_the_flush_returns() {
 }
 
 /// The byte budget is the directory's: a store of another model (another fingerprint) left
-/// by an earlier run is removed when a store opens there.
+/// by an earlier run is removed when a store opens there; nothing else is.
 #[test]
 fn other_models_stores_are_removed_at_open() {
     let dir = tempfile::tempdir().unwrap();
@@ -267,8 +267,21 @@ fn other_models_stores_are_removed_at_open() {
     drop(tier);
     let pages = |dir: &Path| walk(dir).len();
     assert_eq!(pages(dir.path()), 4);
+    // What is not a store is left alone: a directory of the same kind of name without a
+    // store's `tmp/`, and a link to a store elsewhere.
+    let foreign = dir.path().join("0123456789abcdef0123456789abcdef");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), b"mine").unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let linked = elsewhere.path().join("store");
+    std::fs::create_dir_all(linked.join("tmp")).unwrap();
+    std::os::unix::fs::symlink(&linked, dir.path().join("fedcba9876543210fedcba9876543210"))
+        .unwrap();
     let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
     assert_eq!(pages(dir.path()), 0, "the other model's pages are gone");
+    assert!(foreign.join("notes.txt").exists());
+    assert!(linked.join("tmp").is_dir());
+    std::fs::remove_file(dir.path().join("fedcba9876543210fedcba9876543210")).unwrap();
     spill(&tier, "global", &t, 4, 0);
     drop(tier);
     let tier = DiskTier::open(other).unwrap();

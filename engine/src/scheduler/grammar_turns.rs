@@ -96,9 +96,14 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
-    /// Counts the constrained requests that sat this step out.
+    /// Counts the constrained requests that sat this step out, and clears their marks
+    /// (nothing after the batch is built reads them).
     pub(super) fn count_grammar_waits(&mut self) {
-        let waits = self.running.iter().filter(|r| r.grammar_waiting).count() as u64;
+        let mut waits = 0;
+        for req in self.running.iter_mut().filter(|r| r.grammar_waiting) {
+            req.grammar_waiting = false;
+            waits += 1;
+        }
         if waits > 0 {
             self.counters.grammar_waits += waits;
             metrics::counter!(names::GRAMMAR_WAITS).increment(waits);

@@ -113,7 +113,11 @@ impl<M: ForwardModel> Scheduler<M> {
             self.retract_for(short);
         }
         let decoding = !self.running.is_empty();
-        if decoding && (0..self.running.len()).all(|i| self.decodes_next(i)) {
+        let decodes = |i: usize| {
+            let req = &self.running[i];
+            self.decodes_next(i) || (req.grammar_waiting && req.pending_tokens() == 1)
+        };
+        if decoding && (0..self.running.len()).all(decodes) {
             self.new_token_ratio = (self.new_token_ratio - self.config.new_token_ratio_decay)
                 .max(self.config.min_new_token_ratio);
         }
@@ -198,6 +202,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
         }
         req.retractions += 1;
+        req.grammar_waiting = false;
         self.counters.retractions += 1;
         metrics::counter!(names::RETRACTIONS).increment(1);
         // Retraction means admission was too optimistic: reserve more from now on.
@@ -259,7 +264,9 @@ impl<M: ForwardModel> Scheduler<M> {
                 if future && !(overlap && self.future_decode_ok(i)) {
                     continue;
                 }
-                let mut draft = if pending == 1 && speculate {
+                // No drafts in the second pass: the slots counted for decodes did not
+                // include the waiting ones.
+                let mut draft = if pending == 1 && speculate && pass == 0 {
                     self.draft_for(i)
                 } else {
                     Vec::new()
@@ -355,9 +362,11 @@ impl<M: ForwardModel> Scheduler<M> {
             if pass > 0 || !entries.is_empty() || !waiting {
                 break;
             }
-            self.running
-                .iter_mut()
-                .for_each(|r| r.grammar_waiting = false);
+            let step = self.counters.steps;
+            for req in self.running.iter_mut().filter(|r| r.grammar_waiting) {
+                req.grammar_waiting = false;
+                req.grammar_turn = step;
+            }
         }
         self.count_grammar_waits();
         entries

@@ -161,6 +161,8 @@ impl DiskTier {
         trash::empty(&root);
         let tmp = root.join("tmp");
         fs::create_dir_all(&tmp).map_err(|e| io_err("cannot create", &tmp, e))?;
+        let bin = root.join(trash::TRASH_DIR);
+        fs::create_dir_all(&bin).map_err(|e| io_err("cannot create", &bin, e))?;
         // Half-written pages of a process that died: never indexed, removed.
         for entry in fs::read_dir(&tmp)
             .map_err(|e| io_err("cannot read", &tmp, e))?
@@ -180,7 +182,7 @@ impl DiskTier {
             index: Mutex::new(index),
             counters: Counters::default(),
             paused_until: Mutex::new(None),
-            trash_seq: AtomicU64::new(0),
+            trash_seq: trash::first_seq(),
         });
         for (key, entry) in over {
             let _ = fs::remove_file(shared.page_path(&entry.tag, &key));
@@ -423,23 +425,22 @@ impl Shared {
         }
         let path = self.page_path(&id.tag, &id.key);
         let tmp = self.root.join("tmp").join(format!("{}.tmp", id.key.hex()));
-        if let Err(e) = fs::write(&tmp, &file) {
+        let written =
+            fs::write(&tmp, &file).and_then(|()| path.parent().map_or(Ok(()), fs::create_dir_all));
+        if let Err(e) = written {
             self.write_failed(&tmp, &path, e);
             return;
         }
         // Into place under the index's lock, so that a flush cannot come in between (see
-        // `DiskTier::flush_namespace`).
+        // `DiskTier::flush_namespace`): a flush since the directory was made changed the
+        // generation.
         let mut index = self.index.lock();
         if index.generation(&id.tag) != generation {
             drop(index);
             let _ = fs::remove_file(&tmp);
             return;
         }
-        let placed = path
-            .parent()
-            .map_or(Ok(()), fs::create_dir_all)
-            .and_then(|()| fs::rename(&tmp, &path));
-        match placed {
+        match fs::rename(&tmp, &path) {
             Ok(()) => {
                 index.insert(id.key, id.tag, size);
                 self.counters.written.fetch_add(1, Ordering::Relaxed);

@@ -13,15 +13,27 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// The directory under a store's root that flushed namespaces wait in.
 pub(super) const TRASH_DIR: &str = "trash";
 
-/// Moves the directory `name` under `root` into the trash; a missing one is nothing to do.
+/// A first number for the trash's names that no earlier process of this store used (its
+/// start time): a leftover that could not be deleted never blocks a rename.
+pub(super) fn first_seq() -> AtomicU64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    AtomicU64::new(now.map_or(0, |d| d.as_nanos() as u64))
+}
+
+/// Moves the directory `name` under `root` into the trash (created when the store opens); a
+/// missing one is nothing to do.
 pub(super) fn discard(root: &Path, name: &str, seq: &AtomicU64) -> io::Result<()> {
-    let n = seq.fetch_add(1, Ordering::Relaxed);
     let trash = root.join(TRASH_DIR);
-    fs::create_dir_all(&trash)?;
-    match fs::rename(root.join(name), trash.join(format!("{name}.{n}"))) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
+    let mut last = Ok(());
+    for _ in 0..3 {
+        let n = seq.fetch_add(1, Ordering::Relaxed);
+        last = match fs::rename(root.join(name), trash.join(format!("{name}.{n}"))) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => Err(e),
+            Ok(()) => return Ok(()),
+        };
     }
+    last
 }
 
 /// Deletes what the trash holds.
@@ -34,8 +46,9 @@ pub(super) fn empty(root: &Path) {
     }
 }
 
-/// Removes the stores under `dir` of fingerprints other than `own` (store directories are
-/// named by a fingerprint's first 32 hex digits); returns how many went.
+/// Removes the stores under `dir` of fingerprints other than `own`: directories (not links)
+/// named by a fingerprint's first 32 lowercase hex digits and holding a store's `tmp`
+/// directory. Returns how many went.
 pub(super) fn remove_other_models(dir: &Path, own: &str) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
@@ -46,8 +59,10 @@ pub(super) fn remove_other_models(dir: &Path, own: &str) -> usize {
         let Some(name) = name.to_str() else {
             continue;
         };
-        let is_store = name.len() == own.len() && name.bytes().all(|b| b.is_ascii_hexdigit());
-        if is_store && name != own && entry.path().is_dir() {
+        let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        let named = name.len() == own.len() && name.bytes().all(hex) && name != own;
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if named && is_dir && entry.path().join("tmp").is_dir() {
             match fs::remove_dir_all(entry.path()) {
                 Ok(()) => removed += 1,
                 Err(e) => tracing::warn!(
