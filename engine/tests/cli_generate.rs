@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::http::{free_port, http};
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};

@@ -3,9 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-#[path = "common/gguf_writer.rs"]
-mod gguf_writer;
+use crate::common;
+use crate::common::gguf_writer;
 
 use common::family_model_path;
 use engine::gguf::{GgufFile, MetadataValue};

@@ -7,8 +7,7 @@ use engine::model::Hparams;
 use kernels::quant::GgmlType;
 use proptest::prelude::*;
 
-#[path = "common/gguf_writer.rs"]
-mod gguf_writer;
+use crate::common::gguf_writer;
 
 use gguf_writer::{Builder, W};
 

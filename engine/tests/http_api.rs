@@ -2,12 +2,13 @@
 //! output equal to the engine's, SSE framing, usage with cached tokens, `/metrics`, errors in
 //! OpenAI's shape, and abort on client disconnect.
 //!
-//! One server serves every test (one model load, one metrics recorder per process); the tests
-//! take turns so that counters and the idle check see only their own requests.
+//! One server serves every test (one model load); the tests take turns so that counters and
+//! the idle check see only their own requests. The metrics test runs in a process of its own,
+//! since the recorder is the process's and every server in it records there.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 #[path = "http_api/prometheus.rs"]
 mod prometheus;
 

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::equivalence::assert_four_ways_agree;
 use common::{load_model, Runner};

@@ -9,7 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::equivalence::assert_four_ways_agree;
 use common::llama_reference::{assert_agrees_with_fixture, read_fixture, FAMILY_NEAR_TIE};

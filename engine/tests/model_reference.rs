@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::llama_reference::assert_agrees_with_llama_cpp;
 use common::{load_model, Runner};

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use engine::handle::{EngineConfig, EngineHandle};
 use engine::server::http::{self, HttpState};

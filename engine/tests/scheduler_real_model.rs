@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, Usage};
 use engine::sampling::SamplingParams;

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 #[path = "server_abuse/randomized.rs"]
 mod randomized;
 
@@ -183,6 +183,13 @@ async fn health_and_streams_answer_while_huge_prompts_arrive() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_and_unread_streams_do_not_stop_the_server() {
+    // It measures the process's memory: alone in a process.
+    if !common::process::in_own_process(
+        module_path!(),
+        "idle_connections_and_unread_streams_do_not_stop_the_server",
+    ) {
+        return;
+    }
     let _turn = SERIAL.lock().await;
     servers();
     let rss_before = common::process::rss_bytes();

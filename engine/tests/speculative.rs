@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use engine::handle::{Completion, EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::sampling::SamplingParams;

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::scripted::{
     assert_idle_without_leak, collect_tokens, reference, start_model, start_model_with,

@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod equivalence;
+pub mod gguf_writer;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod http;
