@@ -1,7 +1,8 @@
 //! Directory housekeeping of the disk tier. A flushed namespace is renamed into `trash/`
 //! before the flush returns (one rename: out of the index's sight at once), and the writer
 //! deletes it later: a process that dies in between leaves nothing a restart would index,
-//! so flushed K/V never comes back. Stores of other models (another fingerprint: a
+//! so flushed K/V never comes back. The store's directory is synced after the rename, so a
+//! power loss cannot undo it either. Stores of other models (another fingerprint: a
 //! different model file or K/V type) are removed when a store opens: the byte budget is
 //! the directory's, and only one server uses a directory at a time.
 
@@ -34,6 +35,11 @@ pub(super) fn discard(root: &Path, name: &str, seq: &AtomicU64) -> io::Result<()
         };
     }
     last
+}
+
+/// Writes the directory `dir`'s entries to the disk (its renames survive a power loss).
+pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
 }
 
 /// Deletes what the trash holds.
