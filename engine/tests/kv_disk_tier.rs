@@ -431,6 +431,12 @@ fn an_abort_ends_a_request_whose_pages_are_still_being_read() {
     wait_for_disk(&engine, u64::from(full_pages(a.len())));
     let pages = pages_to_fifos(dir.path());
     let mut stream = submit_and_wait_for_disk(&engine, &a);
+    // Waiting for its pages, it is its tenant's waiting request too (the tenant's queue
+    // limits count it).
+    let info = engine.server_info();
+    let tenants_waiting: usize = info.tenants.iter().map(|t| t.waiting_requests).sum();
+    assert_eq!(info.waiting_requests, 1, "{info:?}");
+    assert_eq!(tenants_waiting, 1, "{:?}", info.tenants);
     engine.abort(&stream.rid);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -597,3 +597,83 @@ fn admission_plans_a_long_budget_only_up_to_its_clip() {
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// A client that stops reading its stream (a stalled socket) has its request aborted once it
+/// leaves `MAX_UNREAD_EVENTS` events unread, instead of the scheduler generating its whole
+/// output into memory.
+#[test]
+fn a_reader_that_stops_reading_has_its_request_aborted() {
+    let model = ScriptedModel::new(50_000, 8192);
+    let engine = start_model_with(model, 8192, |config| {
+        config.max_context_len = 8192;
+        config.scheduler.speculative_draft_tokens = 0;
+    });
+    let prompt: Vec<u32> = (0..10).map(|i| 1000 + i).collect();
+    let mut request = GenerateRequest::new(prompt.clone(), SamplingParams::greedy(6000));
+    request.params.ignore_eos = true;
+    let mut stream = engine.submit(request).unwrap();
+    // Nothing is read until the engine is done with it.
+    assert_idle_without_leak(&engine);
+    let (mut chunks, mut tokens) = (0, Vec::new());
+    let reason = loop {
+        match stream.blocking_next() {
+            Some(GenerateEvent::Chunk { token_ids, .. }) => {
+                chunks += 1;
+                tokens.extend(token_ids);
+            }
+            Some(GenerateEvent::Finished(c)) => break c.finish_reason,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(reason, FinishReason::Abort);
+    assert!(
+        chunks <= engine::io::MAX_UNREAD_EVENTS,
+        "{chunks} events were left unread"
+    );
+    assert!(tokens.len() < 6000, "{} tokens", tokens.len());
+    assert_eq!(tokens, reference(&prompt, tokens.len()));
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// Aborts by id are applied together after the scheduler reads its inbox; one never ends a
+/// request submitted after it, even by the same id, and every request it names ends.
+#[test]
+fn an_abort_ends_the_requests_before_it_and_never_a_later_one_of_the_same_id() {
+    let hold = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let held = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (hold_in, held_in) = (hold.clone(), held.clone());
+    let model = ScriptedModel::new(50_000, 512).with_forward_hook(Box::new(move |_| {
+        held_in.store(true, std::sync::atomic::Ordering::SeqCst);
+        while hold_in.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }));
+    let engine = start_model_with(model, 1024, |c| c.scheduler.max_running_requests = 1);
+    let named = |rid: &str, first: u32| {
+        let prompt: Vec<u32> = (first..first + 8).collect();
+        let mut request = GenerateRequest::new(prompt, SamplingParams::greedy(4));
+        request.params.ignore_eos = true;
+        request.rid = Some(rid.to_string());
+        engine.submit(request).unwrap()
+    };
+    let running = named("other", 100);
+    while !held.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The scheduler is held: these reach its inbox together.
+    let before = named("x", 200);
+    let also_before = named("x", 300);
+    for _ in 0..10_000 {
+        engine.abort("nobody");
+    }
+    engine.abort("x");
+    let after = named("x", 400);
+    hold.store(false, std::sync::atomic::Ordering::SeqCst);
+    let finish = |stream| finish_within(stream, Duration::from_secs(30)).1;
+    assert_eq!(finish(before), FinishReason::Abort);
+    assert_eq!(finish(also_before), FinishReason::Abort);
+    assert_eq!(finish(after), FinishReason::Length);
+    assert_eq!(finish(running), FinishReason::Length);
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}

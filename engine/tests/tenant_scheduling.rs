@@ -320,3 +320,126 @@ fn a_tenants_costly_grammars_take_turns_while_the_others_decode_every_step() {
     assert!(last_constrained > Some(own[22]), "{steps:?}");
     assert!(waits > 0);
 }
+
+/// One tenant cannot fill the engine's queue: once it is half full, each tenant holds at
+/// most its weight's share of it, so another tenant's requests still get in (before, the
+/// first tenant took all of it and everyone else got "the request queue is full").
+#[test]
+fn a_tenant_holds_at_most_its_share_of_a_busy_queue() {
+    let hold = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let held = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (hold_in, held_in) = (hold.clone(), held.clone());
+    let model = ScriptedModel::new(50_000, 2048).with_forward_hook(Box::new(move |_| {
+        held_in.store(true, std::sync::atomic::Ordering::SeqCst);
+        while hold_in.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }));
+    let engine = start_model_with(model, 4096, |config| {
+        config.scheduler.max_running_requests = 1;
+        config.scheduler.max_queued_requests = 8;
+    });
+    two_tenants(&engine, false);
+    let mut streams = vec![engine.submit(request(0, prompt(0, 20), 4)).unwrap()];
+    // The scheduler holds in its first pass: what is submitted now waits.
+    while !held.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let mut refusal = None;
+    for seed in 1..=8 {
+        match engine.submit(request(0, prompt(seed, 20), 4)) {
+            Ok(stream) => streams.push(stream),
+            Err(e) => {
+                refusal = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let refusal = refusal.expect("tenant 0 queued without limit");
+    assert!(refusal.contains("its share (4)"), "{refusal}");
+    let tenant_0 = streams.len();
+    assert!((4..=5).contains(&tenant_0), "tenant 0 got {tenant_0} in");
+    // Tenant 1 fills the rest of the queue.
+    let mut tenant_1 = 0;
+    while let Ok(stream) = engine.submit(request(1, prompt(100 + tenant_1, 20), 4)) {
+        streams.push(stream);
+        tenant_1 += 1;
+        assert!(tenant_1 <= 8, "the queue took more than it holds");
+    }
+    assert_eq!(tenant_1, 4, "tenant 1 fills the queue's other half");
+    hold.store(false, std::sync::atomic::Ordering::SeqCst);
+    for stream in streams {
+        assert_eq!(collect_tokens(stream).len(), 4);
+    }
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// A tenant whose cache is a group's (shared, owned by nobody) still has its running
+/// requests' prompts count against its KV quota: what a request computed into the shared
+/// tree is locked there while it runs. Before, a prompt stopped counting once its chunks
+/// were computed, so a second one was admitted beside it, far beyond the quota.
+#[test]
+fn a_group_tenants_running_prompts_count_against_its_quota() {
+    let most = Arc::new(Mutex::new(0usize));
+    let seen = most.clone();
+    let model = ScriptedModel::new(50_000, 2048).with_forward_hook(Box::new(move |batch| {
+        let mut most = seen.lock().unwrap();
+        *most = (*most).max(batch.num_requests());
+    }));
+    let engine = start_model_with(model, 4096, |config| {
+        config.scheduler.speculative_draft_tokens = 0;
+    });
+    let mut limits = TenantLimits::unlimited("grouped");
+    limits.kv_quota_tokens = Some(600);
+    limits.cache_group = Some((0, "g".into()));
+    engine.set_tenant_limits(vec![TenantLimits::unlimited("t0"), limits]);
+    let streams: Vec<_> = (0..3)
+        .map(|seed| {
+            let mut r = request(1, prompt(seed, 500), 40);
+            r.namespace = Namespace::scoped(CacheScope::Group(0));
+            engine.submit(r).unwrap()
+        })
+        .collect();
+    for stream in streams {
+        assert_eq!(collect_tokens(stream).len(), 40);
+    }
+    assert_eq!(
+        *most.lock().unwrap(),
+        1,
+        "two 540-token requests ran at once under a quota of 600"
+    );
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// With overlap scheduling, a request whose client hangs up while its batch is in flight
+/// still has that batch's work charged to its tenant (it was computed all the same): before,
+/// the results were dropped uncharged, and a client that hung up after each launch was
+/// served for free, ahead of the tenants that paid.
+#[test]
+fn work_in_flight_for_a_request_that_hangs_up_is_charged() {
+    let (launched_tx, launched_rx) = std::sync::mpsc::channel::<()>();
+    let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+    // The prompt's only chunk (64 tokens) holds the scheduler until the client is gone.
+    let model = ScriptedModel::new(50_000, 512)
+        .launching_asynchronously()
+        .with_forward_hook(Box::new(move |batch| {
+            if batch.num_tokens() == 64 {
+                launched_tx.send(()).unwrap();
+                go_rx.recv().unwrap();
+            }
+        }));
+    let engine = start_model_with(model, 1024, |config| {
+        config.scheduler.overlap_schedule = true;
+    });
+    two_tenants(&engine, false);
+    let stream = engine.submit(request(1, prompt(1, 64), 8)).unwrap();
+    launched_rx.recv().unwrap();
+    drop(stream);
+    go_tx.send(()).unwrap();
+    let t1 = idle_tenant(&engine, 1);
+    assert_eq!(t1.prefill_tokens, 64, "{t1:?}");
+    assert!(t1.virtual_tokens > 0.0, "{t1:?}");
+    engine.shutdown(Duration::from_secs(1));
+}

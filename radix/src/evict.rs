@@ -60,9 +60,15 @@ impl LeafSet {
         self.set.len()
     }
 
-    /// The leaves in eviction order.
-    pub fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.set.iter().map(|&(_, _, id)| NodeId(id))
+    /// The leaves in eviction order from `(key, node)` on (inclusive), each with its key.
+    pub fn iter_from(
+        &self,
+        key: (u64, u64),
+        node: NodeId,
+    ) -> impl Iterator<Item = ((u64, u64), NodeId)> + '_ {
+        self.set
+            .range((key.0, key.1, node.0)..)
+            .map(|&(k0, k1, id)| ((k0, k1), NodeId(id)))
     }
 
     pub fn contains(&self, key: (u64, u64), node: NodeId) -> bool {

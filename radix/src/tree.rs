@@ -331,10 +331,28 @@ impl RadixCache {
 
     /// Read-only match: the cached prefix length and the deepest node wholly inside it.
     pub fn match_node(&self, ns: NsId, tokens: &[TokenId]) -> Result<(usize, NodeId), RadixError> {
+        let mut unbounded = usize::MAX;
+        let matched = self.match_node_within(ns, tokens, &mut unbounded)?;
+        Ok(matched.unwrap_or((0, NodeId::NONE)))
+    }
+
+    /// [`RadixCache::match_node`] visiting at most `visits` nodes, taken from it: `None`
+    /// once they run out. A caller matching many keys bounds its work by this, whatever the
+    /// tree's shape (a path of thousands of one-page nodes costs a lookup per node).
+    pub fn match_node_within(
+        &self,
+        ns: NsId,
+        tokens: &[TokenId],
+        visits: &mut usize,
+    ) -> Result<Option<(usize, NodeId)>, RadixError> {
         let mut node = self.root(ns)?;
         let key = &tokens[..self.aligned(tokens.len())];
         let mut pos = 0;
         while pos < key.len() {
+            let Some(left) = visits.checked_sub(1) else {
+                return Ok(None);
+            };
+            *visits = left;
             let Some(&child) = self.nodes[node.0]
                 .children
                 .get(&key[pos..pos + self.page_size])
@@ -349,7 +367,7 @@ impl RadixCache {
             }
             node = child;
         }
-        Ok((pos, node))
+        Ok(Some((pos, node)))
     }
 
     /// The root node of namespace `ns`.
@@ -599,7 +617,9 @@ impl RadixCache {
     /// namespace and its tokens (a leaf it accepts is evicted at once, so it can keep a
     /// budget per namespace), and showing each node to `observe` (with its whole path)
     /// before its slots go to `free`: a lower tier copies out the K/V it wants to keep.
-    /// Without an observer no path is built.
+    /// Without an observer no path is built. `allowed` must not accept, later in the same
+    /// call, a leaf it refused (budgets only shrink): each leaf is asked about once, not
+    /// once per leaf evicted, so a namespace of many leaves that may not go costs one scan.
     pub fn evict_where_observed(
         &mut self,
         tokens: usize,
@@ -608,20 +628,31 @@ impl RadixCache {
         mut observe: Option<&mut dyn FnMut(&EvictedPath)>,
     ) -> usize {
         let mut evicted = 0;
+        // Where the scan goes on: what lies before it was refused.
+        let mut from = ((0, 0), NodeId(0));
         while evicted < tokens {
-            // Rescans from the front: a removal may make its parent a leaf anywhere in order.
             let nodes = &self.nodes;
-            let Some(id) = self.leaves.iter().find(|id| {
+            let Some((key, id)) = self.leaves.iter_from(from.0, from.1).find(|&(_, id)| {
                 let node = &nodes[id.0];
                 allowed(node.ns, node.key.len())
             }) else {
                 break;
             };
+            let parent = self.nodes[id.0].parent;
             self.leaf_set_remove(id);
             if let Some(observe) = observe.as_deref_mut() {
                 self.observe_eviction(id, observe);
             }
             evicted += self.remove_leaf(id, &mut free);
+            from = (key, id);
+            // A parent that became a leaf may rank anywhere (a custom policy): the scan
+            // goes back to it if it ranks first.
+            let parent_key = parent.and_then(|p| Some((self.nodes.get(p.0)?.leaf_key?, p)));
+            if let Some((k, p)) = parent_key {
+                if (k, p.0) < (from.0, from.1 .0) {
+                    from = (k, p);
+                }
+            }
         }
         evicted
     }

@@ -308,6 +308,54 @@ fn filtered_eviction_spares_other_namespaces_and_tracks_evictable_per_namespace(
     t.sanity_check().unwrap();
 }
 
+/// A namespace whose many leaves may not go, ranked before those that may, is scanned once
+/// per eviction, not once per leaf evicted (it was: another tenant's thousands of small
+/// leaves made every eviction for everyone else cost their number squared).
+#[test]
+fn filtered_eviction_asks_about_each_leaf_once() {
+    let mut t = RadixCache::new(1).unwrap();
+    let kept = t.namespace_id(&Namespace::scoped(CacheScope::Tenant(1)));
+    let taken = t.namespace_id(&Namespace::scoped(CacheScope::Tenant(2)));
+    // 1,000 one-token leaves of `kept`, used least recently: first in eviction order.
+    for i in 0..1000u32 {
+        let j = i as SlotId;
+        t.insert(kept, &[7, i], &[2 * j, 2 * j + 1]).unwrap();
+    }
+    // 100 two-token paths of `taken`, each a leaf under a shared first token.
+    for i in 0..100u32 {
+        t.insert(
+            taken,
+            &[9, i, i],
+            &[
+                5000 + 3 * i as SlotId,
+                5001 + 3 * i as SlotId,
+                5002 + 3 * i as SlotId,
+            ],
+        )
+        .unwrap();
+    }
+    let mut asked = 0;
+    let mut freed = Vec::new();
+    let n = t.evict_where(
+        10_000,
+        |ns| {
+            asked += 1;
+            ns == taken
+        },
+        |s| freed.extend_from_slice(s),
+    );
+    // Every token of `taken` goes (its shared first token once its last child is gone).
+    assert_eq!(n, 201);
+    assert_eq!(t.namespace_stats(taken).map_or(0, |s| s.cached_tokens), 0);
+    assert_eq!(t.namespace_stats(kept).unwrap().cached_tokens, 1001);
+    assert!(
+        asked <= 1001 + 2 * 101,
+        "asked {asked} times about {} leaves",
+        1000 + 101
+    );
+    t.sanity_check().unwrap();
+}
+
 #[test]
 fn salts_never_collide_by_concatenation() {
     // SGLang joined keys as strings, so ("ab", "c") and ("a", "bc") could collide; typed

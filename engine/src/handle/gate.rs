@@ -1,6 +1,6 @@
 //! Per-tenant limits checked at submission, before a request reaches the scheduler: the
-//! tenant's waiting-queue length and its token rate. Both answer RESOURCE_EXHAUSTED / 429
-//! naming the limit.
+//! tenant's waiting-queue length, its share of the engine's queue once that is half full,
+//! and its token rate. Each answers RESOURCE_EXHAUSTED / 429 naming the limit.
 
 use super::SubmitError;
 use crate::tenants::{TenantId, TenantLimits, TokenBucket};
@@ -10,6 +10,19 @@ use std::time::Instant;
 pub(crate) struct TenantGate {
     limits: Vec<TenantLimits>,
     buckets: Vec<Option<TokenBucket>>,
+    /// The weights of the tenants that are not removed, summed: the queue's shares.
+    total_weight: f64,
+}
+
+/// How full the waiting queues are when a request arrives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QueueLoad {
+    /// Requests of the request's tenant waiting.
+    pub tenant: usize,
+    /// Requests of every tenant waiting.
+    pub total: usize,
+    /// The engine's queue limit (`max_queued_requests`).
+    pub capacity: usize,
 }
 
 impl TenantGate {
@@ -28,8 +41,21 @@ impl TenantGate {
             };
             buckets.push(kept.or_else(|| l.token_rate.map(|r| TokenBucket::new(r, now))));
         }
+        self.total_weight = limits.iter().filter(|l| !l.removed).map(|l| l.weight).sum();
         self.limits = limits;
         self.buckets = buckets;
+    }
+
+    /// How many waiting requests `tenant` may hold once the engine's queue is half full: its
+    /// weight's share of the queue. Below half full a tenant may queue more, so a lone
+    /// tenant's burst still fits; beyond it the others keep their share, so that one tenant
+    /// cannot fill the queue and have everyone else's requests refused.
+    fn queue_share(&self, limits: &TenantLimits, capacity: usize) -> usize {
+        if self.total_weight <= 0.0 || limits.removed {
+            return capacity;
+        }
+        let share = capacity as f64 * limits.weight / self.total_weight;
+        (share.ceil() as usize).max(1)
     }
 
     /// The most tokens one request of `tenant` may cost (its rate limit's burst), if limited.
@@ -43,17 +69,17 @@ impl TenantGate {
     }
 
     /// Checks whether one request of `tenant` costing `tokens` (prompt + requested output)
-    /// may pass while `waiting` of its requests wait. Takes nothing: a refused request, or
-    /// one another check refuses afterwards, costs the tenant nothing. A request costing
-    /// more than the bucket can ever hold is invalid, not "later".
+    /// may pass with the queues as `queue` says. Takes nothing: a refused request, or one
+    /// another check refuses afterwards, costs the tenant nothing. A request costing more
+    /// than the bucket can ever hold is invalid, not "later".
     pub fn check(
         &mut self,
         tenant: TenantId,
-        waiting: usize,
+        queue: QueueLoad,
         tokens: usize,
         now: Instant,
     ) -> Result<(), SubmitError> {
-        self.check_group(tenant, waiting, 1, tokens, now)
+        self.check_group(tenant, queue, 1, tokens, now)
     }
 
     /// [`TenantGate::check`] for `count` requests costing `tokens` together (the choices of
@@ -61,7 +87,7 @@ impl TenantGate {
     pub fn check_group(
         &mut self,
         tenant: TenantId,
-        waiting: usize,
+        queue: QueueLoad,
         count: usize,
         tokens: usize,
         now: Instant,
@@ -86,6 +112,7 @@ impl TenantGate {
                 )));
             }
         }
+        let waiting = queue.tenant;
         if let Some(max) = limits.max_queued_requests {
             if waiting >= max {
                 return Err(SubmitError::ResourceExhausted(format!(
@@ -94,6 +121,14 @@ impl TenantGate {
                     limits.name
                 )));
             }
+        }
+        let share = self.queue_share(limits, queue.capacity);
+        if 2 * queue.total >= queue.capacity && waiting >= share {
+            return Err(SubmitError::ResourceExhausted(format!(
+                "tenant {:?} already has {waiting} requests waiting, its share ({share}) of \
+                 the server's queue of {} while that is half full; retry later",
+                limits.name, queue.capacity
+            )));
         }
         if let Some(Some(bucket)) = self.buckets.get_mut(index) {
             if !bucket.can_take(tokens as f64, now) {
@@ -124,7 +159,12 @@ impl TenantGate {
         tokens: usize,
         now: Instant,
     ) -> Result<(), SubmitError> {
-        self.check(tenant, waiting, tokens, now)?;
+        let queue = QueueLoad {
+            tenant: waiting,
+            total: waiting,
+            capacity: usize::MAX,
+        };
+        self.check(tenant, queue, tokens, now)?;
         self.take(tenant, tokens, now);
         Ok(())
     }
@@ -134,6 +174,15 @@ impl TenantGate {
 mod tests {
     use super::*;
     use crate::tenants::TokenRate;
+
+    /// `waiting` of the tenant's requests, alone in a queue they never fill half of.
+    fn queue(waiting: usize) -> QueueLoad {
+        QueueLoad {
+            tenant: waiting,
+            total: waiting,
+            capacity: usize::MAX,
+        }
+    }
 
     #[test]
     fn queue_and_rate_limits_name_themselves() {
@@ -163,14 +212,48 @@ mod tests {
             "{never}"
         );
         let later = now + std::time::Duration::from_secs(1);
-        assert!(gate.check(1, 0, 30, later).is_ok());
-        assert!(gate.check(1, 0, 30, later).is_ok(), "a check takes nothing");
+        assert!(gate.check(1, queue(0), 30, later).is_ok());
+        assert!(
+            gate.check(1, queue(0), 30, later).is_ok(),
+            "a check takes nothing"
+        );
         gate.take(1, 30, later);
-        assert!(gate.check(1, 0, 1, later).is_err());
+        assert!(gate.check(1, queue(0), 1, later).is_err());
         let now = later + std::time::Duration::from_secs(2);
         // Reapplying the same limits keeps the bucket's level.
         gate.set_limits(gate.limits.clone(), now);
         assert!(gate.admit(1, 0, 30, now).is_err());
         assert!(gate.admit(1, 0, 20, now).is_ok());
+    }
+
+    #[test]
+    fn a_tenant_holds_at_most_its_share_of_a_half_full_queue() {
+        let now = Instant::now();
+        let mut gate = TenantGate::default();
+        let mut heavy = TenantLimits::unlimited("heavy");
+        heavy.weight = 3.0;
+        let mut gone = TenantLimits::unlimited("gone");
+        gone.removed = true;
+        gate.set_limits(vec![TenantLimits::unlimited("a"), heavy, gone], now);
+        let load = |tenant, total| QueueLoad {
+            tenant,
+            total,
+            capacity: 16,
+        };
+        // Below half full, anyone may queue beyond its share: a lone burst still fits.
+        assert!(gate.check(0, load(7, 7), 1, now).is_ok());
+        // From half full, "a" (weight 1 of 4: removed tenants have no share) holds 4.
+        assert!(gate.check(0, load(3, 8), 1, now).is_ok());
+        let refused = gate.check(0, load(4, 8), 1, now).unwrap_err();
+        assert!(
+            matches!(&refused, SubmitError::ResourceExhausted(m)
+                if m.contains("its share (4) of the server's queue of 16")),
+            "{refused}"
+        );
+        // The heavier tenant's share is 12.
+        assert!(gate.check(1, load(11, 15), 1, now).is_ok());
+        assert!(gate.check(1, load(12, 15), 1, now).is_err());
+        // The same for a group of choices.
+        assert!(gate.check_group(0, load(4, 8), 2, 2, now).is_err());
     }
 }

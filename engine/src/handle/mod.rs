@@ -20,7 +20,7 @@ pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
-use crate::io::{Command, Shared};
+use crate::io::{Command, EventReceiver, Shared};
 use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
@@ -34,7 +34,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc as tokio_mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// How to build the engine.
 #[derive(Clone, Debug)]
@@ -102,7 +102,7 @@ pub enum EngineError {
 /// A request's output: events until `Finished` or `Error`. Dropping it aborts the request.
 pub struct RequestStream {
     pub rid: String,
-    rx: tokio_mpsc::UnboundedReceiver<GenerateEvent>,
+    rx: EventReceiver,
     /// An event already taken from `rx` (see [`EngineHandle::submit_samples`]).
     front: Option<GenerateEvent>,
 }

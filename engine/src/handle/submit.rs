@@ -3,13 +3,13 @@
 //! its tenant's queue and rate limits, and only then is it counted, debited and queued.
 //! The same validation and caps give a group's cost before any of it is submitted.
 
-use super::gate::TenantGate;
+use super::gate::{QueueLoad, TenantGate};
 use super::{EngineHandle, GenerateRequest, RequestStream, SubmitError, MAX_SALT_BYTES};
-use crate::io::{Command, NewRequest};
+use crate::io::{event_channel, Command, NewRequest};
 use crate::tenants::TenantId;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-use tokio::sync::{mpsc as tokio_mpsc, oneshot};
+use tokio::sync::oneshot;
 
 impl EngineHandle {
     /// Validates `request` and queues it. Errors say what is wrong; nothing is queued then.
@@ -39,7 +39,7 @@ impl EngineHandle {
                 inner.shared.next_rid.fetch_add(1, Ordering::Relaxed)
             )
         });
-        let (tx, rx) = tokio_mpsc::unbounded_channel();
+        let (tx, rx) = event_channel();
         let salted = request
             .namespace
             .salt
@@ -161,10 +161,15 @@ impl EngineHandle {
             .get(tenant as usize)
             .copied()
             .unwrap_or(0);
+        let queue = QueueLoad {
+            tenant: waiting,
+            total: inner.shared.queued.load(Ordering::Acquire),
+            capacity: inner.max_queued,
+        };
         inner
             .gate
             .lock()
-            .check_group(tenant, waiting, count, tokens, Instant::now())
+            .check_group(tenant, queue, count, tokens, Instant::now())
     }
 
     /// What `request` will take from its tenant's rate limit when submitted (its prompt and
@@ -193,7 +198,17 @@ impl EngineHandle {
         if tenant_queued.len() <= t {
             tenant_queued.resize(t + 1, 0);
         }
-        gate.check(request.tenant, tenant_queued[t], cost, now)?;
+        let queue = QueueLoad {
+            tenant: tenant_queued[t],
+            // Counted up for this request already.
+            total: inner
+                .shared
+                .queued
+                .load(Ordering::Acquire)
+                .saturating_sub(1),
+            capacity: inner.max_queued,
+        };
+        gate.check(request.tenant, queue, cost, now)?;
         if request.namespace.salt.is_some() {
             let replaced = inner.shared.salts.lock().enter(&request.namespace)?;
             if let Some(namespace) = replaced {

@@ -3,10 +3,13 @@
 //! commands on the scheduler's inbox, and the state they share (the snapshot, the
 //! registry of live cache salts).
 
+mod events;
 mod salts;
 mod shared;
 mod types;
 
+pub use events::MAX_UNREAD_EVENTS;
+pub(crate) use events::{event_channel, EventReceiver, EventSender};
 pub(crate) use salts::SaltRegistry;
 pub use salts::{SaltLimits, MAX_SALT_BYTES};
 pub(crate) use shared::{Command, NewRequest, Shared};

@@ -1,20 +1,20 @@
 //! What the handle and the scheduler thread share: the command channel's messages and a
 //! snapshot of the engine's state.
 
-use super::{GenerateEvent, GenerateRequest, ServerInfo};
+use super::{EventSender, GenerateRequest, ServerInfo};
 use super::{SaltLimits, SaltRegistry};
 use crate::tenants::{TenantId, TenantLimits};
 use parking_lot::Mutex;
 use radix::Namespace;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// A validated request on its way to the scheduler.
 pub(crate) struct NewRequest {
     pub rid: String,
     pub request: GenerateRequest,
-    pub tx: mpsc::UnboundedSender<GenerateEvent>,
+    pub tx: EventSender,
     pub submitted_at: Instant,
 }
 

@@ -200,7 +200,8 @@ pub struct TenantInfo {
     pub running_requests: usize,
     /// Tokens held in the tenant's private namespaces of the prefix cache.
     pub cached_tokens: usize,
-    /// KV slots its running requests own outside the tree.
+    /// KV slots its running requests hold outside its cache: outside the tree, and what
+    /// they computed into a shared (group) namespace while they run.
     pub running_kv_tokens: usize,
     /// Prompt tokens looked up in / served from its namespaces' cache.
     pub cache_queried_tokens: u64,

@@ -48,13 +48,15 @@ impl<M: ForwardModel> Scheduler<M> {
         let ns = self.cache.acquire_namespace(&request.namespace);
         let tenant = request.tenant;
         let active = |r: &Req| r.tenant == tenant;
-        if !self.waiting.iter().chain(&self.running).any(active) {
+        let loading = self.loading_tenants().any(|t| t == tenant);
+        if !loading && !self.waiting.iter().chain(&self.running).any(active) {
             // Becoming active: no credit for the time it was idle.
             let others: Vec<TenantId> = self
                 .waiting
                 .iter()
                 .chain(&self.running)
                 .map(|r| r.tenant)
+                .chain(self.loading_tenants())
                 .collect();
             // Its first prompt (up to two chunks) may run ahead of the others' backlog: a
             // tenant with sparse requests gets them answered promptly, and the advantage is
@@ -80,6 +82,7 @@ impl<M: ForwardModel> Scheduler<M> {
             ns,
             kv: None,
             cached_tokens: None,
+            admitted_prefix: 0,
             sampler,
             stop,
             detok: DecodeStream::new(true),
@@ -305,6 +308,7 @@ impl<M: ForwardModel> Scheduler<M> {
         if req.cached_tokens.is_none() {
             req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
         }
+        req.admitted_prefix = kv.cached_len();
         req.kv = Some(kv);
         req.may_evict_any = alone;
         *reserved += need;

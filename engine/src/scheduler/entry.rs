@@ -1,4 +1,5 @@
-//! What one running request contributes to a step's batch.
+//! What one running request contributes to a step's batch, and the budgets the step's
+//! entries share while they are planned.
 
 /// One running request's part of the batch.
 pub(super) struct Entry {
@@ -23,4 +24,18 @@ impl Entry {
     pub(super) fn decodes(&self) -> bool {
         self.samples && self.tokens == 1 + self.draft.len()
     }
+}
+
+/// What the entries of a step share while `prepare_for_extend` plans them one by one.
+pub(super) struct ExtendPlan {
+    /// Prompt tokens the step may still take.
+    pub(super) prefill_budget: usize,
+    /// Free slots the decodes still to be planned need (only counted when speculating).
+    pub(super) decode_slots: usize,
+    /// Overlap scheduling: decodes may take the token still being sampled as their input.
+    pub(super) overlap: bool,
+    /// Speculative decoding is on for this step.
+    pub(super) speculate: bool,
+    /// Decodes may draft in this pass.
+    pub(super) drafts: bool,
 }

@@ -161,6 +161,10 @@ pub struct Scheduler<M: ForwardModel> {
     disk: Option<DiskKv>,
     /// Overlap scheduling: the launched batch whose results are not processed yet.
     flight: Option<overlap::Flight>,
+    /// Aborts by id received since the last look at the requests, and the tenants each may
+    /// touch (`None`: any): applied in one pass, so a flood of aborts costs a lookup each,
+    /// not a scan of every request each.
+    aborts: rustc_hash::FxHashMap<String, Vec<Option<crate::tenants::TenantId>>>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -203,6 +207,7 @@ impl<M: ForwardModel> Scheduler<M> {
             kv_events_lost: false,
             disk: None,
             flight: None,
+            aborts: Default::default(),
         };
         (scheduler, inbox)
     }
@@ -276,6 +281,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 self.handle(cmd);
                 handled = true;
             }
+            self.apply_aborts();
             // Only disk reads in flight: wait for one (briefly: commands keep coming).
             let only_loading = self.waiting.is_empty() && self.running.is_empty();
             let wait = if only_loading && !handled {
@@ -317,20 +323,45 @@ impl<M: ForwardModel> Scheduler<M> {
         self.publish();
     }
 
+    /// Marks the requests that the aborts received since the last call name as past their
+    /// deadline (reaped at the next step).
+    fn apply_aborts(&mut self) {
+        if self.aborts.is_empty() {
+            return;
+        }
+        let aborts = std::mem::take(&mut self.aborts);
+        let now = Instant::now();
+        let loading = self.disk.iter_mut().flat_map(|d| d.loading_mut());
+        for req in self
+            .waiting
+            .iter_mut()
+            .chain(self.running.iter_mut())
+            .chain(loading)
+        {
+            let named = aborts.get(req.rid.as_str()).is_some_and(|owners| {
+                owners
+                    .iter()
+                    .any(|owner| owner.is_none_or(|t| t == req.tenant))
+            });
+            if named {
+                req.deadline = Some(now);
+            }
+        }
+    }
+
     fn handle(&mut self, cmd: Command) {
         match cmd {
-            Command::Submit(new) => self.enqueue(*new),
+            Command::Submit(new) => {
+                // An abort received before it never ends it, even by the same id.
+                if self.aborts.contains_key(new.rid.as_str()) {
+                    self.apply_aborts();
+                }
+                self.enqueue(*new);
+            }
             Command::Abort { rid, tenant } => {
-                let loading = self.disk.iter_mut().flat_map(|d| d.loading_mut());
-                for req in self
-                    .waiting
-                    .iter_mut()
-                    .chain(self.running.iter_mut())
-                    .chain(loading)
-                {
-                    if req.rid == rid && tenant.is_none_or(|t| t == req.tenant) {
-                        req.deadline = Some(Instant::now());
-                    }
+                let owners = self.aborts.entry(rid).or_default();
+                if !owners.contains(&tenant) {
+                    owners.push(tenant);
                 }
             }
             Command::SetTenants(limits) => self.tenants.set_limits(limits),

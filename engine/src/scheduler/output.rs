@@ -170,7 +170,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 Some(message) => GenerateEvent::Error(message),
                 None => GenerateEvent::Finished(completion),
             };
-            let _ = req.tx.send(last);
+            req.tx.send(last);
         }
     }
 
@@ -294,8 +294,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 ..TenantInfo::default()
             })
             .collect();
-        for r in &self.waiting {
-            if let Some(info) = infos.get_mut(r.tenant as usize) {
+        // Requests reading their pages from disk wait too (and count in the queue limits).
+        let waiting = self.waiting.iter().map(|r| r.tenant);
+        for tenant in waiting.chain(self.loading_tenants()) {
+            if let Some(info) = infos.get_mut(tenant as usize) {
                 info.waiting_requests += 1;
             }
         }
@@ -330,7 +332,7 @@ fn flush_chunk(req: &mut Req) {
         logprobs: std::mem::take(&mut req.pending_logprobs),
     };
     // A failed send means the client left: the next step's reaper aborts the request.
-    let _ = req.tx.send(event);
+    req.tx.send(event);
 }
 
 impl Req {

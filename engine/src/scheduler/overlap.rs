@@ -25,6 +25,7 @@
 use super::entry::Entry;
 use super::{phase_done, Scheduler};
 use crate::model::{ForwardModel, FutureToken, Launched, ModelError};
+use crate::tenants::TenantId;
 use kernels::sampling::SampledRow;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -44,6 +45,10 @@ pub(crate) struct Flight {
 /// index changes as requests come and go).
 struct FlightEntry {
     seq: u64,
+    /// Charged for the work even if the request is gone when the batch is collected.
+    tenant: TenantId,
+    /// A decode (else prompt tokens).
+    decodes: bool,
     tokens: usize,
     /// Its sampling row when it samples.
     row: Option<usize>,
@@ -151,6 +156,8 @@ impl<M: ForwardModel> Scheduler<M> {
                 });
                 FlightEntry {
                     seq: req.seq,
+                    tenant: req.tenant,
+                    decodes: e.decodes(),
                     tokens: e.tokens,
                     row,
                 }
@@ -231,7 +238,9 @@ impl<M: ForwardModel> Scheduler<M> {
         let (mut live, mut live_rows, mut live_failed) = (Vec::new(), Vec::new(), Vec::new());
         for fe in &entries {
             let Some(&index) = running.get(&fe.seq) else {
-                continue; // finished, aborted or retracted since
+                // Finished, aborted or retracted since.
+                self.charge_discarded(fe);
+                continue;
             };
             if let Some(row) = fe.row {
                 let sampled = rows.get(row).cloned();
@@ -265,10 +274,24 @@ impl<M: ForwardModel> Scheduler<M> {
     /// failed, what it wrote is dropped as after a failed collect.
     pub(super) fn drop_flight(&mut self) {
         if let Some(flight) = self.flight.take() {
+            for fe in &flight.entries {
+                self.charge_discarded(fe);
+            }
             if let Err(e) = self.model.collect_sampled(flight.launched) {
                 tracing::error!("a dropped batch failed: {e}; dropping what it wrote");
                 self.fail_unwritten(&format!("model error: {e}"));
             }
+        }
+    }
+
+    /// Charges the work of an entry whose results nobody takes: it was done all the same, and
+    /// a client that hangs up after each launch would otherwise be served for free. A
+    /// decode's token is charged as computed work that gave no token (as rejected drafts).
+    fn charge_discarded(&mut self, fe: &FlightEntry) {
+        if fe.decodes {
+            self.tenants.charge_rejected_drafts(fe.tenant, fe.tokens);
+        } else {
+            self.tenants.charge(fe.tenant, fe.tokens, 0);
         }
     }
 

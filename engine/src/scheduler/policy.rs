@@ -33,6 +33,12 @@ impl std::str::FromStr for Policy {
 /// Queues longer than this fall back from LPM / DFS-weight to FCFS.
 pub const PREFIX_POLICY_MAX_QUEUE: usize = 128;
 
+/// Tree nodes the matches of one ordering may visit; beyond, that step's order is FCFS. A
+/// cached path is usually a few long nodes, but one split at every token (distinct
+/// continuations of one prompt) makes it a node per token, and matching 128 waiting copies
+/// of such a prompt every step would cost every tenant's step milliseconds.
+pub const PREFIX_POLICY_MAX_VISITS: usize = 64 * 1024;
+
 /// Sorts `waiting` in place by `policy`, reading (not changing) the tree.
 pub fn order_waiting(policy: Policy, waiting: &mut [Req], tree: &RadixCache) {
     let fcfs_key = |r: &Req| (r.retractions == 0, r.seq);
@@ -41,14 +47,26 @@ pub fn order_waiting(policy: Policy, waiting: &mut [Req], tree: &RadixCache) {
         return;
     }
     // The cache key of a waiting request: all but its last token (one is always computed).
-    let matches: Vec<(usize, NodeId)> = waiting
-        .iter()
-        .map(|r| {
-            let ids = r.fill_ids();
-            tree.match_node(r.ns, &ids[..ids.len() - 1])
-                .unwrap_or((0, tree.root_of(r.ns).unwrap_or(NodeId::NONE)))
-        })
-        .collect();
+    let mut visits = PREFIX_POLICY_MAX_VISITS;
+    let mut matches: Vec<(usize, NodeId)> = Vec::with_capacity(waiting.len());
+    for r in waiting.iter() {
+        let retracted;
+        let ids: &[u32] = if r.output_ids.is_empty() {
+            &r.input_ids
+        } else {
+            retracted = r.fill_ids();
+            &retracted
+        };
+        let unmatched = (0, tree.root_of(r.ns).unwrap_or(NodeId::NONE));
+        match tree.match_node_within(r.ns, &ids[..ids.len() - 1], &mut visits) {
+            Ok(Some(matched)) => matches.push(matched),
+            Ok(None) => {
+                waiting.sort_by_key(fcfs_key);
+                return;
+            }
+            Err(_) => matches.push(unmatched),
+        }
+    }
     let mut order: Vec<usize> = (0..waiting.len()).collect();
     match policy {
         Policy::Lpm => {
@@ -113,7 +131,7 @@ mod tests {
 
     fn req(seq: u64, ns: NsId, input_ids: Vec<u32>) -> Req {
         let params = SamplingParams::default();
-        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, _rx) = crate::io::event_channel();
         Req {
             seq,
             rid: format!("r{seq}"),
@@ -126,6 +144,7 @@ mod tests {
             ns,
             kv: None,
             cached_tokens: None,
+            admitted_prefix: 0,
             detok: DecodeStream::new(true),
             tx,
             submitted_at: std::time::Instant::now(),
@@ -210,6 +229,34 @@ mod tests {
         order_waiting(Policy::Lpm, &mut waiting, &t);
         let expected: Vec<u64> = (0..=PREFIX_POLICY_MAX_QUEUE as u64).collect();
         assert_eq!(seqs(&waiting), expected);
+    }
+
+    #[test]
+    fn lpm_falls_back_to_fcfs_when_matching_would_visit_too_many_nodes() {
+        const DEPTH: u32 = 1000;
+        let mut t = RadixCache::new(1).unwrap();
+        let ns = t.namespace_id(&Namespace::global());
+        let long: Vec<u32> = (1..=DEPTH).collect();
+        let slots = |key: &[u32]| (0..key.len() as i32).collect::<Vec<_>>();
+        t.insert(ns, &long, &slots(&long)).unwrap();
+        // A continuation diverging at every position: the path is one node per token.
+        for k in 1..DEPTH as usize {
+            let key: Vec<u32> = long[..k].iter().copied().chain([100_000]).collect();
+            t.insert(ns, &key, &slots(&key)).unwrap();
+        }
+        let copies = (PREFIX_POLICY_MAX_VISITS / DEPTH as usize + 1) as u64;
+        // The first to arrive has no hit; every later one a hit of the whole path.
+        let mut waiting = vec![req(0, ns, vec![7])];
+        waiting.extend(
+            (1..=copies).map(|seq| req(seq, ns, long.iter().copied().chain([0]).collect())),
+        );
+        order_waiting(Policy::Lpm, &mut waiting, &t);
+        let fcfs: Vec<u64> = (0..=copies).collect();
+        assert_eq!(seqs(&waiting), fcfs);
+        // Within the budget, LPM as usual.
+        waiting.truncate(3);
+        order_waiting(Policy::Lpm, &mut waiting, &t);
+        assert_eq!(seqs(&waiting), [1, 2, 0]);
     }
 
     #[test]

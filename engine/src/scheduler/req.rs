@@ -2,13 +2,12 @@
 
 use super::tier::StagedKv;
 use crate::grammar::Constraint;
-use crate::io::{GenerateError, GenerateEvent, TokenLogprob};
+use crate::io::{EventSender, GenerateError, TokenLogprob};
 use crate::sampling::{FinishReason, Sampler, SamplingParams, StopChecker};
 use crate::tokenizer::DecodeStream;
 use pools::ReqKv;
 use radix::NsId;
 use std::time::Instant;
-use tokio::sync::mpsc::UnboundedSender;
 
 /// The most output tokens admission plans for per request (SGLang's
 /// `CLIP_MAX_NEW_TOKENS_ESTIMATION`).
@@ -29,10 +28,13 @@ pub struct Req {
     pub kv: Option<ReqKv>,
     /// Prompt tokens served from the cache at first admission (reported as `cached_tokens`).
     pub cached_tokens: Option<u32>,
+    /// Tokens cached when it was last admitted. What it put into the tree since is its
+    /// tenant's while it runs, also in a shared namespace that nobody owns (see `tenant_kv`).
+    pub admitted_prefix: usize,
     pub sampler: Sampler,
     pub stop: StopChecker,
     pub detok: DecodeStream,
-    pub tx: UnboundedSender<GenerateEvent>,
+    pub tx: EventSender,
     pub submitted_at: Instant,
     pub first_token_at: Option<Instant>,
     pub last_token_at: Option<Instant>,
@@ -118,8 +120,9 @@ impl Req {
         self.drafted < 16 || self.accepted * 4 >= self.drafted
     }
 
-    /// The client hung up or the deadline passed.
+    /// The client hung up (or stopped reading: see [`EventSender::reader_gone`]) or the
+    /// deadline passed.
     pub fn is_abandoned(&self, now: Instant) -> bool {
-        self.tx.is_closed() || self.deadline.is_some_and(|d| now >= d)
+        self.tx.reader_gone() || self.deadline.is_some_and(|d| now >= d)
     }
 }

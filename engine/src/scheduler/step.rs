@@ -2,7 +2,7 @@
 //! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
 
 use super::device_sampling::SampleResult;
-use super::entry::Entry;
+use super::entry::{Entry, ExtendPlan};
 use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
 use crate::io::GenerateError;
@@ -52,13 +52,15 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Aborts requests whose client is gone, whose deadline passed, or that were aborted by id.
     fn reap_abandoned(&mut self, now: Instant) {
-        let mut i = 0;
-        while i < self.waiting.len() {
-            if self.waiting[i].is_abandoned(now) {
-                let req = self.waiting.remove(i);
+        // One pass keeping the queue's order: removing one by one would shift the rest of
+        // the queue for each (a whole queue of 4,096 abandoned at once: millions of moves).
+        if self.waiting.iter().any(|r| r.is_abandoned(now)) {
+            let (gone, kept): (Vec<Req>, Vec<Req>) = std::mem::take(&mut self.waiting)
+                .into_iter()
+                .partition(|r| r.is_abandoned(now));
+            self.waiting = kept;
+            for req in gone {
                 self.finish_aborted(req);
-            } else {
-                i += 1;
             }
         }
         let mut i = 0;
@@ -214,11 +216,39 @@ impl<M: ForwardModel> Scheduler<M> {
     /// within the budget), allocates their slots and builds the batch.
     fn prepare_for_extend(&mut self) -> Vec<Entry> {
         self.batch.clear();
+        let order = self.extend_order();
+        let mut plan = self.extend_plan();
         let mut entries = Vec::new();
-        let mut prefill_budget = self.config.max_prefill_tokens;
-        // Decodes first: they never wait behind prefills. Prefill chunks then go to the
-        // tenant served least so far (its virtual token counter), so a light tenant's prompt
-        // is not queued behind a heavy tenant's backlog of long prompts.
+        // A second pass only when grammar waits left the step empty (a prefill found no
+        // room): then the waiting run, since they delay nobody.
+        for pass in 0..2 {
+            // No drafts in the second pass: the slots counted for decodes did not include
+            // the waiting ones.
+            plan.drafts = plan.speculate && pass == 0;
+            for &i in &order {
+                if let Some(entry) = self.plan_entry(i, &mut plan) {
+                    entries.push(entry);
+                }
+            }
+            let waiting = self.running.iter().any(|r| r.grammar_waiting);
+            if pass > 0 || !entries.is_empty() || !waiting {
+                break;
+            }
+            let step = self.counters.steps;
+            for req in self.running.iter_mut().filter(|r| r.grammar_waiting) {
+                req.grammar_waiting = false;
+                req.grammar_turn = step;
+            }
+        }
+        self.count_grammar_waits();
+        entries
+    }
+
+    /// The running requests in the order they get this step's tokens. Decodes first: they
+    /// never wait behind prefills. Prefill chunks then go to the tenant served least so far
+    /// (its virtual token counter), so a light tenant's prompt is not queued behind a heavy
+    /// tenant's backlog of long prompts.
+    fn extend_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.running.len()).collect();
         let key = |r: &Req| {
             (
@@ -233,6 +263,11 @@ impl<M: ForwardModel> Scheduler<M> {
                 .then(ka.1.total_cmp(&kb.1))
                 .then(ka.2.cmp(&kb.2))
         });
+        order
+    }
+
+    /// The step's budgets before any entry is planned.
+    fn extend_plan(&self) -> ExtendPlan {
         // Overlap scheduling verifies no drafts: a draft needs the token before it.
         let overlap = self.config.overlap_schedule;
         let speculate = !overlap
@@ -241,7 +276,7 @@ impl<M: ForwardModel> Scheduler<M> {
         // Free slots the decodes of this step need: a draft may take only what the decodes
         // after it leave (admissions since prepare_for_decode may have taken some; drafts
         // then give way).
-        let mut decode_slots: usize = if speculate {
+        let decode_slots: usize = if speculate {
             (0..self.running.len())
                 .filter(|&i| self.decodes_next(i))
                 .filter_map(|i| self.running[i].kv.as_ref())
@@ -250,126 +285,116 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             0
         };
-        // A second pass only when grammar waits left the step empty (a prefill found no
-        // room): then the waiting run, since they delay nobody.
-        for pass in 0..2 {
-            for &i in &order {
-                if self.running[i].grammar_waiting {
-                    continue;
-                }
-                let pending = self.running[i].pending_tokens();
-                // Its last token is still being sampled: it decodes on that future token or
-                // sits this step out.
-                let future = self.in_flight(i).is_some();
-                if future && !(overlap && self.future_decode_ok(i)) {
-                    continue;
-                }
-                // No drafts in the second pass: the slots counted for decodes did not
-                // include the waiting ones.
-                let mut draft = if pending == 1 && speculate && pass == 0 {
-                    self.draft_for(i)
-                } else {
-                    Vec::new()
-                };
-                let tokens = if future || pending == 1 {
-                    1 + draft.len()
-                } else {
-                    pending
-                        .min(prefill_budget)
-                        .min(self.config.chunked_prefill_size)
-                };
-                if tokens == 0 {
-                    continue;
-                }
-                // Room from what this tenant may evict (never for a draft: it uses free slots or
-                // is dropped).
-                let Some(room) = self.running[i]
-                    .kv
-                    .as_ref()
-                    .map(|kv| self.cache.slots_needed(kv, tokens - draft.len()))
-                else {
-                    continue;
-                };
-                let alone = self.running.len() == 1 || self.running[i].may_evict_any;
-                self.make_room_for(self.running[i].tenant, room, alone);
-                let req = &mut self.running[i];
-                let Some(kv) = req.kv.as_mut() else {
-                    continue;
-                };
-                // From free slots only: the global LRU could take a cache within its fair share.
-                let mut tokens = tokens;
-                if pending == 1 && speculate {
-                    decode_slots = decode_slots.saturating_sub(self.cache.slots_needed(kv, 1));
-                    let free = self.cache.allocator().available();
-                    while !draft.is_empty()
-                        && free < self.cache.slots_needed(kv, tokens) + decode_slots
-                    {
-                        draft.pop();
-                        tokens -= 1;
-                    }
-                }
-                if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
-                    // No room for a draft: decode plainly.
-                    let plain =
-                        !draft.is_empty() && self.cache.alloc_tokens_from_free(kv, 1).is_ok();
-                    if !plain {
-                        // Memory went to earlier entries this step; try again next step.
-                        tracing::debug!(rid = %req.rid, "no slots this step: {e}");
-                        continue;
-                    }
-                    draft.clear();
-                    tokens = 1;
-                }
-                if pending > 1 {
-                    prefill_budget -= tokens;
-                }
-                let row = kv.row_index() as u32;
-                let slots = self.cache.slots(kv);
-                let start = slots.len() - tokens;
-                let mut ids: Vec<u32> = if future {
-                    // A placeholder the launch replaces with the sampled token.
-                    vec![0]
-                } else {
-                    (start..start + tokens - draft.len())
-                        .map(|p| req.token_at(p))
-                        .collect()
-                };
-                ids.extend_from_slice(&draft);
-                let samples = future || tokens - draft.len() == pending;
-                self.batch.push_request(
-                    row,
-                    &ids,
-                    start as u32,
-                    &slots[start..],
-                    slots,
-                    samples && draft.is_empty(),
-                );
-                if !draft.is_empty() {
-                    // Every position's logits: the pending token's, then each draft token's.
-                    let end = self.batch.num_tokens() as u32;
-                    self.batch.logits_rows.extend(end - tokens as u32..end);
-                }
-                entries.push(Entry {
-                    index: i,
-                    start,
-                    tokens,
-                    samples,
-                    draft,
-                    future,
-                });
-            }
-            let waiting = self.running.iter().any(|r| r.grammar_waiting);
-            if pass > 0 || !entries.is_empty() || !waiting {
-                break;
-            }
-            let step = self.counters.steps;
-            for req in self.running.iter_mut().filter(|r| r.grammar_waiting) {
-                req.grammar_waiting = false;
-                req.grammar_turn = step;
+        ExtendPlan {
+            prefill_budget: self.config.max_prefill_tokens,
+            decode_slots,
+            overlap,
+            speculate,
+            drafts: speculate,
+        }
+    }
+
+    /// Plans running request `i`'s tokens of this step: allocates their slots and adds them
+    /// to the batch. None when it sits the step out (a grammar wait, a token still being
+    /// sampled, no budget or no room).
+    fn plan_entry(&mut self, i: usize, plan: &mut ExtendPlan) -> Option<Entry> {
+        if self.running[i].grammar_waiting {
+            return None;
+        }
+        let pending = self.running[i].pending_tokens();
+        // Its last token is still being sampled: it decodes on that future token or sits
+        // this step out.
+        let future = self.in_flight(i).is_some();
+        if future && !(plan.overlap && self.future_decode_ok(i)) {
+            return None;
+        }
+        let mut draft = if pending == 1 && plan.drafts {
+            self.draft_for(i)
+        } else {
+            Vec::new()
+        };
+        let tokens = if future || pending == 1 {
+            1 + draft.len()
+        } else {
+            pending
+                .min(plan.prefill_budget)
+                .min(self.config.chunked_prefill_size)
+        };
+        if tokens == 0 {
+            return None;
+        }
+        // Room from what this tenant may evict (never for a draft: it uses free slots or is
+        // dropped).
+        let room = self.running[i]
+            .kv
+            .as_ref()
+            .map(|kv| self.cache.slots_needed(kv, tokens - draft.len()))?;
+        let alone = self.running.len() == 1 || self.running[i].may_evict_any;
+        self.make_room_for(self.running[i].tenant, room, alone);
+        let req = &mut self.running[i];
+        let kv = req.kv.as_mut()?;
+        // From free slots only: the global LRU could take a cache within its fair share.
+        let mut tokens = tokens;
+        if pending == 1 && plan.speculate {
+            plan.decode_slots = plan
+                .decode_slots
+                .saturating_sub(self.cache.slots_needed(kv, 1));
+            let free = self.cache.allocator().available();
+            while !draft.is_empty()
+                && free < self.cache.slots_needed(kv, tokens) + plan.decode_slots
+            {
+                draft.pop();
+                tokens -= 1;
             }
         }
-        self.count_grammar_waits();
-        entries
+        if let Err(e) = self.cache.alloc_tokens_from_free(kv, tokens) {
+            // No room for a draft: decode plainly.
+            let plain = !draft.is_empty() && self.cache.alloc_tokens_from_free(kv, 1).is_ok();
+            if !plain {
+                // Memory went to earlier entries this step; try again next step.
+                tracing::debug!(rid = %req.rid, "no slots this step: {e}");
+                return None;
+            }
+            draft.clear();
+            tokens = 1;
+        }
+        if pending > 1 {
+            plan.prefill_budget -= tokens;
+        }
+        let row = kv.row_index() as u32;
+        let slots = self.cache.slots(kv);
+        let start = slots.len() - tokens;
+        let mut ids: Vec<u32> = if future {
+            // A placeholder the launch replaces with the sampled token.
+            vec![0]
+        } else {
+            (start..start + tokens - draft.len())
+                .map(|p| req.token_at(p))
+                .collect()
+        };
+        ids.extend_from_slice(&draft);
+        let samples = future || tokens - draft.len() == pending;
+        self.batch.push_request(
+            row,
+            &ids,
+            start as u32,
+            &slots[start..],
+            slots,
+            samples && draft.is_empty(),
+        );
+        if !draft.is_empty() {
+            // Every position's logits: the pending token's, then each draft token's.
+            let end = self.batch.num_tokens() as u32;
+            self.batch.logits_rows.extend(end - tokens as u32..end);
+        }
+        Some(Entry {
+            index: i,
+            start,
+            tokens,
+            samples,
+            draft,
+            future,
+        })
     }
 
     /// The n-gram draft of decoding request `index`, if speculation pays for it: not for

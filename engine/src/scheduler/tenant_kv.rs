@@ -38,26 +38,43 @@ impl<M: ForwardModel> Scheduler<M> {
         cached
     }
 
-    /// What `tenant`'s running requests may still come to own outside the tree: every
-    /// token of prompt and output budget beyond their cached prefix (a hard bound for quotas).
+    /// What `tenant`'s running requests may still come to own outside its cache: every
+    /// token of prompt and output budget beyond their cached prefix (a hard bound for
+    /// quotas). In a shared namespace, what a request computed into the tree stays its own
+    /// while it runs (it is locked there, and counts in nobody's cache), so only the prefix
+    /// it found at admission is left out.
     pub(super) fn running_footprint_of(&self, tenant: TenantId) -> usize {
         self.running
             .iter()
             .filter(|r| r.tenant == tenant)
             .map(|r| {
                 let total = r.input_ids.len() + r.params.max_new_tokens as usize;
-                total.saturating_sub(r.kv.as_ref().map_or(0, |kv| kv.cached_len()))
+                let cached = r.kv.as_ref().map_or(0, |kv| kv.cached_len());
+                let outside = if self.ns_owner(r.ns).is_some() {
+                    cached
+                } else {
+                    cached.min(r.admitted_prefix)
+                };
+                total.saturating_sub(outside)
             })
             .sum()
     }
 
-    /// Slots `tenant`'s running requests own outside the tree.
+    /// Slots `tenant`'s running requests hold outside its cache: those outside the tree,
+    /// and, in a shared namespace, what they computed into it (see `running_footprint_of`).
     pub(super) fn running_kv_of(&self, tenant: TenantId) -> usize {
         self.running
             .iter()
             .filter(|r| r.tenant == tenant)
-            .filter_map(|r| r.kv.as_ref())
-            .map(|kv| self.cache.owned_slots(kv))
+            .filter_map(|r| Some((r, r.kv.as_ref()?)))
+            .map(|(r, kv)| {
+                let inserted = if self.ns_owner(r.ns).is_some() {
+                    0
+                } else {
+                    kv.cached_len().saturating_sub(r.admitted_prefix)
+                };
+                self.cache.owned_slots(kv) + inserted
+            })
             .sum()
     }
 

@@ -14,6 +14,7 @@ use super::{Req, Scheduler};
 use crate::io::{DiskTierInfo, ServerInfo};
 use crate::metric_names as names;
 use crate::model::{ForwardModel, KvPool};
+use crate::tenants::TenantId;
 use pools::tier::{Digest32, DiskTier};
 use pools::{EvictedPath, KvLayout, PoolError};
 use radix::{CacheScope, Namespace, NsId};
@@ -247,6 +248,13 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Requests waiting for the disk.
     pub(super) fn loading_count(&self) -> usize {
         self.disk.as_ref().map_or(0, |d| d.loading.len())
+    }
+
+    /// The tenant of each request waiting for its pages.
+    pub(super) fn loading_tenants(&self) -> impl Iterator<Item = TenantId> + '_ {
+        self.disk
+            .iter()
+            .flat_map(|d| d.loading.iter().map(|l| l.req.tenant))
     }
 
     /// Moves requests whose pages were read to the waiting queue; waits up to `wait` for

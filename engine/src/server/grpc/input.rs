@@ -93,7 +93,7 @@ pub(super) async fn prepare(
 }
 
 /// An empty id counts as unset (some clients cannot leave a field out).
-fn request_id(id: Option<String>) -> Result<Option<String>, Status> {
+pub(super) fn request_id(id: Option<String>) -> Result<Option<String>, Status> {
     match id {
         Some(id) if id.len() > MAX_REQUEST_ID_BYTES => Err(Status::invalid_argument(format!(
             "request_id has {} bytes; at most {MAX_REQUEST_ID_BYTES} are allowed",

@@ -79,10 +79,8 @@ impl RadixServe for RadixServeService {
     ) -> Result<Response<pb::AbortResponse>, Status> {
         let caller = self.caller(&request)?;
         let engine = self.engine()?;
-        let rid = request.into_inner().request_id;
-        if rid.is_empty() {
-            return Err(Status::invalid_argument("request_id is empty"));
-        }
+        let rid = input::request_id(Some(request.into_inner().request_id))?
+            .ok_or_else(|| Status::invalid_argument("request_id is empty"))?;
         // A tenant aborts only its own requests; an administrator any.
         let owner = (!caller.is_admin).then_some(caller.tenant);
         engine.abort_owned(&rid, owner);

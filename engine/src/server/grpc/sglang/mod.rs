@@ -290,7 +290,7 @@ impl SglangScheduler for SglangService {
                 caller.tenant_name
             )));
         }
-        let slot = self.subscriptions.take(caller.tenant)?;
+        let slot = self.subscriptions.take(caller.tenant, caller.is_admin)?;
         let start = request.into_inner().start_sequence_number;
         // The first snapshot may be large: built off the async workers.
         let (hub, block_size) = (hub.clone(), hub.block_size());
