@@ -688,3 +688,27 @@ async fn a_client_that_disconnects_mid_stream_aborts_its_request() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// The choices of a non-streaming request are read together: the engine runs them together,
+/// and one left unread while another was read piled up its events, which with long outputs
+/// got it aborted as a client that stopped reading (`MAX_UNREAD_EVENTS`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_choices_of_a_non_streaming_request_are_read_together() {
+    use engine::model::scripted::ScriptedModel;
+    let model = ScriptedModel::new(50_000, 16_384);
+    let engine = common::scripted::start_model_with(model, 16_384, |config| {
+        config.max_context_len = 16_384;
+        config.scheduler.speculative_draft_tokens = 0;
+    });
+    let servers = common::servers::serve_engine(engine);
+    let want = engine::io::MAX_UNREAD_EVENTS + 100;
+    let body = json!({"prompt": [1000, 1001, 1002], "max_tokens": want, "n": 2,
+                      "ignore_eos": true, "temperature": 0});
+    let (status, answer) = common::servers::post_json(servers.http, "/v1/completions", body).await;
+    assert_eq!(status, 200, "{answer}");
+    for choice in answer["choices"].as_array().unwrap() {
+        assert_eq!(choice["finish_reason"], "length", "{choice}");
+    }
+    assert_eq!(answer["usage"]["completion_tokens"], json!(2 * want));
+    servers.engine.shutdown(Duration::from_secs(1));
+}

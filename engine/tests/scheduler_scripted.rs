@@ -613,6 +613,14 @@ fn a_reader_that_stops_reading_has_its_request_aborted() {
     request.params.ignore_eos = true;
     let mut stream = engine.submit(request).unwrap();
     // Nothing is read until the engine is done with it.
+    let until = Instant::now() + Duration::from_secs(60);
+    while {
+        let info = engine.server_info();
+        info.finished_requests + info.aborted_requests == 0
+    } {
+        assert!(Instant::now() < until, "the request never ended");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     assert_idle_without_leak(&engine);
     let (mut chunks, mut tokens) = (0, Vec::new());
     let reason = loop {

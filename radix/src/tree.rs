@@ -618,8 +618,10 @@ impl RadixCache {
     /// budget per namespace), and showing each node to `observe` (with its whole path)
     /// before its slots go to `free`: a lower tier copies out the K/V it wants to keep.
     /// Without an observer no path is built. `allowed` must not accept, later in the same
-    /// call, a leaf it refused (budgets only shrink): each leaf is asked about once, not
-    /// once per leaf evicted, so a namespace of many leaves that may not go costs one scan.
+    /// call, a leaf it refused (budgets only shrink): the scan goes on from the last leaf
+    /// evicted instead of the front, so a namespace of many leaves that may not go costs one
+    /// scan, not one per leaf evicted. (Under LRU and LFU a parent that becomes a leaf ranks
+    /// after its child; a policy ranking it before makes the scan go back to it.)
     pub fn evict_where_observed(
         &mut self,
         tokens: usize,

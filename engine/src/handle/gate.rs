@@ -47,9 +47,9 @@ impl TenantGate {
     }
 
     /// How many waiting requests `tenant` may hold once the engine's queue is half full: its
-    /// weight's share of the queue. Below half full a tenant may queue more, so a lone
-    /// tenant's burst still fits; beyond it the others keep their share, so that one tenant
-    /// cannot fill the queue and have everyone else's requests refused.
+    /// weight's share of the queue. Below half full a tenant may queue beyond it (a burst
+    /// while the others are quiet); from there on the others keep their share, so that one
+    /// tenant cannot fill the queue and have everyone else's requests refused.
     fn queue_share(&self, limits: &TenantLimits, capacity: usize) -> usize {
         if self.total_weight <= 0.0 || limits.removed {
             return capacity;

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 /// Events a reader may leave unread before its request is aborted. A request sends one per
-/// step at most (its tokens of that step), so this is thousands of steps behind.
+/// step (its tokens of that step; the last step also its end), so this is thousands of
+/// steps behind.
 pub const MAX_UNREAD_EVENTS: usize = 4096;
 
 /// The scheduler's end of a request's events.

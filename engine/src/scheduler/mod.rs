@@ -161,6 +161,9 @@ pub struct Scheduler<M: ForwardModel> {
     disk: Option<DiskKv>,
     /// Overlap scheduling: the launched batch whose results are not processed yet.
     flight: Option<overlap::Flight>,
+    /// Requests abandoned (hung up, aborted, past their deadline) while that batch was in
+    /// flight: its work for them is charged to their tenants when it is collected.
+    abandoned_in_flight: rustc_hash::FxHashSet<u64>,
     /// Aborts by id received since the last look at the requests, and the tenants each may
     /// touch (`None`: any): applied in one pass, so a flood of aborts costs a lookup each,
     /// not a scan of every request each.
@@ -207,6 +210,7 @@ impl<M: ForwardModel> Scheduler<M> {
             kv_events_lost: false,
             disk: None,
             flight: None,
+            abandoned_in_flight: Default::default(),
             aborts: Default::default(),
         };
         (scheduler, inbox)

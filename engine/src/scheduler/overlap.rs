@@ -238,8 +238,8 @@ impl<M: ForwardModel> Scheduler<M> {
         let (mut live, mut live_rows, mut live_failed) = (Vec::new(), Vec::new(), Vec::new());
         for fe in &entries {
             let Some(&index) = running.get(&fe.seq) else {
-                // Finished, aborted or retracted since.
-                self.charge_discarded(fe);
+                // Finished, abandoned or retracted since.
+                self.charge_abandoned(fe);
                 continue;
             };
             if let Some(row) = fe.row {
@@ -265,6 +265,8 @@ impl<M: ForwardModel> Scheduler<M> {
                 future: false,
             });
         }
+        // Abandoned while the next batch was launched: none of them is in it.
+        self.abandoned_in_flight.clear();
         let samples = self.accept_rows(&live, live_rows, live_failed);
         self.process_results(&live, samples, since)
     }
@@ -275,8 +277,9 @@ impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn drop_flight(&mut self) {
         if let Some(flight) = self.flight.take() {
             for fe in &flight.entries {
-                self.charge_discarded(fe);
+                self.charge_abandoned(fe);
             }
+            self.abandoned_in_flight.clear();
             if let Err(e) = self.model.collect_sampled(flight.launched) {
                 tracing::error!("a dropped batch failed: {e}; dropping what it wrote");
                 self.fail_unwritten(&format!("model error: {e}"));
@@ -284,10 +287,15 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
-    /// Charges the work of an entry whose results nobody takes: it was done all the same, and
-    /// a client that hangs up after each launch would otherwise be served for free. A
-    /// decode's token is charged as computed work that gave no token (as rejected drafts).
-    fn charge_discarded(&mut self, fe: &FlightEntry) {
+    /// Charges the work of an entry whose request was abandoned while it was in flight: it
+    /// was done all the same, and a client that hangs up after each launch would otherwise
+    /// be served for free. A decode's token is charged as computed work that gave no token
+    /// (as rejected drafts). Requests that ended on their own, were retracted or failed are
+    /// not charged: that is the engine's doing.
+    fn charge_abandoned(&mut self, fe: &FlightEntry) {
+        if !self.abandoned_in_flight.contains(&fe.seq) {
+            return;
+        }
         if fe.decodes {
             self.tenants.charge_rejected_drafts(fe.tenant, fe.tokens);
         } else {

@@ -76,6 +76,9 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     pub(super) fn finish_aborted(&mut self, mut req: Req) {
+        if self.flight.is_some() {
+            self.abandoned_in_flight.insert(req.seq);
+        }
         let step = req.stop.abort();
         req.pending_text.push_str(&step.text);
         req.finish = Some(FinishReason::Abort);

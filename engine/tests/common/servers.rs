@@ -15,7 +15,11 @@ pub struct Servers {
 
 /// Both servers of an engine started from `config`, on their own runtime.
 pub fn serve(config: EngineConfig) -> Servers {
-    let engine = EngineHandle::start(config).unwrap();
+    serve_engine(EngineHandle::start(config).unwrap())
+}
+
+/// Both servers of `engine`, on their own runtime.
+pub fn serve_engine(engine: EngineHandle) -> Servers {
     let (tx, rx) = std::sync::mpsc::channel();
     let served = engine.clone();
     std::thread::spawn(move || {

@@ -90,7 +90,7 @@ enum WriteJob {
         payload: Vec<u8>,
         generation: Generation,
     },
-    /// Deletes what flushes moved to the trash.
+    /// Makes the flushes' renames durable, then deletes what they moved to the trash.
     EmptyTrash,
     Barrier(Sender<()>),
 }
@@ -312,7 +312,6 @@ impl DiskTier {
         // where it sees the new generation and is dropped.
         self.shared.discard(&tag.hex());
         drop(index);
-        self.shared.persist_discards();
         self.send(WriteJob::EmptyTrash);
     }
 
@@ -324,7 +323,6 @@ impl DiskTier {
             self.shared.discard(&tag.hex());
         }
         drop(index);
-        self.shared.persist_discards();
         self.send(WriteJob::EmptyTrash);
     }
 
@@ -385,17 +383,6 @@ impl Shared {
         if let Err(e) = trash::discard(&self.root, name, &self.trash_seq) {
             tracing::warn!("KV disk tier: cannot move {name} to the trash ({e}); deleting it");
             let _ = fs::remove_dir_all(self.root.join(name));
-        }
-    }
-
-    /// Makes the renames into the trash durable before a flush returns (outside the index's
-    /// lock: lookups need not wait for the disk).
-    fn persist_discards(&self) {
-        if let Err(e) = trash::sync_dir(&self.root) {
-            tracing::warn!(
-                "KV disk tier: cannot sync {} after a flush: {e}",
-                self.root.display()
-            );
         }
     }
 

@@ -1,8 +1,9 @@
 //! Directory housekeeping of the disk tier. A flushed namespace is renamed into `trash/`
 //! before the flush returns (one rename: out of the index's sight at once), and the writer
 //! deletes it later: a process that dies in between leaves nothing a restart would index,
-//! so flushed K/V never comes back. The store's directory is synced after the rename, so a
-//! power loss cannot undo it either. Stores of other models (another fingerprint: a
+//! so flushed K/V never comes back. The writer syncs the store's directory before it
+//! empties the trash (off the scheduler's thread: a tenant cycling cache salts flushes
+//! often), so from then on a power loss cannot undo the rename either. Stores of other models (another fingerprint: a
 //! different model file or K/V type) are removed when a store opens: the byte budget is
 //! the directory's, and only one server uses a directory at a time.
 
@@ -37,17 +38,20 @@ pub(super) fn discard(root: &Path, name: &str, seq: &AtomicU64) -> io::Result<()
     last
 }
 
-/// Writes the directory `dir`'s entries to the disk (its renames survive a power loss).
-pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {
-    fs::File::open(dir)?.sync_all()
-}
-
-/// Deletes what the trash holds.
+/// Deletes what the trash holds, once the store's directory is synced (the renames that
+/// filled the trash then survive a power loss). An empty trash costs no sync.
 pub(super) fn empty(root: &Path) {
     let Ok(entries) = fs::read_dir(root.join(TRASH_DIR)) else {
         return;
     };
-    for entry in entries.flatten() {
+    let entries: Vec<_> = entries.flatten().collect();
+    if entries.is_empty() {
+        return;
+    }
+    if let Err(e) = fs::File::open(root).and_then(|d| d.sync_all()) {
+        tracing::warn!("KV disk tier: cannot sync {}: {e}", root.display());
+    }
+    for entry in entries {
         let _ = fs::remove_dir_all(entry.path());
     }
 }

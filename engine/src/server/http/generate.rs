@@ -117,13 +117,11 @@ pub struct Collected {
     pub completion: Completion,
 }
 
-/// Reads every choice's stream to its end, in order (the engine runs them all meanwhile).
+/// Reads every choice's stream to its end, all at once: the engine runs them together, and
+/// a stream left unread while another is read would pile up its events (and be aborted
+/// once too many wait, see `io::MAX_UNREAD_EVENTS`).
 pub async fn collect_all(streams: &mut [RequestStream]) -> Result<Vec<Collected>, ApiError> {
-    let mut all = Vec::with_capacity(streams.len());
-    for stream in streams.iter_mut() {
-        all.push(collect(stream).await?);
-    }
-    Ok(all)
+    futures_util::future::try_join_all(streams.iter_mut().map(collect)).await
 }
 
 /// Reads `stream` to its end. If the client goes away meanwhile, the handler's future is
