@@ -438,6 +438,14 @@ fn work_in_flight_for_a_request_that_hangs_up_is_charged() {
     launched_rx.recv().unwrap();
     drop(stream);
     go_tx.send(()).unwrap();
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while engine.server_info().aborted_requests == 0 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the hang-up was never seen"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
     let t1 = idle_tenant(&engine, 1);
     assert_eq!(t1.prefill_tokens, 64, "{t1:?}");
     assert!(t1.virtual_tokens > 0.0, "{t1:?}");

@@ -316,7 +316,11 @@ impl<M: ForwardModel> Scheduler<M> {
                 // command rather than spin on steps that change nothing. (Disk reads
                 // under way are waited for by `take_loaded`.)
                 match self.rx.recv_timeout(STALLED_WAIT) {
-                    Ok(cmd) => self.handle(cmd),
+                    Ok(cmd) => {
+                        self.handle(cmd);
+                        // Shown before the step that may stream its first token.
+                        self.publish();
+                    }
                     Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => break,
                 }
