@@ -54,14 +54,12 @@ impl<M: ForwardModel> Scheduler<M> {
     fn reap_abandoned(&mut self, now: Instant) {
         // One pass keeping the queue's order: removing one by one would shift the rest of
         // the queue for each (a whole queue of 4,096 abandoned at once: millions of moves).
-        if self.waiting.iter().any(|r| r.is_abandoned(now)) {
-            let (gone, kept): (Vec<Req>, Vec<Req>) = std::mem::take(&mut self.waiting)
-                .into_iter()
-                .partition(|r| r.is_abandoned(now));
-            self.waiting = kept;
-            for req in gone {
-                self.finish_aborted(req);
-            }
+        let gone: Vec<Req> = self
+            .waiting
+            .extract_if(.., |r| r.is_abandoned(now))
+            .collect();
+        for req in gone {
+            self.finish_aborted(req);
         }
         let mut i = 0;
         while i < self.running.len() {

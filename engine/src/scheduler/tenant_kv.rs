@@ -8,7 +8,7 @@
 //! for a request that runs alone (nobody else's work is waiting on that memory, and the
 //! request could otherwise wait forever or end short).
 
-use super::Scheduler;
+use super::{Req, Scheduler};
 use crate::model::ForwardModel;
 use crate::tenants::TenantId;
 use radix::{CacheScope, NsId};
@@ -50,14 +50,20 @@ impl<M: ForwardModel> Scheduler<M> {
             .map(|r| {
                 let total = r.input_ids.len() + r.params.max_new_tokens as usize;
                 let cached = r.kv.as_ref().map_or(0, |kv| kv.cached_len());
-                let outside = if self.ns_owner(r.ns).is_some() {
-                    cached
-                } else {
-                    cached.min(r.admitted_prefix)
-                };
-                total.saturating_sub(outside)
+                total.saturating_sub(cached - self.computed_into_shared(r))
             })
             .sum()
+    }
+
+    /// Tokens running request `r` computed into a shared namespace's tree since its
+    /// admission (zero in a private one, whose cache counts as its tenant's anyway).
+    fn computed_into_shared(&self, r: &Req) -> usize {
+        match &r.kv {
+            Some(kv) if self.ns_owner(r.ns).is_none() => {
+                kv.cached_len().saturating_sub(r.admitted_prefix)
+            }
+            _ => 0,
+        }
     }
 
     /// Slots `tenant`'s running requests hold outside its cache: those outside the tree,
@@ -67,14 +73,7 @@ impl<M: ForwardModel> Scheduler<M> {
             .iter()
             .filter(|r| r.tenant == tenant)
             .filter_map(|r| Some((r, r.kv.as_ref()?)))
-            .map(|(r, kv)| {
-                let inserted = if self.ns_owner(r.ns).is_some() {
-                    0
-                } else {
-                    kv.cached_len().saturating_sub(r.admitted_prefix)
-                };
-                self.cache.owned_slots(kv) + inserted
-            })
+            .map(|(r, kv)| self.cache.owned_slots(kv) + self.computed_into_shared(r))
             .sum()
     }
 

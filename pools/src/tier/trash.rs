@@ -3,9 +3,10 @@
 //! deletes it later: a process that dies in between leaves nothing a restart would index,
 //! so flushed K/V never comes back. The writer syncs the store's directory before it
 //! empties the trash (off the scheduler's thread: a tenant cycling cache salts flushes
-//! often), so from then on a power loss cannot undo the rename either. Stores of other models (another fingerprint: a
-//! different model file or K/V type) are removed when a store opens: the byte budget is
-//! the directory's, and only one server uses a directory at a time.
+//! often), so from then on a power loss cannot undo the rename either. Stores of other
+//! models (another fingerprint: a different model file or K/V type) are removed when a
+//! store opens: the byte budget is the directory's, and only one server uses a directory
+//! at a time.
 
 use std::fs;
 use std::io;
