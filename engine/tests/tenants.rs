@@ -71,6 +71,12 @@ token_rate_limit = 1
 token_rate_burst = 200
 
 [[tenant]]
+name = "compiler"
+api_keys = ["{compiler}"]
+token_rate_limit = 1
+token_rate_burst = 200
+
+[[tenant]]
 name = "ops"
 api_keys = ["{ops}"]
 admin = true
@@ -83,6 +89,7 @@ admin = true
         limited = key("limited-key"),
         metered = key("metered-key"),
         grouped = key("grouped-key"),
+        compiler = key("compiler-key"),
         ops = key("ops-key"),
     );
     if with_beta {
@@ -609,5 +616,32 @@ async fn the_choices_of_one_response_pass_the_tenant_limits_together() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["choices"].as_array().map(Vec::len), Some(3), "{body}");
     assert_eq!(body["usage"]["completion_tokens"], 165, "{body}");
+    assert_idle().await;
+}
+
+/// A grammar that fails to compile costs its tenant what the request would have taken:
+/// compiling is the costly part, and refused compiles must not bypass the rate limit.
+#[tokio::test]
+async fn a_grammar_that_fails_to_compile_is_charged_to_the_rate_limit() {
+    let _turn = SERIAL.lock().await;
+    let key = Some("compiler-key");
+    // ~5 prompt tokens + 150: charged although refused.
+    let (status, body) = post_completion(
+        key,
+        json!({"prompt": "Count to three:", "max_tokens": 150, "regex": "(unclosed"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["param"], "regex", "{body}");
+    // ~105 tokens no longer fit what is left of the burst of 200 (it refills at 1/s).
+    let (status, body) =
+        post_completion(key, json!({"prompt": "Count to three:", "max_tokens": 100})).await;
+    assert_eq!(status, 429, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("token rate limit"), "{message}");
+    // What is left still admits a small request.
+    let (status, body) =
+        post_completion(key, json!({"prompt": "Count to three:", "max_tokens": 20})).await;
+    assert_eq!(status, 200, "{body}");
     assert_idle().await;
 }

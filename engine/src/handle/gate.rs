@@ -150,6 +150,14 @@ impl TenantGate {
         }
     }
 
+    /// Charges `tokens` of work done for a request that was then refused (a grammar that
+    /// failed to compile), down to an empty bucket.
+    pub fn charge(&mut self, tenant: TenantId, tokens: usize, now: Instant) {
+        if let Some(Some(bucket)) = self.buckets.get_mut(tenant as usize) {
+            bucket.take_up_to(tokens as f64, now);
+        }
+    }
+
     /// `check`, then `take` if it passed.
     #[cfg(test)]
     fn admit(

@@ -347,18 +347,26 @@ impl EngineHandle {
 
     /// Compiles `spec` into a fresh constraint for one request of `tenant`, on the bounded
     /// pool (off the async runtime and the scheduler thread, in turn with other tenants'
-    /// compiles); grammars cached for the request's cache `namespace` are cloned.
+    /// compiles); grammars cached for the request's cache `namespace` are cloned. A grammar
+    /// that fails to compile takes `cost` tokens (what its requests would have taken, from
+    /// [`EngineHandle::precheck_group`]) from the tenant's rate limit: compiling is work,
+    /// and failing compiles must not be a free way around the limit.
     pub async fn compile_grammar(
         &self,
         spec: GrammarSpec,
         namespace: radix::Namespace,
         tenant: TenantId,
+        cost: usize,
     ) -> Result<Constraint, SubmitError> {
         let grammars = self.inner.grammars.clone();
         let permits = &self.inner.grammar_permits;
-        self.run_with(permits, tenant, move || grammars.compile(&spec, &namespace))
-            .await?
-            .map_err(SubmitError::InvalidArgument)
+        let compiled = self
+            .run_with(permits, tenant, move || grammars.compile(&spec, &namespace))
+            .await?;
+        compiled.map_err(|message| {
+            self.inner.gate.lock().charge(tenant, cost, Instant::now());
+            SubmitError::InvalidArgument(message)
+        })
     }
 
     /// [`EngineHandle::compile_grammar`] on this thread.

@@ -121,18 +121,24 @@ impl EngineHandle {
 
     /// Whether every request of a group (the choices of one response, all of one tenant)
     /// is valid, and whether their tokens together fit the tenant's rate limit now, before
-    /// any of them is submitted. Takes nothing. A group whose tokens exceed the burst can
+    /// any of them is submitted. Takes nothing; answers what the group would take (what a
+    /// failed grammar compile for it costs). A group whose tokens exceed the burst can
     /// never pass: invalid, not "later".
-    pub fn precheck_group(&self, requests: &[GenerateRequest], n: u32) -> Result<(), SubmitError> {
+    pub fn precheck_group(
+        &self,
+        requests: &[GenerateRequest],
+        n: u32,
+    ) -> Result<usize, SubmitError> {
         let Some(tenant) = requests.first().map(|r| r.tenant) else {
-            return Ok(());
+            return Ok(0);
         };
         let mut tokens = 0usize;
         for request in requests {
             tokens = tokens.saturating_add(self.admission_cost(request)? * n as usize);
         }
         let count = requests.len() * n as usize;
-        self.precheck_tokens(tenant, count, tokens)
+        self.precheck_tokens(tenant, count, tokens)?;
+        Ok(tokens)
     }
 
     /// [`EngineHandle::precheck`] for `count` requests costing `tokens` together. The

@@ -29,6 +29,13 @@ impl TokenBucket {
         ok
     }
 
+    /// Takes `cost` tokens, or all the bucket holds if that is less: work already done
+    /// (a failed grammar compile) is charged whether or not the bucket can cover it.
+    pub fn take_up_to(&mut self, cost: f64, now: Instant) {
+        self.can_take(cost, now);
+        self.tokens = (self.tokens - cost).max(0.0);
+    }
+
     /// Whether the bucket holds `cost` tokens now (refilling it, taking nothing).
     pub fn can_take(&mut self, cost: f64, now: Instant) -> bool {
         let elapsed = now
@@ -68,5 +75,23 @@ mod tests {
         // A long pause refills to the burst, no further.
         assert!(!b.try_take(301.0, t0 + Duration::from_secs(60)));
         assert!(b.try_take(300.0, t0 + Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn a_charge_empties_the_bucket_at_most() {
+        let t0 = Instant::now();
+        let rate = TokenRate {
+            per_second: 10.0,
+            burst: 100.0,
+        };
+        let mut b = TokenBucket::new(rate, t0);
+        b.take_up_to(70.0, t0);
+        assert!(!b.can_take(31.0, t0));
+        assert!(b.can_take(30.0, t0));
+        // More than it holds empties it; it refills from zero, not from a debt.
+        b.take_up_to(500.0, t0);
+        assert!(!b.can_take(1.0, t0));
+        assert!(b.can_take(10.0, t0 + Duration::from_secs(1)));
+        assert!(!b.can_take(11.0, t0 + Duration::from_secs(1)));
     }
 }

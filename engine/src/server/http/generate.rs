@@ -96,10 +96,10 @@ pub async fn submit_choices(
     if let Some(grammar) = spec.grammar {
         // Bad parameters and the tenant's limits refuse the choices before the costly
         // compile (once: the prompts share one grammar, each sample gets its own state).
-        engine.precheck_group(&requests, spec.samples)?;
+        let cost = engine.precheck_group(&requests, spec.samples)?;
         let param = grammar.param();
         let constraint = engine
-            .compile_grammar(grammar, namespace, caller.tenant)
+            .compile_grammar(grammar, namespace, caller.tenant, cost)
             .await
             .map_err(|e| ApiError::from(e).with_param(param))?;
         for request in &mut requests {

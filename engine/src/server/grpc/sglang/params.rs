@@ -211,11 +211,11 @@ pub(super) async fn prepare(
     generate.deadline = deadline;
     if let Some(spec) = spec {
         // Bad parameters and the tenant's limits refuse it before the costly compile.
-        engine
+        let cost = engine
             .precheck_group(std::slice::from_ref(&generate), params.n.max(1))
             .map_err(super::super::status::from_submit)?;
         let constraint = engine
-            .compile_grammar(spec, generate.namespace.clone(), caller.tenant)
+            .compile_grammar(spec, generate.namespace.clone(), caller.tenant, cost)
             .await
             .map_err(super::super::status::from_submit)?;
         generate.constraint = Some(constraint);
