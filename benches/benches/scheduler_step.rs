@@ -9,6 +9,8 @@
 //! returns each greedy row's token and no logits row, so nothing vocabulary-wide is left:
 //! the scheduler's own cost per step, the floor under a GPU step's time; `device-overlap/`
 //! adds overlap scheduling (batches launched before the last one is collected).
+//! `device-queued/`: as `device/` with 16 times the running limit submitted at once, so the
+//! batch stays full while thousands of requests wait: what a deep queue adds to each step.
 //!
 //! Needs the default model's GGUF for the tokenizer (`scripts/fetch-model.sh`).
 
@@ -40,6 +42,11 @@ enum Stand {
 }
 
 fn start(batch: usize, stand: Stand) -> EngineHandle {
+    start_queued(batch, batch, stand)
+}
+
+/// An engine running `batch` requests at most, with room for `submitted` of them queued.
+fn start_queued(batch: usize, submitted: usize, stand: Stand) -> EngineHandle {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/SmolLM2-135M-Instruct.Q4_1.gguf");
     let file = GgufFile::open(&path)
@@ -60,11 +67,17 @@ fn start(batch: usize, stand: Stand) -> EngineHandle {
     config.scheduler.max_running_requests = batch;
     config.scheduler.max_prefill_tokens = batch * PROMPT_TOKENS;
     config.scheduler.overlap_schedule = matches!(stand, Stand::DeviceOverlap);
+    config.scheduler.max_queued_requests = config.scheduler.max_queued_requests.max(submitted);
     EngineHandle::start_with_model(model, tok, template, info, &config).unwrap()
 }
 
 /// Runs `batch` requests to their end; returns the time taken.
 fn run_batch(engine: &EngineHandle, batch: usize, round: u32, temperature: f32) -> Duration {
+    run_requests(engine, batch, round, temperature)
+}
+
+/// Submits `count` requests at once and runs them to their end; returns the time taken.
+fn run_requests(engine: &EngineHandle, count: usize, round: u32, temperature: f32) -> Duration {
     let params = SamplingParams {
         max_new_tokens: OUTPUT_TOKENS,
         ignore_eos: true,
@@ -72,7 +85,7 @@ fn run_batch(engine: &EngineHandle, batch: usize, round: u32, temperature: f32) 
         ..SamplingParams::default()
     };
     let started = Instant::now();
-    let streams: Vec<_> = (0..batch as u32)
+    let streams: Vec<_> = (0..count as u32)
         .map(|i| {
             // Distinct prompts: no prefix hits, every request decodes its full budget.
             let ids = (0..PROMPT_TOKENS as u32)
@@ -147,5 +160,36 @@ fn scheduler_steps_beside_a_gpu(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, scheduler_steps, scheduler_steps_beside_a_gpu);
+/// 16 waves of `batch` requests submitted at once: each step runs a full batch while up to
+/// 15 waves wait. Steps = 16 x 64; the throughput figure is scheduler steps per second.
+fn scheduler_steps_with_a_deep_queue(c: &mut Criterion) {
+    const WAVES: usize = 16;
+    let mut g = c.benchmark_group("scheduler/device-queued");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(20));
+    g.throughput(Throughput::Elements(WAVES as u64 * OUTPUT_TOKENS as u64));
+    for batch in [64usize, 256] {
+        let engine = start_queued(batch, WAVES * batch, Stand::DeviceTokens);
+        let mut round = 0;
+        g.bench_function(format!("batch_{batch}_greedy"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        round += 1;
+                        run_requests(&engine, WAVES * batch, round, 0.0)
+                    })
+                    .sum()
+            })
+        });
+        engine.shutdown(Duration::ZERO);
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    scheduler_steps,
+    scheduler_steps_beside_a_gpu,
+    scheduler_steps_with_a_deep_queue
+);
 criterion_main!(benches);

@@ -15,6 +15,7 @@ use common::scripted::{
 };
 use engine::gguf::GgufFile;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::io::AbortScope;
 use engine::model::scripted::ScriptedModel;
 use engine::sampling::{FinishReason, SamplingParams};
 use engine::scheduler::Policy;
@@ -681,6 +682,76 @@ fn an_abort_ends_the_requests_before_it_and_never_a_later_one_of_the_same_id() {
     assert_eq!(finish(before), FinishReason::Abort);
     assert_eq!(finish(also_before), FinishReason::Abort);
     assert_eq!(finish(after), FinishReason::Length);
+    assert_eq!(finish(running), FinishReason::Length);
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// Request ids are the clients' own, so two tenants may both have an "x" in flight. An
+/// abort that prefers a tenant (an administrator's) ends that tenant's "x" alone when it
+/// has one, and every tenant's otherwise; an abort scoped to a tenant never ends another's.
+#[test]
+fn an_abort_preferring_a_tenant_ends_only_its_request_when_it_has_one() {
+    use engine::tenants::TenantLimits;
+    let hold = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let held = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (hold_in, held_in) = (hold.clone(), held.clone());
+    let model = ScriptedModel::new(50_000, 512).with_forward_hook(Box::new(move |_| {
+        held_in.store(true, std::sync::atomic::Ordering::SeqCst);
+        while hold_in.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }));
+    let engine = start_model_with(model, 1024, |c| c.scheduler.max_running_requests = 1);
+    engine.set_tenant_limits(vec![
+        TenantLimits::unlimited("admin"),
+        TenantLimits::unlimited("t1"),
+        TenantLimits::unlimited("t2"),
+    ]);
+    let named = |tenant: u32, rid: &str, first: u32| {
+        let prompt: Vec<u32> = (first..first + 8).collect();
+        let mut request = GenerateRequest::new(prompt, SamplingParams::greedy(4));
+        request.params.ignore_eos = true;
+        request.rid = Some(rid.to_string());
+        request.tenant = tenant;
+        engine.submit(request).unwrap()
+    };
+    let running = named(1, "other", 100);
+    while !held.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The scheduler is held: these wait together.
+    let admin_x = named(0, "x", 200);
+    let t1_x = named(1, "x", 300);
+    let t1_y = named(1, "y", 400);
+    let t2_y = named(2, "y", 500);
+    let t2_z = named(2, "z", 600);
+    engine.abort_owned("x", AbortScope::PreferTenant(0));
+    engine.abort_owned("y", AbortScope::PreferTenant(0));
+    engine.abort_owned("z", AbortScope::Tenant(1));
+    hold.store(false, std::sync::atomic::Ordering::SeqCst);
+    let finish = |stream| finish_within(stream, Duration::from_secs(30)).1;
+    assert_eq!(finish(admin_x), FinishReason::Abort, "its own x");
+    assert_eq!(
+        finish(t1_x),
+        FinishReason::Length,
+        "the admin had an x of its own"
+    );
+    assert_eq!(
+        finish(t1_y),
+        FinishReason::Abort,
+        "no y of the admin's: any tenant's"
+    );
+    assert_eq!(
+        finish(t2_y),
+        FinishReason::Abort,
+        "no y of the admin's: any tenant's"
+    );
+    assert_eq!(
+        finish(t2_z),
+        FinishReason::Length,
+        "tenant 1 cannot end tenant 2's z"
+    );
     assert_eq!(finish(running), FinishReason::Length);
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));

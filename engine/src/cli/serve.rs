@@ -21,6 +21,8 @@ use tokio::sync::watch;
 const METRICS_UPKEEP: Duration = Duration::from_secs(5);
 /// How long open connections get to close after the engine stopped.
 const CONNECTIONS_GRACE: Duration = Duration::from_secs(5);
+/// How often the server checks that the scheduler thread still runs.
+const SCHEDULER_WATCH_INTERVAL: Duration = Duration::from_secs(1);
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let config = args.resolve()?;
@@ -131,7 +133,17 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
         "serving"
     );
 
-    let name = signals.recv().await;
+    let name = tokio::select! {
+        name = signals.recv() => name,
+        () = scheduler_ended(&engine) => {
+            // Every request would be refused from now on: report it and exit, so that a
+            // supervisor restarts the server and a gateway stops routing to it.
+            tracing::error!("the scheduler stopped unexpectedly: exiting");
+            grpc.set_serving(false).await;
+            let _ = stop_servers.send(true);
+            anyhow::bail!("the scheduler stopped unexpectedly (see the log above)");
+        }
+    };
     tracing::info!(
         grace_s = config.shutdown_grace.as_secs_f64(),
         "{name}: draining, in-flight requests may finish"
@@ -165,6 +177,13 @@ async fn serve(config: ServeConfig, tenants: Arc<TenantRegistry>) -> anyhow::Res
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Resolves once the engine's scheduler thread has ended on its own (a panic in it).
+async fn scheduler_ended(engine: &EngineHandle) {
+    while engine.is_alive() {
+        tokio::time::sleep(SCHEDULER_WATCH_INTERVAL).await;
+    }
 }
 
 /// Reloads the tenants file on every SIGHUP: changed keys, limits and weights apply from the

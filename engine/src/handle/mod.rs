@@ -20,7 +20,7 @@ pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;
 use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
-use crate::io::{Command, EventReceiver, Shared};
+use crate::io::{event_channel, AbortScope, Command, EventReceiver, Shared};
 use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
@@ -108,6 +108,16 @@ pub struct RequestStream {
 }
 
 impl RequestStream {
+    /// A stream that never ran: `last` (if any), then its end.
+    fn ended(rid: String, last: Option<GenerateEvent>) -> Self {
+        let (_, rx) = event_channel();
+        Self {
+            rid,
+            rx,
+            front: last,
+        }
+    }
+
     pub async fn next(&mut self) -> Option<GenerateEvent> {
         if let Some(event) = self.front.take() {
             return Some(event);
@@ -340,6 +350,11 @@ impl EngineHandle {
         self.inner.max_context_len
     }
 
+    /// What a client may ask the grammar compiler for.
+    pub fn grammar_limits(&self) -> GrammarLimits {
+        self.inner.grammars.limits()
+    }
+
     /// Most requests decoding at once.
     pub fn max_running_requests(&self) -> usize {
         self.inner.max_running
@@ -383,14 +398,14 @@ impl EngineHandle {
 
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.
     pub fn abort(&self, rid: &str) {
-        self.abort_owned(rid, None);
+        self.abort_owned(rid, AbortScope::Any);
     }
 
-    /// Aborts request `rid` only if it belongs to `tenant` (any tenant's when `None`).
-    pub fn abort_owned(&self, rid: &str, tenant: Option<TenantId>) {
+    /// Aborts the requests with id `rid` that `scope` names.
+    pub fn abort_owned(&self, rid: &str, scope: AbortScope) {
         let _ = self.inner.tx.send(Command::Abort {
             rid: rid.to_string(),
-            tenant,
+            scope,
         });
     }
 
@@ -432,6 +447,16 @@ impl EngineHandle {
 
     pub fn is_draining(&self) -> bool {
         self.inner.shared.draining.load(Ordering::Acquire)
+    }
+
+    /// Whether the scheduler thread still runs: false once it ended (shut down, or a panic
+    /// in it), when every request would be refused as "the engine has stopped".
+    pub fn is_alive(&self) -> bool {
+        self.inner
+            .thread
+            .lock()
+            .as_ref()
+            .is_some_and(|thread| !thread.is_finished())
     }
 
     /// Drains, lets in-flight requests finish for up to `grace`, aborts the rest and waits for

@@ -2,6 +2,7 @@
 //! through the prefix cache, and each sample draws from its own seed stream.
 
 use super::{EngineHandle, GenerateEvent, GenerateRequest, RequestStream, SubmitError, Usage};
+use crate::sampling::FinishReason;
 use futures_util::stream::SelectAll;
 use futures_util::{Stream, StreamExt};
 use std::pin::Pin;
@@ -52,9 +53,22 @@ impl EngineHandle {
                 first.front = first.rx.recv().await;
             }
             let rid = first.rid.clone();
+            // Ended before its first token (aborted by id while it waited, failed, or the
+            // engine stopped): the other samples would outlive an abort that named them all,
+            // so they end the same way without running.
+            let ended_early = match &first.front {
+                Some(GenerateEvent::Finished(c)) => c.finish_reason == FinishReason::Abort,
+                Some(GenerateEvent::Error(_)) | None => true,
+                Some(GenerateEvent::Chunk { .. }) => false,
+            };
+            let last = first.front.clone();
             streams.push(first);
             for i in 1..n {
-                streams.push(self.submit(sample(request, i, Some(&rid)))?);
+                if ended_early {
+                    streams.push(RequestStream::ended(rid.clone(), last.clone()));
+                } else {
+                    streams.push(self.submit(sample(request, i, Some(&rid)))?);
+                }
             }
         }
         Ok(streams)

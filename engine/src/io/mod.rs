@@ -12,6 +12,7 @@ pub use events::MAX_UNREAD_EVENTS;
 pub(crate) use events::{event_channel, EventReceiver, EventSender};
 pub(crate) use salts::SaltRegistry;
 pub use salts::{SaltLimits, MAX_SALT_BYTES};
+pub use shared::AbortScope;
 pub(crate) use shared::{Command, NewRequest, Shared};
 pub use types::{
     Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo,

@@ -22,8 +22,7 @@ pub(crate) enum Command {
     Submit(Box<NewRequest>),
     Abort {
         rid: String,
-        /// Only a request of this tenant is aborted (`None`: any).
-        tenant: Option<TenantId>,
+        scope: AbortScope,
     },
     SetTenants(Vec<TenantLimits>),
     Flush {
@@ -33,6 +32,29 @@ pub(crate) enum Command {
     Shutdown {
         grace: Duration,
     },
+}
+
+/// Whose requests an abort by id ends (ids are chosen by clients, so tenants may share one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortScope {
+    /// Every request with the id.
+    Any,
+    /// Only this tenant's.
+    Tenant(TenantId),
+    /// This tenant's if it has one with the id in flight, else every tenant's (an
+    /// administrator aborting its own request must not end other tenants' of the same id).
+    PreferTenant(TenantId),
+}
+
+impl AbortScope {
+    /// Whether a request of `tenant` is ended; `own_found`: the preferred tenant has one.
+    pub(crate) fn ends(self, tenant: TenantId, own_found: bool) -> bool {
+        match self {
+            AbortScope::Any => true,
+            AbortScope::Tenant(t) => t == tenant,
+            AbortScope::PreferTenant(t) => t == tenant || !own_found,
+        }
+    }
 }
 
 pub(crate) struct Shared {

@@ -129,7 +129,9 @@ impl<M: ForwardModel> Scheduler<M> {
     /// goes next; within a tenant, the scheduling policy's order. Returns how many were
     /// admitted.
     pub(super) fn get_new_batch_prefill(&mut self) -> usize {
-        if self.waiting.is_empty() {
+        // A full batch admits nothing: skip ordering and moving the queue (with thousands
+        // waiting behind a full batch, that was most of each step's host time).
+        if self.waiting.is_empty() || self.batch_is_full() {
             return 0;
         }
         order_waiting(self.config.policy, &mut self.waiting, self.cache.tree());
@@ -151,9 +153,7 @@ impl<M: ForwardModel> Scheduler<M> {
             s.tenants.virtual_tokens(t) + promised.get(&t).copied().unwrap_or(0.0)
         };
         loop {
-            if self.running.len() >= self.config.max_running_requests
-                || self.cache.req_to_token().available_rows() == 0
-            {
+            if self.batch_is_full() {
                 break;
             }
             let Some(tenant) = queues
@@ -217,6 +217,12 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         self.waiting = slots.into_iter().flatten().collect();
         admitted
+    }
+
+    /// No request can join the batch: the running limit is reached or no row is free.
+    fn batch_is_full(&self) -> bool {
+        self.running.len() >= self.config.max_running_requests
+            || self.cache.req_to_token().available_rows() == 0
     }
 
     /// Pending prefill tokens of running requests whose chunks go before `tenant`'s: those of

@@ -22,7 +22,7 @@ pub use policy::Policy;
 pub(crate) use req::Req;
 pub(crate) use tier::DiskKv;
 
-use crate::io::{Command, Shared};
+use crate::io::{AbortScope, Command, Shared};
 use crate::kv_events::{HubInput, HubSender};
 use crate::metric_names as names;
 use crate::model::{ForwardBatch, ForwardModel};
@@ -167,7 +167,7 @@ pub struct Scheduler<M: ForwardModel> {
     /// Aborts by id received since the last look at the requests, and the tenants each may
     /// touch (`None`: any): applied in one pass, so a flood of aborts costs a lookup each,
     /// not a scan of every request each.
-    aborts: rustc_hash::FxHashMap<String, Vec<Option<crate::tenants::TenantId>>>,
+    aborts: rustc_hash::FxHashMap<String, Vec<AbortScope>>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -339,6 +339,25 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         let aborts = std::mem::take(&mut self.aborts);
         let now = Instant::now();
+        // The ids whose preferred tenant has a request with it (a first pass, only when
+        // such an abort came).
+        let mut own_found = rustc_hash::FxHashSet::default();
+        let prefers =
+            |scopes: &[AbortScope], tenant| scopes.contains(&AbortScope::PreferTenant(tenant));
+        if aborts
+            .values()
+            .flatten()
+            .any(|s| matches!(s, AbortScope::PreferTenant(_)))
+        {
+            for req in self.queued_and_running() {
+                if aborts
+                    .get(req.rid.as_str())
+                    .is_some_and(|scopes| prefers(scopes, req.tenant))
+                {
+                    own_found.insert(req.rid.clone());
+                }
+            }
+        }
         let loading = self.disk.iter_mut().flat_map(|d| d.loading_mut());
         for req in self
             .waiting
@@ -346,15 +365,23 @@ impl<M: ForwardModel> Scheduler<M> {
             .chain(self.running.iter_mut())
             .chain(loading)
         {
-            let named = aborts.get(req.rid.as_str()).is_some_and(|owners| {
-                owners
-                    .iter()
-                    .any(|owner| owner.is_none_or(|t| t == req.tenant))
+            let named = aborts.get(req.rid.as_str()).is_some_and(|scopes| {
+                let own = own_found.contains(&req.rid);
+                scopes.iter().any(|s| s.ends(req.tenant, own))
             });
             if named {
                 req.deadline = Some(now);
             }
         }
+    }
+
+    /// Every request waiting, loading from disk or running.
+    fn queued_and_running(&self) -> impl Iterator<Item = &Req> {
+        let loading = self.disk.iter().flat_map(|d| d.loading());
+        self.waiting
+            .iter()
+            .chain(self.running.iter())
+            .chain(loading)
     }
 
     fn handle(&mut self, cmd: Command) {
@@ -366,10 +393,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 }
                 self.enqueue(*new);
             }
-            Command::Abort { rid, tenant } => {
-                let owners = self.aborts.entry(rid).or_default();
-                if !owners.contains(&tenant) {
-                    owners.push(tenant);
+            Command::Abort { rid, scope } => {
+                let scopes = self.aborts.entry(rid).or_default();
+                if !scopes.contains(&scope) {
+                    scopes.push(scope);
                 }
             }
             Command::SetTenants(limits) => self.tenants.set_limits(limits),

@@ -115,6 +115,10 @@ impl DiskKv {
         }
     }
 
+    pub fn loading(&self) -> impl Iterator<Item = &Req> {
+        self.loading.iter().map(|l| &l.req)
+    }
+
     pub fn loading_mut(&mut self) -> impl Iterator<Item = &mut Req> {
         self.loading.iter_mut().map(|l| &mut l.req)
     }

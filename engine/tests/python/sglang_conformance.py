@@ -328,13 +328,11 @@ def check_logprobs():
         for row in zip(lp.token_ids, lp.token_logprobs, lp.top_logprobs):
             check_position_logprobs(*row, what)
             rows.append(row)
-    lp, what = done.output_logprobs, f"complete {show(done)}"
-    assert done.HasField("output_logprobs"), f"the complete has no output_logprobs; {what}"
-    assert list(lp.token_ids) == case["output_ids"], f"complete output_logprobs.token_ids; {what}"
-    assert len(lp.token_logprobs) == done.completion_tokens == len(lp.top_logprobs), f"not cumulative; {what}"
-    key = lambda rows: [(i, round(l, 5), list(t.token_ids)) for i, l, t in rows]  # noqa: E731
-    assert key(zip(lp.token_ids, lp.token_logprobs, lp.top_logprobs)) == key(rows), (
-        f"the complete's output_logprobs are not the chunks' concatenated; {what}")
+    what = f"complete {show(done)}"
+    assert [r[0] for r in rows] == case["output_ids"], f"the chunks' logprobs cover the output; {what}"
+    # Streamed, the chunks carry them: the complete does not repeat them (all of a long
+    # output's would outgrow what a client decodes in one message; the gateway reads chunks).
+    assert not done.HasField("output_logprobs"), f"a streamed complete repeats output_logprobs; {what}"
 
     # Not streamed: the complete alone carries them.
     req = request(case["input_ids"], sampling(case["max_new_tokens"]), return_logprob=True, top_logprobs_num=3)

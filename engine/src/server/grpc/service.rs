@@ -6,6 +6,7 @@ use super::stream::{response_stream, ResponseStream};
 use super::text::ChunkText;
 use super::{deadline, info, input, status};
 use crate::handle::EngineHandle;
+use crate::io::AbortScope;
 use crate::tenants::{Caller, TenantRegistry};
 use proto::v1 as pb;
 use proto::v1::radix_serve_server::RadixServe;
@@ -81,9 +82,14 @@ impl RadixServe for RadixServeService {
         let engine = self.engine()?;
         let rid = input::request_id(Some(request.into_inner().request_id))?
             .ok_or_else(|| Status::invalid_argument("request_id is empty"))?;
-        // A tenant aborts only its own requests; an administrator any.
-        let owner = (!caller.is_admin).then_some(caller.tenant);
-        engine.abort_owned(&rid, owner);
+        // A tenant aborts only its own requests; an administrator its own id if it has one
+        // in flight (ids are per tenant), else any tenant's.
+        let scope = if caller.is_admin {
+            AbortScope::PreferTenant(caller.tenant)
+        } else {
+            AbortScope::Tenant(caller.tenant)
+        };
+        engine.abort_owned(&rid, scope);
         Ok(Response::new(pb::AbortResponse {}))
     }
 

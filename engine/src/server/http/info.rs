@@ -17,6 +17,7 @@ pub async fn health(State(state): State<Arc<HttpState>>) -> Response {
     let (status, text) = match state.engine() {
         None => (StatusCode::SERVICE_UNAVAILABLE, "loading"),
         Some(engine) if engine.is_draining() => (StatusCode::SERVICE_UNAVAILABLE, "draining"),
+        Some(engine) if !engine.is_alive() => (StatusCode::SERVICE_UNAVAILABLE, "stopped"),
         Some(_) => (StatusCode::OK, "ok"),
     };
     (status, Json(json!({ "status": text }))).into_response()

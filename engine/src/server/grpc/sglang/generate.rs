@@ -1,6 +1,7 @@
 //! The response stream of `Generate`: while streaming, one chunk per engine chunk (new
 //! token ids, cumulative counts, their logprobs, the sample's `index`); one
-//! `GenerateComplete` with the whole output per sample; the stream ends after the last.
+//! `GenerateComplete` with the whole output per sample (its logprobs only when not
+//! streamed: the chunks had them); the stream ends after the last.
 //! Dropping the stream (the client cancelled or vanished) drops the engine's request
 //! streams, which aborts every sample.
 
@@ -101,7 +102,11 @@ impl Generation {
                     let delta = output_logprobs(logprobs);
                     let sample = &mut self.samples[index as usize];
                     sample.output_ids.extend_from_slice(&token_ids);
-                    append(&mut sample.logprobs, &delta);
+                    // A stream's chunks carry them; its completion does not repeat them all
+                    // (one message could outgrow what a client decodes).
+                    if !self.stream {
+                        append(&mut sample.logprobs, &delta);
+                    }
                     // Without streaming, only the completions are sent.
                     if self.stream && !token_ids.is_empty() {
                         return Some(Ok(self.chunk(index, token_ids, delta)));

@@ -7,19 +7,24 @@
 
 use crate::tenants::TenantId;
 use parking_lot::Mutex;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Live (tenant, request id) pairs.
+/// A call's tenant and request id.
+type CallKey = (TenantId, String);
+
+/// Live (tenant, request id) pairs, each with whether an `Abort` named it.
 #[derive(Clone, Default)]
 pub(super) struct InFlightIds {
-    ids: Arc<Mutex<FxHashSet<(TenantId, String)>>>,
+    ids: Arc<Mutex<FxHashMap<CallKey, Arc<AtomicBool>>>>,
 }
 
 /// One call's registration; removed when dropped (with the response stream).
 pub(super) struct InFlight {
     ids: InFlightIds,
-    key: Option<(TenantId, String)>,
+    key: Option<CallKey>,
+    aborted: Arc<AtomicBool>,
 }
 
 impl InFlightIds {
@@ -27,14 +32,18 @@ impl InFlightIds {
     /// empty id (the server makes one up) is never registered.
     pub fn register(&self, rid: &str, tenant: TenantId) -> Option<InFlight> {
         let key = (!rid.is_empty()).then(|| (tenant, rid.to_string()));
+        let aborted = Arc::new(AtomicBool::new(false));
         if let Some(key) = &key {
-            if !self.ids.lock().insert(key.clone()) {
+            let mut ids = self.ids.lock();
+            if ids.contains_key(key) {
                 return None;
             }
+            ids.insert(key.clone(), aborted.clone());
         }
         Some(InFlight {
             ids: self.clone(),
             key,
+            aborted,
         })
     }
 
@@ -42,9 +51,30 @@ impl InFlightIds {
     pub fn contains(&self, rid: &str, tenant: Option<TenantId>) -> bool {
         let ids = self.ids.lock();
         match tenant {
-            Some(t) => ids.contains(&(t, rid.to_string())),
-            None => ids.iter().any(|(_, id)| id == rid),
+            Some(t) => ids.contains_key(&(t, rid.to_string())),
+            None => ids.keys().any(|(_, id)| id == rid),
         }
+    }
+
+    /// Marks the calls [`InFlightIds::contains`] finds as aborted; whether there were any.
+    pub fn mark_aborted(&self, rid: &str, tenant: Option<TenantId>) -> bool {
+        let ids = self.ids.lock();
+        let mut found = false;
+        for ((t, id), aborted) in ids.iter() {
+            if id == rid && tenant.is_none_or(|owner| owner == *t) {
+                aborted.store(true, Ordering::Release);
+                found = true;
+            }
+        }
+        found
+    }
+}
+
+impl InFlight {
+    /// Whether an `Abort` named this call (it may have come before its request reached
+    /// the engine, while its grammar compiled).
+    pub fn aborted(&self) -> bool {
+        self.aborted.load(Ordering::Acquire)
     }
 }
 
@@ -72,6 +102,13 @@ mod tests {
         assert!(!ids.contains("r", Some(1)) && ids.contains("r", None));
         drop(b);
         assert!(!ids.contains("r", None));
+        let c = ids.register("s", 1).unwrap();
+        let d = ids.register("s", 2).unwrap();
+        assert!(!ids.mark_aborted("s", Some(3)));
+        assert!(ids.mark_aborted("s", Some(2)));
+        assert!(!c.aborted() && d.aborted());
+        assert!(ids.mark_aborted("s", None));
+        assert!(c.aborted());
         // Free again once the first call ended; unnamed calls never collide.
         let _again = ids.register("r", 1).unwrap();
         let _x = ids.register("", 1).unwrap();

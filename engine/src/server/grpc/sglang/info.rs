@@ -49,7 +49,8 @@ pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
         is_generation: true,
         served_model_name: info.name.clone(),
         max_context_length: saturate(engine.max_context_len()),
-        max_req_input_len: saturate(engine.max_context_len().saturating_sub(1)),
+        // As SGLang: the context and the KV pool both bound a prompt.
+        max_req_input_len: saturate(engine.max_prompt_tokens()),
         vocab_size: saturate(info.vocab_size),
         model_type: info.architecture.clone(),
         architectures: vec![info.architecture.clone()],

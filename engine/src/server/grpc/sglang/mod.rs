@@ -20,6 +20,7 @@ use super::auth::authenticate;
 use super::service::EngineSlot;
 use super::{deadline, status};
 use crate::handle::EngineHandle;
+use crate::io::AbortScope;
 use crate::tenants::{Caller, TenantRegistry};
 use events::KvEventStream;
 use generate::GenerateStream;
@@ -121,20 +122,27 @@ impl SglangScheduler for SglangService {
         engine
             .precheck(caller.tenant)
             .map_err(status::from_submit)?;
-        let prepared = params::prepare(engine, &caller, request.into_inner(), deadline).await?;
+        let request = request.into_inner();
+        params::check_request_id(&request.request_id)?;
+        // Registered before the grammar compiles, so that an `Abort` meanwhile finds it.
         let inflight = self
             .inflight
-            .register(&prepared.rid, caller.tenant)
+            .register(&request.request_id, caller.tenant)
             .ok_or_else(|| {
                 Status::already_exists(format!(
                     "request_id {:?} is already in flight: ids must be unique",
-                    prepared.rid
+                    request.request_id
                 ))
             })?;
+        let prepared = params::prepare(engine, &caller, request, deadline).await?;
         let samples = engine
             .submit_samples(prepared.request, prepared.samples)
             .await
             .map_err(status::from_submit)?;
+        if inflight.aborted() {
+            // Named by an `Abort` before the engine had it: that abort found nothing to end.
+            engine.abort_owned(&prepared.rid, AbortScope::Tenant(caller.tenant));
+        }
         let options = generate::Options {
             rid: prepared.rid,
             stream: prepared.stream,
@@ -153,10 +161,17 @@ impl SglangScheduler for SglangService {
         _request: Request<pb::HealthCheckRequest>,
     ) -> Result<Response<pb::HealthCheckResponse>, Status> {
         let engine = self.engine()?;
-        let healthy = !engine.is_draining();
+        let message = if engine.is_draining() {
+            "draining"
+        } else if !engine.is_alive() {
+            "the engine has stopped"
+        } else {
+            "ok"
+        };
+        let healthy = message == "ok";
         Ok(Response::new(pb::HealthCheckResponse {
             healthy,
-            message: if healthy { "ok" } else { "draining" }.into(),
+            message: message.into(),
         }))
     }
 
@@ -171,9 +186,10 @@ impl SglangScheduler for SglangService {
         // in flight (ids are per tenant), else any tenant's.
         let own = !caller.is_admin || self.inflight.contains(&rid, Some(caller.tenant));
         let owner = own.then_some(caller.tenant);
-        let found = !rid.is_empty() && self.inflight.contains(&rid, owner);
+        let found = !rid.is_empty() && self.inflight.mark_aborted(&rid, owner);
         if found {
-            engine.abort_owned(&rid, owner);
+            let scope = owner.map_or(AbortScope::Any, AbortScope::Tenant);
+            engine.abort_owned(&rid, scope);
         }
         Ok(Response::new(pb::AbortResponse {
             success: found,

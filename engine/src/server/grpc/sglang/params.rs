@@ -4,6 +4,7 @@
 
 use crate::grammar::GrammarSpec;
 use crate::handle::{EngineHandle, GenerateRequest, MAX_SAMPLES};
+use crate::sampling::params::MAX_LOGIT_BIAS;
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
 use proto::sglang::scheduler as pb;
@@ -119,6 +120,13 @@ fn sampling(
         return Err(refuse("top_logprobs_num", "must not be negative"));
     }
     let defaults = SamplingParams::default();
+    // Bounded before anything is built from it (`submit` checks the same bound again).
+    if p.logit_bias.len() > MAX_LOGIT_BIAS {
+        return Err(refuse(
+            "logit_bias",
+            &format!("at most {MAX_LOGIT_BIAS} entries are allowed"),
+        ));
+    }
     let mut logit_bias = Vec::with_capacity(p.logit_bias.len());
     for (key, bias) in &p.logit_bias {
         let id = key
@@ -155,17 +163,73 @@ fn sampling(
     })
 }
 
-fn grammar(p: &pb::SamplingParams) -> Result<Option<GrammarSpec>, Status> {
+/// The request's grammar; a JSON schema longer than the compiler takes is refused before it
+/// is parsed (a large JSON text is many times its size as a `Value`).
+fn grammar(p: &pb::SamplingParams, max_bytes: usize) -> Result<Option<GrammarSpec>, Status> {
     Ok(match &p.constraint {
         None | Some(Constraint::StructuralTag(_)) => None,
         Some(Constraint::Regex(regex)) => Some(GrammarSpec::Regex(regex.clone())),
         Some(Constraint::EbnfGrammar(ebnf)) => Some(GrammarSpec::Ebnf(ebnf.clone())),
+        Some(Constraint::JsonSchema(text)) if text.len() > max_bytes => {
+            return Err(refuse(
+                "json_schema",
+                &format!(
+                    "the schema has {} bytes; at most {max_bytes} are allowed",
+                    text.len()
+                ),
+            ))
+        }
         Some(Constraint::JsonSchema(text)) => {
             let schema = serde_json::from_str(text)
                 .map_err(|e| refuse("json_schema", &format!("not valid JSON: {e}")))?;
             Some(GrammarSpec::JsonSchema(schema))
         }
     })
+}
+
+/// Request ids are kept while their call is in flight: bounded.
+pub(super) fn check_request_id(rid: &str) -> Result<(), Status> {
+    if rid.len() > MAX_REQUEST_ID_BYTES {
+        return Err(refuse(
+            "request_id",
+            &format!("at most {MAX_REQUEST_ID_BYTES} bytes"),
+        ));
+    }
+    Ok(())
+}
+
+/// What a `GenerateComplete` may hold: tonic clients (the gateway's among them) decode at
+/// most 4 MiB per message; the rest is kept for the output ids and the other fields.
+const MAX_COMPLETE_LOGPROB_BYTES: usize = 3 << 20;
+
+/// Bytes of one output token's log-probabilities in a `GenerateComplete` with `top`
+/// alternatives, at most: its id and value, and each alternative's.
+fn logprob_bytes_per_token(top: usize) -> usize {
+    // An id (a varint of at most 5 bytes) and an f32 per entry, plus a message header.
+    9 * (top + 1) + 4
+}
+
+/// A response that is not streamed carries every token's log-probabilities in one message:
+/// refused when the most it could hold is over what a client can read. (A stream carries
+/// them in its chunks, one step each.)
+fn check_complete_size(sampling: &SamplingParams, room: usize) -> Result<(), Status> {
+    let Some(top) = sampling.logprobs else {
+        return Ok(());
+    };
+    let tokens = (sampling.max_new_tokens as usize).min(room);
+    let per_token = logprob_bytes_per_token(top as usize);
+    let most = MAX_COMPLETE_LOGPROB_BYTES / per_token;
+    if tokens > most {
+        return Err(refuse(
+            "return_logprob",
+            &format!(
+                "log-probabilities of up to {tokens} tokens with {top} alternatives each do \
+                 not fit one response message (at most {most} tokens); stream the response \
+                 or lower max_new_tokens or top_logprobs_num"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Validates and converts `request` for `caller`. Range checks of the sampling values and
@@ -177,12 +241,7 @@ pub(super) async fn prepare(
     deadline: Option<Instant>,
 ) -> Result<Prepared, Status> {
     refuse_unsupported(&request)?;
-    if request.request_id.len() > MAX_REQUEST_ID_BYTES {
-        return Err(refuse(
-            "request_id",
-            &format!("at most {MAX_REQUEST_ID_BYTES} bytes"),
-        ));
-    }
+    check_request_id(&request.request_id)?;
     let input_ids = request
         .tokenized
         .map(|t| t.input_ids)
@@ -198,9 +257,15 @@ pub(super) async fn prepare(
         ));
     }
     let params = request.sampling_params.unwrap_or_default();
-    let spec = grammar(&params)?;
+    let spec = grammar(&params, engine.grammar_limits().max_grammar_bytes)?;
     let explicit = params.max_new_tokens.is_some();
     let sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
+    if !request.stream {
+        // The context as the KV pool bounds it too (a prompt leaves at least one token).
+        let context = engine.max_prompt_tokens() + 1;
+        let room = context.saturating_sub(input_ids.len());
+        check_complete_size(&sampling, room)?;
+    }
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
     let mut generate = GenerateRequest::new(input_ids, sampling);
     generate.max_new_tokens_explicit = explicit;
