@@ -514,6 +514,16 @@ async fn models_and_health() {
         server().engine.model_info().name.as_str()
     );
     assert_eq!(body["data"][0]["object"], "model");
+    // One model by its id (the SDK's `models.retrieve`); 404 for any other.
+    let name = server().engine.model_info().name.clone();
+    let (status, text) = get(&server().base, &format!("/v1/models/{name}")).await;
+    assert_eq!(status, 200, "{text}");
+    let model: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(model, body["data"][0]);
+    let (status, text) = get(&server().base, "/v1/models/another-model").await;
+    assert_eq!(status, 404, "{text}");
+    let error: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(error["error"]["code"], "model_not_found", "{text}");
     assert_eq!(get(&server().base, "/health").await.0, 200);
 
     // A server whose model is still loading: 503 until the engine is set.

@@ -123,14 +123,30 @@ pub fn tool_grammar(
     Some(GrammarSpec::Tools(lark))
 }
 
-/// Splits an output into the text before the first call and the calls. Each call's JSON is
-/// read as one value, so a `</tool_call>` inside a string argument does not end it. Calls
-/// whose JSON does not parse into a name and arguments are left in the text.
-pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
+/// Text with its tool calls taken out.
+#[derive(Debug, PartialEq)]
+pub struct SplitCalls {
+    /// Where the first call starts (the text before it is content).
+    pub first: usize,
+    pub calls: Vec<ToolCall>,
+    /// The text between and after the calls (a call that does not parse stays text), each
+    /// piece trimmed, joined by newlines.
+    pub after: String,
+}
+
+/// Splits `text` into content and calls; no calls when none parses. Each call's JSON is
+/// read as one value, so a `</tool_call>` inside a string argument does not end it.
+pub fn split_tool_calls(text: &str) -> SplitCalls {
+    let none = || SplitCalls {
+        first: text.len(),
+        calls: Vec::new(),
+        after: String::new(),
+    };
     let Some(first) = text.find(CALL_OPEN) else {
-        return (text.to_string(), Vec::new());
+        return none();
     };
     let mut calls = Vec::new();
+    let mut pieces = Vec::new();
     let mut rest = &text[first..];
     while let Some(open) = rest.find(CALL_OPEN) {
         let body = &rest[open + CALL_OPEN.len()..];
@@ -150,6 +166,7 @@ pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
         ) else {
             break;
         };
+        pieces.push(&rest[..open]);
         calls.push(ToolCall {
             name: name.to_string(),
             arguments: arguments.to_string(),
@@ -157,9 +174,37 @@ pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
         rest = after;
     }
     if calls.is_empty() {
-        return (text.to_string(), calls);
+        return none();
     }
-    (text[..first].trim_end().to_string(), calls)
+    pieces.push(rest);
+    let after = pieces
+        .iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    SplitCalls {
+        first,
+        calls,
+        after,
+    }
+}
+
+/// The content (the text around the calls: before the first, then between and after them
+/// on lines of their own) and the calls of a model's output.
+pub fn parse_tool_calls(text: &str) -> (String, Vec<ToolCall>) {
+    let split = split_tool_calls(text);
+    if split.calls.is_empty() {
+        return (text.to_string(), split.calls);
+    }
+    let mut content = text[..split.first].trim_end().to_string();
+    if !split.after.is_empty() {
+        if !content.is_empty() {
+            content.push('\n');
+        }
+        content.push_str(&split.after);
+    }
+    (content, split.calls)
 }
 
 /// The text of an earlier assistant turn's calls, for the conversation history.
@@ -210,6 +255,13 @@ mod tests {
             }],
             "the closing tag inside a string is data"
         );
+        // Text between and after the calls is content too; a call that does not parse
+        // stays text.
+        let (content, calls) = parse_tool_calls(
+            "A\n<tool_call>\n{\"name\":\"t\",\"arguments\":{}}\n</tool_call>\n B \n<tool_call>\n{\"name\":\"u\",\"arguments\":{}}\n</tool_call>\nC <tool_call> cut",
+        );
+        assert_eq!(content, "A\nB\nC <tool_call> cut");
+        assert_eq!(calls.len(), 2);
         let (content, calls) = parse_tool_calls("no calls <tool_call> broken");
         assert_eq!(
             (content.as_str(), calls.len()),

@@ -106,7 +106,10 @@ pub async fn chat_completions(
                             finish_reason = "tool_calls";
                         }
                         let content = (!content.is_empty()).then_some(content);
-                        (content, Some(calls_out(&meta.id, calls, false)))
+                        (
+                            content,
+                            Some(calls_out(&meta.id, index as u32, calls, false)),
+                        )
                     }
                 }
                 None => (Some(out.text), None),
@@ -146,10 +149,16 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
         None => String::new(),
         Some(Content::Text(text)) => text.clone(),
         Some(Content::Parts(parts)) => {
+            // Parts are joined by newlines, as other OpenAI-compatible servers do.
             let mut text = String::new();
             for part in parts {
                 match (part.kind.as_str(), &part.text) {
-                    ("text", Some(t)) => text.push_str(t),
+                    ("text", Some(t)) => {
+                        if !text.is_empty() {
+                            text.push('\n');
+                        }
+                        text.push_str(t);
+                    }
                     (kind, _) => {
                         return Err(ApiError::invalid_param(
                             "messages",
@@ -190,4 +199,25 @@ fn refuse_legacy_functions(request: &ChatCompletionRequest) -> Result<(), ApiErr
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::protocol::ContentPart;
+    use super::*;
+
+    #[test]
+    fn text_parts_are_joined_by_newlines() {
+        let part = |text: &str| ContentPart {
+            kind: "text".into(),
+            text: Some(text.into()),
+        };
+        let message = ChatMessageIn {
+            role: "user".into(),
+            content: Some(Content::Parts(vec![part("Hello"), part("world")])),
+            tool_calls: None,
+        };
+        let rendered = to_chat_message(&message).map(|m| m.content);
+        assert_eq!(rendered.ok().as_deref(), Some("Hello\nworld"));
+    }
 }

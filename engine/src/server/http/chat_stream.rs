@@ -6,7 +6,7 @@ use super::logprobs::chat_logprobs;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
-use crate::grammar::{parse_tool_calls, TOOL_CALL_OPEN as CALL_OPEN};
+use crate::grammar::{split_tool_calls, TOOL_CALL_OPEN as CALL_OPEN};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 
 pub struct ChatChunks {
@@ -140,7 +140,8 @@ impl ChunkFormatter for ChatChunks {
             .and_then(|tools| tools.get_mut(index as usize))
             .map(std::mem::take);
         if let Some(stream) = stream {
-            let (_, calls) = parse_tool_calls(&stream.text);
+            let split = split_tool_calls(&stream.text);
+            let calls = split.calls;
             if calls.is_empty() {
                 // No call after all: what was held back is content.
                 let rest = stream.text.get(stream.sent..).unwrap_or_default();
@@ -152,7 +153,24 @@ impl ChunkFormatter for ChatChunks {
                 if reason == "stop" {
                     reason = "tool_calls";
                 }
-                for call in calls_out(&self.meta.id, calls, true) {
+                // Held back before the first call, then the text between and after the
+                // calls: the content a non-streamed response has.
+                let before = &stream.text[..split.first];
+                let mut rest = before
+                    .get(stream.sent..)
+                    .unwrap_or_default()
+                    .trim_end()
+                    .to_string();
+                if !split.after.is_empty() {
+                    if !before.trim_end().is_empty() {
+                        rest.push('\n');
+                    }
+                    rest.push_str(&split.after);
+                }
+                if !rest.is_empty() {
+                    out.push(self.body(vec![Self::choice(index, Self::content(rest), None)], None));
+                }
+                for call in calls_out(&self.meta.id, index, calls, true) {
                     let delta = Delta {
                         tool_calls: Some(vec![call]),
                         ..Delta::default()

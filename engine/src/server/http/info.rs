@@ -1,10 +1,10 @@
-//! Read-only endpoints: `/health`, `/v1/models`, `/metrics`.
+//! Read-only endpoints: `/health`, `/v1/models` (and `/v1/models/{id}`), `/metrics`.
 
 use super::error::ApiError;
 use super::HttpState;
 use crate::server::metrics::record_server_info;
 use crate::tenants::Caller;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -24,22 +24,43 @@ pub async fn health(State(state): State<Arc<HttpState>>) -> Response {
 }
 
 pub async fn models(State(state): State<Arc<HttpState>>) -> Result<Response, ApiError> {
+    let body = json!({
+        "object": "list",
+        "data": [model_object(&state)?],
+    });
+    Ok(Json(body).into_response())
+}
+
+/// `/v1/models/{id}`: the served model by its id; 404 for any other.
+pub async fn model(
+    State(state): State<Arc<HttpState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let model = model_object(&state)?;
+    if model["id"] != id.as_str() {
+        return Err(
+            ApiError::not_found(format!("no model {id:?} is served here"))
+                .with_param("model")
+                .with_code("model_not_found"),
+        );
+    }
+    Ok(Json(model).into_response())
+}
+
+/// The served model as OpenAI describes a model.
+fn model_object(state: &HttpState) -> Result<serde_json::Value, ApiError> {
     let engine = state
         .engine()
         .ok_or_else(|| ApiError::unavailable("the model is loading"))?;
     let info = engine.model_info();
-    let body = json!({
-        "object": "list",
-        "data": [{
-            "id": info.name,
-            "object": "model",
-            "created": state.started,
-            "owned_by": "radixserve",
-            "root": info.path,
-            "max_model_len": engine.max_context_len(),
-        }],
-    });
-    Ok(Json(body).into_response())
+    Ok(json!({
+        "id": info.name,
+        "object": "model",
+        "created": state.started,
+        "owned_by": "radixserve",
+        "root": info.path,
+        "max_model_len": engine.max_context_len(),
+    }))
 }
 
 /// Prometheus text exposition. Administrators only (always true single-tenant).

@@ -101,6 +101,7 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/completions", post(completions::completions))
         .route("/v1/chat/completions", post(chat::chat_completions))
         .route("/v1/models", get(info::models))
+        .route("/v1/models/{id}", get(info::model))
         .route("/metrics", get(info::metrics))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),

@@ -248,10 +248,13 @@ fn response_format(format: &Value) -> Result<Option<GrammarSpec>, ApiError> {
         Some("text") => Ok(None),
         Some("json_object") => Ok(Some(GrammarSpec::JsonObject)),
         Some("json_schema") => {
-            let schema = format
+            let json_schema = format
                 .get("json_schema")
-                .and_then(|j| j.get("schema"))
-                .ok_or_else(|| bad("json_schema.schema is required"))?;
+                .ok_or_else(|| bad("json_schema is required with type json_schema"))?;
+            // OpenAI's `schema` is optional: without one, any JSON object.
+            let Some(schema) = json_schema.get("schema").filter(|s| !s.is_null()) else {
+                return Ok(Some(GrammarSpec::JsonObject));
+            };
             if !schema.is_object() && !schema.is_boolean() {
                 return Err(bad("json_schema.schema must be a JSON schema object"));
             }
@@ -288,5 +291,16 @@ mod tests {
             panic!("not a regex");
         };
         assert_eq!(rx, r"(a\.b|\(x\|y\)\*)");
+    }
+
+    #[test]
+    fn a_json_schema_format_without_a_schema_asks_for_any_object() {
+        let format = serde_json::json!({"type": "json_schema", "json_schema": {"name": "x"}});
+        assert!(matches!(
+            response_format(&format),
+            Ok(Some(GrammarSpec::JsonObject))
+        ));
+        let format = serde_json::json!({"type": "json_schema"});
+        assert!(response_format(&format).is_err());
     }
 }

@@ -72,7 +72,23 @@ fn tool_function(value: &Value) -> Result<ToolFunction, ApiError> {
         .ok_or_else(|| bad("function.name must be 1-64 of a-z, A-Z, 0-9, _ and -".into()))?;
     let parameters = match function.get("parameters") {
         None | Some(Value::Null) => serde_json::json!({"type": "object", "properties": {}}),
-        Some(p) if p.is_object() => p.clone(),
+        Some(Value::Object(p)) => {
+            // Arguments are always an object (what clients parse them into): a schema
+            // without a type (`{}`, properties alone) says so explicitly.
+            let mut p = p.clone();
+            match p.get("type") {
+                None => {
+                    p.insert("type".into(), Value::String("object".into()));
+                }
+                Some(t) if t == "object" => {}
+                Some(_) => {
+                    return Err(bad(format!(
+                        "function {name}: parameters must be an object schema"
+                    )))
+                }
+            }
+            Value::Object(p)
+        }
         Some(_) => {
             return Err(bad(format!(
                 "function {name}: parameters must be a JSON schema"
@@ -142,15 +158,16 @@ pub fn history_calls(calls: &[Value]) -> Result<String, ApiError> {
     Ok(render_tool_calls(&calls))
 }
 
-/// Calls in OpenAI's response shape; `indexed` for stream deltas. Ids are derived from the
-/// request id, so they are stable for one response.
-pub fn calls_out(rid: &str, calls: Vec<ToolCall>, indexed: bool) -> Vec<ToolCallOut> {
+/// Calls of choice `choice` in OpenAI's response shape; `indexed` for stream deltas. Ids
+/// are derived from the request id and the choice, so they are stable for one response and
+/// distinct across its choices.
+pub fn calls_out(rid: &str, choice: u32, calls: Vec<ToolCall>, indexed: bool) -> Vec<ToolCallOut> {
     calls
         .into_iter()
         .enumerate()
         .map(|(i, call)| ToolCallOut {
             index: indexed.then_some(i as u32),
-            id: format!("call_{rid}_{i}"),
+            id: format!("call_{rid}_{choice}_{i}"),
             kind: "function",
             function: FunctionCallOut {
                 name: call.name,
@@ -158,4 +175,46 @@ pub fn calls_out(rid: &str, calls: Vec<ToolCall>, indexed: bool) -> Vec<ToolCall
             },
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(parameters: Value) -> Value {
+        json!({"type": "function", "function": {"name": "f", "parameters": parameters}})
+    }
+
+    /// Arguments are an object whatever the schema leaves out: clients parse them into one.
+    #[test]
+    fn tool_parameters_are_always_an_object_schema() {
+        let parameters = |p| tool_function(&tool(p)).map(|f| f.parameters);
+        assert_eq!(parameters(json!({})).ok(), Some(json!({"type": "object"})));
+        let props = json!({"properties": {"a": {"type": "string"}}});
+        assert_eq!(
+            parameters(props).ok(),
+            Some(json!({"type": "object", "properties": {"a": {"type": "string"}}}))
+        );
+        assert!(parameters(json!({"type": "string"})).is_err());
+        assert!(parameters(json!([1])).is_err());
+    }
+
+    #[test]
+    fn call_ids_differ_across_choices_and_calls() {
+        let call = || ToolCall {
+            name: "f".into(),
+            arguments: "{}".into(),
+        };
+        let ids = |choice| -> Vec<String> {
+            calls_out("chatcmpl-1", choice, vec![call(), call()], false)
+                .into_iter()
+                .map(|c| c.id)
+                .collect()
+        };
+        let mut all = [ids(0), ids(1)].concat();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 4, "{all:?}");
+    }
 }
