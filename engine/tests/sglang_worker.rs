@@ -597,7 +597,13 @@ mod keyless {
                     loads.loads[0].num_running_reqs
                 }
             };
-            assert_eq!(load(None).await, 1);
+            // Loads are published after each step, not as the first chunk is sent: wait for
+            // the snapshot that shows the request.
+            let since = std::time::Instant::now();
+            while load(None).await != 1 {
+                assert!(since.elapsed() < Duration::from_secs(30), "never shown running");
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
             assert_eq!(load(Some("other-key")).await, 0);
             assert_eq!(load(Some("gw-key")).await, 1);
             // Another tenant's abort of that id finds nothing of its own.
