@@ -601,7 +601,10 @@ mod keyless {
             // the snapshot that shows the request.
             let since = std::time::Instant::now();
             while load(None).await != 1 {
-                assert!(since.elapsed() < Duration::from_secs(30), "never shown running");
+                assert!(
+                    since.elapsed() < Duration::from_secs(30),
+                    "never shown running"
+                );
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
             assert_eq!(load(Some("other-key")).await, 0);

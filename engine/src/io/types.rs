@@ -82,6 +82,8 @@ pub enum GenerateEvent {
         text: String,
         /// One entry per token when the request asked for logprobs.
         logprobs: Vec<TokenLogprob>,
+        /// Prompt tokens served from the prefix cache (as the completion reports them).
+        cached_tokens: u32,
     },
     Finished(Completion),
     Error(GenerateError),

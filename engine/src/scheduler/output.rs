@@ -330,6 +330,7 @@ fn flush_chunk(req: &mut Req) {
         token_ids: std::mem::take(&mut req.pending_ids),
         text: std::mem::take(&mut req.pending_text),
         logprobs: std::mem::take(&mut req.pending_logprobs),
+        cached_tokens: req.cached_tokens.unwrap_or(0),
     };
     // A failed send means the client left: the next step's reaper aborts the request.
     req.tx.send(event);

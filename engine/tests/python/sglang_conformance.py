@@ -286,6 +286,8 @@ def check_stream(case, chunks, done, req):
         assert chunk.completion_tokens == len(streamed), f"completion_tokens is not cumulative; {what}"
         assert chunk.prompt_tokens == len(case["input_ids"]), f"chunk prompt_tokens; {what}"
         assert chunk.index == 0, f"chunk index; {what}"
+        # The gateway's /generate reports each chunk's cached_tokens as it comes.
+        assert chunk.cached_tokens == done.cached_tokens, f"chunk cached_tokens; {what}"
         previous = chunk.completion_tokens
     assert streamed == case["output_ids"], f"streamed {streamed}, expected {case['output_ids']}; {what}"
     check_complete(case, done, what)

@@ -90,6 +90,7 @@ impl Generation {
                 token_ids,
                 text,
                 logprobs,
+                ..
             } => {
                 let text = text_of.chunk(&token_ids, text);
                 Ok(self.response(Response::Chunk(pb::GenerateChunk {

@@ -97,6 +97,7 @@ impl Generation {
                 GenerateEvent::Chunk {
                     token_ids,
                     logprobs,
+                    cached_tokens,
                     ..
                 } => {
                     let delta = output_logprobs(logprobs);
@@ -109,7 +110,7 @@ impl Generation {
                     }
                     // Without streaming, only the completions are sent.
                     if self.stream && !token_ids.is_empty() {
-                        return Some(Ok(self.chunk(index, token_ids, delta)));
+                        return Some(Ok(self.chunk(index, token_ids, delta, cached_tokens)));
                     }
                 }
                 GenerateEvent::Finished(completion) => {
@@ -133,12 +134,14 @@ impl Generation {
         index: u32,
         token_ids: Vec<u32>,
         logprobs: Option<pb::OutputLogProbs>,
+        cached_tokens: u32,
     ) -> pb::GenerateResponse {
         let sample = &self.samples[index as usize];
         self.response(Response::Chunk(pb::GenerateStreamChunk {
             token_ids,
             prompt_tokens: self.prompt_tokens,
             completion_tokens: count(sample.output_ids.len()),
+            cached_tokens,
             output_logprobs: logprobs,
             index,
             ..Default::default()
