@@ -214,7 +214,7 @@ fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
         "<tool_call>\n{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}\n</tool_call>";
     let text = format!("Let me look.{call}");
     for parallel in [false, true] {
-        let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel).unwrap();
+        let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel, None).unwrap();
         let mut constraint = grammars.compile(&spec, &Namespace::global()).unwrap();
         let step = feed(&tok, &mut constraint, &text);
         assert_eq!(
@@ -226,6 +226,61 @@ fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
             let step = feed(&tok, &mut constraint, &format!("\n{call}"));
             assert!(matches!(step, Step::Continue { .. }));
         }
+    }
+}
+
+/// Whether the grammar lets the output end now.
+fn may_end(tok: &Tokenizer, constraint: &mut Constraint, step: &Step) -> bool {
+    if matches!(step, Step::Done { .. }) {
+        return true;
+    }
+    let eos = tok.eos_token_id().unwrap();
+    let mask = constraint.compute_mask().unwrap();
+    (mask[eos as usize / 32] >> (eos % 32)) & 1 == 1
+}
+
+/// `tool_choice: auto` beside a JSON response format (an agent with tools and a structured
+/// final answer): the output is calls, or the answer in that format. The answer may end the
+/// output, text leading to a call may, but free text alone may not.
+#[test]
+fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let tools = [ToolFunction {
+        name: "get_time".into(),
+        description: None,
+        parameters: serde_json::json!({
+            "type": "object",
+            "properties": {"zone": {"type": "string"}},
+            "required": ["zone"]
+        }),
+    }];
+    let answer = GrammarSpec::JsonSchema(serde_json::json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"]
+    }));
+    let call =
+        "<tool_call>\n{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}\n</tool_call>";
+    for parallel in [false, true] {
+        let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel, Some(&answer)).unwrap();
+        let fresh = || grammars.compile(&spec, &Namespace::global()).unwrap();
+        let mut constraint = fresh();
+        let step = feed(&tok, &mut constraint, "{\"city\":\"Paris\"}");
+        assert!(may_end(&tok, &mut constraint, &step), "the answer");
+        let mut constraint = fresh();
+        let step = feed(&tok, &mut constraint, &format!("Let me look.{call}"));
+        assert!(may_end(&tok, &mut constraint, &step), "a call");
+        let mut constraint = fresh();
+        let step = feed(&tok, &mut constraint, "Let me look.");
+        assert!(
+            !may_end(&tok, &mut constraint, &step),
+            "text alone, parallel: {parallel}"
+        );
+        // `required` forces calls whatever the format says.
+        let spec = tool_grammar(&tools, &ToolChoice::Required, parallel, Some(&answer)).unwrap();
+        let mut constraint = grammars.compile(&spec, &Namespace::global()).unwrap();
+        let step = feed(&tok, &mut constraint, call);
+        assert!(may_end(&tok, &mut constraint, &step));
     }
 }
 

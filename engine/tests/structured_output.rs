@@ -603,6 +603,48 @@ async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
     } else {
         assert!(message["content"].is_string(), "{body}");
     }
+    // Auto beside a JSON response format (an agent's structured final answer): calls, or
+    // content in that format. Several samples, so that both kinds are likely to be seen.
+    let report = json!({"type": "object", "properties": {"summary": {"type": "string"}},
+                        "required": ["summary"]});
+    let mut agent = ask(json!("auto"), false);
+    agent["temperature"] = json!(1.0);
+    agent["seed"] = json!(7);
+    agent["n"] = json!(4);
+    agent["response_format"] = json!({"type": "json_schema",
+        "json_schema": {"name": "report", "schema": report}});
+    let (status, body) = post("/v1/chat/completions", agent).await;
+    assert_eq!(status, 200, "{body}");
+    let validator = jsonschema::validator_for(&report).unwrap();
+    for choice in body["choices"].as_array().unwrap() {
+        let message = &choice["message"];
+        match message.get("tool_calls") {
+            Some(calls) => {
+                assert_eq!(choice["finish_reason"], "tool_calls", "{choice}");
+                for call in calls.as_array().unwrap() {
+                    let arguments = call["function"]["arguments"].as_str().unwrap();
+                    let arguments: Value = serde_json::from_str(arguments).unwrap();
+                    assert!(arguments.is_object(), "{choice}");
+                }
+            }
+            None if choice["finish_reason"] == "stop" => {
+                let answer: Value =
+                    serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
+                assert!(validator.is_valid(&answer), "{answer} breaks {report}");
+            }
+            // Cut by max_tokens: neither is complete.
+            None => assert_eq!(choice["finish_reason"], "length", "{choice}"),
+        }
+    }
+    // A regex beside tools cannot be: 400 naming tool_choice.
+    let mut regex = ask(json!("auto"), false);
+    regex["regex"] = json!("[a-z]+");
+    let (status, body) = post("/v1/chat/completions", regex).await;
+    assert_eq!(
+        (status, body["error"]["param"].as_str()),
+        (400, Some("tool_choice")),
+        "{body}"
+    );
     // A conversation that carries a call and its result goes on.
     let (status, body) = post(
         "/v1/chat/completions",

@@ -63,6 +63,16 @@ impl GrammarSpec {
         }
     }
 
+    /// The JSON schema a JSON response format asks for, as it is compiled (strict); `None`
+    /// for the other kinds.
+    pub fn json_schema(&self) -> Option<serde_json::Value> {
+        match self {
+            Self::JsonSchema(schema) => Some(strict(schema)),
+            Self::JsonObject => Some(serde_json::json!({"type": "object"})),
+            _ => None,
+        }
+    }
+
     fn top_level(&self) -> Result<TopLevelGrammar, String> {
         Ok(match self {
             Self::JsonSchema(schema) => TopLevelGrammar::from_json_schema(compact(&strict(schema))),

@@ -77,11 +77,14 @@ pub fn tools_prompt(tools: &[ToolFunction]) -> String {
 
 /// The grammar for `choice` over `tools` (`None` for [`ToolChoice::None`]). With
 /// `parallel`, `required` admits several calls, and `auto` several after its text; without,
-/// one call ends the output.
+/// one call ends the output. `answer` (a JSON response format) makes `auto` either calls or
+/// that JSON as the final answer (an agent's structured output); the other choices force
+/// calls and ignore it.
 pub fn tool_grammar(
     tools: &[ToolFunction],
     choice: &ToolChoice,
     parallel: bool,
+    answer: Option<&GrammarSpec>,
 ) -> Option<GrammarSpec> {
     let call_schema = |tool: &ToolFunction| {
         json!({
@@ -106,8 +109,24 @@ pub fn tool_grammar(
     };
     let json = compact(&strict(&schema));
     let call = format!("call: \"{CALL_OPEN}\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n");
-    let lark = match choice {
-        ToolChoice::Auto => format!(
+    let answer = answer.and_then(GrammarSpec::json_schema);
+    let lark = match (choice, answer) {
+        // Text before a call never starts with `{`, so the first character already tells
+        // the answer (JSON) from text leading to a call: no lexeme of one can swallow the
+        // other's (an ever-growing text lexeme would never let the answer end).
+        (ToolChoice::Auto, Some(answer)) => format!(
+            "start: {}\nanswer: %json {}\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
+             LEAD: /([^{{](.|\\n)*)?/\n\
+             lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
+             call_trigger[lazy]: LEAD \"{CALL_OPEN}\"\n",
+            if parallel {
+                "lazy_call+ tail | answer"
+            } else {
+                "lazy_call | answer"
+            },
+            compact(&answer),
+        ),
+        (ToolChoice::Auto, None) => format!(
             "start: {}\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
              lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
              call_trigger[lazy]: TEXT \"{CALL_OPEN}\"\n",
@@ -117,7 +136,9 @@ pub fn tool_grammar(
                 "lazy_call | tail"
             }
         ),
-        ToolChoice::Required if parallel => format!("start: call (\"\\n\" call)*\n{call}"),
+        (ToolChoice::Required, _) if parallel => {
+            format!("start: call (\"\\n\" call)*\n{call}")
+        }
         _ => format!("start: call\n{call}"),
     };
     Some(GrammarSpec::Tools(lark))

@@ -41,14 +41,17 @@ pub async fn chat_completions(
     let sampling = &request.sampling;
     let mut grammar = grammar_spec(sampling)?;
     if let Some(tools) = &tools {
-        if grammar.is_some() {
+        // A JSON response format is the final answer when no tool is called.
+        let answer = grammar.take();
+        if answer.as_ref().is_some_and(|a| a.json_schema().is_none()) {
             return Err(ApiError::invalid_param(
                 "tool_choice",
-                "tools cannot be combined with response_format or another output constraint",
+                "tools combine only with a JSON response_format, not with regex, ebnf, lark \
+                 or guided_choice",
             ));
         }
         tools.announce(&mut messages);
-        grammar = tools.grammar();
+        grammar = tools.grammar(answer.as_ref());
     }
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
         (Some(true), top) => Some(top.unwrap_or(0)),

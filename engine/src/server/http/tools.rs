@@ -47,8 +47,9 @@ impl ToolRequest {
         }
     }
 
-    pub fn grammar(&self) -> Option<GrammarSpec> {
-        tool_grammar(&self.tools, &self.choice, self.parallel)
+    /// The grammar of the output; `answer` is the request's JSON response format, if any.
+    pub fn grammar(&self, answer: Option<&GrammarSpec>) -> Option<GrammarSpec> {
+        tool_grammar(&self.tools, &self.choice, self.parallel, answer)
     }
 }
 
