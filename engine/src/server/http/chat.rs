@@ -155,8 +155,14 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
             // Parts are joined by newlines, as other OpenAI-compatible servers do.
             let mut text = String::new();
             for part in parts {
-                match (part.kind.as_str(), &part.text) {
-                    ("text", Some(t)) => {
+                // An assistant turn's refusal is its text.
+                let piece = match part.kind.as_str() {
+                    "text" => &part.text,
+                    "refusal" => &part.refusal,
+                    _ => &None,
+                };
+                match (part.kind.as_str(), piece) {
+                    (_, Some(t)) => {
                         if !text.is_empty() {
                             text.push('\n');
                         }
@@ -190,11 +196,15 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
 /// The deprecated `functions` and `function_call` fields: refused rather than ignored, since
 /// a client sending them expects a `function_call` answer it would never get.
 fn refuse_legacy_functions(request: &ChatCompletionRequest) -> Result<(), ApiError> {
+    // Values that ask for nothing (no functions, `"none"`) pass, as their null does.
+    let asks_nothing = |v: &serde_json::Value| {
+        v.is_null() || v.as_array().is_some_and(Vec::is_empty) || v == "none"
+    };
     for (param, value) in [
         ("functions", &request.functions),
         ("function_call", &request.function_call),
     ] {
-        if value.as_ref().is_some_and(|v| !v.is_null()) {
+        if value.as_ref().is_some_and(|v| !asks_nothing(v)) {
             return Err(ApiError::invalid_param(
                 param,
                 format!("{param} is deprecated and not supported; send tools and tool_choice"),
@@ -214,6 +224,7 @@ mod tests {
         let part = |text: &str| ContentPart {
             kind: "text".into(),
             text: Some(text.into()),
+            refusal: None,
         };
         let message = ChatMessageIn {
             role: "user".into(),
@@ -222,5 +233,23 @@ mod tests {
         };
         let rendered = to_chat_message(&message).map(|m| m.content);
         assert_eq!(rendered.ok().as_deref(), Some("Hello\nworld"));
+    }
+
+    #[test]
+    fn legacy_function_fields_that_ask_for_nothing_pass() {
+        let request = |extra: serde_json::Value| {
+            let mut body = serde_json::json!({"messages": [{"role": "user", "content": "hi"}]});
+            if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+                body.extend(extra.clone());
+            }
+            serde_json::from_value::<ChatCompletionRequest>(body).unwrap()
+        };
+        let passes = |extra| refuse_legacy_functions(&request(extra)).is_ok();
+        assert!(passes(
+            serde_json::json!({"functions": [], "function_call": "none"})
+        ));
+        assert!(passes(serde_json::json!({"functions": null})));
+        assert!(!passes(serde_json::json!({"functions": [{"name": "f"}]})));
+        assert!(!passes(serde_json::json!({"function_call": "auto"})));
     }
 }

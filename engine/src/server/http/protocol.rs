@@ -172,4 +172,7 @@ pub struct ContentPart {
     pub kind: String,
     #[serde(default)]
     pub text: Option<String>,
+    /// A `refusal` part's text (in an assistant turn of the history).
+    #[serde(default)]
+    pub refusal: Option<String>,
 }
