@@ -823,4 +823,31 @@ mod keyless {
         });
         common::wait_idle(&engine);
     }
+
+    /// A call without a request id is named by the engine: the id comes back in its
+    /// responses, and an `Abort` by it ends the call.
+    #[test]
+    fn a_call_without_an_id_gets_one_it_can_be_aborted_by() {
+        let engine = start_engine();
+        let ids = engine
+            .tokenizer()
+            .encode_without_bos_eos("Count to a thousand: one, two, three,", true)
+            .unwrap();
+        let addr = serve(engine.clone(), Some("gateway"));
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async {
+            let mut c = client(addr).await;
+            let mut stream = c
+                .generate(endless(ids.clone(), ""))
+                .await
+                .unwrap()
+                .into_inner();
+            let first = stream.message().await.unwrap().unwrap();
+            assert!(!first.request_id.is_empty(), "{first:?}");
+            let aborted = abort(&mut c, &first.request_id, "gw-key").await;
+            assert!(aborted.success, "{aborted:?}");
+            assert_eq!(finish_reason(&mut stream).await.as_deref(), Some("abort"));
+        });
+        common::wait_idle(&engine);
+    }
 }

@@ -143,8 +143,17 @@ impl SglangScheduler for SglangService {
             // Named by an `Abort` before the engine had it: that abort found nothing to end.
             engine.abort_owned(&prepared.rid, AbortScope::Tenant(caller.tenant));
         }
+        // Without an id of its own the call is named by the engine's ("req-N"): sent back
+        // in every response and abortable by it (unless the tenant has that id in flight).
+        let (rid, inflight) = if prepared.rid.is_empty() {
+            let assigned = samples.first().map(|s| s.rid.clone()).unwrap_or_default();
+            let registered = self.inflight.register(&assigned, caller.tenant);
+            (assigned, registered.unwrap_or(inflight))
+        } else {
+            (prepared.rid, inflight)
+        };
         let options = generate::Options {
-            rid: prepared.rid,
+            rid,
             stream: prepared.stream,
             deadline,
             prompt_tokens: prepared.prompt_tokens,
