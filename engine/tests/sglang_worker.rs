@@ -816,6 +816,10 @@ mod keyless {
                 refused.message().contains("stream the response"),
                 "{refused:?}"
             );
+            // Without an explicit budget the output is capped to fit instead.
+            let mut implicit = request(false, 20);
+            implicit.sampling_params.as_mut().unwrap().max_new_tokens = None;
+            assert!(c.generate(implicit).await.is_ok());
             // Fewer alternatives fit; streamed, any number does. (Dropped at once: aborted.)
             let fits = c.generate(request(false, 1)).await;
             assert!(fits.is_ok(), "{:?}", fits.err());

@@ -636,15 +636,21 @@ async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
             None => assert_eq!(choice["finish_reason"], "length", "{choice}"),
         }
     }
-    // A regex beside tools cannot be: 400 naming tool_choice.
+    // A regex, or an answer that is not an object, beside tools cannot be: 400 naming
+    // tool_choice.
     let mut regex = ask(json!("auto"), false);
     regex["regex"] = json!("[a-z]+");
-    let (status, body) = post("/v1/chat/completions", regex).await;
-    assert_eq!(
-        (status, body["error"]["param"].as_str()),
-        (400, Some("tool_choice")),
-        "{body}"
-    );
+    let mut list = ask(json!("auto"), false);
+    list["response_format"] = json!({"type": "json_schema",
+        "json_schema": {"name": "list", "schema": {"type": "array"}}});
+    for body in [regex, list] {
+        let (status, reply) = post("/v1/chat/completions", body).await;
+        assert_eq!(
+            (status, reply["error"]["param"].as_str()),
+            (400, Some("tool_choice")),
+            "{reply}"
+        );
+    }
     // A conversation that carries a call and its result goes on.
     let (status, body) = post(
         "/v1/chat/completions",

@@ -179,6 +179,17 @@ fn strict(schema: &serde_json::Value) -> serde_json::Value {
     schema
 }
 
+/// Why a grammar did not compile.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The client's grammar (or schema, or tools) is too large or does not compile.
+    #[error("{0}")]
+    Invalid(String),
+    /// The compiler could not be set up (indexing the vocabulary failed): the server's.
+    #[error("{0}")]
+    Unavailable(String),
+}
+
 /// Limits on what a client may ask the grammar compiler for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GrammarLimits {
@@ -262,31 +273,38 @@ impl Grammars {
     /// A fresh constraint for `spec`: compiled (blocking: call it off the async runtime and
     /// off the scheduler thread), or cloned from what requests of the same cache
     /// `namespace` compiled. The error is the compiler's.
-    pub fn compile(&self, spec: &GrammarSpec, namespace: &Namespace) -> Result<Constraint, String> {
+    pub fn compile(
+        &self,
+        spec: &GrammarSpec,
+        namespace: &Namespace,
+    ) -> Result<Constraint, CompileError> {
         let text = spec.text();
         if text.len() > self.limits.max_grammar_bytes {
-            return Err(format!(
+            return Err(CompileError::Invalid(format!(
                 "{}: the grammar has {} bytes; at most {} are allowed",
                 spec.param(),
                 text.len(),
                 self.limits.max_grammar_bytes
-            ));
+            )));
         }
         let key = (namespace.clone(), text);
         if let Some(matcher) = self.cached(&key) {
             return Ok(Constraint::new(matcher, self.tokenizer.vocab_size()));
         }
-        let factory = self.factory()?;
-        let grammar = spec.top_level()?;
-        let parser = factory
-            .create_parser(grammar)
-            .map_err(|e| format!("{}: the grammar does not compile: {e}", spec.param()))?;
-        let matcher = Matcher::new(Ok(parser));
-        if let Some(e) = matcher.get_error() {
-            return Err(format!(
+        let factory = self.factory().map_err(CompileError::Unavailable)?;
+        let grammar = spec.top_level().map_err(CompileError::Invalid)?;
+        let parser = factory.create_parser(grammar).map_err(|e| {
+            CompileError::Invalid(format!(
                 "{}: the grammar does not compile: {e}",
                 spec.param()
-            ));
+            ))
+        })?;
+        let matcher = Matcher::new(Ok(parser));
+        if let Some(e) = matcher.get_error() {
+            return Err(CompileError::Invalid(format!(
+                "{}: the grammar does not compile: {e}",
+                spec.param()
+            )));
         }
         self.store(key, matcher.deep_clone());
         Ok(Constraint::new(matcher, self.tokenizer.vocab_size()))

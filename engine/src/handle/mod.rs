@@ -19,7 +19,7 @@ pub use prompt::{PromptInput, CHAT_ROLES};
 pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;
-use crate::grammar::{Constraint, GrammarLimits, GrammarSpec, Grammars};
+use crate::grammar::{CompileError, Constraint, GrammarLimits, GrammarSpec, Grammars};
 use crate::io::{event_channel, AbortScope, Command, EventReceiver, Shared};
 use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
@@ -363,9 +363,9 @@ impl EngineHandle {
     /// Compiles `spec` into a fresh constraint for one request of `tenant`, on the bounded
     /// pool (off the async runtime and the scheduler thread, in turn with other tenants'
     /// compiles); grammars cached for the request's cache `namespace` are cloned. A grammar
-    /// that fails to compile takes `cost` tokens (what its requests would have taken, from
-    /// [`EngineHandle::precheck_group`]) from the tenant's rate limit: compiling is work,
-    /// and failing compiles must not be a free way around the limit.
+    /// that fails to compile for the client's reasons takes `cost` tokens (what its requests
+    /// would have taken, from [`EngineHandle::precheck_group`]) from the tenant's rate limit:
+    /// compiling is work, and failing compiles must not be a free way around the limit.
     pub async fn compile_grammar(
         &self,
         spec: GrammarSpec,
@@ -378,9 +378,13 @@ impl EngineHandle {
         let compiled = self
             .run_with(permits, tenant, move || grammars.compile(&spec, &namespace))
             .await?;
-        compiled.map_err(|message| {
-            self.inner.gate.lock().charge(tenant, cost, Instant::now());
-            SubmitError::InvalidArgument(message)
+        compiled.map_err(|e| match e {
+            CompileError::Invalid(message) => {
+                self.inner.gate.lock().charge(tenant, cost, Instant::now());
+                SubmitError::InvalidArgument(message)
+            }
+            // Not the client's doing: nothing is charged.
+            CompileError::Unavailable(message) => SubmitError::Unavailable(message),
         })
     }
 
@@ -393,7 +397,10 @@ impl EngineHandle {
         self.inner
             .grammars
             .compile(spec, namespace)
-            .map_err(SubmitError::InvalidArgument)
+            .map_err(|e| match e {
+                CompileError::Invalid(message) => SubmitError::InvalidArgument(message),
+                CompileError::Unavailable(message) => SubmitError::Unavailable(message),
+            })
     }
 
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.

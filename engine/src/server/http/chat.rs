@@ -42,12 +42,22 @@ pub async fn chat_completions(
     let mut grammar = grammar_spec(sampling)?;
     if let Some(tools) = &tools {
         // A JSON response format is the final answer when no tool is called.
+        // The answer must be an object: its leading `{` is what tells it from text that
+        // leads to a call.
         let answer = grammar.take();
-        if answer.as_ref().is_some_and(|a| a.json_schema().is_none()) {
+        let is_object = |schema: &serde_json::Value| {
+            schema.get("type").and_then(serde_json::Value::as_str) == Some("object")
+                || schema.get("properties").is_some()
+        };
+        if answer
+            .as_ref()
+            .is_some_and(|a| !a.json_schema().is_some_and(|s| is_object(&s)))
+        {
             return Err(ApiError::invalid_param(
                 "tool_choice",
-                "tools combine only with a JSON response_format, not with regex, ebnf, lark \
-                 or guided_choice",
+                "tools combine only with a JSON object response_format (json_object, or a \
+                 json_schema of type object), not with other schemas, regex, ebnf, lark or \
+                 guided_choice",
             ));
         }
         tools.announce(&mut messages);

@@ -77,7 +77,12 @@ fn tool_function(value: &Value) -> Result<ToolFunction, ApiError> {
             // Arguments are always an object (what clients parse them into): a schema
             // without a type (`{}`, properties alone) says so explicitly.
             let mut p = p.clone();
+            // A combination (`anyOf` of object schemas, a `$ref`) says what it is itself.
+            let combines = ["anyOf", "oneOf", "allOf", "$ref"]
+                .iter()
+                .any(|k| p.contains_key(*k));
             match p.get("type") {
+                None if combines => {}
                 None => {
                     p.insert("type".into(), Value::String("object".into()));
                 }
@@ -198,6 +203,9 @@ mod tests {
             Some(json!({"type": "object", "properties": {"a": {"type": "string"}}}))
         );
         assert!(parameters(json!({"type": "string"})).is_err());
+        // A union of object schemas is left as it is.
+        let union = json!({"anyOf": [{"type": "object", "properties": {"a": {}}}]});
+        assert_eq!(parameters(union.clone()).ok(), Some(union));
         assert!(parameters(json!([1])).is_err());
     }
 

@@ -59,9 +59,17 @@ impl InFlightIds {
     /// Marks the calls [`InFlightIds::contains`] finds as aborted; whether there were any.
     pub fn mark_aborted(&self, rid: &str, tenant: Option<TenantId>) -> bool {
         let ids = self.ids.lock();
+        if let Some(t) = tenant {
+            // One lookup: a flood of aborts must not scan every call in flight.
+            let found = ids.get(&(t, rid.to_string()));
+            if let Some(aborted) = found {
+                aborted.store(true, Ordering::Release);
+            }
+            return found.is_some();
+        }
         let mut found = false;
-        for ((t, id), aborted) in ids.iter() {
-            if id == rid && tenant.is_none_or(|owner| owner == *t) {
+        for ((_, id), aborted) in ids.iter() {
+            if id == rid {
                 aborted.store(true, Ordering::Release);
                 found = true;
             }

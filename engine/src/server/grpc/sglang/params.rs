@@ -170,12 +170,14 @@ fn grammar(p: &pb::SamplingParams, max_bytes: usize) -> Result<Option<GrammarSpe
         None | Some(Constraint::StructuralTag(_)) => None,
         Some(Constraint::Regex(regex)) => Some(GrammarSpec::Regex(regex.clone())),
         Some(Constraint::EbnfGrammar(ebnf)) => Some(GrammarSpec::Ebnf(ebnf.clone())),
-        Some(Constraint::JsonSchema(text)) if text.len() > max_bytes => {
+        // The compiler bounds the compact form; the text may be laid out more loosely.
+        Some(Constraint::JsonSchema(text)) if text.len() > 4 * max_bytes => {
             return Err(refuse(
                 "json_schema",
                 &format!(
-                    "the schema has {} bytes; at most {max_bytes} are allowed",
-                    text.len()
+                    "the schema has {} bytes; at most {} are allowed",
+                    text.len(),
+                    4 * max_bytes
                 ),
             ))
         }
@@ -209,16 +211,21 @@ fn logprob_bytes_per_token(top: usize) -> usize {
     9 * (top + 1) + 4
 }
 
-/// A response that is not streamed carries every token's log-probabilities in one message:
-/// refused when the most it could hold is over what a client can read. (A stream carries
-/// them in its chunks, one step each.)
-fn check_complete_size(sampling: &SamplingParams, room: usize) -> Result<(), Status> {
+/// A response that is not streamed carries every token's log-probabilities in one message,
+/// which must stay within what a client can read: an explicit `max_new_tokens` that could
+/// outgrow it is refused; without one, the output is capped there. (A stream carries them
+/// in its chunks, one step each.)
+fn fit_complete(sampling: &mut SamplingParams, explicit: bool, room: usize) -> Result<(), Status> {
     let Some(top) = sampling.logprobs else {
         return Ok(());
     };
     let tokens = (sampling.max_new_tokens as usize).min(room);
     let per_token = logprob_bytes_per_token(top as usize);
     let most = MAX_COMPLETE_LOGPROB_BYTES / per_token;
+    if tokens > most && !explicit {
+        sampling.max_new_tokens = u32::try_from(most).unwrap_or(u32::MAX);
+        return Ok(());
+    }
     if tokens > most {
         return Err(refuse(
             "return_logprob",
@@ -259,12 +266,12 @@ pub(super) async fn prepare(
     let params = request.sampling_params.unwrap_or_default();
     let spec = grammar(&params, engine.grammar_limits().max_grammar_bytes)?;
     let explicit = params.max_new_tokens.is_some();
-    let sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
+    let mut sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
     if !request.stream {
         // The context as the KV pool bounds it too (a prompt leaves at least one token).
         let context = engine.max_prompt_tokens() + 1;
         let room = context.saturating_sub(input_ids.len());
-        check_complete_size(&sampling, room)?;
+        fit_complete(&mut sampling, explicit, room)?;
     }
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
     let mut generate = GenerateRequest::new(input_ids, sampling);
