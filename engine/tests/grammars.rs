@@ -196,12 +196,9 @@ fn only_the_end(tok: &Tokenizer, constraint: &mut Constraint, step: &Step) -> bo
     allowed == [tok.eos_token_id().unwrap()]
 }
 
-/// `tool_choice: auto` with `parallel_tool_calls: false` admits one call and then the end;
-/// with parallel calls a second one may follow.
-#[test]
-fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
-    let (tok, grammars) = grammars(GrammarLimits::default());
-    let tools = [ToolFunction {
+/// A tool with one required string argument, and a call of it.
+fn get_time() -> ToolFunction {
+    ToolFunction {
         name: "get_time".into(),
         description: None,
         parameters: serde_json::json!({
@@ -209,9 +206,19 @@ fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
             "properties": {"zone": {"type": "string"}},
             "required": ["zone"]
         }),
-    }];
-    let call =
-        "<tool_call>\n{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}\n</tool_call>";
+    }
+}
+
+const GET_TIME_CALL: &str =
+    "<tool_call>\n{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}\n</tool_call>";
+
+/// `tool_choice: auto` with `parallel_tool_calls: false` admits one call and then the end;
+/// with parallel calls a second one may follow.
+#[test]
+fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let tools = [get_time()];
+    let call = GET_TIME_CALL;
     let text = format!("Let me look.{call}");
     for parallel in [false, true] {
         let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel, None).unwrap();
@@ -245,22 +252,13 @@ fn may_end(tok: &Tokenizer, constraint: &mut Constraint, step: &Step) -> bool {
 #[test]
 fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
     let (tok, grammars) = grammars(GrammarLimits::default());
-    let tools = [ToolFunction {
-        name: "get_time".into(),
-        description: None,
-        parameters: serde_json::json!({
-            "type": "object",
-            "properties": {"zone": {"type": "string"}},
-            "required": ["zone"]
-        }),
-    }];
+    let tools = [get_time()];
     let answer = GrammarSpec::JsonSchema(serde_json::json!({
         "type": "object",
         "properties": {"city": {"type": "string"}},
         "required": ["city"]
     }));
-    let call =
-        "<tool_call>\n{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}\n</tool_call>";
+    let call = GET_TIME_CALL;
     for parallel in [false, true] {
         let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel, Some(&answer)).unwrap();
         let fresh = || grammars.compile(&spec, &Namespace::global()).unwrap();

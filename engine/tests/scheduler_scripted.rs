@@ -644,12 +644,13 @@ fn a_reader_that_stops_reading_has_its_request_aborted() {
     engine.shutdown(Duration::from_secs(1));
 }
 
-/// Aborts by id are applied together after the scheduler reads its inbox; one never ends a
-/// request submitted after it, even by the same id, and every request it names ends.
-#[test]
-fn an_abort_ends_the_requests_before_it_and_never_a_later_one_of_the_same_id() {
-    let hold = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let held = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+type Flag = std::sync::Arc<std::sync::atomic::AtomicBool>;
+
+/// An engine running one request at a time whose forward passes wait while `hold` is set;
+/// `held` tells that one has begun (what is submitted meanwhile reaches the inbox together).
+fn held_in_its_first_pass() -> (EngineHandle, Flag, Flag) {
+    let hold = Flag::new(std::sync::atomic::AtomicBool::new(true));
+    let held = Flag::new(std::sync::atomic::AtomicBool::new(false));
     let (hold_in, held_in) = (hold.clone(), held.clone());
     let model = ScriptedModel::new(50_000, 512).with_forward_hook(Box::new(move |_| {
         held_in.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -658,6 +659,14 @@ fn an_abort_ends_the_requests_before_it_and_never_a_later_one_of_the_same_id() {
         }
     }));
     let engine = start_model_with(model, 1024, |c| c.scheduler.max_running_requests = 1);
+    (engine, hold, held)
+}
+
+/// Aborts by id are applied together after the scheduler reads its inbox; one never ends a
+/// request submitted after it, even by the same id, and every request it names ends.
+#[test]
+fn an_abort_ends_the_requests_before_it_and_never_a_later_one_of_the_same_id() {
+    let (engine, hold, held) = held_in_its_first_pass();
     let named = |rid: &str, first: u32| {
         let prompt: Vec<u32> = (first..first + 8).collect();
         let mut request = GenerateRequest::new(prompt, SamplingParams::greedy(4));
@@ -693,16 +702,7 @@ fn an_abort_ends_the_requests_before_it_and_never_a_later_one_of_the_same_id() {
 #[test]
 fn an_abort_preferring_a_tenant_ends_only_its_request_when_it_has_one() {
     use engine::tenants::TenantLimits;
-    let hold = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let held = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (hold_in, held_in) = (hold.clone(), held.clone());
-    let model = ScriptedModel::new(50_000, 512).with_forward_hook(Box::new(move |_| {
-        held_in.store(true, std::sync::atomic::Ordering::SeqCst);
-        while hold_in.load(std::sync::atomic::Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }));
-    let engine = start_model_with(model, 1024, |c| c.scheduler.max_running_requests = 1);
+    let (engine, hold, held) = held_in_its_first_pass();
     engine.set_tenant_limits(vec![
         TenantLimits::unlimited("admin"),
         TenantLimits::unlimited("t1"),

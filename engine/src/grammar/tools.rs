@@ -110,31 +110,35 @@ pub fn tool_grammar(
     let json = compact(&strict(&schema));
     let call = format!("call: \"{CALL_OPEN}\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n");
     let answer = answer.and_then(GrammarSpec::json_schema);
-    let lark = match (choice, answer) {
-        // Text before a call never starts with `{`, so the first character already tells
-        // the answer (JSON) from text leading to a call: no lexeme of one can swallow the
-        // other's (an ever-growing text lexeme would never let the answer end).
-        (ToolChoice::Auto, Some(answer)) => format!(
-            "start: {}\nanswer: %json {}\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
-             LEAD: /([^{{](.|\\n)*)?/\n\
+    // Calls after free text, found lazily at their opening tag. Beside an answer, text
+    // before a call never starts with `{`, so the first character already tells the answer
+    // (JSON) from text leading to a call: an ever-growing text lexeme would otherwise never
+    // let the answer end.
+    let auto = |start: &str, lead: &str, answer: &str| {
+        format!(
+            "start: {start}\n{answer}tail: TEXT\nTEXT: /(.|\\n)*/\nLEAD: /{lead}/\n\
              lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
-             call_trigger[lazy]: LEAD \"{CALL_OPEN}\"\n",
+             call_trigger[lazy]: LEAD \"{CALL_OPEN}\"\n"
+        )
+    };
+    let lark = match (choice, answer) {
+        (ToolChoice::Auto, Some(answer)) => auto(
             if parallel {
                 "lazy_call+ tail | answer"
             } else {
                 "lazy_call | answer"
             },
-            compact(&answer),
+            "([^{](.|\\n)*)?",
+            &format!("answer: %json {}\n", compact(&answer)),
         ),
-        (ToolChoice::Auto, None) => format!(
-            "start: {}\ntail: TEXT\nTEXT: /(.|\\n)*/\n\
-             lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
-             call_trigger[lazy]: TEXT \"{CALL_OPEN}\"\n",
+        (ToolChoice::Auto, None) => auto(
             if parallel {
                 "lazy_call* tail"
             } else {
                 "lazy_call | tail"
-            }
+            },
+            "(.|\\n)*",
+            "",
         ),
         (ToolChoice::Required, _) if parallel => {
             format!("start: call (\"\\n\" call)*\n{call}")
