@@ -277,8 +277,8 @@ fn message_content_cannot_forge_chat_turns() {
 #[test]
 fn chat_roles_and_template_errors_are_invalid_arguments_naming_the_problem() {
     let strict = ChatTemplate::new(
-        "{% for m in messages %}{% if m['role'] == 'tool' %}\
-         {{ raise_exception('tool turns need a tool_call_id') }}{% endif %}\
+        "{% for m in messages %}{% if m['role'] == 'system' and not loop.first %}\
+         {{ raise_exception('a system turn must come first') }}{% endif %}\
          {{ m['role'] + ': ' + m['content'] + '\\n' }}{% endfor %}",
         "",
         "",
@@ -293,10 +293,13 @@ fn chat_roles_and_template_errors_are_invalid_arguments_naming_the_problem() {
         "{err}"
     );
     let err = engine
-        .build_prompt_now(PromptInput::Chat(vec![ChatMessage::new("tool", "42")]))
+        .build_prompt_now(PromptInput::Chat(vec![
+            ChatMessage::user("hi"),
+            ChatMessage::system("late"),
+        ]))
         .unwrap_err();
     assert!(
-        matches!(&err, SubmitError::InvalidArgument(m) if m.starts_with("messages:") && m.contains("tool turns need a tool_call_id")),
+        matches!(&err, SubmitError::InvalidArgument(m) if m.starts_with("messages:") && m.contains("a system turn must come first")),
         "{err}"
     );
     let ok = engine

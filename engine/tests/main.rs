@@ -35,3 +35,4 @@ mod tenant_fairness;
 mod tenant_scheduling;
 mod tenants;
 mod tokenizer_real;
+mod tool_templates;

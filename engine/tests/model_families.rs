@@ -287,10 +287,7 @@ fn gemma3_serves_through_the_engine_and_reports_sliding_window_memory() {
 
     let path = family_model_path("gemma3");
     let engine = EngineHandle::start(EngineConfig::new(&path)).unwrap();
-    let messages = [ChatMessage {
-        role: "user".into(),
-        content: "Tell me about the sea.".into(),
-    }];
+    let messages = [ChatMessage::user("Tell me about the sea.")];
     let text = engine.chat_template().render(&messages, true).unwrap();
     assert!(text.contains("Tell me about the sea."), "{text}");
     let ids = engine.tokenizer().encode_chat(&text, &[]).unwrap();

@@ -141,6 +141,11 @@ pub struct ServeArgs {
     /// more waits out what it overspent; 0 turns the limit off [default: 5]
     #[arg(long)]
     pub grammar_mask_budget_ms: Option<f64>,
+    /// A Jinja chat template to use instead of the model file's (for a file without one, or
+    /// one that cannot render tools: a Qwen 2.5-style template gives tool calls the model's
+    /// own format) [default: the file's, or ChatML]
+    #[arg(long)]
+    pub chat_template_file: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -236,6 +241,7 @@ impl ServeArgs {
             grammar_cache_size: self.grammar_cache_size.or(file.grammar_cache_size),
             grammar_compile_fuel: self.grammar_compile_fuel.or(file.grammar_compile_fuel),
             grammar_mask_budget_ms: self.grammar_mask_budget_ms.or(file.grammar_mask_budget_ms),
+            chat_template_file: self.chat_template_file.or(file.chat_template_file),
         }
     }
 
@@ -272,6 +278,11 @@ impl ServeArgs {
             engine.page_size = page;
         }
         engine.max_context_len = self.max_context_len.unwrap_or(0);
+        if let Some(path) = &self.chat_template_file {
+            let source = std::fs::read_to_string(path)
+                .with_context(|| format!("--chat-template-file: cannot read {}", path.display()))?;
+            engine.chat_template = Some(source);
+        }
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
             anyhow::ensure!(
@@ -495,6 +506,27 @@ mod tests {
             let err = err.map(|e| e.to_string()).unwrap_or_default();
             assert!(err.starts_with("--grammar-mask-budget-ms"), "{bad}: {err}");
         }
+        Ok(())
+    }
+
+    #[test]
+    fn a_chat_template_file_is_read_and_a_missing_one_refused() -> anyhow::Result<()> {
+        let path = std::env::temp_dir().join(format!("chat-template-{}.jinja", std::process::id()));
+        std::fs::write(&path, "{{ messages[0].content }}")?;
+        let flag = path.to_string_lossy().into_owned();
+        let template = parse(&["--chat-template-file", &flag])
+            .resolve()?
+            .engine
+            .chat_template;
+        std::fs::remove_file(&path)?;
+        assert_eq!(template.as_deref(), Some("{{ messages[0].content }}"));
+        assert_eq!(parse(&[]).resolve()?.engine.chat_template, None);
+        let err = parse(&["--chat-template-file", &flag]).resolve().err();
+        let err = err.map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            err.starts_with("--chat-template-file: cannot read"),
+            "{err}"
+        );
         Ok(())
     }
 

@@ -12,8 +12,8 @@ mod vocab;
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
 pub use tools::{
-    parse_tool_calls, render_tool_calls, split_tool_calls, tool_grammar, tools_prompt, ToolCall,
-    ToolChoice, ToolFunction, TOOL_CALL_OPEN,
+    parse_tool_calls, render_tool_calls, render_tool_responses, split_tool_calls, tool_grammar,
+    tool_json, tools_prompt, ToolCall, ToolChoice, ToolFunction, TOOL_CALL_OPEN,
 };
 
 use crate::tokenizer::Tokenizer;

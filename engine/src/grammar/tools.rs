@@ -21,7 +21,7 @@ const CALL_OPEN: &str = TOOL_CALL_OPEN;
 const CALL_CLOSE: &str = "</tool_call>";
 
 /// One function a model may call.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolFunction {
     pub name: String,
     pub description: Option<String>,
@@ -49,6 +49,18 @@ pub struct ToolCall {
     pub arguments: String,
 }
 
+/// A tool as OpenAI's request and Hugging Face's templates give it.
+pub fn tool_json(tool: &ToolFunction) -> Value {
+    json!({
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description.clone().unwrap_or_default(),
+            "parameters": tool.parameters,
+        }
+    })
+}
+
 /// The system-prompt text announcing `tools` and the call format.
 pub fn tools_prompt(tools: &[ToolFunction]) -> String {
     let mut out = String::from(
@@ -56,16 +68,8 @@ pub fn tools_prompt(tools: &[ToolFunction]) -> String {
          You are provided with function signatures within <tools></tools> XML tags:\n<tools>",
     );
     for tool in tools {
-        let signature = json!({
-            "type": "function",
-            "function": {
-                "name": tool.name,
-                "description": tool.description.clone().unwrap_or_default(),
-                "parameters": tool.parameters,
-            }
-        });
         out.push('\n');
-        out.push_str(&signature.to_string());
+        out.push_str(&tool_json(tool).to_string());
     }
     out.push_str(
         "\n</tools>\n\nFor each function call, return a json object with function name and \
@@ -243,6 +247,15 @@ pub fn render_tool_calls(calls: &[ToolCall]) -> String {
                 json!({"name": c.name, "arguments": arguments})
             )
         })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Tool results as one user turn's text, each in `<tool_response>` tags (Hermes / Qwen).
+pub fn render_tool_responses<'a>(results: impl IntoIterator<Item = &'a str>) -> String {
+    results
+        .into_iter()
+        .map(|r| format!("<tool_response>\n{r}\n</tool_response>"))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -2,6 +2,7 @@
 //! output streams, abort, flush, and read the engine's state. Cheap to clone; every server
 //! and the CLI go through it.
 
+mod conversation;
 mod disk;
 mod fair_permits;
 mod gate;
@@ -60,6 +61,9 @@ pub struct EngineConfig {
     /// On a GPU, decode batches of up to this many requests (and at most
     /// `scheduler.max_running_requests`) replay CUDA graphs; 0: every step eager.
     pub cuda_graph_max_batch: usize,
+    /// A Jinja chat template used instead of the file's (as Hugging Face's
+    /// `tokenizer_config.json` would carry it); `None`: the file's, or ChatML.
+    pub chat_template: Option<String>,
 }
 
 impl EngineConfig {
@@ -77,6 +81,7 @@ impl EngineConfig {
             kv_event_block_size: Some(KV_EVENT_BLOCK_SIZE),
             kv_disk: None,
             cuda_graph_max_batch: usize::MAX,
+            chat_template: None,
         }
     }
 }
@@ -167,7 +172,10 @@ impl EngineHandle {
     pub fn start(config: EngineConfig) -> Result<Self, EngineError> {
         let file = GgufFile::open(&config.model_path)?;
         let tokenizer = Tokenizer::from_gguf_metadata(file.metadata())?;
-        let chat_template = ChatTemplate::from_gguf_metadata(file.metadata(), &tokenizer)?;
+        let chat_template = match &config.chat_template {
+            Some(source) => ChatTemplate::for_tokenizer(source, &tokenizer)?,
+            None => ChatTemplate::from_gguf_metadata(file.metadata(), &tokenizer)?,
+        };
         let options = crate::model::LoadOptions {
             max_context_len: config.max_context_len,
         };

@@ -4,8 +4,10 @@
 //! at a time, so a huge prompt or a slow template never stalls the async runtime's workers
 //! (health checks, streams, gRPC).
 
+use super::conversation;
 use super::fair_permits::FairPermits;
 use super::{EngineHandle, SubmitError};
+use crate::grammar::ToolFunction;
 use crate::tenants::TenantId;
 use crate::tokenizer::{ChatMessage, TokenizerError};
 
@@ -27,6 +29,8 @@ pub enum PromptInput {
     /// A conversation, rendered with the model's chat template; control tokens come only
     /// from the template, never from message content.
     Chat(Vec<ChatMessage>),
+    /// A conversation and the tools the model may call (see `handle::conversation`).
+    ChatWithTools(Vec<ChatMessage>, Vec<ToolFunction>),
 }
 
 impl PromptInput {
@@ -35,7 +39,7 @@ impl PromptInput {
         match self {
             Self::Text(text) => text.len() <= INLINE_BYTES,
             Self::Tokens(_) => true,
-            Self::Chat(_) => false,
+            Self::Chat(_) | Self::ChatWithTools(..) => false,
         }
     }
 
@@ -43,7 +47,7 @@ impl PromptInput {
         match self {
             Self::Text(text) => text.len(),
             Self::Tokens(_) => 0,
-            Self::Chat(messages) => messages
+            Self::Chat(messages) | Self::ChatWithTools(messages, _) => messages
                 .iter()
                 .map(|m| m.role.len() + m.content.len())
                 .sum(),
@@ -133,11 +137,16 @@ impl EngineHandle {
                     SubmitError::InvalidArgument(format!("the prompt cannot be tokenized: {e}"))
                 })
             }
-            PromptInput::Chat(messages) => self.chat_prompt(messages),
+            PromptInput::Chat(messages) => self.chat_prompt(messages, &[]),
+            PromptInput::ChatWithTools(messages, tools) => self.chat_prompt(messages, &tools),
         }
     }
 
-    fn chat_prompt(&self, mut messages: Vec<ChatMessage>) -> Result<Vec<u32>, SubmitError> {
+    fn chat_prompt(
+        &self,
+        mut messages: Vec<ChatMessage>,
+        tools: &[ToolFunction],
+    ) -> Result<Vec<u32>, SubmitError> {
         if messages.is_empty() {
             return Err(invalid("messages must not be empty".into()));
         }
@@ -154,9 +163,13 @@ impl EngineHandle {
                 m.role = "system".into();
             }
         }
-        let rendered = self
-            .chat_template()
-            .render_marked(&messages, true)
+        let template = self.chat_template();
+        let prepared =
+            conversation::prepare(messages, tools, template.tool_support(), self.tokenizer())
+                .map_err(invalid)?;
+        let messages = prepared.messages;
+        let rendered = template
+            .render_marked(&messages, prepared.tools.as_deref(), true)
             .map_err(|e| match e {
                 TokenizerError::RenderTooLarge { limit } => invalid(format!(
                     "messages: the conversation renders to more than {limit} bytes; at most \

@@ -16,7 +16,7 @@ mod special;
 mod spm;
 mod stream;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use tokenizers::models::bpe::{Vocab, BPE};
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
@@ -29,7 +29,7 @@ use byte_level::ByteDecoder;
 use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
 pub use chat::{
-    ChatMessage, ChatTemplate, RenderReport, RenderedChat, CHATML_TEMPLATE, MAX_ITEMS,
+    ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolSupport, CHATML_TEMPLATE, MAX_ITEMS,
     MAX_RENDERED_BYTES,
 };
 pub use stream::DecodeStream;

@@ -76,6 +76,12 @@ fn tokenizer(pre: &str) -> Tokenizer {
     Tokenizer::from_gguf_metadata(&metadata_with(pre, |_| {})).unwrap()
 }
 
+/// The small vocabulary (ChatML's control tokens, a user-defined `<tool>`), for other
+/// modules' tests.
+pub(crate) fn small_tokenizer() -> Tokenizer {
+    tokenizer("smollm")
+}
+
 /// Built once for the property tests, which run hundreds of cases.
 fn shared_smollm() -> &'static Tokenizer {
     static TOKENIZER: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();

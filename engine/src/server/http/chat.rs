@@ -32,7 +32,7 @@ pub async fn chat_completions(
     engine.precheck(caller.tenant)?;
     let request: ChatCompletionRequest = parse_body(engine, &caller, body?).await?;
     refuse_legacy_functions(&request)?;
-    let mut messages = request
+    let messages = request
         .messages
         .iter()
         .map(to_chat_message)
@@ -60,7 +60,6 @@ pub async fn chat_completions(
                  guided_choice",
             ));
         }
-        tools.announce(&mut messages);
         grammar = tools.grammar(answer.as_ref());
     }
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
@@ -80,7 +79,11 @@ pub async fn chat_completions(
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
     // The prompt last: every cheap refusal comes before rendering and tokenizing it.
-    let input_ids = prompt_ids(engine, &caller, PromptInput::Chat(messages))
+    let input = match &tools {
+        Some(tools) => PromptInput::ChatWithTools(messages, tools.tools.clone()),
+        None => PromptInput::Chat(messages),
+    };
+    let input_ids = prompt_ids(engine, &caller, input)
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
     let spec = ChoiceSpec {
@@ -189,18 +192,17 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
             text
         }
     };
-    let content = match &m.tool_calls {
-        Some(calls) if !calls.is_empty() => {
-            let calls = history_calls(calls)?;
-            if content.is_empty() {
-                calls
-            } else {
-                format!("{content}\n{calls}")
-            }
-        }
-        _ => content,
+    let tool_calls = match &m.tool_calls {
+        Some(calls) if !calls.is_empty() => Some(history_calls(calls)?),
+        _ => None,
     };
-    Ok(ChatMessage::new(m.role.as_str(), content))
+    Ok(ChatMessage {
+        role: m.role.clone(),
+        content,
+        tool_calls,
+        tool_call_id: m.tool_call_id.clone(),
+        name: m.name.clone(),
+    })
 }
 
 /// The deprecated `functions` and `function_call` fields: refused rather than ignored, since
@@ -240,6 +242,8 @@ mod tests {
             role: "user".into(),
             content: Some(Content::Parts(vec![part("Hello"), part("world")])),
             tool_calls: None,
+            tool_call_id: None,
+            name: None,
         };
         let rendered = to_chat_message(&message).map(|m| m.content);
         assert_eq!(rendered.ok().as_deref(), Some("Hello\nworld"));

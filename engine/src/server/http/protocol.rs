@@ -157,6 +157,12 @@ pub struct ChatMessageIn {
     /// An assistant turn's calls, in OpenAI's shape.
     #[serde(default)]
     pub tool_calls: Option<Vec<serde_json::Value>>,
+    /// A tool turn's answer to this call.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// A tool turn's function, or a participant's name.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

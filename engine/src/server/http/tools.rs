@@ -1,14 +1,12 @@
 //! OpenAI `tools` / `tool_choice` on `/v1/chat/completions`: validated into the engine's
-//! [`ToolFunction`]s and [`ToolChoice`], announced in the system prompt, constrained by the
-//! tool grammar, and the output split back into content and `tool_calls`.
+//! [`ToolFunction`]s and [`ToolChoice`], given to the prompt (`handle::conversation` announces
+//! them), constrained by the tool grammar, and the output split back into content and
+//! `tool_calls`.
 
 use super::error::ApiError;
 use super::protocol::ChatCompletionRequest;
 use super::response::{FunctionCallOut, ToolCallOut};
-use crate::grammar::{
-    render_tool_calls, tool_grammar, tools_prompt, GrammarSpec, ToolCall, ToolChoice, ToolFunction,
-};
-use crate::tokenizer::ChatMessage;
+use crate::grammar::{tool_grammar, GrammarSpec, ToolCall, ToolChoice, ToolFunction};
 use serde_json::Value;
 
 /// A request's tools, when it asks for calls at all.
@@ -34,17 +32,6 @@ impl ToolRequest {
             choice,
             parallel: request.parallel_tool_calls.unwrap_or(true),
         }))
-    }
-
-    /// Announces the tools at the start of the system prompt (one is added if missing).
-    pub fn announce(&self, messages: &mut Vec<ChatMessage>) {
-        let block = tools_prompt(&self.tools);
-        match messages.first_mut() {
-            Some(first) if first.role == "system" || first.role == "developer" => {
-                first.content = format!("{}\n\n{block}", first.content);
-            }
-            _ => messages.insert(0, ChatMessage::system(block)),
-        }
     }
 
     /// The grammar of the output; `answer` is the request's JSON response format, if any.
@@ -139,29 +126,35 @@ fn tool_choice(value: Option<&Value>, tools: &[ToolFunction]) -> Result<ToolChoi
     Ok(choice)
 }
 
-/// An earlier assistant turn's `tool_calls`, as the text the model would have written.
-pub fn history_calls(calls: &[Value]) -> Result<String, ApiError> {
-    let calls = calls
+/// An earlier assistant turn's `tool_calls`, checked: each has a function name and its
+/// arguments as text (OpenAI's shape); what the engine reads of them.
+pub fn history_calls(calls: &[Value]) -> Result<Vec<Value>, ApiError> {
+    calls
         .iter()
-        .map(|c| {
-            let function = c.get("function");
+        .map(|call| {
+            let function = call.get("function");
             let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
             let arguments = function
                 .and_then(|f| f.get("arguments"))
                 .and_then(Value::as_str);
             match (name, arguments) {
-                (Some(name), Some(arguments)) => Ok(ToolCall {
-                    name: name.to_string(),
-                    arguments: arguments.to_string(),
-                }),
+                (Some(name), Some(arguments)) => {
+                    let mut checked = serde_json::json!({
+                        "type": "function",
+                        "function": {"name": name, "arguments": arguments},
+                    });
+                    if let Some(id) = call.get("id").and_then(Value::as_str) {
+                        checked["id"] = Value::String(id.to_string());
+                    }
+                    Ok(checked)
+                }
                 _ => Err(ApiError::invalid_param(
                     "messages",
                     "tool_calls entries need function.name and function.arguments",
                 )),
             }
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(render_tool_calls(&calls))
+        .collect()
 }
 
 /// Calls of choice `choice` in OpenAI's response shape; `indexed` for stream deltas. Ids

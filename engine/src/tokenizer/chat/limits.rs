@@ -16,6 +16,8 @@
 
 use std::io;
 
+use serde_json::Value;
+
 use super::ChatMessage;
 
 /// The most bytes a render may produce, and the largest string a bounded filter or method
@@ -38,12 +40,24 @@ const FUEL_PER_MESSAGE: u64 = 2_000;
 /// The instructions a render of `messages` may use: a fixed allowance plus one that grows
 /// with the conversation (per message, and one per byte of role and content for templates
 /// that walk the content), so a long conversation never runs out where a short one would not.
-pub(super) fn fuel_for(messages: &[ChatMessage]) -> u64 {
+/// Tools and tool calls count as messages of their JSON text.
+pub(super) fn fuel_for(messages: &[ChatMessage], tools: Option<&[Value]>) -> u64 {
+    let json_bytes = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
     let per_message = messages.iter().fold(0u64, |fuel, m| {
-        let bytes = u64::try_from(m.role.len() + m.content.len()).unwrap_or(u64::MAX);
+        let calls: usize = m.tool_calls.iter().flatten().map(json_bytes).sum();
+        let bytes = m.role.len() + m.content.len() + calls;
+        let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+        let items = 1 + m.tool_calls.as_ref().map_or(0, Vec::len) as u64;
+        fuel.saturating_add(FUEL_PER_MESSAGE.saturating_mul(items))
+            .saturating_add(bytes)
+    });
+    let per_tool = tools.into_iter().flatten().fold(0u64, |fuel, tool| {
+        let bytes = u64::try_from(json_bytes(tool)).unwrap_or(u64::MAX);
         fuel.saturating_add(FUEL_PER_MESSAGE).saturating_add(bytes)
     });
-    BASE_FUEL.saturating_add(per_message)
+    BASE_FUEL
+        .saturating_add(per_message)
+        .saturating_add(per_tool)
 }
 
 /// An in-memory writer that refuses a write that would take it past `limit` bytes.
@@ -109,11 +123,21 @@ mod tests {
     fn fuel_grows_with_the_conversation() {
         let short = [ChatMessage::user("hi")];
         let long = vec![ChatMessage::user("x".repeat(10_000)); 100];
-        assert_eq!(fuel_for(&[]), BASE_FUEL);
-        assert_eq!(fuel_for(&short), BASE_FUEL + FUEL_PER_MESSAGE + 6);
+        assert_eq!(fuel_for(&[], None), BASE_FUEL);
+        assert_eq!(fuel_for(&short, None), BASE_FUEL + FUEL_PER_MESSAGE + 6);
         assert_eq!(
-            fuel_for(&long),
+            fuel_for(&long, None),
             BASE_FUEL + 100 * (FUEL_PER_MESSAGE + 10_004)
+        );
+        // A tool and a call count as messages of their JSON text (`{"a":1}`: 7 bytes).
+        let tool = serde_json::json!({"a": 1});
+        let calling = ChatMessage {
+            tool_calls: Some(vec![tool.clone()]),
+            ..ChatMessage::assistant("")
+        };
+        assert_eq!(
+            fuel_for(&[calling], Some(&[tool])),
+            BASE_FUEL + 2 * FUEL_PER_MESSAGE + 9 + 7 + FUEL_PER_MESSAGE + 7
         );
     }
 }

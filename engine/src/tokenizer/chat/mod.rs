@@ -7,17 +7,20 @@ mod bounded;
 mod limits;
 #[cfg(test)]
 mod tests;
+mod tool_support;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use minijinja::{context, Environment, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::{Result, Tokenizer, TokenizerError};
 use crate::gguf::Metadata;
 use limits::CappedWriter;
 
 pub use limits::{MAX_ITEMS, MAX_RENDERED_BYTES};
+pub use tool_support::ToolSupport;
 
 /// ChatML, the format SmolLM2 and many others use; the fallback for files without a template.
 pub const CHATML_TEMPLATE: &str = "{% for message in messages %}\
@@ -27,12 +30,23 @@ pub const CHATML_TEMPLATE: &str = "{% for message in messages %}\
 
 const TEMPLATE_NAME: &str = "chat_template";
 
-/// One chat turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One chat turn. The tool fields are what tool-aware templates read (Hugging Face's
+/// names); a template that ignores them sees role and content only.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatMessage {
     /// `system`, `user`, `assistant` (templates may accept others, e.g. `tool`).
     pub role: String,
     pub content: String,
+    /// An assistant turn's calls: `{"id", "type": "function", "function": {"name",
+    /// "arguments"}}`, the arguments an object where they parse as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<Value>>,
+    /// A tool turn's answer to this call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// A tool turn's function, or a participant's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 impl ChatMessage {
@@ -40,6 +54,7 @@ impl ChatMessage {
         Self {
             role: role.into(),
             content: content.into(),
+            ..Self::default()
         }
     }
 
@@ -65,6 +80,8 @@ pub struct ChatTemplate {
     is_fallback: bool,
     /// The most bytes a render may produce.
     max_output_bytes: usize,
+    /// How the template takes tools: probed on first use (a few renders).
+    tool_support: std::sync::OnceLock<ToolSupport>,
 }
 
 /// A rendered conversation and the instructions (minijinja's fuel) its render used.
@@ -104,6 +121,7 @@ impl ChatTemplate {
             eos_token: eos_token.into(),
             is_fallback: false,
             max_output_bytes: MAX_RENDERED_BYTES,
+            tool_support: std::sync::OnceLock::new(),
         })
     }
 
@@ -118,22 +136,23 @@ impl ChatTemplate {
     /// from the tokenizer (empty when the file names no such token). The file's template must
     /// compile and render a short conversation ([`ChatTemplate::check_renders`]).
     pub fn from_gguf_metadata(metadata: &Metadata, tokenizer: &Tokenizer) -> Result<Self> {
-        let token_text = |id: Option<u32>| {
-            id.and_then(|id| tokenizer.token_text(id))
-                .unwrap_or_default()
-                .to_string()
-        };
-        let bos = token_text(tokenizer.bos_token_id());
-        let eos = token_text(tokenizer.eos_token_id());
         match metadata.get_str("tokenizer.chat_template") {
-            Some(source) if !source.trim().is_empty() => {
-                let template = Self::new(source, bos, eos)
-                    .map_err(|e| TokenizerError::UnusableChatTemplate(e.to_string()))?;
-                template.check_renders()?;
-                Ok(template)
+            Some(source) if !source.trim().is_empty() => Self::for_tokenizer(source, tokenizer),
+            _ => {
+                let (bos, eos) = special_texts(tokenizer);
+                Self::chatml(bos, eos)
             }
-            _ => Self::chatml(bos, eos),
         }
+    }
+
+    /// `source` (a file's template, or one the operator gives in its place) with the
+    /// tokenizer's BOS/EOS texts; it must compile and render a short conversation.
+    pub fn for_tokenizer(source: &str, tokenizer: &Tokenizer) -> Result<Self> {
+        let (bos, eos) = special_texts(tokenizer);
+        let template = Self::new(source, bos, eos)
+            .map_err(|e| TokenizerError::UnusableChatTemplate(e.to_string()))?;
+        template.check_renders()?;
+        Ok(template)
     }
 
     /// Checks that the template renders a short conversation within its bounds: the first of
@@ -186,6 +205,19 @@ impl ChatTemplate {
         Ok(self.render_counted(messages, add_generation_prompt)?.text)
     }
 
+    /// [`ChatTemplate::render`] with the request's `tools` (OpenAI's `{"type": "function",
+    /// "function": {..}}` objects), as Hugging Face passes them; `None` is Jinja's `none`.
+    pub fn render_with_tools(
+        &self,
+        messages: &[ChatMessage],
+        tools: Option<&[Value]>,
+        add_generation_prompt: bool,
+    ) -> Result<String> {
+        Ok(self
+            .render_inner(messages, tools, add_generation_prompt)?
+            .text)
+    }
+
     /// [`ChatTemplate::render`], also saying how many instructions the render used of its
     /// budget. Errors: [`TokenizerError::Template`] for what the template raises or gets
     /// wrong, [`TokenizerError::RenderTooLarge`] past the output limit,
@@ -195,7 +227,16 @@ impl ChatTemplate {
         messages: &[ChatMessage],
         add_generation_prompt: bool,
     ) -> Result<RenderReport> {
-        let fuel_budget = limits::fuel_for(messages);
+        self.render_inner(messages, None, add_generation_prompt)
+    }
+
+    fn render_inner(
+        &self,
+        messages: &[ChatMessage],
+        tools: Option<&[Value]>,
+        add_generation_prompt: bool,
+    ) -> Result<RenderReport> {
+        let fuel_budget = limits::fuel_for(messages, tools);
         let mut env = self.env.clone();
         env.set_fuel(Some(fuel_budget));
         let mut out = CappedWriter::new(self.max_output_bytes);
@@ -205,6 +246,7 @@ impl ChatTemplate {
             let template = env.get_template(TEMPLATE_NAME)?;
             let context = context! {
                 messages => messages,
+                tools => tools,
                 add_generation_prompt => add_generation_prompt,
                 bos_token => &self.bos_token,
                 eos_token => &self.eos_token,
@@ -242,16 +284,18 @@ impl ChatTemplate {
         })
     }
 
-    /// Renders like [`ChatTemplate::render`] and finds where each message's content lies in
-    /// the result, by rendering again with a unique marker in place of every content. When
-    /// the template transforms content (so the markers do not splice back into the same
+    /// Renders like [`ChatTemplate::render_with_tools`] and finds where each message's
+    /// content lies in the result, by rendering again with a unique marker in place of every
+    /// content that is not empty (templates test emptiness: an assistant turn of calls alone).
+    /// When the template transforms content (so the markers do not splice back into the same
     /// text), `content` is `None`.
     pub fn render_marked(
         &self,
         messages: &[ChatMessage],
+        tools: Option<&[Value]>,
         add_generation_prompt: bool,
     ) -> Result<RenderedChat> {
-        let text = self.render(messages, add_generation_prompt)?;
+        let text = self.render_with_tools(messages, tools, add_generation_prompt)?;
         let nonce = std::hash::BuildHasher::hash_one(
             &std::collections::hash_map::RandomState::new(),
             messages.len(),
@@ -260,10 +304,17 @@ impl ChatTemplate {
         let marked: Vec<ChatMessage> = messages
             .iter()
             .enumerate()
-            .map(|(i, m)| ChatMessage::new(m.role.clone(), format!("{prefix}{i}{MARK_CLOSE}")))
+            .map(|(i, m)| ChatMessage {
+                content: if m.content.is_empty() {
+                    String::new()
+                } else {
+                    format!("{prefix}{i}{MARK_CLOSE}")
+                },
+                ..m.clone()
+            })
             .collect();
         let content = self
-            .render(&marked, add_generation_prompt)
+            .render_with_tools(&marked, tools, add_generation_prompt)
             .ok()
             .and_then(|rendered| splice_contents(&rendered, &prefix, messages, &text));
         Ok(RenderedChat { text, content })
@@ -277,6 +328,24 @@ impl ChatTemplate {
     pub fn is_fallback(&self) -> bool {
         self.is_fallback
     }
+
+    /// How this template takes tools, tool calls and tool results.
+    pub fn tool_support(&self) -> ToolSupport {
+        *self.tool_support.get_or_init(|| ToolSupport::probe(self))
+    }
+}
+
+/// The texts of the tokenizer's BOS and EOS tokens (empty where it names none).
+fn special_texts(tokenizer: &Tokenizer) -> (String, String) {
+    let token_text = |id: Option<u32>| {
+        id.and_then(|id| tokenizer.token_text(id))
+            .unwrap_or_default()
+            .to_string()
+    };
+    (
+        token_text(tokenizer.bos_token_id()),
+        token_text(tokenizer.eos_token_id()),
+    )
 }
 
 /// The text of a panic's payload, where it has one.
