@@ -37,6 +37,15 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
+impl From<CompileError> for SubmitError {
+    fn from(e: CompileError) -> Self {
+        match e {
+            CompileError::Invalid(message) => Self::InvalidArgument(message),
+            CompileError::Unavailable(message) => Self::Unavailable(message),
+        }
+    }
+}
+
 /// How to build the engine.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
@@ -121,6 +130,24 @@ impl RequestStream {
             rx,
             front: last,
         }
+    }
+
+    /// The stream of a request aborted before it was submitted (its client named it in an
+    /// abort while the prompt or grammar was being prepared): it ends as an abort would.
+    pub fn aborted_unsubmitted(rid: String, prompt_tokens: u32) -> Self {
+        let completion = crate::io::Completion {
+            finish_reason: crate::sampling::FinishReason::Abort,
+            usage: crate::io::Usage {
+                prompt_tokens,
+                cached_tokens: 0,
+                completion_tokens: 0,
+            },
+            ttft_s: 0.0,
+            e2e_s: 0.0,
+            spec_draft_tokens: 0,
+            spec_accepted_tokens: 0,
+        };
+        Self::ended(rid, Some(GenerateEvent::Finished(completion)))
     }
 
     pub async fn next(&mut self) -> Option<GenerateEvent> {
@@ -386,13 +413,12 @@ impl EngineHandle {
         let compiled = self
             .run_with(permits, tenant, move || grammars.compile(&spec, &namespace))
             .await?;
-        compiled.map_err(|e| match e {
-            CompileError::Invalid(message) => {
+        compiled.map_err(|e| {
+            // Only the client's errors are charged; a compiler that cannot run is not its doing.
+            if matches!(e, CompileError::Invalid(_)) {
                 self.inner.gate.lock().charge(tenant, cost, Instant::now());
-                SubmitError::InvalidArgument(message)
             }
-            // Not the client's doing: nothing is charged.
-            CompileError::Unavailable(message) => SubmitError::Unavailable(message),
+            e.into()
         })
     }
 
@@ -402,13 +428,7 @@ impl EngineHandle {
         spec: &GrammarSpec,
         namespace: &radix::Namespace,
     ) -> Result<Constraint, SubmitError> {
-        self.inner
-            .grammars
-            .compile(spec, namespace)
-            .map_err(|e| match e {
-                CompileError::Invalid(message) => SubmitError::InvalidArgument(message),
-                CompileError::Unavailable(message) => SubmitError::Unavailable(message),
-            })
+        Ok(self.inner.grammars.compile(spec, namespace)?)
     }
 
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.

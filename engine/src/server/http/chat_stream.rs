@@ -6,7 +6,7 @@ use super::logprobs::chat_logprobs;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
-use crate::grammar::{split_tool_calls, TOOL_CALL_OPEN as CALL_OPEN};
+use crate::grammar::{split_tool_calls, ToolCall, TOOL_CALL_OPEN as CALL_OPEN};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 
 pub struct ChatChunks {
@@ -41,13 +41,37 @@ impl ToolStream {
                     .unwrap_or(len)
             }
         };
-        let out = self
-            .text
-            .get(self.sent..end)
-            .unwrap_or_default()
-            .to_string();
-        self.sent = self.sent.max(end);
+        // Trailing whitespace waits for what follows: before a call it is trimmed, as the
+        // unstreamed content trims it.
+        let pending = self.text.get(self.sent..end).unwrap_or_default();
+        let out = pending.trim_end().to_string();
+        self.sent += out.len();
         out
+    }
+
+    /// At the end of the output: the content not yet sent (what was held back, the text
+    /// between and after the calls) and the calls, so that all the content sent equals the
+    /// content of an unstreamed response ([`crate::grammar::parse_tool_calls`]).
+    fn finish(self) -> (String, Vec<ToolCall>) {
+        let split = split_tool_calls(&self.text);
+        if split.calls.is_empty() {
+            // No call after all: what was held back is content.
+            let rest = self.text.get(self.sent..).unwrap_or_default();
+            return (rest.to_string(), split.calls);
+        }
+        let before = &self.text[..split.first];
+        let mut rest = before
+            .get(self.sent..)
+            .unwrap_or_default()
+            .trim_end()
+            .to_string();
+        if !split.after.is_empty() {
+            if !before.trim_end().is_empty() {
+                rest.push('\n');
+            }
+            rest.push_str(&split.after);
+        }
+        (rest, split.calls)
     }
 }
 
@@ -140,43 +164,19 @@ impl ChunkFormatter for ChatChunks {
             .and_then(|tools| tools.get_mut(index as usize))
             .map(std::mem::take);
         if let Some(stream) = stream {
-            let split = split_tool_calls(&stream.text);
-            let calls = split.calls;
-            if calls.is_empty() {
-                // No call after all: what was held back is content.
-                let rest = stream.text.get(stream.sent..).unwrap_or_default();
-                if !rest.is_empty() {
-                    let delta = Self::content(rest.into());
-                    out.push(self.body(vec![Self::choice(index, delta, None)], None));
-                }
-            } else {
-                if reason == "stop" {
-                    reason = "tool_calls";
-                }
-                // Held back before the first call, then the text between and after the
-                // calls: the content a non-streamed response has.
-                let before = &stream.text[..split.first];
-                let mut rest = before
-                    .get(stream.sent..)
-                    .unwrap_or_default()
-                    .trim_end()
-                    .to_string();
-                if !split.after.is_empty() {
-                    if !before.trim_end().is_empty() {
-                        rest.push('\n');
-                    }
-                    rest.push_str(&split.after);
-                }
-                if !rest.is_empty() {
-                    out.push(self.body(vec![Self::choice(index, Self::content(rest), None)], None));
-                }
-                for call in calls_out(&self.meta.id, index, calls, true) {
-                    let delta = Delta {
-                        tool_calls: Some(vec![call]),
-                        ..Delta::default()
-                    };
-                    out.push(self.body(vec![Self::choice(index, delta, None)], None));
-                }
+            let (rest, calls) = stream.finish();
+            if !calls.is_empty() && reason == "stop" {
+                reason = "tool_calls";
+            }
+            if !rest.is_empty() {
+                out.push(self.body(vec![Self::choice(index, Self::content(rest), None)], None));
+            }
+            for call in calls_out(&self.meta.id, index, calls, true) {
+                let delta = Delta {
+                    tool_calls: Some(vec![call]),
+                    ..Delta::default()
+                };
+                out.push(self.body(vec![Self::choice(index, delta, None)], None));
             }
         }
         let end = Self::choice(index, Delta::default(), Some(reason));
@@ -187,5 +187,50 @@ impl ChunkFormatter for ChatChunks {
     fn usage(&mut self, usage: Usage) -> Option<String> {
         self.include_usage
             .then(|| self.body(Vec::new(), Some(usage.into())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::parse_tool_calls;
+
+    /// Streamed in pieces of every size, the content sent and the calls are those of the
+    /// unstreamed response.
+    #[test]
+    fn streamed_content_and_calls_equal_the_unstreamed_ones() {
+        let call = |name: &str| {
+            format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": {{}}}}\n</tool_call>")
+        };
+        let texts = [
+            format!("A \n{}\n B \n{}\nC", call("t"), call("u")),
+            format!("  lead\t\n\n{}", call("t")),
+            format!("{}  tail  ", call("t")),
+            "no calls, trailing space  \n".to_string(),
+            "almost <tool_cal".to_string(),
+            "broken <tool_call> {".to_string(),
+            format!("é ü \n{}", call("t")),
+        ];
+        for text in &texts {
+            let (content, calls) = parse_tool_calls(text);
+            for size in 1..=text.len() {
+                let mut stream = ToolStream::default();
+                let mut sent = String::new();
+                let mut at = 0;
+                while at < text.len() {
+                    let mut end = (at + size).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    stream.text.push_str(&text[at..end]);
+                    sent.push_str(&stream.sendable());
+                    at = end;
+                }
+                let (rest, streamed_calls) = stream.finish();
+                sent.push_str(&rest);
+                assert_eq!(sent, content, "{text:?} in pieces of {size}");
+                assert_eq!(streamed_calls, calls, "{text:?} in pieces of {size}");
+            }
+        }
     }
 }

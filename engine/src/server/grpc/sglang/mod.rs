@@ -19,7 +19,7 @@ mod subscriptions;
 use super::auth::authenticate;
 use super::service::EngineSlot;
 use super::{deadline, status};
-use crate::handle::EngineHandle;
+use crate::handle::{EngineHandle, RequestStream};
 use crate::io::AbortScope;
 use crate::tenants::{Caller, TenantRegistry};
 use events::KvEventStream;
@@ -135,14 +135,25 @@ impl SglangScheduler for SglangService {
                 ))
             })?;
         let prepared = params::prepare(engine, &caller, request, deadline).await?;
-        let samples = engine
-            .submit_samples(prepared.request, prepared.samples)
-            .await
-            .map_err(status::from_submit)?;
-        if inflight.aborted() {
-            // Named by an `Abort` before the engine had it: that abort found nothing to end.
-            engine.abort_owned(&prepared.rid, AbortScope::Tenant(caller.tenant));
-        }
+        let samples = if inflight.aborted() {
+            // Named by an `Abort` while its prompt and grammar were prepared: it ends aborted
+            // without being submitted.
+            (0..prepared.samples.max(1))
+                .map(|_| {
+                    RequestStream::aborted_unsubmitted(prepared.rid.clone(), prepared.prompt_tokens)
+                })
+                .collect()
+        } else {
+            let samples = engine
+                .submit_samples(prepared.request, prepared.samples)
+                .await
+                .map_err(status::from_submit)?;
+            if inflight.aborted() {
+                // Named by an `Abort` while it was submitted: that abort found nothing to end.
+                engine.abort_owned(&prepared.rid, AbortScope::Tenant(caller.tenant));
+            }
+            samples
+        };
         // Without an id of its own the call is named by the engine's ("req-N"): sent back
         // in every response and abortable by it (unless the tenant has that id in flight).
         let (rid, inflight) = if prepared.rid.is_empty() {
