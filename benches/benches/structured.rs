@@ -57,7 +57,7 @@ fn prompts(engine: &EngineHandle) -> Vec<Vec<u32>> {
         .map(|i| {
             let ask = format!("Describe {} (number {i}) as JSON.", topics[i % 4]);
             engine
-                .build_prompt_now(PromptInput::Chat(vec![ChatMessage::user(ask)]))
+                .build_prompt_now(PromptInput::chat(vec![ChatMessage::user(ask)]))
                 .unwrap()
         })
         .collect()

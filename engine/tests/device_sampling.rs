@@ -147,7 +147,7 @@ fn prompt(engine: &EngineHandle, i: usize) -> Vec<u32> {
     ];
     let ask = asks[i % asks.len()];
     engine
-        .build_prompt_now(engine::handle::PromptInput::Chat(vec![
+        .build_prompt_now(engine::handle::PromptInput::chat(vec![
             engine::tokenizer::ChatMessage::user(ask),
         ]))
         .unwrap()

@@ -21,6 +21,7 @@ mod model_reference;
 mod module_graph;
 mod openai_sdk;
 mod pre_tokenizers;
+mod reasoning;
 mod rope_freqs;
 mod sampling_properties;
 mod sampling_stop;

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::process::Rng;
-use common::servers::{post_json, serve, Servers};
+use common::servers::{post_json, post_sse, serve, Servers};
 use engine::grammar::GrammarSpec;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, PromptInput};
 use engine::sampling::{FinishReason, SamplingParams, StopMatch};
@@ -35,7 +35,7 @@ fn servers() -> &'static Servers {
 
 fn chat_ids(engine: &EngineHandle, ask: &str) -> Vec<u32> {
     engine
-        .build_prompt_now(PromptInput::Chat(vec![ChatMessage::user(ask)]))
+        .build_prompt_now(PromptInput::chat(vec![ChatMessage::user(ask)]))
         .unwrap()
 }
 
@@ -518,25 +518,6 @@ fn weather_tools() -> Value {
     ])
 }
 
-/// SSE `data:` payloads of a streamed response.
-async fn post_stream(body: Value) -> Vec<Value> {
-    let text = reqwest::Client::new()
-        .post(format!("http://{}/v1/chat/completions", servers().http))
-        .header("content-type", "application/json")
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.split("\n\n")
-        .filter_map(|e| e.strip_prefix("data: "))
-        .filter(|d| *d != "[DONE]")
-        .map(|d| serde_json::from_str(d).unwrap())
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
     let tools = weather_tools();
@@ -576,7 +557,7 @@ async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
             "{arguments} breaks {schema}"
         );
         // Streamed, the deltas carry the same calls, one each, in order.
-        let events = post_stream(ask(choice, true)).await;
+        let events = post_sse(servers().http, "/v1/chat/completions", ask(choice, true)).await;
         let streamed: Vec<&Value> = events
             .iter()
             .filter_map(|e| e["choices"][0]["delta"].get("tool_calls"))

@@ -6,7 +6,7 @@ use super::DEFAULT_MODEL;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::grammar::GrammarLimits;
-use engine::handle::{EngineConfig, KvDiskConfig, SaltLimits};
+use engine::handle::{EngineConfig, KvDiskConfig, ReasoningParser, SaltLimits};
 use engine::scheduler::{Policy, SchedulerConfig};
 use engine::server::connections::ConnectionLimits;
 use pools::KvDtype;
@@ -146,6 +146,21 @@ pub struct ServeArgs {
     /// own format) [default: the file's, or ChatML]
     #[arg(long)]
     pub chat_template_file: Option<PathBuf>,
+    /// Split a reasoning model's `<think>` block out of chat answers as `reasoning_content`:
+    /// `auto` when the chat template writes such blocks (Qwen 3, SmolLM3, QwQ), `think`
+    /// always, `none` never [default: auto]
+    #[arg(long)]
+    pub reasoning_parser: Option<ReasoningParserArg>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReasoningParserArg {
+    Auto,
+    #[value(name = "none")]
+    #[serde(rename = "none")]
+    Off,
+    Think,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -242,6 +257,7 @@ impl ServeArgs {
             grammar_compile_fuel: self.grammar_compile_fuel.or(file.grammar_compile_fuel),
             grammar_mask_budget_ms: self.grammar_mask_budget_ms.or(file.grammar_mask_budget_ms),
             chat_template_file: self.chat_template_file.or(file.chat_template_file),
+            reasoning_parser: self.reasoning_parser.or(file.reasoning_parser),
         }
     }
 
@@ -283,6 +299,11 @@ impl ServeArgs {
                 .with_context(|| format!("--chat-template-file: cannot read {}", path.display()))?;
             engine.chat_template = Some(source);
         }
+        engine.reasoning_parser = match self.reasoning_parser {
+            None | Some(ReasoningParserArg::Auto) => ReasoningParser::Auto,
+            Some(ReasoningParserArg::Off) => ReasoningParser::None,
+            Some(ReasoningParserArg::Think) => ReasoningParser::Think,
+        };
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
             anyhow::ensure!(
@@ -510,7 +531,7 @@ mod tests {
     }
 
     #[test]
-    fn a_chat_template_file_is_read_and_a_missing_one_refused() -> anyhow::Result<()> {
+    fn chat_template_file_and_reasoning_parser_flags() -> anyhow::Result<()> {
         let path = std::env::temp_dir().join(format!("chat-template-{}.jinja", std::process::id()));
         std::fs::write(&path, "{{ messages[0].content }}")?;
         let flag = path.to_string_lossy().into_owned();
@@ -526,6 +547,16 @@ mod tests {
         assert!(
             err.starts_with("--chat-template-file: cannot read"),
             "{err}"
+        );
+        let parser = |flags: &[&str]| parse(flags).resolve().map(|c| c.engine.reasoning_parser);
+        assert_eq!(parser(&[])?, ReasoningParser::Auto);
+        assert_eq!(
+            parser(&["--reasoning-parser", "none"])?,
+            ReasoningParser::None
+        );
+        assert_eq!(
+            parser(&["--reasoning-parser", "think"])?,
+            ReasoningParser::Think
         );
         Ok(())
     }

@@ -7,12 +7,32 @@
 //! in the assistant's turn, and results as `<tool_response>` text in one user turn (templates
 //! that know no `tool` role, or want turns to alternate, take that).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::grammar::{
     render_tool_calls, render_tool_responses, tool_json, tools_prompt, ToolCall, ToolFunction,
 };
 use crate::tokenizer::{ChatMessage, Tokenizer, ToolSupport};
+
+/// A conversation as a client sends it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conversation {
+    pub messages: Vec<ChatMessage>,
+    /// The functions the model may call (announced as this module says).
+    pub tools: Vec<ToolFunction>,
+    /// More variables for the chat template (`chat_template_kwargs`: `enable_thinking`
+    /// for Qwen 3 and SmolLM3, ...); they never replace the engine's own.
+    pub template_kwargs: Map<String, Value>,
+}
+
+impl Conversation {
+    pub fn new(messages: Vec<ChatMessage>) -> Self {
+        Self {
+            messages,
+            ..Self::default()
+        }
+    }
+}
 
 /// What the template renders: the messages and its `tools` variable.
 #[derive(Debug)]

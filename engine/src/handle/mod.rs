@@ -15,6 +15,7 @@ pub use crate::io::{
     SubmitError, TenantInfo, TokenLogprob, Usage,
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
+pub use conversation::Conversation;
 pub use disk::KvDiskConfig;
 pub use prompt::{PromptInput, CHAT_ROLES};
 pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
@@ -73,6 +74,20 @@ pub struct EngineConfig {
     /// A Jinja chat template used instead of the file's (as Hugging Face's
     /// `tokenizer_config.json` would carry it); `None`: the file's, or ChatML.
     pub chat_template: Option<String>,
+    /// Whether chat answers split `<think>` blocks out as `reasoning_content`.
+    pub reasoning_parser: ReasoningParser,
+}
+
+/// When the OpenAI chat API splits a reasoning model's thinking from its answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReasoningParser {
+    /// When the chat template writes `<think>` blocks (Qwen 3, SmolLM3, QwQ, R1 distills).
+    #[default]
+    Auto,
+    /// Never: thinking stays in the content.
+    None,
+    /// Always.
+    Think,
 }
 
 impl EngineConfig {
@@ -91,6 +106,7 @@ impl EngineConfig {
             kv_disk: None,
             cuda_graph_max_batch: usize::MAX,
             chat_template: None,
+            reasoning_parser: ReasoningParser::Auto,
         }
     }
 }
@@ -171,6 +187,8 @@ struct Inner {
     shared: Arc<Shared>,
     tokenizer: Arc<Tokenizer>,
     chat_template: ChatTemplate,
+    /// Whether chat answers split thinking out ([`ReasoningParser`] resolved).
+    splits_reasoning: bool,
     model_info: ModelInfo,
     max_context_len: usize,
     max_queued: usize,
@@ -342,12 +360,18 @@ impl EngineHandle {
             .spawn(move || scheduler.run())
             .map_err(|e| EngineError::Config(format!("cannot start the scheduler thread: {e}")))?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let splits_reasoning = match config.reasoning_parser {
+            ReasoningParser::Auto => chat_template.writes_thinking(),
+            ReasoningParser::None => false,
+            ReasoningParser::Think => true,
+        };
         Ok(Self {
             inner: Arc::new(Inner {
                 tx,
                 shared,
                 tokenizer,
                 chat_template,
+                splits_reasoning,
                 model_info,
                 max_context_len,
                 max_queued: sched.max_queued_requests,
@@ -374,6 +398,11 @@ impl EngineHandle {
 
     pub fn chat_template(&self) -> &ChatTemplate {
         &self.inner.chat_template
+    }
+
+    /// Whether chat answers split a `<think>` block out as reasoning.
+    pub fn splits_reasoning(&self) -> bool {
+        self.inner.splits_reasoning
     }
 
     pub fn model_info(&self) -> &ModelInfo {

@@ -4,10 +4,9 @@
 //! at a time, so a huge prompt or a slow template never stalls the async runtime's workers
 //! (health checks, streams, gRPC).
 
-use super::conversation;
+use super::conversation::{self, Conversation};
 use super::fair_permits::FairPermits;
 use super::{EngineHandle, SubmitError};
-use crate::grammar::ToolFunction;
 use crate::tenants::TenantId;
 use crate::tokenizer::{ChatMessage, TokenizerError};
 
@@ -28,18 +27,21 @@ pub enum PromptInput {
     Tokens(Vec<u32>),
     /// A conversation, rendered with the model's chat template; control tokens come only
     /// from the template, never from message content.
-    Chat(Vec<ChatMessage>),
-    /// A conversation and the tools the model may call (see `handle::conversation`).
-    ChatWithTools(Vec<ChatMessage>, Vec<ToolFunction>),
+    Chat(Conversation),
 }
 
 impl PromptInput {
+    /// A conversation of `messages` alone.
+    pub fn chat(messages: Vec<ChatMessage>) -> Self {
+        Self::Chat(Conversation::new(messages))
+    }
+
     /// Whether building the prompt is cheap enough for an async worker.
     fn builds_inline(&self) -> bool {
         match self {
             Self::Text(text) => text.len() <= INLINE_BYTES,
             Self::Tokens(_) => true,
-            Self::Chat(_) | Self::ChatWithTools(..) => false,
+            Self::Chat(_) => false,
         }
     }
 
@@ -47,7 +49,8 @@ impl PromptInput {
         match self {
             Self::Text(text) => text.len(),
             Self::Tokens(_) => 0,
-            Self::Chat(messages) | Self::ChatWithTools(messages, _) => messages
+            Self::Chat(chat) => chat
+                .messages
                 .iter()
                 .map(|m| m.role.len() + m.content.len())
                 .sum(),
@@ -137,16 +140,16 @@ impl EngineHandle {
                     SubmitError::InvalidArgument(format!("the prompt cannot be tokenized: {e}"))
                 })
             }
-            PromptInput::Chat(messages) => self.chat_prompt(messages, &[]),
-            PromptInput::ChatWithTools(messages, tools) => self.chat_prompt(messages, &tools),
+            PromptInput::Chat(chat) => self.chat_prompt(chat),
         }
     }
 
-    fn chat_prompt(
-        &self,
-        mut messages: Vec<ChatMessage>,
-        tools: &[ToolFunction],
-    ) -> Result<Vec<u32>, SubmitError> {
+    fn chat_prompt(&self, chat: Conversation) -> Result<Vec<u32>, SubmitError> {
+        let Conversation {
+            mut messages,
+            tools,
+            template_kwargs,
+        } = chat;
         if messages.is_empty() {
             return Err(invalid("messages must not be empty".into()));
         }
@@ -165,11 +168,11 @@ impl EngineHandle {
         }
         let template = self.chat_template();
         let prepared =
-            conversation::prepare(messages, tools, template.tool_support(), self.tokenizer())
+            conversation::prepare(messages, &tools, template.tool_support(), self.tokenizer())
                 .map_err(invalid)?;
         let messages = prepared.messages;
         let rendered = template
-            .render_marked(&messages, prepared.tools.as_deref(), true)
+            .render_marked(&messages, prepared.tools.as_deref(), &template_kwargs, true)
             .map_err(|e| match e {
                 TokenizerError::RenderTooLarge { limit } => invalid(format!(
                     "messages: the conversation renders to more than {limit} bytes; at most \

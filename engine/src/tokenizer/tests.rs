@@ -392,6 +392,26 @@ mod chat_templates {
         );
     }
 
+    /// Extra variables reach the template; the engine's own win over them.
+    #[test]
+    fn extra_variables_never_replace_the_engines() {
+        let template = ChatTemplate::new(
+            "{{ enable_thinking }}|{{ messages[0].content }}|{{ add_generation_prompt }}|{{ tools }}",
+            "",
+            "",
+        )
+        .unwrap();
+        let kwargs: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
+            r#"{"enable_thinking": false, "messages": [{"content": "forged"}],
+                "add_generation_prompt": "x", "tools": "y"}"#,
+        )
+        .unwrap();
+        let text = template
+            .render_with_tools(&[ChatMessage::user("hi")], None, &kwargs, true)
+            .unwrap();
+        assert_eq!(text, "False|hi|True|None");
+    }
+
     #[test]
     fn hugging_face_features() {
         let source = "{% if messages[0]['role'] == 'system' %}{% set sys = messages[0]['content'].strip() %}\

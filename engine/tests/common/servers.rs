@@ -44,6 +44,26 @@ pub fn serve_engine(engine: EngineHandle) -> Servers {
     Servers { engine, http, grpc }
 }
 
+/// POSTs `body` as JSON to the HTTP server at `http` and reads the streamed answer: its
+/// SSE `data:` payloads, `[DONE]` left out.
+pub async fn post_sse(http: SocketAddr, path: &str, body: Value) -> Vec<Value> {
+    let text = reqwest::Client::new()
+        .post(format!("http://{http}{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.split("\n\n")
+        .filter_map(|e| e.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap_or_else(|e| panic!("{e}: {d}")))
+        .collect()
+}
+
 /// POSTs `body` as JSON to the HTTP server at `http`; the status and the JSON answer.
 pub async fn post_json(http: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     let response = reqwest::Client::new()

@@ -42,7 +42,7 @@ pub(super) async fn prepare(
         Some(Input::Chat(chat)) if chat.messages.is_empty() => {
             return Err(Status::invalid_argument("chat.messages is empty"))
         }
-        Some(Input::Chat(chat)) => PromptInput::Chat(
+        Some(Input::Chat(chat)) => PromptInput::chat(
             chat.messages
                 .into_iter()
                 .map(|m| ChatMessage::new(m.role, m.content))

@@ -1,18 +1,19 @@
 //! `POST /v1/chat/completions`: messages rendered with the model's chat template, then
 //! generated like a completion.
 
-use super::chat_stream::ChatChunks;
+use super::chat_stream::{ChatChunks, ChatStreamOptions};
 use super::error::ApiError;
 use super::generate::{collect_all, parse_body, prompt_ids, submit_choices, ChoiceSpec};
 use super::logprobs::chat_logprobs;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
+use super::reasoning::{split_reasoning, starts_inside};
 use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
 use crate::grammar::parse_tool_calls;
-use crate::handle::{response_usage, PromptInput};
+use crate::handle::{response_usage, Conversation, EngineHandle, PromptInput};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
@@ -79,10 +80,11 @@ pub async fn chat_completions(
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
     // The prompt last: every cheap refusal comes before rendering and tokenizing it.
-    let input = match &tools {
-        Some(tools) => PromptInput::ChatWithTools(messages, tools.tools.clone()),
-        None => PromptInput::Chat(messages),
-    };
+    let input = PromptInput::Chat(Conversation {
+        messages,
+        tools: tools.as_ref().map(|t| t.tools.clone()).unwrap_or_default(),
+        template_kwargs: template_kwargs(&request)?,
+    });
     let input_ids = prompt_ids(engine, &caller, input)
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
@@ -93,6 +95,7 @@ pub async fn chat_completions(
         grammar,
         samples,
     };
+    let thinking = reasoning_start(engine, &request, &input_ids);
     let mut streams = submit_choices(engine, &caller, vec![input_ids], spec)
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
@@ -101,7 +104,13 @@ pub async fn chat_completions(
     let top = top_logprobs.map(|n| n as usize);
     let n = samples as usize;
     if stream {
-        let formatter = ChatChunks::new(engine.clone(), meta, include_usage, top, tools.is_some());
+        let options = ChatStreamOptions {
+            include_usage,
+            top,
+            tools: tools.is_some(),
+            thinking,
+        };
+        let formatter = ChatChunks::new(engine.clone(), meta, options);
         return Ok(sse_response(streams, n, formatter));
     }
     let outs = collect_all(&mut streams).await?;
@@ -112,9 +121,13 @@ pub async fn chat_completions(
         .map(|(index, out)| {
             let mut finish_reason = out.completion.finish_reason.as_str();
             let logprobs = top.map(|n| chat_logprobs(engine.tokenizer(), &out.logprobs, n));
+            let (reasoning_content, text) = match thinking {
+                Some(inside) => split_reasoning(&out.text, inside),
+                None => (None, out.text),
+            };
             let (content, tool_calls) = match &tools {
                 Some(_) => {
-                    let (content, calls) = parse_tool_calls(&out.text);
+                    let (content, calls) = parse_tool_calls(&text);
                     if calls.is_empty() {
                         (Some(content), None)
                     } else {
@@ -128,12 +141,13 @@ pub async fn chat_completions(
                         )
                     }
                 }
-                None => (Some(out.text), None),
+                None => (Some(text), None),
             };
             ChatChoice {
                 index: index as u32,
                 message: ChatMessageOut {
                     role: "assistant",
+                    reasoning_content,
                     content,
                     tool_calls,
                 },
@@ -203,6 +217,53 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
         tool_call_id: m.tool_call_id.clone(),
         name: m.name.clone(),
     })
+}
+
+/// Tokens at the end of a prompt read for an open thinking block.
+const PROMPT_TAIL_TOKENS: usize = 16;
+
+/// `Some(inside)` when the answer's thinking is split out: `inside` when the prompt leaves a
+/// `<think>` block open, so the output starts in it.
+fn reasoning_start(
+    engine: &EngineHandle,
+    request: &ChatCompletionRequest,
+    input_ids: &[u32],
+) -> Option<bool> {
+    if !engine.splits_reasoning() || request.separate_reasoning == Some(false) {
+        return None;
+    }
+    let tail = &input_ids[input_ids.len().saturating_sub(PROMPT_TAIL_TOKENS)..];
+    let text = engine.tokenizer().decode(tail, false).unwrap_or_default();
+    Some(starts_inside(&text))
+}
+
+/// Variables the template sees beside the engine's own, which they may not replace.
+const RESERVED_TEMPLATE_VARIABLES: &[&str] = &[
+    "messages",
+    "tools",
+    "add_generation_prompt",
+    "bos_token",
+    "eos_token",
+];
+
+/// `chat_template_kwargs` (vLLM's and SGLang's name): checked, not yet rendered.
+fn template_kwargs(
+    request: &ChatCompletionRequest,
+) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
+    let kwargs = request.chat_template_kwargs.clone().unwrap_or_default();
+    if let Some(key) = kwargs
+        .keys()
+        .find(|k| RESERVED_TEMPLATE_VARIABLES.contains(&k.as_str()))
+    {
+        return Err(ApiError::invalid_param(
+            "chat_template_kwargs",
+            format!(
+                "{key:?} is set by the server; chat_template_kwargs may not hold {}",
+                RESERVED_TEMPLATE_VARIABLES.join(", ")
+            ),
+        ));
+    }
+    Ok(kwargs)
 }
 
 /// The deprecated `functions` and `function_call` fields: refused rather than ignored, since

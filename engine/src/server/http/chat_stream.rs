@@ -1,22 +1,81 @@
 //! The chat stream's chunks (`chat.completion.chunk`): per choice a role delta, content
-//! deltas, then the finish reason; usage once at the end. With tools, text that may start a call is held back; calls are
-//! sent whole, one delta each, when the output ends (`finish_reason: "tool_calls"`).
+//! deltas (`reasoning_content` ones first when thinking is split out), then the finish
+//! reason; usage once at the end. With tools, text that may start a call is held back; calls
+//! are sent whole, one delta each, when the output ends (`finish_reason: "tool_calls"`).
 
 use super::logprobs::chat_logprobs;
+use super::reasoning::ReasoningStream;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
 use crate::grammar::{split_tool_calls, ToolCall, TOOL_CALL_OPEN as CALL_OPEN};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 
+/// How a chat stream is written.
+#[derive(Clone, Copy, Debug)]
+pub struct ChatStreamOptions {
+    pub include_usage: bool,
+    /// Top logprobs per token, when logprobs were asked for.
+    pub top: Option<usize>,
+    /// Whether the output may hold tool calls.
+    pub tools: bool,
+    /// `Some(inside)` when thinking is split out (see `reasoning`).
+    pub thinking: Option<bool>,
+}
+
 pub struct ChatChunks {
     engine: EngineHandle,
     meta: ResponseMeta,
-    include_usage: bool,
-    top: Option<usize>,
-    /// Tool mode: per choice, everything generated so far and how much of it was sent as
-    /// content.
-    tools: Option<Vec<ToolStream>>,
+    options: ChatStreamOptions,
+    /// Per choice: what is held back from the thinking, the content and the calls.
+    choices: Vec<ChoiceStream>,
+}
+
+/// One choice's output on its way to deltas: thinking split out first, then calls.
+struct ChoiceStream {
+    reasoning: Option<ReasoningStream>,
+    tools: Option<ToolStream>,
+}
+
+impl ChoiceStream {
+    fn new(options: &ChatStreamOptions) -> Self {
+        Self {
+            reasoning: options.thinking.map(ReasoningStream::new),
+            tools: options.tools.then(ToolStream::default),
+        }
+    }
+
+    /// The thinking and the content that `text` lets out now.
+    fn push(&mut self, text: String) -> (String, String) {
+        let (thinking, answer) = match self.reasoning.as_mut() {
+            Some(reasoning) => reasoning.push(&text),
+            None => (String::new(), text),
+        };
+        let content = match self.tools.as_mut() {
+            Some(tools) => {
+                tools.text.push_str(&answer);
+                tools.sendable()
+            }
+            None => answer,
+        };
+        (thinking, content)
+    }
+
+    /// At the end: the thinking and content held back, and the calls.
+    fn finish(self) -> (String, String, Vec<ToolCall>) {
+        let (thinking, answer) = match self.reasoning {
+            Some(reasoning) => reasoning.finish(),
+            None => (String::new(), String::new()),
+        };
+        match self.tools {
+            Some(mut tools) => {
+                tools.text.push_str(&answer);
+                let (content, calls) = tools.finish();
+                (thinking, content, calls)
+            }
+            None => (thinking, answer, Vec::new()),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -76,24 +135,17 @@ impl ToolStream {
 }
 
 impl ChatChunks {
-    pub fn new(
-        engine: EngineHandle,
-        meta: ResponseMeta,
-        include_usage: bool,
-        top: Option<usize>,
-        with_tools: bool,
-    ) -> Self {
+    pub fn new(engine: EngineHandle, meta: ResponseMeta, options: ChatStreamOptions) -> Self {
         Self {
             engine,
             meta,
-            include_usage,
-            top,
-            tools: with_tools.then(Vec::new),
+            options,
+            choices: Vec::new(),
         }
     }
 
     fn body(&self, choices: Vec<ChatChunkChoice>, usage: Option<UsageOut>) -> String {
-        let usage = self.include_usage.then_some(usage);
+        let usage = self.options.include_usage.then_some(usage);
         serde_json::to_string(&ChatChunk::new(&self.meta, choices, usage)).unwrap_or_default()
     }
 
@@ -116,15 +168,15 @@ impl ChatChunks {
 
 impl ChunkFormatter for ChatChunks {
     fn start(&mut self, choices: u32) -> Vec<String> {
-        if let Some(tools) = self.tools.as_mut() {
-            tools.resize_with(choices as usize, ToolStream::default);
-        }
+        let options = self.options;
+        self.choices
+            .resize_with(choices as usize, || ChoiceStream::new(&options));
         (0..choices)
             .map(|index| {
                 let delta = Delta {
                     role: Some("assistant"),
                     content: Some(String::new()),
-                    tool_calls: None,
+                    ..Delta::default()
                 };
                 self.body(vec![Self::choice(index, delta, None)], None)
             })
@@ -132,25 +184,23 @@ impl ChunkFormatter for ChatChunks {
     }
 
     fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
-        let stream = self
-            .tools
-            .as_mut()
-            .and_then(|tools| tools.get_mut(index as usize));
-        let text = match stream {
-            Some(stream) => {
-                stream.text.push_str(&text);
-                stream.sendable()
-            }
-            None => text,
+        let (thinking, content) = match self.choices.get_mut(index as usize) {
+            Some(choice) => choice.push(text),
+            None => (String::new(), text),
         };
-        let logprobs = match self.top {
+        let logprobs = match self.options.top {
             Some(n) if !logprobs.is_empty() => {
                 Some(chat_logprobs(self.engine.tokenizer(), logprobs, n))
             }
-            _ if text.is_empty() => return None,
+            _ if thinking.is_empty() && content.is_empty() => return None,
             _ => None,
         };
-        let mut choice = Self::choice(index, Self::content(text), None);
+        let delta = Delta {
+            reasoning_content: (!thinking.is_empty()).then_some(thinking),
+            content: (!content.is_empty() || logprobs.is_some()).then_some(content),
+            ..Delta::default()
+        };
+        let mut choice = Self::choice(index, delta, None);
         choice.logprobs = logprobs;
         Some(self.body(vec![choice], None))
     }
@@ -158,18 +208,27 @@ impl ChunkFormatter for ChatChunks {
     fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String> {
         let mut reason = completion.finish_reason.as_str();
         let mut out = Vec::new();
-        let stream = self
-            .tools
-            .as_mut()
-            .and_then(|tools| tools.get_mut(index as usize))
-            .map(std::mem::take);
-        if let Some(stream) = stream {
-            let (rest, calls) = stream.finish();
+        let options = self.options;
+        let held = self
+            .choices
+            .get_mut(index as usize)
+            .map(|choice| std::mem::replace(choice, ChoiceStream::new(&options)).finish());
+        if let Some((thinking, content, calls)) = held {
             if !calls.is_empty() && reason == "stop" {
                 reason = "tool_calls";
             }
-            if !rest.is_empty() {
-                out.push(self.body(vec![Self::choice(index, Self::content(rest), None)], None));
+            if !thinking.is_empty() {
+                let delta = Delta {
+                    reasoning_content: Some(thinking),
+                    ..Delta::default()
+                };
+                out.push(self.body(vec![Self::choice(index, delta, None)], None));
+            }
+            if !content.is_empty() {
+                out.push(self.body(
+                    vec![Self::choice(index, Self::content(content), None)],
+                    None,
+                ));
             }
             for call in calls_out(&self.meta.id, index, calls, true) {
                 let delta = Delta {
@@ -185,7 +244,8 @@ impl ChunkFormatter for ChatChunks {
     }
 
     fn usage(&mut self, usage: Usage) -> Option<String> {
-        self.include_usage
+        self.options
+            .include_usage
             .then(|| self.body(Vec::new(), Some(usage.into())))
     }
 }
@@ -194,6 +254,36 @@ impl ChunkFormatter for ChatChunks {
 mod tests {
     use super::*;
     use crate::grammar::parse_tool_calls;
+
+    /// A thinking model's calls: the thinking split out first, the calls from the answer,
+    /// streamed as a whole response has them.
+    #[test]
+    fn thinking_then_calls_stream_as_the_whole_response() {
+        let text = "<think>\nweather needed \n</think>\n\nChecking. \n<tool_call>\n{\"name\": \"w\", \"arguments\": {}}\n</tool_call>";
+        let options = ChatStreamOptions {
+            include_usage: false,
+            top: None,
+            tools: true,
+            thinking: Some(false),
+        };
+        let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
+        let (content, calls) = parse_tool_calls(&answer);
+        for size in 1..=text.len() {
+            let mut choice = ChoiceStream::new(&options);
+            let (mut got_thinking, mut got_content) = (String::new(), String::new());
+            for piece in text.as_bytes().chunks(size) {
+                let (t, c) = choice.push(String::from_utf8(piece.to_vec()).unwrap());
+                got_thinking.push_str(&t);
+                got_content.push_str(&c);
+            }
+            let (t, c, got_calls) = choice.finish();
+            got_thinking.push_str(&t);
+            got_content.push_str(&c);
+            assert_eq!(Some(got_thinking), thinking, "pieces of {size}");
+            assert_eq!(got_content, content, "pieces of {size}");
+            assert_eq!(got_calls, calls, "pieces of {size}");
+        }
+    }
 
     /// Streamed in pieces of every size, the content sent and the calls are those of the
     /// unstreamed response.

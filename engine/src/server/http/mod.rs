@@ -16,6 +16,7 @@ mod listen;
 mod logprobs;
 pub mod params;
 pub mod protocol;
+mod reasoning;
 pub mod response;
 mod sse;
 mod tools;

@@ -141,6 +141,11 @@ pub struct ChatCompletionRequest {
     /// `"none" | "auto" | "required"` or `{"type": "function", "function": {"name"}}`.
     pub tool_choice: Option<serde_json::Value>,
     pub parallel_tool_calls: Option<bool>,
+    /// Whether a reasoning model's thinking comes apart from its answer (SGLang's name;
+    /// default true where the server splits reasoning at all).
+    pub separate_reasoning: Option<bool>,
+    /// More variables for the chat template (`{"enable_thinking": false}`).
+    pub chat_template_kwargs: Option<serde_json::Map<String, serde_json::Value>>,
     /// The deprecated forms of `tools` and `tool_choice`, refused with a pointer to those.
     pub functions: Option<serde_json::Value>,
     pub function_call: Option<serde_json::Value>,

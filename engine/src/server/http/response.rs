@@ -117,6 +117,9 @@ pub struct ChatChoice {
 #[derive(Debug, Serialize)]
 pub struct ChatMessageOut {
     pub role: &'static str,
+    /// A reasoning model's thinking, when the server splits it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
     /// `null` when the turn is only tool calls.
     pub content: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -182,6 +185,8 @@ pub struct ChatChunkChoice {
 pub struct Delta {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -16,7 +16,7 @@
 
 use std::io;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::ChatMessage;
 
@@ -40,8 +40,13 @@ const FUEL_PER_MESSAGE: u64 = 2_000;
 /// The instructions a render of `messages` may use: a fixed allowance plus one that grows
 /// with the conversation (per message, and one per byte of role and content for templates
 /// that walk the content), so a long conversation never runs out where a short one would not.
-/// Tools and tool calls count as messages of their JSON text.
-pub(super) fn fuel_for(messages: &[ChatMessage], tools: Option<&[Value]>) -> u64 {
+/// Tools, tool calls and the template's extra variables count as messages of their JSON
+/// text.
+pub(super) fn fuel_for(
+    messages: &[ChatMessage],
+    tools: Option<&[Value]>,
+    kwargs: &Map<String, Value>,
+) -> u64 {
     let json_bytes = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
     let per_message = messages.iter().fold(0u64, |fuel, m| {
         let calls: usize = m.tool_calls.iter().flatten().map(json_bytes).sum();
@@ -55,9 +60,14 @@ pub(super) fn fuel_for(messages: &[ChatMessage], tools: Option<&[Value]>) -> u64
         let bytes = u64::try_from(json_bytes(tool)).unwrap_or(u64::MAX);
         fuel.saturating_add(FUEL_PER_MESSAGE).saturating_add(bytes)
     });
+    let per_kwarg = kwargs.values().fold(0u64, |fuel, value| {
+        let bytes = u64::try_from(json_bytes(value)).unwrap_or(u64::MAX);
+        fuel.saturating_add(FUEL_PER_MESSAGE).saturating_add(bytes)
+    });
     BASE_FUEL
         .saturating_add(per_message)
         .saturating_add(per_tool)
+        .saturating_add(per_kwarg)
 }
 
 /// An in-memory writer that refuses a write that would take it past `limit` bytes.
@@ -123,10 +133,13 @@ mod tests {
     fn fuel_grows_with_the_conversation() {
         let short = [ChatMessage::user("hi")];
         let long = vec![ChatMessage::user("x".repeat(10_000)); 100];
-        assert_eq!(fuel_for(&[], None), BASE_FUEL);
-        assert_eq!(fuel_for(&short, None), BASE_FUEL + FUEL_PER_MESSAGE + 6);
+        assert_eq!(fuel_for(&[], None, &Map::new()), BASE_FUEL);
         assert_eq!(
-            fuel_for(&long, None),
+            fuel_for(&short, None, &Map::new()),
+            BASE_FUEL + FUEL_PER_MESSAGE + 6
+        );
+        assert_eq!(
+            fuel_for(&long, None, &Map::new()),
             BASE_FUEL + 100 * (FUEL_PER_MESSAGE + 10_004)
         );
         // A tool and a call count as messages of their JSON text (`{"a":1}`: 7 bytes).
@@ -136,7 +149,7 @@ mod tests {
             ..ChatMessage::assistant("")
         };
         assert_eq!(
-            fuel_for(&[calling], Some(&[tool])),
+            fuel_for(&[calling], Some(&[tool]), &Map::new()),
             BASE_FUEL + 2 * FUEL_PER_MESSAGE + 9 + 7 + FUEL_PER_MESSAGE + 7
         );
     }

@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use minijinja::{context, Environment, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Result, Tokenizer, TokenizerError};
 use crate::gguf::Metadata;
@@ -206,15 +206,17 @@ impl ChatTemplate {
     }
 
     /// [`ChatTemplate::render`] with the request's `tools` (OpenAI's `{"type": "function",
-    /// "function": {..}}` objects), as Hugging Face passes them; `None` is Jinja's `none`.
+    /// "function": {..}}` objects), as Hugging Face passes them (`None` is Jinja's `none`),
+    /// and more variables (`kwargs`), which cannot replace the ones named here.
     pub fn render_with_tools(
         &self,
         messages: &[ChatMessage],
         tools: Option<&[Value]>,
+        kwargs: &Map<String, Value>,
         add_generation_prompt: bool,
     ) -> Result<String> {
         Ok(self
-            .render_inner(messages, tools, add_generation_prompt)?
+            .render_inner(messages, tools, kwargs, add_generation_prompt)?
             .text)
     }
 
@@ -227,16 +229,17 @@ impl ChatTemplate {
         messages: &[ChatMessage],
         add_generation_prompt: bool,
     ) -> Result<RenderReport> {
-        self.render_inner(messages, None, add_generation_prompt)
+        self.render_inner(messages, None, &Map::new(), add_generation_prompt)
     }
 
     fn render_inner(
         &self,
         messages: &[ChatMessage],
         tools: Option<&[Value]>,
+        kwargs: &Map<String, Value>,
         add_generation_prompt: bool,
     ) -> Result<RenderReport> {
-        let fuel_budget = limits::fuel_for(messages, tools);
+        let fuel_budget = limits::fuel_for(messages, tools, kwargs);
         let mut env = self.env.clone();
         env.set_fuel(Some(fuel_budget));
         let mut out = CappedWriter::new(self.max_output_bytes);
@@ -250,6 +253,7 @@ impl ChatTemplate {
                 add_generation_prompt => add_generation_prompt,
                 bos_token => &self.bos_token,
                 eos_token => &self.eos_token,
+                ..minijinja::Value::from_serialize(kwargs)
             };
             let captured = template.render_captured_to(context, &mut out)?;
             Ok::<_, Error>(captured.state().fuel_levels())
@@ -293,9 +297,10 @@ impl ChatTemplate {
         &self,
         messages: &[ChatMessage],
         tools: Option<&[Value]>,
+        kwargs: &Map<String, Value>,
         add_generation_prompt: bool,
     ) -> Result<RenderedChat> {
-        let text = self.render_with_tools(messages, tools, add_generation_prompt)?;
+        let text = self.render_with_tools(messages, tools, kwargs, add_generation_prompt)?;
         let nonce = std::hash::BuildHasher::hash_one(
             &std::collections::hash_map::RandomState::new(),
             messages.len(),
@@ -314,7 +319,7 @@ impl ChatTemplate {
             })
             .collect();
         let content = self
-            .render_with_tools(&marked, tools, add_generation_prompt)
+            .render_with_tools(&marked, tools, kwargs, add_generation_prompt)
             .ok()
             .and_then(|rendered| splice_contents(&rendered, &prefix, messages, &text));
         Ok(RenderedChat { text, content })
@@ -327,6 +332,11 @@ impl ChatTemplate {
     /// Whether this is the ChatML fallback rather than the file's own template.
     pub fn is_fallback(&self) -> bool {
         self.is_fallback
+    }
+
+    /// Whether the template writes `<think>` blocks: a reasoning model's (Qwen 3, SmolLM3).
+    pub fn writes_thinking(&self) -> bool {
+        self.source.contains("<think>") && self.source.contains("</think>")
     }
 
     /// How this template takes tools, tool calls and tool results.

@@ -56,7 +56,8 @@ fn renders_hermes_tools(template: &ChatTemplate) -> bool {
             ..ChatMessage::new("tool", PROBE_RESULT)
         },
     ];
-    let Ok(text) = template.render_with_tools(&messages, Some(&tools), true) else {
+    let Ok(text) = template.render_with_tools(&messages, Some(&tools), &Default::default(), true)
+    else {
         return false;
     };
     // Announced and called (the name twice), the call in tags with its arguments as JSON,

@@ -1,0 +1,186 @@
+//! Reasoning models on the OpenAI chat API, on the real model with a Qwen 3-style template
+//! (its generation prompt opens a `<think>` block unless `enable_thinking` is false): the
+//! thinking comes back as `reasoning_content` apart from the answer, streamed the same as
+//! whole, `chat_template_kwargs` reach the template, and `separate_reasoning: false` keeps
+//! the thinking in the content. The output is held to a shape by a regex, so the split is
+//! checked against text whose parts are known.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use common::servers::{post_json, post_sse, serve, Servers};
+use engine::handle::{Conversation, EngineConfig, EngineHandle, PromptInput};
+use engine::tokenizer::ChatMessage;
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+/// ChatML whose assistant turn starts thinking, or skips it with an empty block.
+const THINKING_TEMPLATE: &str = "{% for m in messages %}<|im_start|>{{ m.role }}\n\
+    {{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}\
+    <|im_start|>assistant\n{% if enable_thinking is defined and not enable_thinking %}\
+    <think>\n\n</think>\n\n{% else %}<think>\n{% endif %}{% endif %}";
+
+/// Thinking, its end, then a one-sentence answer.
+const THINK_THEN_ANSWER: &str =
+    "[a-z]{2,8}( [a-z]{2,8}){1,4}\n</think>\n\n[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}\\.";
+const ANSWER: &str = "[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}\\.";
+
+fn servers() -> &'static Servers {
+    static SERVERS: OnceLock<Servers> = OnceLock::new();
+    SERVERS.get_or_init(|| {
+        let mut config = EngineConfig::new(common::model_path());
+        config.kv_budget_bytes = 64 << 20;
+        config.max_context_len = 2048;
+        config.chat_template = Some(THINKING_TEMPLATE.into());
+        serve(config)
+    })
+}
+
+fn ask(regex: &str, extra: Value) -> Value {
+    let mut body = json!({
+        "messages": [{"role": "user", "content": "What is the capital of France?"}],
+        "regex": regex, "temperature": 0, "max_tokens": 60,
+    });
+    if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+        body.extend(extra.clone());
+    }
+    body
+}
+
+/// The streamed thinking and content of choice 0, concatenated.
+async fn streamed(body: Value) -> (String, String) {
+    let mut body = body;
+    body["stream"] = json!(true);
+    let (mut thinking, mut content) = (String::new(), String::new());
+    for chunk in post_sse(servers().http, "/v1/chat/completions", body).await {
+        let delta = &chunk["choices"][0]["delta"];
+        thinking.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
+        content.push_str(delta["content"].as_str().unwrap_or_default());
+    }
+    (thinking, content)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
+    let servers = servers();
+    assert!(
+        servers.engine.splits_reasoning(),
+        "the template writes <think> blocks"
+    );
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        ask(THINK_THEN_ANSWER, json!({})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    let thinking = message["reasoning_content"].as_str().unwrap();
+    let content = message["content"].as_str().unwrap();
+    let words = regex::Regex::new("^[a-z]{2,8}( [a-z]{2,8}){1,4}$").unwrap();
+    let sentence = regex::Regex::new(&format!("^{ANSWER}$")).unwrap();
+    assert!(words.is_match(thinking), "{body}");
+    assert!(sentence.is_match(content), "{body}");
+    assert_eq!(
+        streamed(ask(THINK_THEN_ANSWER, json!({}))).await,
+        (thinking.to_string(), content.to_string())
+    );
+
+    // Asked not to separate, the thinking and its end stay in the content.
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        ask(THINK_THEN_ANSWER, json!({"separate_reasoning": false})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    assert!(message.get("reasoning_content").is_none(), "{body}");
+    assert_eq!(
+        message["content"].as_str().unwrap(),
+        format!("{thinking}\n</think>\n\n{content}")
+    );
+    common::wait_idle(&servers.engine);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_template_kwargs_reach_the_template() {
+    let servers = servers();
+    // Thinking off: the prompt closes the block, so the answer has no thinking to split.
+    let off = json!({"chat_template_kwargs": {"enable_thinking": false}});
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        ask(ANSWER, off.clone()),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    assert!(message.get("reasoning_content").is_none(), "{body}");
+    let sentence = regex::Regex::new(&format!("^{ANSWER}$")).unwrap();
+    assert!(
+        sentence.is_match(message["content"].as_str().unwrap()),
+        "{body}"
+    );
+    assert_eq!(streamed(ask(ANSWER, off)).await.0, "");
+
+    let mut kwargs = serde_json::Map::new();
+    kwargs.insert("enable_thinking".into(), json!(false));
+    let prompt = |template_kwargs| {
+        let ids = servers
+            .engine
+            .build_prompt_now(PromptInput::Chat(Conversation {
+                messages: vec![ChatMessage::user("What is the capital of France?")],
+                template_kwargs,
+                ..Conversation::default()
+            }))
+            .unwrap();
+        servers.engine.tokenizer().decode(&ids, false).unwrap()
+    };
+    assert!(prompt(kwargs).ends_with("<|im_start|>assistant\n<think>\n\n</think>\n\n"));
+    assert!(prompt(serde_json::Map::new()).ends_with("<|im_start|>assistant\n<think>\n"));
+    assert_eq!(
+        body["usage"]["prompt_tokens"].as_u64(),
+        Some(
+            servers
+                .engine
+                .tokenizer()
+                .encode_without_bos_eos(&prompt_with_thinking_off(), true)
+                .unwrap()
+                .len() as u64
+        )
+    );
+
+    // The server's own variables cannot be replaced.
+    for key in ["messages", "add_generation_prompt", "tools"] {
+        let (status, body) = post_json(
+            servers.http,
+            "/v1/chat/completions",
+            ask(ANSWER, json!({"chat_template_kwargs": {key: []}})),
+        )
+        .await;
+        assert_eq!(
+            (status, body["error"]["param"].as_str()),
+            (400, Some("chat_template_kwargs")),
+            "{body}"
+        );
+    }
+    common::wait_idle(&servers.engine);
+}
+
+/// The prompt with thinking off, written out.
+fn prompt_with_thinking_off() -> String {
+    "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n\
+     <think>\n\n</think>\n\n"
+        .to_string()
+}
+
+/// The default model's template writes no thinking: `auto` leaves its answers whole.
+#[test]
+fn auto_leaves_models_without_thinking_alone() {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 16 << 20;
+    let engine = EngineHandle::start(config).unwrap();
+    assert!(!engine.splits_reasoning());
+}
