@@ -157,7 +157,7 @@ fn a_full_grammar_cache_drops_from_the_scope_holding_the_most() {
 }
 
 /// Feeds `text` through `constraint` token by token (each allowed by the mask, forced tokens
-/// taken as they come) and returns the last step.
+/// taken as they come, even past the end of `text`) and returns the last step.
 fn feed(tok: &Tokenizer, constraint: &mut Constraint, text: &str) -> Step {
     let mut rest = text.to_string();
     let mut last = None;
@@ -175,10 +175,12 @@ fn feed(tok: &Tokenizer, constraint: &mut Constraint, text: &str) -> Step {
         let step = constraint.advance(token).unwrap();
         let (Step::Continue { forced } | Step::Done { forced }) = &step;
         let forced = tok.decode(forced, false).unwrap();
-        rest = rest
-            .strip_prefix(forced.as_str())
-            .unwrap_or_else(|| panic!("forced {forced:?} where {rest:?} follows"))
-            .to_string();
+        // Forced text may run past the end of `text`.
+        rest = match rest.strip_prefix(forced.as_str()) {
+            Some(after) => after.to_string(),
+            None if forced.starts_with(rest.as_str()) => String::new(),
+            None => panic!("forced {forced:?} where {rest:?} follows"),
+        };
         last = Some(step);
     }
     last.unwrap()
@@ -280,6 +282,77 @@ fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
         let step = feed(&tok, &mut constraint, call);
         assert!(may_end(&tok, &mut constraint, &step));
     }
+}
+
+/// Whether the grammar admits the first token of `text` next.
+fn admits(tok: &Tokenizer, constraint: &mut Constraint, text: &str) -> bool {
+    let token = tok.encode_without_bos_eos(text, false).unwrap()[0];
+    let mask = constraint.compute_mask().unwrap();
+    (mask[token as usize / 32] >> (token % 32)) & 1 == 1
+}
+
+/// A reasoning model's grammar: thinking is free text up to the first `</think>`, then a
+/// blank line and the answer's grammar, whole. With the block opened by the prompt the
+/// output starts in it; otherwise it may open the output or be left out.
+#[test]
+fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let city = GrammarSpec::JsonSchema(serde_json::json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"]
+    }));
+    let answer = "{\"city\":\"Paris\"}";
+    let after = |inside, answer: &GrammarSpec| {
+        let spec = GrammarSpec::AfterThinking {
+            inside,
+            answer: Box::new(answer.clone()),
+        };
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    let mut constraint = after(true, &city);
+    let step = feed(
+        &tok,
+        &mut constraint,
+        &format!("Paris, {{surely}}.\n</think>\n\n{answer}"),
+    );
+    assert!(
+        may_end(&tok, &mut constraint, &step),
+        "thinking then the answer"
+    );
+    // Before `</think>` an answer is still thinking: the output may not end.
+    let mut constraint = after(true, &city);
+    let step = feed(&tok, &mut constraint, answer);
+    assert!(
+        !may_end(&tok, &mut constraint, &step),
+        "an answer inside the thinking"
+    );
+    // After it, the blank line and the answer's start are forced.
+    let mut constraint = after(true, &city);
+    let (Step::Continue { forced } | Step::Done { forced }) =
+        feed(&tok, &mut constraint, "Hmm</think>");
+    let forced = tok.decode(&forced, false).unwrap();
+    assert!(forced.starts_with("\n\n{\"city"), "{forced:?}");
+    assert!(!admits(&tok, &mut constraint, "}"));
+
+    for text in [
+        answer.to_string(),
+        format!("<think>hmm</think>\n\n{answer}"),
+    ] {
+        let mut constraint = after(false, &city);
+        let step = feed(&tok, &mut constraint, &text);
+        assert!(may_end(&tok, &mut constraint, &step), "{text:?}");
+    }
+
+    // Calls forced by `tool_choice: required` come after the thinking too.
+    let required = tool_grammar(&[get_time()], &ToolChoice::Required, false, None).unwrap();
+    let mut constraint = after(true, &required);
+    let step = feed(
+        &tok,
+        &mut constraint,
+        &format!("The time.</think>\n\n{GET_TIME_CALL}"),
+    );
+    assert!(may_end(&tok, &mut constraint, &step));
 }
 
 /// A grammar that fails part-way through the output (here its lexer needs more states than

@@ -2,8 +2,7 @@
 //! (its generation prompt opens a `<think>` block unless `enable_thinking` is false): the
 //! thinking comes back as `reasoning_content` apart from the answer, streamed the same as
 //! whole, `chat_template_kwargs` reach the template, and `separate_reasoning: false` keeps
-//! the thinking in the content. The output is held to a shape by a regex, so the split is
-//! checked against text whose parts are known.
+//! the thinking in the content, and a structured answer's grammar holds after the thinking.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -21,9 +20,6 @@ const THINKING_TEMPLATE: &str = "{% for m in messages %}<|im_start|>{{ m.role }}
     <|im_start|>assistant\n{% if enable_thinking is defined and not enable_thinking %}\
     <think>\n\n</think>\n\n{% else %}<think>\n{% endif %}{% endif %}";
 
-/// Thinking, its end, then a one-sentence answer.
-const THINK_THEN_ANSWER: &str =
-    "[a-z]{2,8}( [a-z]{2,8}){1,4}\n</think>\n\n[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}\\.";
 const ANSWER: &str = "[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}\\.";
 
 fn servers() -> &'static Servers {
@@ -61,6 +57,20 @@ async fn streamed(body: Value) -> (String, String) {
     (thinking, content)
 }
 
+/// The thinking and the answer a whole output holds, written out: up to the first
+/// `</think>` (all of it when there is none), trimmed; then the rest, leading blanks gone.
+fn expected_split(raw: &str) -> (Option<String>, String) {
+    let (thinking, answer) = match raw.find("</think>") {
+        Some(at) => (&raw[..at], raw[at + "</think>".len()..].trim_start()),
+        None => (raw, ""),
+    };
+    let thinking = thinking.trim();
+    (
+        (!thinking.is_empty()).then(|| thinking.to_string()),
+        answer.to_string(),
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
     let servers = servers();
@@ -68,39 +78,87 @@ async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
         servers.engine.splits_reasoning(),
         "the template writes <think> blocks"
     );
+    let ask = |extra: Value| {
+        let mut body = json!({
+            "messages": [{"role": "user", "content": "What is the capital of France?"}],
+            "temperature": 0, "max_tokens": 24,
+        });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    // Asked not to separate, the output comes whole as the content.
     let (status, body) = post_json(
         servers.http,
         "/v1/chat/completions",
-        ask(THINK_THEN_ANSWER, json!({})),
+        ask(json!({"separate_reasoning": false})),
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    let message = &body["choices"][0]["message"];
-    let thinking = message["reasoning_content"].as_str().unwrap();
-    let content = message["content"].as_str().unwrap();
-    let words = regex::Regex::new("^[a-z]{2,8}( [a-z]{2,8}){1,4}$").unwrap();
-    let sentence = regex::Regex::new(&format!("^{ANSWER}$")).unwrap();
-    assert!(words.is_match(thinking), "{body}");
-    assert!(sentence.is_match(content), "{body}");
-    assert_eq!(
-        streamed(ask(THINK_THEN_ANSWER, json!({}))).await,
-        (thinking.to_string(), content.to_string())
-    );
+    let raw = body["choices"][0]["message"]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(body["choices"][0]["message"]
+        .get("reasoning_content")
+        .is_none());
+    assert!(!raw.is_empty());
 
-    // Asked not to separate, the thinking and its end stay in the content.
-    let (status, body) = post_json(
-        servers.http,
-        "/v1/chat/completions",
-        ask(THINK_THEN_ANSWER, json!({"separate_reasoning": false})),
-    )
-    .await;
+    let (status, body) = post_json(servers.http, "/v1/chat/completions", ask(json!({}))).await;
     assert_eq!(status, 200, "{body}");
     let message = &body["choices"][0]["message"];
-    assert!(message.get("reasoning_content").is_none(), "{body}");
+    let (thinking, content) = expected_split(&raw);
     assert_eq!(
-        message["content"].as_str().unwrap(),
-        format!("{thinking}\n</think>\n\n{content}")
+        message["reasoning_content"].as_str().map(str::to_string),
+        thinking,
+        "{body}"
     );
+    assert_eq!(message["content"].as_str().unwrap(), content, "{body}");
+    assert_eq!(
+        streamed(ask(json!({}))).await,
+        (thinking.unwrap_or_default(), content)
+    );
+    common::wait_idle(&servers.engine);
+}
+
+/// With a structured output, the grammar holds the answer after the thinking: the pieces of
+/// `</think>` pushed by `logit_bias` end the thinking at once, and the answer is the JSON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_structured_answer_comes_after_the_thinking() {
+    let servers = servers();
+    let pieces = servers
+        .engine
+        .tokenizer()
+        .encode_without_bos_eos("</think>", false)
+        .unwrap();
+    let bias: serde_json::Map<String, Value> = pieces
+        .iter()
+        .map(|id| (id.to_string(), json!(100)))
+        .collect();
+    let schema =
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    let body = json!({
+        "messages": [{"role": "user", "content": "Pick a number."}],
+        "temperature": 0, "max_tokens": 40, "logit_bias": bias,
+        "response_format": {"type": "json_schema", "json_schema": {"name": "n", "schema": schema}},
+    });
+    let (status, reply) = post_json(servers.http, "/v1/chat/completions", body.clone()).await;
+    assert_eq!(status, 200, "{reply}");
+    let choice = &reply["choices"][0];
+    assert_eq!(choice["finish_reason"], "stop", "{reply}");
+    assert!(
+        choice["message"].get("reasoning_content").is_none(),
+        "{reply}"
+    );
+    let answer: Value =
+        serde_json::from_str(choice["message"]["content"].as_str().unwrap()).unwrap();
+    assert!(answer["n"].is_i64(), "{reply}");
+    let mut raw = body;
+    raw["separate_reasoning"] = json!(false);
+    let (_, reply) = post_json(servers.http, "/v1/chat/completions", raw).await;
+    let content = reply["choices"][0]["message"]["content"].as_str().unwrap();
+    assert!(content.starts_with("</think>\n\n{"), "{reply}");
     common::wait_idle(&servers.engine);
 }
 

@@ -39,6 +39,13 @@ pub enum GrammarSpec {
     Tools(String),
     /// GBNF / EBNF as llama.cpp and SGLang write it (`root ::= ...`).
     Ebnf(String),
+    /// A reasoning model's thinking, free, then `answer`: the thinking block is open from
+    /// the first token when `inside` (the prompt opened it), else it may open the output.
+    /// The block ends at the first `</think>`, followed by a blank line.
+    AfterThinking {
+        inside: bool,
+        answer: Box<GrammarSpec>,
+    },
 }
 
 impl GrammarSpec {
@@ -50,6 +57,7 @@ impl GrammarSpec {
             Self::Lark(_) => "lark",
             Self::Tools(_) => "tools",
             Self::Ebnf(_) => "ebnf",
+            Self::AfterThinking { answer, .. } => answer.param(),
         }
     }
 
@@ -60,6 +68,9 @@ impl GrammarSpec {
             Self::Regex(rx) => format!("regex:{rx}"),
             Self::Lark(lark) | Self::Tools(lark) => format!("lark:{lark}"),
             Self::Ebnf(ebnf) => format!("ebnf:{ebnf}"),
+            Self::AfterThinking { inside, answer } => {
+                format!("think:{inside}:{}", answer.text())
+            }
         }
     }
 
@@ -69,6 +80,7 @@ impl GrammarSpec {
         match self {
             Self::JsonSchema(schema) => Some(strict(schema)),
             Self::JsonObject => Some(serde_json::json!({"type": "object"})),
+            Self::AfterThinking { answer, .. } => answer.json_schema(),
             _ => None,
         }
     }
@@ -82,8 +94,29 @@ impl GrammarSpec {
             Self::Regex(rx) => TopLevelGrammar::from_regex(rx),
             Self::Lark(lark) | Self::Tools(lark) => TopLevelGrammar::from_lark(lark.clone()),
             Self::Ebnf(ebnf) => TopLevelGrammar::from_lark(gbnf_to_lark(ebnf)?),
+            Self::AfterThinking { inside, answer } => after_thinking(*inside, answer.top_level()?)?,
         })
     }
+}
+
+/// `answer` (one grammar) behind a thinking block: a lazy lexeme ends the thinking at the
+/// first `</think>`; the answer is the same grammar, referenced by name.
+fn after_thinking(inside: bool, answer: TopLevelGrammar) -> Result<TopLevelGrammar, String> {
+    const ANSWER: &str = "answer";
+    let [mut answer] = <[_; 1]>::try_from(answer.grammars)
+        .map_err(|_| "a grammar after thinking must be a single grammar".to_string())?;
+    answer.name = Some(ANSWER.into());
+    let start = if inside {
+        format!("start: thought \"\\n\\n\" @{ANSWER}")
+    } else {
+        format!("start: @{ANSWER} | \"<think>\" thought \"\\n\\n\" @{ANSWER}")
+    };
+    let lark = format!("{start}\nthought[lazy]: THOUGHT \"</think>\"\nTHOUGHT: /(.|\\n)*/\n");
+    let wrapper = llguidance::api::GrammarWithLexer::from_lark(lark);
+    Ok(TopLevelGrammar {
+        grammars: vec![wrapper, answer],
+        max_tokens: None,
+    })
 }
 
 /// JSON without optional whitespace unless the schema asks otherwise (llguidance's

@@ -12,7 +12,7 @@ use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
-use crate::grammar::parse_tool_calls;
+use crate::grammar::{parse_tool_calls, GrammarSpec};
 use crate::handle::{response_usage, Conversation, EngineHandle, PromptInput};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
@@ -88,6 +88,16 @@ pub async fn chat_completions(
     let input_ids = prompt_ids(engine, &caller, input)
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
+    // A thinking model thinks first: a grammar holds the answer after the thinking.
+    let starts_thinking = thinking_start(engine, &input_ids);
+    let grammar = match (starts_thinking, grammar) {
+        (Some(inside), Some(answer)) => Some(GrammarSpec::AfterThinking {
+            inside,
+            answer: Box::new(answer),
+        }),
+        (_, grammar) => grammar,
+    };
+    let thinking = starts_thinking.filter(|_| request.separate_reasoning != Some(false));
     let spec = ChoiceSpec {
         params,
         max_tokens_explicit: max_tokens.is_some(),
@@ -95,7 +105,6 @@ pub async fn chat_completions(
         grammar,
         samples,
     };
-    let thinking = reasoning_start(engine, &request, &input_ids);
     let mut streams = submit_choices(engine, &caller, vec![input_ids], spec)
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
@@ -222,14 +231,10 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
 /// Tokens at the end of a prompt read for an open thinking block.
 const PROMPT_TAIL_TOKENS: usize = 16;
 
-/// `Some(inside)` when the answer's thinking is split out: `inside` when the prompt leaves a
-/// `<think>` block open, so the output starts in it.
-fn reasoning_start(
-    engine: &EngineHandle,
-    request: &ChatCompletionRequest,
-    input_ids: &[u32],
-) -> Option<bool> {
-    if !engine.splits_reasoning() || request.separate_reasoning == Some(false) {
+/// `Some(inside)` for a thinking model (see `--reasoning-parser`): `inside` when the prompt
+/// leaves a `<think>` block open, so the output starts in it.
+fn thinking_start(engine: &EngineHandle, input_ids: &[u32]) -> Option<bool> {
+    if !engine.splits_reasoning() {
         return None;
     }
     let tail = &input_ids[input_ids.len().saturating_sub(PROMPT_TAIL_TOKENS)..];
