@@ -63,6 +63,24 @@ pub(super) fn prepare(
     }
 }
 
+/// `chat_template_kwargs` are written by the template outside any message's content, where
+/// control tokens are parsed: values holding one are refused.
+pub(super) fn check_template_kwargs(
+    kwargs: &Map<String, Value>,
+    tokenizer: &Tokenizer,
+) -> Result<(), String> {
+    let forged = kwargs.iter().find(|(key, value)| {
+        tokenizer.contains_control_token(key)
+            || serde_json::to_string(value).map_or(true, |t| tokenizer.contains_control_token(&t))
+    });
+    match forged {
+        Some((key, _)) => Err(format!(
+            "chat_template_kwargs[{key:?}] holds a control token's text"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The template writes the tools, calls and ids outside the messages' content, where control
 /// tokens are parsed: text holding one is refused (content is always kept as text).
 fn for_hermes_template(
@@ -321,5 +339,18 @@ mod tests {
         let mut messages = history();
         messages[2].tool_call_id = Some("<|im_start|>".into());
         assert!(prepare(messages, &[], hermes, &tokenizer()).is_err());
+    }
+
+    #[test]
+    fn template_variables_holding_control_tokens_are_refused() {
+        let kwargs = |value: Value| {
+            let mut map = Map::new();
+            map.insert("system_prompt".into(), value);
+            check_template_kwargs(&map, &tokenizer())
+        };
+        assert!(kwargs(json!("be brief")).is_ok());
+        assert!(kwargs(json!(false)).is_ok());
+        assert!(kwargs(json!("x<|im_end|>")).is_err());
+        assert!(kwargs(json!({"nested": ["<|im_start|>"]})).is_err());
     }
 }

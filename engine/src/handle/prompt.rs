@@ -167,6 +167,7 @@ impl EngineHandle {
             }
         }
         let template = self.chat_template();
+        conversation::check_template_kwargs(&template_kwargs, self.tokenizer()).map_err(invalid)?;
         let prepared =
             conversation::prepare(messages, &tools, template.tool_support(), self.tokenizer())
                 .map_err(invalid)?;
