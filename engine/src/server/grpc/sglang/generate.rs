@@ -25,6 +25,34 @@ pub(super) type GenerateStream =
 struct Sample {
     output_ids: Vec<u32>,
     logprobs: pb::OutputLogProbs,
+    reasoning: ReasoningCount,
+}
+
+/// Reasoning tokens as SGLang counts them for `require_reasoning`: the output up to and
+/// including the first thinking-end token; none without such a token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ReasoningCount {
+    tokens: u32,
+    over: bool,
+}
+
+impl ReasoningCount {
+    fn add(&mut self, token_ids: &[u32], think_end: Option<u32>) {
+        let Some(end) = think_end else {
+            return;
+        };
+        if self.over {
+            return;
+        }
+        let counted = match token_ids.iter().position(|&t| t == end) {
+            Some(at) => {
+                self.over = true;
+                at + 1
+            }
+            None => token_ids.len(),
+        };
+        self.tokens = self.tokens.saturating_add(count(counted));
+    }
 }
 
 struct Generation {
@@ -33,6 +61,7 @@ struct Generation {
     stream: bool,
     deadline: Option<Instant>,
     prompt_tokens: u32,
+    think_end: Option<u32>,
     samples: Vec<Sample>,
     done: bool,
     /// Keeps the request id abortable while the stream lives.
@@ -44,6 +73,8 @@ pub(super) struct Options {
     pub stream: bool,
     pub deadline: Option<Instant>,
     pub prompt_tokens: u32,
+    /// See [`ReasoningCount`].
+    pub think_end: Option<u32>,
 }
 
 /// Streams the samples of one request (one per stream of `samples`, index = position):
@@ -61,6 +92,7 @@ pub(super) fn response_stream(
         stream: options.stream,
         deadline: options.deadline,
         prompt_tokens: options.prompt_tokens,
+        think_end: options.think_end,
         samples: (0..count).map(|_| Sample::default()).collect(),
         done: false,
         _inflight: inflight,
@@ -103,6 +135,7 @@ impl Generation {
                     let delta = output_logprobs(logprobs);
                     let sample = &mut self.samples[index as usize];
                     sample.output_ids.extend_from_slice(&token_ids);
+                    sample.reasoning.add(&token_ids, self.think_end);
                     // A stream's chunks carry them; its completion does not repeat them all
                     // (one message could outgrow what a client decodes).
                     if !self.stream {
@@ -142,6 +175,7 @@ impl Generation {
             prompt_tokens: self.prompt_tokens,
             completion_tokens: count(sample.output_ids.len()),
             cached_tokens,
+            reasoning_tokens: sample.reasoning.tokens,
             output_logprobs: logprobs,
             index,
             ..Default::default()
@@ -158,6 +192,7 @@ impl Generation {
             prompt_tokens: usage.prompt_tokens,
             completion_tokens: usage.completion_tokens,
             cached_tokens: usage.cached_tokens,
+            reasoning_tokens: sample.reasoning.tokens,
             output_logprobs: (!sample.logprobs.token_ids.is_empty()).then_some(sample.logprobs),
             matched_stop,
             index,
@@ -214,5 +249,24 @@ fn append(all: &mut pb::OutputLogProbs, delta: &Option<pb::OutputLogProbs>) {
         all.token_ids.extend_from_slice(&delta.token_ids);
         all.token_logprobs.extend_from_slice(&delta.token_logprobs);
         all.top_logprobs.extend(delta.top_logprobs.iter().cloned());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counted as SGLang counts them: up to and including the end token, then no more; no
+    /// end token in the vocabulary, no reasoning tokens.
+    #[test]
+    fn reasoning_tokens_end_with_the_thinking() {
+        let mut count = ReasoningCount::default();
+        count.add(&[5, 6], Some(9));
+        count.add(&[7, 9, 8], Some(9));
+        count.add(&[9, 1], Some(9));
+        assert_eq!(count.tokens, 4);
+        let mut none = ReasoningCount::default();
+        none.add(&[5, 9], None);
+        assert_eq!(none.tokens, 0);
     }
 }

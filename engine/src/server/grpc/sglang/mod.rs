@@ -168,6 +168,7 @@ impl SglangScheduler for SglangService {
             stream: prepared.stream,
             deadline,
             prompt_tokens: prepared.prompt_tokens,
+            think_end: prepared.think_end,
         };
         Ok(Response::new(generate::response_stream(
             samples, options, inflight,

@@ -23,6 +23,9 @@ pub(super) struct Prepared {
     pub prompt_tokens: u32,
     /// Samples of the prompt (`n`; 0 counts as 1).
     pub samples: u32,
+    /// With `require_reasoning`, the token that ends the thinking (`</think>`), when the
+    /// vocabulary has one: output up to it counts as reasoning tokens.
+    pub think_end: Option<u32>,
 }
 
 fn refuse(field: &str, why: &str) -> Status {
@@ -274,6 +277,11 @@ pub(super) async fn prepare(
         fit_complete(&mut sampling, explicit, room)?;
     }
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
+    let think_end = if request.require_reasoning {
+        engine.tokenizer().token_id("</think>")
+    } else {
+        None
+    };
     let mut generate = GenerateRequest::new(input_ids, sampling);
     generate.max_new_tokens_explicit = explicit;
     let rid = request.request_id;
@@ -298,6 +306,7 @@ pub(super) async fn prepare(
         stream: request.stream,
         prompt_tokens,
         samples: params.n.max(1),
+        think_end,
     })
 }
 
