@@ -114,7 +114,11 @@ async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
         thinking,
         "{body}"
     );
-    assert_eq!(message["content"].as_str().unwrap(), content, "{body}");
+    // All thinking (cut inside it): no content at all.
+    match content.as_str() {
+        "" => assert!(message["content"].is_null(), "{body}"),
+        content => assert_eq!(message["content"].as_str().unwrap(), content, "{body}"),
+    }
     assert_eq!(
         streamed(ask(json!({}))).await,
         (thinking.unwrap_or_default(), content)
@@ -158,7 +162,10 @@ async fn a_structured_answer_comes_after_the_thinking() {
     raw["separate_reasoning"] = json!(false);
     let (_, reply) = post_json(servers.http, "/v1/chat/completions", raw).await;
     let content = reply["choices"][0]["message"]["content"].as_str().unwrap();
-    assert!(content.starts_with("</think>\n\n{"), "{reply}");
+    let after = content
+        .strip_prefix("</think>")
+        .unwrap_or_else(|| panic!("{reply}"));
+    assert!(after.trim_start().starts_with('{'), "{reply}");
     common::wait_idle(&servers.engine);
 }
 
@@ -227,6 +234,31 @@ async fn chat_template_kwargs_reach_the_template() {
     common::wait_idle(&servers.engine);
 }
 
+/// Only the template's text after the conversation tells whether the output starts in a
+/// thinking block: a message that mentions `<think>` does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_mentioning_think_does_not_open_thinking() {
+    let engine = &servers().engine;
+    let opens = |thinking: bool| {
+        let mut template_kwargs = serde_json::Map::new();
+        template_kwargs.insert("enable_thinking".into(), json!(thinking));
+        let chat = Conversation {
+            messages: vec![ChatMessage::user("What does <think> mean in a prompt?")],
+            template_kwargs,
+            ..Conversation::default()
+        };
+        async move {
+            engine
+                .build_chat_prompt(chat, 0)
+                .await
+                .unwrap()
+                .opens_thinking
+        }
+    };
+    assert!(opens(true).await);
+    assert!(!opens(false).await);
+}
+
 /// The prompt with thinking off, written out.
 fn prompt_with_thinking_off() -> String {
     "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n\
@@ -241,4 +273,9 @@ fn auto_leaves_models_without_thinking_alone() {
     config.kv_budget_bytes = 16 << 20;
     let engine = EngineHandle::start(config).unwrap();
     assert!(!engine.splits_reasoning());
+    // Its generation prompt opens nothing, whatever the last message says.
+    let chat = Conversation::new(vec![ChatMessage::user("What does <think> mean?")]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let prompt = runtime.block_on(engine.build_chat_prompt(chat, 0)).unwrap();
+    assert!(!prompt.opens_thinking);
 }

@@ -41,7 +41,7 @@ pub enum GrammarSpec {
     Ebnf(String),
     /// A reasoning model's thinking, free, then `answer`: the thinking block is open from
     /// the first token when `inside` (the prompt opened it), else it may open the output.
-    /// The block ends at the first `</think>`, followed by a blank line.
+    /// The block ends at the first `</think>`, followed by at most a blank line.
     AfterThinking {
         inside: bool,
         answer: Box<GrammarSpec>,
@@ -106,12 +106,15 @@ fn after_thinking(inside: bool, answer: TopLevelGrammar) -> Result<TopLevelGramm
     let [mut answer] = <[_; 1]>::try_from(answer.grammars)
         .map_err(|_| "a grammar after thinking must be a single grammar".to_string())?;
     answer.name = Some(ANSWER.into());
+    // Models write one newline (SmolLM3) or two (Qwen 3) after the block.
     let start = if inside {
-        format!("start: thought \"\\n\\n\" @{ANSWER}")
+        format!("start: thought BLANK? @{ANSWER}")
     } else {
-        format!("start: @{ANSWER} | \"<think>\" thought \"\\n\\n\" @{ANSWER}")
+        format!("start: @{ANSWER} | \"<think>\" thought BLANK? @{ANSWER}")
     };
-    let lark = format!("{start}\nthought[lazy]: THOUGHT \"</think>\"\nTHOUGHT: /(.|\\n)*/\n");
+    let lark = format!(
+        "{start}\nthought[lazy]: THOUGHT \"</think>\"\nTHOUGHT: /(.|\\n)*/\nBLANK: /\\n\\n?/\n"
+    );
     let wrapper = llguidance::api::GrammarWithLexer::from_lark(lark);
     Ok(TopLevelGrammar {
         grammars: vec![wrapper, answer],

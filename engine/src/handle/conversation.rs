@@ -1,5 +1,5 @@
 //! A conversation with tools made ready for the chat template. A template that speaks the
-//! Hermes tool format ([`ToolSupport::hermes_tools`]: Qwen 2.5 and 3, Hermes, SmolLM3) gets
+//! Hermes tool format ([`ToolSupport::hermes_tools`]: Qwen 2.5 and 3, Hermes) gets
 //! the tools list, the calls and the results as Hugging Face passes them, so the model reads
 //! them as it was trained to. Any other template gets plain turns in that same format, which
 //! is what the tool grammar produces: the tools announced at the start of the system turn (of
@@ -70,8 +70,7 @@ pub(super) fn check_template_kwargs(
     tokenizer: &Tokenizer,
 ) -> Result<(), String> {
     let forged = kwargs.iter().find(|(key, value)| {
-        tokenizer.contains_control_token(key)
-            || serde_json::to_string(value).map_or(true, |t| tokenizer.contains_control_token(&t))
+        tokenizer.contains_control_token(key) || holds_control_token(value, tokenizer)
     });
     match forged {
         Some((key, _)) => Err(format!(
@@ -88,9 +87,7 @@ fn for_hermes_template(
     tools: &[ToolFunction],
     tokenizer: &Tokenizer,
 ) -> Result<Prepared, String> {
-    let forged = |value: &Value| {
-        serde_json::to_string(value).map_or(true, |text| tokenizer.contains_control_token(&text))
-    };
+    let forged = |value: &Value| holds_control_token(value, tokenizer);
     let tools: Option<Vec<Value>> =
         (!tools.is_empty()).then(|| tools.iter().map(tool_json).collect());
     if tools.iter().flatten().any(forged) {
@@ -116,6 +113,19 @@ fn for_hermes_template(
     Ok(Prepared { messages, tools })
 }
 
+/// Whether a key or string anywhere in `value` holds a control token's text: templates print
+/// strings raw (`{{ tool.name }}`) as well as in JSON, where escapes could hide one.
+fn holds_control_token(value: &Value, tokenizer: &Tokenizer) -> bool {
+    match value {
+        Value::String(text) => tokenizer.contains_control_token(text),
+        Value::Array(items) => items.iter().any(|v| holds_control_token(v, tokenizer)),
+        Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| tokenizer.contains_control_token(k) || holds_control_token(v, tokenizer)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
 /// Templates print a call's arguments with `tojson`: they must be the object, not its text
 /// (which would print quoted). Arguments that are not JSON stay text.
 fn parse_arguments(call: &mut Value) {
@@ -130,34 +140,48 @@ fn parse_arguments(call: &mut Value) {
     }
 }
 
-/// Calls become the assistant's text, consecutive results one user turn; ids and names go.
+/// Calls become the assistant's text, results user text; ids and names go. Results join a
+/// user turn next to them, so turns still alternate (templates like Gemma's insist).
 fn as_plain_turns(messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
     let mut out: Vec<ChatMessage> = Vec::with_capacity(messages.len());
     let mut after_result = false;
     for (i, m) in messages.into_iter().enumerate() {
-        if m.role == "tool" {
-            let response = render_tool_responses([m.content.as_str()]);
-            match out.last_mut() {
-                Some(results) if after_result => {
-                    results.content.push('\n');
-                    results.content.push_str(&response);
-                }
-                _ => out.push(ChatMessage::user(response)),
-            }
-            after_result = true;
+        let is_result = m.role == "tool";
+        let text = if is_result {
+            render_tool_responses([m.content.as_str()])
+        } else {
+            m.content
+        };
+        let joins_user = is_result || (m.role == "user" && after_result);
+        if let Some(user) = out
+            .last_mut()
+            .filter(|last| joins_user && last.role == "user")
+        {
+            // Results one per line; a blank line between results and the user's own words.
+            user.content.push_str(if after_result && is_result {
+                "\n"
+            } else {
+                "\n\n"
+            });
+            user.content.push_str(&text);
+            after_result = is_result;
             continue;
         }
-        after_result = false;
+        after_result = is_result;
+        if is_result {
+            out.push(ChatMessage::user(text));
+            continue;
+        }
         let content = match m.tool_calls.as_deref() {
             Some(calls) if !calls.is_empty() => {
                 let calls = calls_text(calls).map_err(|e| format!("messages[{i}]: {e}"))?;
-                if m.content.is_empty() {
+                if text.is_empty() {
                     calls
                 } else {
-                    format!("{}\n{calls}", m.content)
+                    format!("{text}\n{calls}")
                 }
             }
-            _ => m.content,
+            _ => text,
         };
         out.push(ChatMessage::new(m.role, content));
     }
@@ -275,9 +299,8 @@ mod tests {
                 ),
                 (
                     "user",
-                    "<tool_response>\n22C\n</tool_response>\n<tool_response>\n25C\n</tool_response>"
+                    "<tool_response>\n22C\n</tool_response>\n<tool_response>\n25C\n</tool_response>\n\nThanks"
                 ),
-                ("user", "Thanks"),
             ]
         );
         assert!(out.tools.is_none());

@@ -17,7 +17,7 @@ pub use crate::io::{
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
 pub use conversation::Conversation;
 pub use disk::KvDiskConfig;
-pub use prompt::{PromptInput, CHAT_ROLES};
+pub use prompt::{ChatPrompt, PromptInput, CHAT_ROLES};
 pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;

@@ -8,7 +8,7 @@ use super::conversation::{self, Conversation};
 use super::fair_permits::FairPermits;
 use super::{EngineHandle, SubmitError};
 use crate::tenants::TenantId;
-use crate::tokenizer::{ChatMessage, TokenizerError};
+use crate::tokenizer::{leaves_thinking_open, ChatMessage, TokenizerError};
 
 /// The roles a chat message may have (OpenAI's; `developer` is rendered as `system`).
 pub const CHAT_ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
@@ -58,7 +58,28 @@ impl PromptInput {
     }
 }
 
+/// A conversation's prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatPrompt {
+    pub ids: Vec<u32>,
+    /// Whether the template's own text after the conversation (the generation prompt)
+    /// leaves a `<think>` block open: the output starts in the model's thinking.
+    pub opens_thinking: bool,
+}
+
 impl EngineHandle {
+    /// A conversation's prompt, built off the async runtime (in turn with other tenants').
+    pub async fn build_chat_prompt(
+        &self,
+        chat: Conversation,
+        tenant: TenantId,
+    ) -> Result<ChatPrompt, SubmitError> {
+        let engine = self.clone();
+        let permits = &self.inner.prompt_permits;
+        self.run_with(permits, tenant, move || engine.chat_prompt(chat))
+            .await?
+    }
+
     /// The prompt's token ids, built off the async runtime when the input is large (in turn
     /// with other tenants' prompts).
     pub async fn build_prompt(
@@ -140,11 +161,11 @@ impl EngineHandle {
                     SubmitError::InvalidArgument(format!("the prompt cannot be tokenized: {e}"))
                 })
             }
-            PromptInput::Chat(chat) => self.chat_prompt(chat),
+            PromptInput::Chat(chat) => self.chat_prompt(chat).map(|prompt| prompt.ids),
         }
     }
 
-    fn chat_prompt(&self, chat: Conversation) -> Result<Vec<u32>, SubmitError> {
+    fn chat_prompt(&self, chat: Conversation) -> Result<ChatPrompt, SubmitError> {
         let Conversation {
             mut messages,
             tools,
@@ -172,8 +193,9 @@ impl EngineHandle {
             conversation::prepare(messages, &tools, template.tool_support(), self.tokenizer())
                 .map_err(invalid)?;
         let messages = prepared.messages;
+        let tools = prepared.tools.as_deref();
         let rendered = template
-            .render_marked(&messages, prepared.tools.as_deref(), &template_kwargs, true)
+            .render_marked(&messages, tools, &template_kwargs, true)
             .map_err(|e| match e {
                 TokenizerError::RenderTooLarge { limit } => invalid(format!(
                     "messages: the conversation renders to more than {limit} bytes; at most \
@@ -205,7 +227,28 @@ impl EngineHandle {
                 tokenizer.encode_without_bos_eos(&rendered.text, true)
             }
         };
-        encoded.map_err(|e| invalid(format!("messages cannot be tokenized: {e}")))
+        let ids = encoded.map_err(|e| invalid(format!("messages cannot be tokenized: {e}")))?;
+        // Only the template's text after the last message counts: a message may mention
+        // `<think>` itself.
+        let generation = match &rendered.content {
+            Some(content) => {
+                let after = content.last().map_or(0, |range| range.end);
+                rendered.text.get(after..).map(str::to_string)
+            }
+            None => template
+                .render_with_tools(&messages, tools, &template_kwargs, false)
+                .ok()
+                .and_then(|before| {
+                    rendered
+                        .text
+                        .strip_prefix(before.as_str())
+                        .map(str::to_string)
+                }),
+        };
+        Ok(ChatPrompt {
+            ids,
+            opens_thinking: generation.is_some_and(|tail| leaves_thinking_open(&tail)),
+        })
     }
 
     /// A text of `bytes` bytes has at least `bytes / max_token_bytes` tokens: refuses it

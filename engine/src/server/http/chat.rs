@@ -3,17 +3,17 @@
 
 use super::chat_stream::{ChatChunks, ChatStreamOptions};
 use super::error::ApiError;
-use super::generate::{collect_all, parse_body, prompt_ids, submit_choices, ChoiceSpec};
+use super::generate::{collect_all, parse_body, submit_choices, ChoiceSpec};
 use super::logprobs::chat_logprobs;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
-use super::reasoning::{split_reasoning, starts_inside};
+use super::reasoning::split_reasoning;
 use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
 use crate::grammar::{parse_tool_calls, GrammarSpec};
-use crate::handle::{response_usage, Conversation, EngineHandle, PromptInput};
+use crate::handle::{response_usage, Conversation};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
@@ -80,16 +80,20 @@ pub async fn chat_completions(
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
     // The prompt last: every cheap refusal comes before rendering and tokenizing it.
-    let input = PromptInput::Chat(Conversation {
+    let chat = Conversation {
         messages,
         tools: tools.as_ref().map(|t| t.tools.clone()).unwrap_or_default(),
         template_kwargs: template_kwargs(&request)?,
-    });
-    let input_ids = prompt_ids(engine, &caller, input)
+    };
+    let prompt = engine
+        .build_chat_prompt(chat, caller.tenant)
         .await
-        .map_err(|e| rename_param(e, "prompt", "messages"))?;
+        .map_err(|e| rename_param(ApiError::from(e), "prompt", "messages"))?;
+    let input_ids = prompt.ids;
     // A thinking model thinks first: a grammar holds the answer after the thinking.
-    let starts_thinking = thinking_start(engine, &input_ids);
+    // `Some(inside)` for a thinking model (see `--reasoning-parser`): `inside` when the
+    // generation prompt opened its thinking block.
+    let starts_thinking = engine.splits_reasoning().then_some(prompt.opens_thinking);
     let grammar = match (starts_thinking, grammar) {
         (Some(inside), Some(answer)) => Some(GrammarSpec::AfterThinking {
             inside,
@@ -134,7 +138,10 @@ pub async fn chat_completions(
                 Some(inside) => split_reasoning(&out.text, inside),
                 None => (None, out.text),
             };
+            // An answer that is all thinking has no content (as vLLM's parsers give it).
+            let thinking_only = reasoning_content.is_some() && text.is_empty();
             let (content, tool_calls) = match &tools {
+                _ if thinking_only => (None, None),
                 Some(_) => {
                     let (content, calls) = parse_tool_calls(&text);
                     if calls.is_empty() {
@@ -226,20 +233,6 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
         tool_call_id: m.tool_call_id.clone(),
         name: m.name.clone(),
     })
-}
-
-/// Tokens at the end of a prompt read for an open thinking block.
-const PROMPT_TAIL_TOKENS: usize = 16;
-
-/// `Some(inside)` for a thinking model (see `--reasoning-parser`): `inside` when the prompt
-/// leaves a `<think>` block open, so the output starts in it.
-fn thinking_start(engine: &EngineHandle, input_ids: &[u32]) -> Option<bool> {
-    if !engine.splits_reasoning() {
-        return None;
-    }
-    let tail = &input_ids[input_ids.len().saturating_sub(PROMPT_TAIL_TOKENS)..];
-    let text = engine.tokenizer().decode(tail, false).unwrap_or_default();
-    Some(starts_inside(&text))
 }
 
 /// Variables the template sees beside the engine's own, which they may not replace.

@@ -5,8 +5,7 @@ use super::error::ApiError;
 use super::protocol::SamplingFields;
 use crate::grammar::GrammarSpec;
 use crate::handle::{
-    Completion, EngineHandle, GenerateEvent, GenerateRequest, PromptInput, RequestStream,
-    TokenLogprob,
+    Completion, EngineHandle, GenerateEvent, GenerateRequest, RequestStream, TokenLogprob,
 };
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
@@ -28,18 +27,6 @@ pub async fn parse_body<T: DeserializeOwned + Send + 'static>(
     engine
         .run_bounded(caller.tenant, move || super::protocol::parse_json(&body))
         .await?
-}
-
-/// The prompt's token ids, built on the engine's shared path in the caller's turn.
-pub async fn prompt_ids(
-    engine: &EngineHandle,
-    caller: &Caller,
-    input: PromptInput,
-) -> Result<Vec<u32>, ApiError> {
-    engine
-        .build_prompt(input, caller.tenant)
-        .await
-        .map_err(ApiError::from)
 }
 
 /// Most choices of one response (prompts x samples): each is a request of its own.

@@ -9,14 +9,6 @@
 const OPEN: &str = "<think>";
 const CLOSE: &str = "</think>";
 
-/// Whether a prompt ending in `tail` leaves a thinking block open.
-pub fn starts_inside(tail: &str) -> bool {
-    match (tail.rfind(OPEN), tail.rfind(CLOSE)) {
-        (Some(open), Some(close)) => open > close,
-        (open, _) => open.is_some(),
-    }
-}
-
 /// The thinking (`None` when there is none) and the answer of a whole output.
 pub fn split_reasoning(text: &str, inside: bool) -> (Option<String>, String) {
     let body = if inside {
@@ -201,15 +193,6 @@ mod tests {
             (None, "Yes.".into())
         );
         assert_eq!(split(" plain ", false), (None, " plain ".into()));
-    }
-
-    #[test]
-    fn an_open_block_in_the_prompt_starts_the_output_inside() {
-        assert!(starts_inside("<|im_start|>assistant\n<think>\n"));
-        assert!(!starts_inside(
-            "<|im_start|>assistant\n<think>\n\n</think>\n\n"
-        ));
-        assert!(!starts_inside("<|im_start|>assistant\n"));
     }
 
     /// Streamed in pieces of every size, the thinking and the answer given out are those of

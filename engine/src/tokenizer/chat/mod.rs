@@ -345,6 +345,14 @@ impl ChatTemplate {
     }
 }
 
+/// Whether `text` (a template's text) opens a `<think>` block it does not close.
+pub fn leaves_thinking_open(text: &str) -> bool {
+    match (text.rfind("<think>"), text.rfind("</think>")) {
+        (Some(open), Some(close)) => open > close,
+        (open, _) => open.is_some(),
+    }
+}
+
 /// The texts of the tokenizer's BOS and EOS tokens (empty where it names none).
 fn special_texts(tokenizer: &Tokenizer) -> (String, String) {
     let token_text = |id: Option<u32>| {

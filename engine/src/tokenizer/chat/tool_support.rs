@@ -1,6 +1,6 @@
 //! What a chat template does with tools, found by rendering a probe conversation: whether
 //! it announces a `tools` list and writes calls and results in the Hermes format the tool
-//! grammar produces (`<tool_call>` JSON `</tool_call>`: Qwen 2.5 and 3, Hermes, SmolLM3), and
+//! grammar produces (`<tool_call>` JSON `</tool_call>`: Qwen 2.5 and 3, Hermes), and
 //! whether it accepts a system turn (Gemma 2's raises on one). The engine renders tools with
 //! the template when it speaks that format, and announces them itself otherwise.
 
