@@ -683,4 +683,7 @@ mod keyless {
     /// Calls that end early: aborts before the first token, a dead scheduler, responses
     /// too large for one message, calls without an id.
     mod lifecycle;
+
+    /// Requests that think first (`require_reasoning`).
+    mod reasoning;
 }

@@ -268,6 +268,15 @@ pub(super) async fn prepare(
     }
     let params = request.sampling_params.unwrap_or_default();
     let spec = grammar(&params, engine.grammar_limits().max_grammar_bytes)?;
+    // A request that thinks first is held to its grammar only after the thinking, as
+    // SGLang's reasoning grammar backend holds it.
+    let spec = match spec {
+        Some(answer) if request.require_reasoning => Some(GrammarSpec::AfterThinking {
+            inside: true,
+            answer: Box::new(answer),
+        }),
+        spec => spec,
+    };
     let explicit = params.max_new_tokens.is_some();
     let mut sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
     if !request.stream {
