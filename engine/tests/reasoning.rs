@@ -259,6 +259,35 @@ async fn a_message_mentioning_think_does_not_open_thinking() {
     assert!(!opens(false).await);
 }
 
+/// A template that rewrites content (so where messages lie is unknown) is read by the
+/// difference its generation prompt makes.
+#[test]
+fn a_template_rewriting_content_is_read_by_its_generation_prompt() {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = 16 << 20;
+    config.chat_template = Some(
+        "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content | upper }}<|im_end|>\n\
+         {% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n<think>\n{% endif %}\
+         {# </think> #}"
+            .into(),
+    );
+    let engine = EngineHandle::start(config).unwrap();
+    assert!(engine.splits_reasoning());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let opens = |text: &str| {
+        let chat = Conversation::new(vec![ChatMessage::user(text)]);
+        runtime
+            .block_on(engine.build_chat_prompt(chat, 0))
+            .unwrap()
+            .opens_thinking
+    };
+    assert!(opens("hello"));
+    assert!(
+        opens("what is </think>?"),
+        "a message cannot close it either"
+    );
+}
+
 /// The prompt with thinking off, written out.
 fn prompt_with_thinking_off() -> String {
     "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n\
