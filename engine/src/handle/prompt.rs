@@ -229,8 +229,9 @@ impl EngineHandle {
         };
         let ids = encoded.map_err(|e| invalid(format!("messages cannot be tokenized: {e}")))?;
         // Only the template's text after the last message counts: a message may mention
-        // `<think>` itself.
+        // `<think>` itself. Read only for a model whose thinking is split out.
         let generation = match &rendered.content {
+            _ if !self.splits_reasoning() => None,
             Some(content) => {
                 let after = content.last().map_or(0, |range| range.end);
                 rendered.text.get(after..).map(str::to_string)

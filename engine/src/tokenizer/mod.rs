@@ -30,7 +30,7 @@ use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
 pub use chat::{
     leaves_thinking_open, ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolSupport,
-    CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES,
+    CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES, THINK_CLOSE, THINK_OPEN,
 };
 pub use stream::DecodeStream;
 

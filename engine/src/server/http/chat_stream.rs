@@ -8,7 +8,7 @@ use super::reasoning::ReasoningStream;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
-use crate::grammar::{split_tool_calls, ToolCall, TOOL_CALL_OPEN as CALL_OPEN};
+use crate::grammar::{parse_tool_calls, ToolCall, TOOL_CALL_OPEN as CALL_OPEN};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 
 /// How a chat stream is written.
@@ -108,29 +108,15 @@ impl ToolStream {
         out
     }
 
-    /// At the end of the output: the content not yet sent (what was held back, the text
-    /// between and after the calls) and the calls, so that all the content sent equals the
-    /// content of an unstreamed response ([`crate::grammar::parse_tool_calls`]).
+    /// At the end of the output: the content not yet sent and the calls. What was sent is
+    /// a prefix of the unstreamed content ([`parse_tool_calls`]: it stops before the first
+    /// call and its trailing whitespace), so the rest of that content is what remains.
     fn finish(self) -> (String, Vec<ToolCall>) {
-        let split = split_tool_calls(&self.text);
-        if split.calls.is_empty() {
-            // No call after all: what was held back is content.
-            let rest = self.text.get(self.sent..).unwrap_or_default();
-            return (rest.to_string(), split.calls);
-        }
-        let before = &self.text[..split.first];
-        let mut rest = before
-            .get(self.sent..)
-            .unwrap_or_default()
-            .trim_end()
-            .to_string();
-        if !split.after.is_empty() {
-            if !before.trim_end().is_empty() {
-                rest.push('\n');
-            }
-            rest.push_str(&split.after);
-        }
-        (rest, split.calls)
+        let (content, calls) = parse_tool_calls(&self.text);
+        (
+            content.get(self.sent..).unwrap_or_default().to_string(),
+            calls,
+        )
     }
 }
 
@@ -253,7 +239,6 @@ impl ChunkFormatter for ChatChunks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::parse_tool_calls;
 
     /// A thinking model's calls: the thinking split out first, the calls from the answer,
     /// streamed as a whole response has them.

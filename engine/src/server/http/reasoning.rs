@@ -6,8 +6,7 @@
 //! is trimmed, the answer loses the whitespace that follows the block; an output cut inside
 //! the block is all thinking. Streamed, the same split comes out in deltas.
 
-const OPEN: &str = "<think>";
-const CLOSE: &str = "</think>";
+use crate::tokenizer::{THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
 
 /// The thinking (`None` when there is none) and the answer of a whole output.
 pub fn split_reasoning(text: &str, inside: bool) -> (Option<String>, String) {

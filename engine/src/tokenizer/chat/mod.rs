@@ -336,7 +336,7 @@ impl ChatTemplate {
 
     /// Whether the template writes `<think>` blocks: a reasoning model's (Qwen 3, SmolLM3).
     pub fn writes_thinking(&self) -> bool {
-        self.source.contains("<think>") && self.source.contains("</think>")
+        self.source.contains(THINK_OPEN) && self.source.contains(THINK_CLOSE)
     }
 
     /// How this template takes tools, tool calls and tool results.
@@ -345,9 +345,13 @@ impl ChatTemplate {
     }
 }
 
+/// The tags around a reasoning model's thinking.
+pub const THINK_OPEN: &str = "<think>";
+pub const THINK_CLOSE: &str = "</think>";
+
 /// Whether `text` (a template's text) opens a `<think>` block it does not close.
 pub fn leaves_thinking_open(text: &str) -> bool {
-    match (text.rfind("<think>"), text.rfind("</think>")) {
+    match (text.rfind(THINK_OPEN), text.rfind(THINK_CLOSE)) {
         (Some(open), Some(close)) => open > close,
         (open, _) => open.is_some(),
     }

@@ -287,7 +287,7 @@ pub(super) async fn prepare(
     }
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
     let think_end = if request.require_reasoning {
-        engine.tokenizer().token_id("</think>")
+        engine.tokenizer().token_id(crate::tokenizer::THINK_CLOSE)
     } else {
         None
     };
