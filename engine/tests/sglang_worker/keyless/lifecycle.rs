@@ -55,8 +55,14 @@ fn an_abort_while_waiting_ends_every_sample() {
         reasons.sort();
         let want: Vec<(u32, String)> = (0..4).map(|i| (i, "abort".to_string())).collect();
         assert_eq!(reasons, want);
-        assert!(abort(&mut c, "busy", "gw-key").await.success);
-        assert_eq!(finish_reason(&mut busy).await.as_deref(), Some("abort"));
+        // The busy request only held the running slot; on a fast machine it may have
+        // reached its length by now, so it ends either way.
+        abort(&mut c, "busy", "gw-key").await;
+        let busy_end = finish_reason(&mut busy).await;
+        assert!(
+            matches!(busy_end.as_deref(), Some("abort" | "length")),
+            "{busy_end:?}"
+        );
     });
     common::wait_idle(&engine);
 }
