@@ -150,7 +150,7 @@ fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
 fn serve_drains_and_exits_zero_on_sigterm() {
     let model = common::model_path();
     let port = free_port();
-    let grace_secs = 20;
+    let grace_secs = 60;
     let mut child = Command::new(BIN)
         .arg("serve")
         .arg("--model")
@@ -175,9 +175,11 @@ fn serve_drains_and_exits_zero_on_sigterm() {
         std::thread::sleep(Duration::from_millis(100));
     }
 
-    // A request in flight when the signal comes finishes within the grace period.
+    // A request in flight when the signal comes finishes within the grace period. It is
+    // long enough (800 tokens; repeated text drafts fast) to still run while the server is
+    // probed below.
     let in_flight = std::thread::spawn(move || {
-        let body = r#"{"prompt": "Once upon a time", "max_tokens": 96, "ignore_eos": true,
+        let body = r#"{"prompt": "Once upon a time", "max_tokens": 800, "ignore_eos": true,
                        "temperature": 0}"#;
         http(port, "POST", "/v1/completions", body)
     });
@@ -203,7 +205,7 @@ fn serve_drains_and_exits_zero_on_sigterm() {
     let (status, body) = in_flight.join().unwrap().expect("in-flight response");
     assert_eq!(status, 200, "{body}");
     let body: serde_json::Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(body["usage"]["completion_tokens"], 96, "{body}");
+    assert_eq!(body["usage"]["completion_tokens"], 800, "{body}");
     assert_eq!(body["choices"][0]["finish_reason"], "length");
 }
 

@@ -126,7 +126,16 @@ fn a_hundred_thousand_distinct_salts_leave_namespaces_and_memory_bounded() {
 
 #[test]
 fn a_salt_cap_with_every_namespace_busy_refuses_with_429_naming_the_limit() {
-    let engine = start(scripted(), None, |c| {
+    // Forward passes wait while `hold` is set, so the two long requests are still in flight
+    // when the third salt arrives, however fast scripted steps are.
+    let hold = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let held = hold.clone();
+    let model = scripted().with_forward_hook(Box::new(move |_| {
+        while held.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }));
+    let engine = start(model, None, |c| {
         c.salt_limits = SaltLimits {
             per_tenant: 2,
             total: 100,
@@ -154,6 +163,7 @@ fn a_salt_cap_with_every_namespace_busy_refuses_with_429_naming_the_limit() {
         matches!(&long, SubmitError::InvalidArgument(m) if m.starts_with("cache_salt has 257 bytes")),
         "{long}"
     );
+    hold.store(false, std::sync::atomic::Ordering::SeqCst);
     for s in [a, b, same] {
         assert!(finish_of(&drain(s)).is_some());
     }

@@ -40,7 +40,8 @@ fn spawn_server(engine: EngineHandle) -> SocketAddr {
 
 fn start_engine() -> EngineHandle {
     let mut config = EngineConfig::new(common::model_path());
-    config.kv_budget_bytes = 128 << 20;
+    // Room for a few requests that run to the end of the context at once.
+    config.kv_budget_bytes = 384 << 20;
     config.max_context_len = 2048;
     EngineHandle::start(config).unwrap()
 }
@@ -389,13 +390,15 @@ mod keyless {
         finish
     }
 
-    /// A streamed request of `ids` generating until aborted, named `rid`.
+    /// A streamed request of `ids` generating until aborted, named `rid`: it may run to the
+    /// end of the context (2048 tokens), since repeated text drafts several tokens a step
+    /// and a shorter one could end before a test is done with it.
     fn endless(ids: Vec<u32>, rid: &str) -> pb::GenerateRequest {
         let mut request = generate(ids);
         request.request_id = rid.into();
         request.stream = true;
         let params = request.sampling_params.as_mut().unwrap();
-        params.max_new_tokens = Some(1000);
+        params.max_new_tokens = None;
         params.ignore_eos = true;
         request
     }

@@ -142,9 +142,13 @@ fn speculation_changes_no_token_and_its_drafts_are_accepted() {
     );
     assert_eq!(plain.server_info().spec_draft_tokens, 0);
 
-    // Each request's completion counts its own drafts: they add up to the server's totals.
+    // Each request's completion counts its own drafts: they add up to the server's totals
+    // (read from the snapshots published once the engine is idle: the last step's counts
+    // come out after its requests finished).
+    common::wait_idle(&spec);
     let before = spec.server_info();
     let done = run_to_completion(&spec, &cases[..4]);
+    common::wait_idle(&spec);
     let after = spec.server_info();
     let drafted: u64 = done.iter().map(|(_, c)| c.spec_draft_tokens as u64).sum();
     let accepted: u64 = done

@@ -120,7 +120,7 @@ fn a_light_tenant_keeps_its_ttft_beside_a_heavy_one() {
     let streams: Vec<_> = (0..12)
         .map(|i| {
             engine
-                .submit(request(heavy, prompt(200 + i, 384), 64))
+                .submit(request(heavy, prompt(200 + i, 384), 512))
                 .unwrap()
         })
         .collect();
@@ -235,6 +235,7 @@ fn one_tenants_flood_does_not_evict_anothers_cache_within_its_share() {
             assert!(!matches!(event, GenerateEvent::Error(_)));
         }
     }
+    common::wait_idle(&engine);
     let info = engine.server_info();
     assert!(info.tenants[flooder as usize].cached_tokens > 0);
     // Its cache stayed: the whole prompt but the token always recomputed.

@@ -520,12 +520,13 @@ async fn a_tenant_at_its_kv_quota_queues_while_others_proceed() {
 #[tokio::test]
 async fn queue_and_rate_limits_answer_resource_exhausted_naming_the_limit() {
     let _turn = SERIAL.lock().await;
-    // "limited" runs one request and queues one: of six sent at once some are refused.
+    // "limited" runs one request and queues one: of six sent at once some are refused (each
+    // long enough to still run while the others connect, one by one).
     let jobs: Vec<_> = (0..6)
         .map(|i| {
             tokio::spawn(generate(
                 "limited-key",
-                greedy_request(&prompt(&format!("l{i}"), 20), 24, None),
+                greedy_request(&prompt(&format!("l{i}"), 20), 200, None),
             ))
         })
         .collect();
