@@ -13,7 +13,7 @@ use common::process::Rng;
 use common::servers::{post_json, serve};
 use engine::gguf::GgufFile;
 use engine::grammar::{
-    tool_grammar, Constraint, GrammarLimits, GrammarSpec, Grammars, Step, ToolChoice, ToolFunction,
+    Constraint, GrammarLimits, GrammarSpec, Grammars, Step, ToolChoice, ToolFormat, ToolFunction,
 };
 use engine::handle::EngineConfig;
 use engine::tokenizer::Tokenizer;
@@ -223,7 +223,9 @@ fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
     let call = GET_TIME_CALL;
     let text = format!("Let me look.{call}");
     for parallel in [false, true] {
-        let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel, None).unwrap();
+        let spec = ToolFormat::Hermes
+            .grammar(&tools, &ToolChoice::Auto, parallel, None)
+            .unwrap();
         let mut constraint = grammars.compile(&spec, &Namespace::global()).unwrap();
         let step = feed(&tok, &mut constraint, &text);
         assert_eq!(
@@ -262,7 +264,9 @@ fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
     }));
     let call = GET_TIME_CALL;
     for parallel in [false, true] {
-        let spec = tool_grammar(&tools, &ToolChoice::Auto, parallel, Some(&answer)).unwrap();
+        let spec = ToolFormat::Hermes
+            .grammar(&tools, &ToolChoice::Auto, parallel, Some(&answer))
+            .unwrap();
         let fresh = || grammars.compile(&spec, &Namespace::global()).unwrap();
         let mut constraint = fresh();
         let step = feed(&tok, &mut constraint, "{\"city\":\"Paris\"}");
@@ -277,11 +281,53 @@ fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
             "text alone, parallel: {parallel}"
         );
         // `required` forces calls whatever the format says.
-        let spec = tool_grammar(&tools, &ToolChoice::Required, parallel, Some(&answer)).unwrap();
+        let spec = ToolFormat::Hermes
+            .grammar(&tools, &ToolChoice::Required, parallel, Some(&answer))
+            .unwrap();
         let mut constraint = grammars.compile(&spec, &Namespace::global()).unwrap();
         let step = feed(&tok, &mut constraint, call);
         assert!(may_end(&tok, &mut constraint, &step));
     }
+}
+
+/// Llama 3's format: the whole answer is one bare JSON call. Under `auto` the first
+/// character decides (a `{` starts the call, or the JSON answer beside a response format;
+/// anything else is text); `required` admits only the call, and one call ends the output
+/// whatever `parallel` says (the Llama 3 templates render one call per turn).
+#[test]
+fn llama3_tool_grammars_take_one_bare_json_call_or_text() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let tools = [get_time()];
+    let call = "{\"name\":\"get_time\",\"parameters\":{\"zone\":\"UTC\"}}";
+    let compile = |choice: &ToolChoice, answer: Option<&GrammarSpec>| {
+        let spec = ToolFormat::Llama3Json
+            .grammar(&tools, choice, true, answer)
+            .unwrap();
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    let mut constraint = compile(&ToolChoice::Auto, None);
+    let step = feed(&tok, &mut constraint, call);
+    assert!(only_the_end(&tok, &mut constraint, &step), "one call");
+    let mut constraint = compile(&ToolChoice::Auto, None);
+    let step = feed(&tok, &mut constraint, "It is noon {here}.");
+    assert!(may_end(&tok, &mut constraint, &step), "text");
+    // JSON that is not a call is refused without an answer format, admitted with one.
+    let mut constraint = compile(&ToolChoice::Auto, None);
+    feed(&tok, &mut constraint, "{\"");
+    assert!(!admits(&tok, &mut constraint, "city"));
+    let answer = GrammarSpec::JsonSchema(json!({
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]
+    }));
+    let mut constraint = compile(&ToolChoice::Auto, Some(&answer));
+    let step = feed(&tok, &mut constraint, "{\"city\":\"Paris\"}");
+    assert!(may_end(&tok, &mut constraint, &step), "the answer");
+    let mut constraint = compile(&ToolChoice::Required, Some(&answer));
+    assert!(!admits(&tok, &mut constraint, "It"));
+    let step = feed(&tok, &mut constraint, call);
+    assert!(
+        only_the_end(&tok, &mut constraint, &step),
+        "required: one call"
+    );
 }
 
 /// Whether the grammar admits the first token of `text` next.
@@ -347,7 +393,9 @@ fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
     }
 
     // Calls forced by `tool_choice: required` come after the thinking too.
-    let required = tool_grammar(&[get_time()], &ToolChoice::Required, false, None).unwrap();
+    let required = ToolFormat::Hermes
+        .grammar(&[get_time()], &ToolChoice::Required, false, None)
+        .unwrap();
     let mut constraint = after(true, &required);
     let step = feed(
         &tok,

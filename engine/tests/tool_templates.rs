@@ -2,19 +2,21 @@
 //! Hermes tool format (a Qwen 2.5-style one, given with `chat_template`) gets the tools, calls
 //! and results as Hugging Face passes them; the default model's plain template gets them as
 //! text in that same format (results in a user turn); a template that refuses system turns
-//! gets the tools in the first user turn instead of a 400.
+//! gets the tools in the first user turn instead of a 400. A Llama 3.1-style template gets
+//! them natively too, and its bare JSON calls come back as `tool_calls`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
-use common::servers::{post_json, serve, Servers};
-use engine::grammar::{tools_prompt, ToolFunction};
+use common::servers::{post_json, post_sse, serve, Servers};
+use engine::grammar::{ToolFormat, ToolFunction};
 use engine::handle::{Conversation, EngineConfig, EngineHandle, PromptInput};
 use engine::tokenizer::ChatMessage;
 use serde_json::{json, Value};
 
 const HERMES_TEMPLATE: &str = include_str!("fixtures/hermes_tools_template.jinja");
+const LLAMA3_TEMPLATE: &str = include_str!("fixtures/llama3_tools_template.jinja");
 
 fn config(template: Option<&str>) -> EngineConfig {
     let mut config = EngineConfig::new(common::model_path());
@@ -81,7 +83,7 @@ fn prompt_text(
 fn a_hermes_template_renders_tools_calls_and_results_itself() {
     let engine = EngineHandle::start(config(Some(HERMES_TEMPLATE))).unwrap();
     let support = engine.chat_template().tool_support();
-    assert!(support.hermes_tools, "{support:?}");
+    assert_eq!(support.native, Some(ToolFormat::Hermes), "{support:?}");
     let text = prompt_text(&engine, history(), &[weather()]);
     let expected = "<|im_start|>system\nYou are a helpful assistant.\n\n# Tools\n\n\
         You may call one or more functions to assist with the user query.\n\n\
@@ -123,7 +125,7 @@ fn a_hermes_template_renders_tools_calls_and_results_itself() {
 #[test]
 fn a_plain_template_gets_calls_and_results_as_hermes_text() {
     let engine = EngineHandle::start(config(None)).unwrap();
-    assert!(!engine.chat_template().tool_support().hermes_tools);
+    assert_eq!(engine.chat_template().tool_support().native, None);
     let text = prompt_text(&engine, history(), &[weather()]);
     let expected = format!(
         "<|im_start|>system\n{}<|im_end|>\n\
@@ -133,7 +135,7 @@ fn a_plain_template_gets_calls_and_results_as_hermes_text() {
          \"arguments\":{{\"city\":\"Rome\"}}}}\n</tool_call><|im_end|>\n\
          <|im_start|>user\n<tool_response>\n22C\n</tool_response>\n<tool_response>\n25C\n\
          </tool_response><|im_end|>\n<|im_start|>assistant\n",
-        tools_prompt(&[weather()])
+        ToolFormat::Hermes.announcement(&[weather()])
     );
     assert_eq!(text, expected);
 }
@@ -149,7 +151,7 @@ fn a_template_without_system_turns_takes_tools_in_the_first_user_turn() {
     let text = prompt_text(&engine, vec![ChatMessage::user("Hi")], &[weather()]);
     let expected = format!(
         "<|im_start|>user\n{}\n\nHi<|im_end|>\n<|im_start|>assistant\n",
-        tools_prompt(&[weather()])
+        ToolFormat::Hermes.announcement(&[weather()])
     );
     assert_eq!(text, expected);
 }
@@ -217,6 +219,126 @@ async fn http_tool_calls_go_through_a_hermes_template() {
     assert_eq!(
         body["usage"]["prompt_tokens"].as_u64(),
         Some(expected_prompt.len() as u64)
+    );
+    common::wait_idle(&servers.engine);
+}
+
+/// A Llama 3.1-style template announces the tools itself (in the first user turn, as JSON
+/// indented by four), writes the call as a bare JSON object with `parameters` and the
+/// result in an `ipython` turn; the engine reads calls in that format.
+#[test]
+fn a_llama3_template_renders_tools_calls_and_results_itself() {
+    let engine = EngineHandle::start(config(Some(LLAMA3_TEMPLATE))).unwrap();
+    let support = engine.chat_template().tool_support();
+    assert_eq!(support.native, Some(ToolFormat::Llama3Json), "{support:?}");
+    assert_eq!(engine.tool_format(), ToolFormat::Llama3Json);
+    let mut messages = history()[..3].to_vec();
+    messages[1].tool_calls = Some(vec![call("c0", "Paris")]);
+    let text = prompt_text(&engine, messages, &[weather()]);
+    // `tojson(indent=4)`, as Python's `json.dumps(indent=4)` writes it.
+    let tool_json = json!({"type": "function", "function": {
+        "name": "get_weather", "description": "The weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                       "required": ["city"]}}});
+    let mut tool = Vec::new();
+    let indent = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    serde::Serialize::serialize(
+        &tool_json,
+        &mut serde_json::Serializer::with_formatter(&mut tool, indent),
+    )
+    .unwrap();
+    let tool = String::from_utf8(tool).unwrap();
+    let bos = engine
+        .tokenizer()
+        .token_to_piece(engine.tokenizer().bos_token_id().unwrap())
+        .unwrap();
+    let bos = String::from_utf8_lossy(bos);
+    let expected = format!(
+        "{bos}<|start_header_id|>system<|end_header_id|>\n\nEnvironment: ipython\n\
+         Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n<|eot_id|>\
+         <|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please \
+         respond with a JSON for a function call with its proper arguments that best answers \
+         the given prompt.\n\nRespond in the format {{\"name\": function name, \"parameters\": \
+         dictionary of argument name and its value}}. Do not use variables.\n\n{tool}\n\n\
+         Weather in Paris and Rome?<|eot_id|>\
+         <|start_header_id|>assistant<|end_header_id|>\n\n{{\"name\": \"get_weather\", \
+         \"parameters\": {{\"city\": \"Paris\"}}}}<|eot_id|>\
+         <|start_header_id|>ipython<|end_header_id|>\n\n\"22C\"<|eot_id|>\
+         <|start_header_id|>assistant<|end_header_id|>\n\n"
+    );
+    assert_eq!(text, expected);
+    // Several calls in one turn are the template's to refuse, with its own words.
+    let err = engine
+        .build_prompt_now(tool_chat(history(), vec![weather()]))
+        .unwrap_err();
+    assert!(err.to_string().contains("single tool-calls"), "{err}");
+}
+
+/// Over HTTP with the Llama 3.1-style template: a required call is written as the bare JSON
+/// the model was trained on and comes back parsed, streamed or not, with the same call; a
+/// text answer stays content.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_tool_calls_come_back_from_llama3_json() {
+    let servers = serve(config(Some(LLAMA3_TEMPLATE)));
+    let tools = json!([{"type": "function", "function": {
+        "name": "get_weather", "description": "The weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                       "required": ["city"]}}}]);
+    let request = |stream: bool, choice: &str| {
+        json!({"messages": [{"role": "user", "content": "Weather in Paris?"}],
+               "tools": tools, "tool_choice": choice, "temperature": 0, "max_tokens": 40,
+               "stream": stream})
+    };
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        request(false, "required"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let choice = &body["choices"][0];
+    assert_eq!(choice["finish_reason"], "tool_calls", "{body}");
+    assert!(choice["message"]["content"].is_null(), "{body}");
+    let calls = choice["message"]["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 1, "{body}");
+    assert_eq!(calls[0]["function"]["name"], "get_weather");
+    let arguments = calls[0]["function"]["arguments"].as_str().unwrap();
+    let parsed: Value = serde_json::from_str(arguments).unwrap();
+    assert!(parsed["city"].is_string(), "{arguments}");
+
+    let events = post_sse(
+        servers.http,
+        "/v1/chat/completions",
+        request(true, "required"),
+    )
+    .await;
+    let streamed: Vec<&Value> = events
+        .iter()
+        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
+        .flatten()
+        .collect();
+    assert_eq!(streamed.len(), 1, "{events:?}");
+    assert_eq!(
+        streamed[0]["function"]["arguments"].as_str(),
+        Some(arguments)
+    );
+    let content: String = events
+        .iter()
+        .filter_map(|e| e["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert_eq!(content, "", "{events:?}");
+
+    // With `none` the model answers in text, which stays content.
+    let (status, body) =
+        post_json(servers.http, "/v1/chat/completions", request(false, "none")).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body["choices"][0]["message"]["tool_calls"].is_null(),
+        "{body}"
+    );
+    assert!(
+        body["choices"][0]["message"]["content"].is_string(),
+        "{body}"
     );
     common::wait_idle(&servers.engine);
 }

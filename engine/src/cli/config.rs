@@ -5,7 +5,7 @@
 use super::DEFAULT_MODEL;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use engine::grammar::GrammarLimits;
+use engine::grammar::{GrammarLimits, ToolFormat};
 use engine::handle::{EngineConfig, KvDiskConfig, ReasoningParser, SaltLimits};
 use engine::scheduler::{Policy, SchedulerConfig};
 use engine::server::connections::ConnectionLimits;
@@ -151,6 +151,23 @@ pub struct ServeArgs {
     /// always, `none` never [default: auto]
     #[arg(long)]
     pub reasoning_parser: Option<ReasoningParserArg>,
+    /// The syntax of tool calls on the chat API: `auto` the one the chat template renders
+    /// (Hermes `<tool_call>` blocks for Qwen 2.5 and 3, JSON for Llama 3.x), else Hermes,
+    /// which the server then announces itself; `hermes` or `llama3` to choose [default: auto]
+    #[arg(long)]
+    pub tool_call_parser: Option<ToolCallParserArg>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolCallParserArg {
+    Auto,
+    #[value(alias = "qwen25")]
+    #[serde(alias = "qwen25")]
+    Hermes,
+    #[value(alias = "llama3_json")]
+    #[serde(alias = "llama3_json")]
+    Llama3,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -258,6 +275,7 @@ impl ServeArgs {
             grammar_mask_budget_ms: self.grammar_mask_budget_ms.or(file.grammar_mask_budget_ms),
             chat_template_file: self.chat_template_file.or(file.chat_template_file),
             reasoning_parser: self.reasoning_parser.or(file.reasoning_parser),
+            tool_call_parser: self.tool_call_parser.or(file.tool_call_parser),
         }
     }
 
@@ -303,6 +321,11 @@ impl ServeArgs {
             None | Some(ReasoningParserArg::Auto) => ReasoningParser::Auto,
             Some(ReasoningParserArg::Off) => ReasoningParser::None,
             Some(ReasoningParserArg::Think) => ReasoningParser::Think,
+        };
+        engine.tool_format = match self.tool_call_parser {
+            None | Some(ToolCallParserArg::Auto) => None,
+            Some(ToolCallParserArg::Hermes) => Some(ToolFormat::Hermes),
+            Some(ToolCallParserArg::Llama3) => Some(ToolFormat::Llama3Json),
         };
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
@@ -557,6 +580,17 @@ mod tests {
         assert_eq!(
             parser(&["--reasoning-parser", "think"])?,
             ReasoningParser::Think
+        );
+        let tools = |flags: &[&str]| parse(flags).resolve().map(|c| c.engine.tool_format);
+        assert_eq!(tools(&[])?, None);
+        assert_eq!(tools(&["--tool-call-parser", "auto"])?, None);
+        assert_eq!(
+            tools(&["--tool-call-parser", "llama3"])?,
+            Some(ToolFormat::Llama3Json)
+        );
+        assert_eq!(
+            tools(&["--tool-call-parser", "qwen25"])?,
+            Some(ToolFormat::Hermes)
         );
         Ok(())
     }

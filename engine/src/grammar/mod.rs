@@ -11,10 +11,7 @@ mod vocab;
 
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
-pub use tools::{
-    parse_tool_calls, render_tool_calls, render_tool_responses, split_tool_calls, tool_grammar,
-    tool_json, tools_prompt, ToolCall, ToolChoice, ToolFunction, TOOL_CALL_OPEN,
-};
+pub use tools::{render_tool_responses, tool_json, ToolCall, ToolChoice, ToolFormat, ToolFunction};
 
 use crate::tokenizer::Tokenizer;
 use llguidance::api::TopLevelGrammar;
@@ -35,7 +32,7 @@ pub enum GrammarSpec {
     Regex(String),
     /// A Lark grammar, llguidance's native form.
     Lark(String),
-    /// The Lark grammar of a chat request's `tools` (see [`tool_grammar`]).
+    /// The Lark grammar of a chat request's `tools` (see [`ToolFormat::grammar`]).
     Tools(String),
     /// GBNF / EBNF as llama.cpp and SGLang write it (`root ::= ...`).
     Ebnf(String),

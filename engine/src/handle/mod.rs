@@ -21,7 +21,7 @@ pub use prompt::{ChatPrompt, PromptInput, CHAT_ROLES};
 pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;
-use crate::grammar::{CompileError, Constraint, GrammarLimits, GrammarSpec, Grammars};
+use crate::grammar::{CompileError, Constraint, GrammarLimits, GrammarSpec, Grammars, ToolFormat};
 use crate::io::{event_channel, AbortScope, Command, EventReceiver, Shared};
 use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
@@ -76,6 +76,8 @@ pub struct EngineConfig {
     pub chat_template: Option<String>,
     /// Whether chat answers split `<think>` blocks out as `reasoning_content`.
     pub reasoning_parser: ReasoningParser,
+    /// The syntax of tool calls; `None`: the one the chat template speaks, else Hermes.
+    pub tool_format: Option<ToolFormat>,
 }
 
 /// When the OpenAI chat API splits a reasoning model's thinking from its answer.
@@ -107,6 +109,7 @@ impl EngineConfig {
             cuda_graph_max_batch: usize::MAX,
             chat_template: None,
             reasoning_parser: ReasoningParser::Auto,
+            tool_format: None,
         }
     }
 }
@@ -189,6 +192,8 @@ struct Inner {
     chat_template: ChatTemplate,
     /// Whether chat answers split thinking out ([`ReasoningParser`] resolved).
     splits_reasoning: bool,
+    /// `EngineConfig::tool_format`.
+    tool_format: Option<ToolFormat>,
     model_info: ModelInfo,
     max_context_len: usize,
     max_queued: usize,
@@ -372,6 +377,7 @@ impl EngineHandle {
                 tokenizer,
                 chat_template,
                 splits_reasoning,
+                tool_format: config.tool_format,
                 model_info,
                 max_context_len,
                 max_queued: sched.max_queued_requests,
@@ -403,6 +409,15 @@ impl EngineHandle {
     /// Whether chat answers split a `<think>` block out as reasoning.
     pub fn splits_reasoning(&self) -> bool {
         self.inner.splits_reasoning
+    }
+
+    /// How the model writes tool calls: as configured, else as its chat template renders
+    /// them, else in the Hermes format (which the engine then announces itself).
+    pub fn tool_format(&self) -> ToolFormat {
+        self.inner
+            .tool_format
+            .or_else(|| self.chat_template().tool_support().native)
+            .unwrap_or_default()
     }
 
     pub fn model_info(&self) -> &ModelInfo {

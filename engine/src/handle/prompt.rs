@@ -189,9 +189,14 @@ impl EngineHandle {
         }
         let template = self.chat_template();
         conversation::check_template_kwargs(&template_kwargs, self.tokenizer()).map_err(invalid)?;
-        let prepared =
-            conversation::prepare(messages, &tools, template.tool_support(), self.tokenizer())
-                .map_err(invalid)?;
+        let prepared = conversation::prepare(
+            messages,
+            &tools,
+            template.tool_support(),
+            self.tool_format(),
+            self.tokenizer(),
+        )
+        .map_err(invalid)?;
         let messages = prepared.messages;
         let tools = prepared.tools.as_deref();
         let rendered = template

@@ -12,7 +12,7 @@ use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
-use crate::grammar::{parse_tool_calls, GrammarSpec};
+use crate::grammar::GrammarSpec;
 use crate::handle::{response_usage, Conversation};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
@@ -39,6 +39,7 @@ pub async fn chat_completions(
         .map(to_chat_message)
         .collect::<Result<Vec<_>, _>>()?;
     let tools = ToolRequest::from_request(&request)?;
+    let tool_format = engine.tool_format();
     let sampling = &request.sampling;
     let mut grammar = grammar_spec(sampling)?;
     if let Some(tools) = &tools {
@@ -61,7 +62,7 @@ pub async fn chat_completions(
                  guided_choice",
             ));
         }
-        grammar = tools.grammar(answer.as_ref());
+        grammar = tools.grammar(tool_format, answer.as_ref());
     }
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
         (Some(true), top) => Some(top.unwrap_or(0)),
@@ -120,7 +121,7 @@ pub async fn chat_completions(
         let options = ChatStreamOptions {
             include_usage,
             top,
-            tools: tools.is_some(),
+            tools: tools.is_some().then_some(tool_format),
             thinking,
         };
         let formatter = ChatChunks::new(engine.clone(), meta, options);
@@ -143,7 +144,7 @@ pub async fn chat_completions(
             let (content, tool_calls) = match &tools {
                 _ if thinking_only => (None, None),
                 Some(_) => {
-                    let (content, calls) = parse_tool_calls(&text);
+                    let (content, calls) = tool_format.parse(&text);
                     if calls.is_empty() {
                         (Some(content), None)
                     } else {

@@ -8,7 +8,7 @@ use super::reasoning::ReasoningStream;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
-use crate::grammar::{parse_tool_calls, ToolCall, TOOL_CALL_OPEN as CALL_OPEN};
+use crate::grammar::{ToolCall, ToolFormat};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 
 /// How a chat stream is written.
@@ -17,8 +17,8 @@ pub struct ChatStreamOptions {
     pub include_usage: bool,
     /// Top logprobs per token, when logprobs were asked for.
     pub top: Option<usize>,
-    /// Whether the output may hold tool calls.
-    pub tools: bool,
+    /// The format of the output's tool calls, when it may hold any.
+    pub tools: Option<ToolFormat>,
     /// `Some(inside)` when thinking is split out (see `reasoning`).
     pub thinking: Option<bool>,
 }
@@ -41,7 +41,7 @@ impl ChoiceStream {
     fn new(options: &ChatStreamOptions) -> Self {
         Self {
             reasoning: options.thinking.map(ReasoningStream::new),
-            tools: options.tools.then(ToolStream::default),
+            tools: options.tools.map(ToolStream::new),
         }
     }
 
@@ -78,28 +78,24 @@ impl ChoiceStream {
     }
 }
 
-#[derive(Default)]
 struct ToolStream {
+    format: ToolFormat,
     text: String,
     sent: usize,
 }
 
 impl ToolStream {
-    /// Content that can no longer be part of a call: up to the first `<tool_call>`, less a
-    /// tail that could still become one.
+    fn new(format: ToolFormat) -> Self {
+        Self {
+            format,
+            text: String::new(),
+            sent: 0,
+        }
+    }
+
+    /// Content that can no longer be part of a call (see [`ToolFormat::held_from`]).
     fn sendable(&mut self) -> String {
-        // Only the text not yet sent can hold the first call: what was sent holds none.
-        let from = self.sent;
-        let end = match self.text.get(from..).and_then(|t| t.find(CALL_OPEN)) {
-            Some(at) => from + at,
-            None => {
-                let len = self.text.len();
-                (len.saturating_sub(CALL_OPEN.len() - 1)..len)
-                    .filter(|&i| self.text.is_char_boundary(i))
-                    .find(|&i| CALL_OPEN.starts_with(&self.text[i..]))
-                    .unwrap_or(len)
-            }
-        };
+        let end = self.format.held_from(&self.text, self.sent).max(self.sent);
         // Trailing whitespace waits for what follows: before a call it is trimmed, as the
         // unstreamed content trims it.
         let pending = self.text.get(self.sent..end).unwrap_or_default();
@@ -109,10 +105,10 @@ impl ToolStream {
     }
 
     /// At the end of the output: the content not yet sent and the calls. What was sent is
-    /// a prefix of the unstreamed content ([`parse_tool_calls`]: it stops before the first
+    /// a prefix of the unstreamed content ([`ToolFormat::parse`]: it stops before the first
     /// call and its trailing whitespace), so the rest of that content is what remains.
     fn finish(self) -> (String, Vec<ToolCall>) {
-        let (content, calls) = parse_tool_calls(&self.text);
+        let (content, calls) = self.format.parse(&self.text);
         (
             content.get(self.sent..).unwrap_or_default().to_string(),
             calls,
@@ -248,11 +244,11 @@ mod tests {
         let options = ChatStreamOptions {
             include_usage: false,
             top: None,
-            tools: true,
+            tools: Some(ToolFormat::Hermes),
             thinking: Some(false),
         };
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
-        let (content, calls) = parse_tool_calls(&answer);
+        let (content, calls) = ToolFormat::Hermes.parse(&answer);
         for size in 1..=text.len() {
             let mut choice = ChoiceStream::new(&options);
             let (mut got_thinking, mut got_content) = (String::new(), String::new());
@@ -277,7 +273,7 @@ mod tests {
         let call = |name: &str| {
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": {{}}}}\n</tool_call>")
         };
-        let texts = [
+        let hermes = [
             format!("A \n{}\n B \n{}\nC", call("t"), call("u")),
             format!("  lead\t\n\n{}", call("t")),
             format!("{}  tail  ", call("t")),
@@ -286,10 +282,21 @@ mod tests {
             "broken <tool_call> {".to_string(),
             format!("é ü \n{}", call("t")),
         ];
-        for text in &texts {
-            let (content, calls) = parse_tool_calls(text);
+        let llama3 = [
+            " {\"name\": \"t\", \"parameters\": {\"a\": \"{\"}}".to_string(),
+            "{\"name\":\"t\",\"parameters\":{}}; {\"name\":\"u\",\"parameters\":{}}\n".to_string(),
+            "Sunny, and { braces } later  \n".to_string(),
+            "{\"not\": \"a call\"}".to_string(),
+            "\n\n".to_string(),
+        ];
+        let cases = hermes
+            .iter()
+            .map(|t| (ToolFormat::Hermes, t))
+            .chain(llama3.iter().map(|t| (ToolFormat::Llama3Json, t)));
+        for (format, text) in cases {
+            let (content, calls) = format.parse(text);
             for size in 1..=text.len() {
-                let mut stream = ToolStream::default();
+                let mut stream = ToolStream::new(format);
                 let mut sent = String::new();
                 let mut at = 0;
                 while at < text.len() {
@@ -303,8 +310,11 @@ mod tests {
                 }
                 let (rest, streamed_calls) = stream.finish();
                 sent.push_str(&rest);
-                assert_eq!(sent, content, "{text:?} in pieces of {size}");
-                assert_eq!(streamed_calls, calls, "{text:?} in pieces of {size}");
+                assert_eq!(sent, content, "{format:?} {text:?} in pieces of {size}");
+                assert_eq!(
+                    streamed_calls, calls,
+                    "{format:?} {text:?} in pieces of {size}"
+                );
             }
         }
     }

@@ -1,12 +1,12 @@
 //! OpenAI `tools` / `tool_choice` on `/v1/chat/completions`: validated into the engine's
 //! [`ToolFunction`]s and [`ToolChoice`], given to the prompt (`handle::conversation` announces
-//! them), constrained by the tool grammar, and the output split back into content and
-//! `tool_calls`.
+//! them), constrained by the tool grammar of the model's [`ToolFormat`], and the output split
+//! back into content and `tool_calls`.
 
 use super::error::ApiError;
 use super::protocol::ChatCompletionRequest;
 use super::response::{FunctionCallOut, ToolCallOut};
-use crate::grammar::{tool_grammar, GrammarSpec, ToolCall, ToolChoice, ToolFunction};
+use crate::grammar::{GrammarSpec, ToolCall, ToolChoice, ToolFormat, ToolFunction};
 use serde_json::Value;
 
 /// A request's tools, when it asks for calls at all.
@@ -34,9 +34,10 @@ impl ToolRequest {
         }))
     }
 
-    /// The grammar of the output; `answer` is the request's JSON response format, if any.
-    pub fn grammar(&self, answer: Option<&GrammarSpec>) -> Option<GrammarSpec> {
-        tool_grammar(&self.tools, &self.choice, self.parallel, answer)
+    /// The grammar of the output in `format`; `answer` is the request's JSON response
+    /// format, if any.
+    pub fn grammar(&self, format: ToolFormat, answer: Option<&GrammarSpec>) -> Option<GrammarSpec> {
+        format.grammar(&self.tools, &self.choice, self.parallel, answer)
     }
 }
 

@@ -1,12 +1,14 @@
 //! What a chat template does with tools, found by rendering a probe conversation: whether
-//! it announces a `tools` list and writes calls and results in the Hermes format the tool
-//! grammar produces (`<tool_call>` JSON `</tool_call>`: Qwen 2.5 and 3, Hermes), and
-//! whether it accepts a system turn (Gemma 2's raises on one). The engine renders tools with
-//! the template when it speaks that format, and announces them itself otherwise.
+//! it announces a `tools` list and writes calls and results in a tool format the engine
+//! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
+//! JSON object for Llama 3.x), and whether it accepts a system turn (Gemma 2's raises on
+//! one). The engine renders tools with the template when it speaks one of those formats,
+//! and announces them itself otherwise.
 
 use serde_json::{json, Value};
 
 use super::{ChatMessage, ChatTemplate};
+use crate::grammar::ToolFormat;
 
 /// A name no real conversation uses, so finding it in a render means the template wrote it.
 const PROBE_FUNCTION: &str = "radixserve_probe_weather";
@@ -15,9 +17,10 @@ const PROBE_RESULT: &str = "radixserve_probe_result_22C";
 /// How a template takes tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolSupport {
-    /// It renders the request's `tools`, an assistant turn's `tool_calls` as `<tool_call>`
-    /// blocks and a `tool` turn's result: the model reads tools as it was trained to.
-    pub hermes_tools: bool,
+    /// The format in which it renders the request's `tools`, an assistant turn's
+    /// `tool_calls` and a `tool` turn's result, if any: the model reads tools as it was
+    /// trained to.
+    pub native: Option<ToolFormat>,
     /// It renders a conversation that starts with a system turn.
     pub system_turn: bool,
 }
@@ -29,13 +32,13 @@ impl ToolSupport {
             ChatMessage::user("Hello!"),
         ];
         Self {
-            hermes_tools: renders_hermes_tools(template),
+            native: native_format(template),
             system_turn: template.render(&system, true).is_ok(),
         }
     }
 }
 
-fn renders_hermes_tools(template: &ChatTemplate) -> bool {
+fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
     let tools = [json!({
         "type": "function",
         "function": {
@@ -56,17 +59,35 @@ fn renders_hermes_tools(template: &ChatTemplate) -> bool {
             ..ChatMessage::new("tool", PROBE_RESULT)
         },
     ];
-    let Ok(text) = template.render_with_tools(&messages, Some(&tools), &Default::default(), true)
-    else {
-        return false;
+    let text = template
+        .render_with_tools(&messages, Some(&tools), &Default::default(), true)
+        .ok()?;
+    // Announced and called (the name twice) and the result kept, ...
+    if text.matches(PROBE_FUNCTION).count() < 2 || !text.contains(PROBE_RESULT) {
+        return None;
+    }
+    // ... the call written as JSON in the format's shape.
+    let call_with = |key: &str| {
+        json_objects(&text).any(|v| {
+            v.get("name").and_then(Value::as_str) == Some(PROBE_FUNCTION)
+                && v.get(key) == Some(&json!({"city": "Paris"}))
+        })
     };
-    // Announced and called (the name twice), the call in tags with its arguments as JSON,
-    // the result kept.
-    text.matches(PROBE_FUNCTION).count() >= 2
-        && text.contains("<tool_call>")
-        && text.contains("</tool_call>")
-        && text.contains("\"Paris\"")
-        && text.contains(PROBE_RESULT)
+    if text.contains("<tool_call>") && text.contains("</tool_call>") && call_with("arguments") {
+        Some(ToolFormat::Hermes)
+    } else if call_with("parameters") {
+        Some(ToolFormat::Llama3Json)
+    } else {
+        None
+    }
+}
+
+/// Every JSON object in `text` (nested ones too), read from each `{` on.
+fn json_objects(text: &str) -> impl Iterator<Item = Value> + '_ {
+    text.match_indices('{').filter_map(|(at, _)| {
+        let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        values.next().and_then(Result::ok)
+    })
 }
 
 fn probe_call() -> Value {
@@ -93,11 +114,21 @@ mod tests {
     #[test]
     fn a_hermes_template_is_found_and_chatml_is_not() {
         let support = template(HERMES_TEMPLATE).tool_support();
-        assert!(support.hermes_tools && support.system_turn, "{support:?}");
+        assert_eq!(support.native, Some(ToolFormat::Hermes), "{support:?}");
+        assert!(support.system_turn, "{support:?}");
         let chatml = ChatTemplate::chatml("", "<|im_end|>")
             .unwrap()
             .tool_support();
-        assert!(!chatml.hermes_tools && chatml.system_turn, "{chatml:?}");
+        assert!(chatml.native.is_none() && chatml.system_turn, "{chatml:?}");
+    }
+
+    /// A Llama 3.1-style template: bare JSON calls with `parameters`, results in `ipython`
+    /// turns.
+    #[test]
+    fn a_llama3_template_is_found() {
+        let source = include_str!("../../../tests/fixtures/llama3_tools_template.jinja");
+        let support = template(source).tool_support();
+        assert_eq!(support.native, Some(ToolFormat::Llama3Json), "{support:?}");
     }
 
     #[test]
@@ -106,7 +137,10 @@ mod tests {
             {{ raise_exception('System role not supported') }}{% endif %}\
             <start_of_turn>{{ m.role }}\n{{ m.content }}<end_of_turn>\n{% endfor %}";
         let support = template(gemma_like).tool_support();
-        assert!(!support.system_turn && !support.hermes_tools, "{support:?}");
+        assert!(
+            !support.system_turn && support.native.is_none(),
+            "{support:?}"
+        );
     }
 
     /// Writing the tags is not enough: a template that mentions `<tool_call>` but drops the
@@ -118,6 +152,6 @@ mod tests {
             {% for m in messages %}{% if m.role != 'tool' %}{{ m.content }}\
             {% for c in m.tool_calls or [] %}<tool_call>{{ c.function | tojson }}</tool_call>\
             {% endfor %}{% endif %}{% endfor %}";
-        assert!(!template(drops_results).tool_support().hermes_tools);
+        assert_eq!(template(drops_results).tool_support().native, None);
     }
 }

@@ -1,0 +1,167 @@
+//! Tool calls: the functions a chat request offers, the grammar that holds the model's calls
+//! to their schemas, and the calls read back out of its output. Each [`ToolFormat`] is the
+//! syntax one family of models was trained to write; the chat template says which one a
+//! model speaks (`tokenizer::ToolSupport`), and templates without a syntax of their own get
+//! the Hermes one as text.
+
+mod hermes;
+mod llama3;
+
+use super::GrammarSpec;
+use serde_json::{json, Value};
+
+/// One function a model may call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolFunction {
+    pub name: String,
+    pub description: Option<String>,
+    /// JSON schema of the arguments (an object schema).
+    pub parameters: Value,
+}
+
+/// Whether and which tools the model must call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolChoice {
+    /// No calls: plain text (the tools are not announced).
+    None,
+    /// Text, or calls.
+    Auto,
+    /// At least one call, nothing else.
+    Required,
+    /// One call of this function, nothing else.
+    Function(String),
+}
+
+/// One call the model made: the function's name and its arguments as JSON text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCall {
+    pub name: String,
+    pub arguments: String,
+}
+
+/// How a model writes its calls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToolFormat {
+    /// `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>` blocks, after text or
+    /// alone (Qwen 2.5 and 3, Hermes; and every template without a syntax of its own).
+    #[default]
+    Hermes,
+    /// One JSON object `{"name": …, "parameters": {…}}` as the whole answer (Llama 3.1 to
+    /// 3.3, whose templates render one call per assistant turn).
+    Llama3Json,
+}
+
+impl ToolFormat {
+    /// The grammar of the output for `choice` over `tools` (`None` for
+    /// [`ToolChoice::None`]). With `parallel`, `required` and `auto` admit several calls
+    /// where the format has a way to write them; `answer` (a JSON object response format)
+    /// is the other way an `auto` output may end: as that JSON instead of calls.
+    pub fn grammar(
+        self,
+        tools: &[ToolFunction],
+        choice: &ToolChoice,
+        parallel: bool,
+        answer: Option<&GrammarSpec>,
+    ) -> Option<GrammarSpec> {
+        let calls = match choice {
+            ToolChoice::None => return None,
+            ToolChoice::Function(name) => vec![tools.iter().find(|t| &t.name == name)?],
+            ToolChoice::Auto | ToolChoice::Required => tools.iter().collect(),
+        };
+        let answer = answer.and_then(GrammarSpec::json_schema);
+        let auto = *choice == ToolChoice::Auto;
+        let required = *choice == ToolChoice::Required;
+        let lark = match self {
+            Self::Hermes => hermes::grammar(&calls, auto, parallel && (auto || required), answer),
+            Self::Llama3Json => llama3::grammar(&calls, auto, answer),
+        };
+        Some(GrammarSpec::Tools(lark))
+    }
+
+    /// The content (text around the calls) and the calls of a model's output; all text and
+    /// no calls when none parses.
+    pub fn parse(self, text: &str) -> (String, Vec<ToolCall>) {
+        match self {
+            Self::Hermes => hermes::parse(text),
+            Self::Llama3Json => llama3::parse(text),
+        }
+    }
+
+    /// Where text streamed so far must stop being sent as content: a call starts there, or
+    /// could, as more text comes. `sent` bytes went out already (they hold no call).
+    pub fn held_from(self, text: &str, sent: usize) -> usize {
+        match self {
+            Self::Hermes => hermes::held_from(text, sent),
+            Self::Llama3Json => llama3::held_from(text),
+        }
+    }
+
+    /// The text that announces `tools` and this format to a model whose template does not
+    /// (put at the start of the system turn).
+    pub fn announcement(self, tools: &[ToolFunction]) -> String {
+        match self {
+            Self::Hermes => hermes::announcement(tools),
+            Self::Llama3Json => llama3::announcement(tools),
+        }
+    }
+
+    /// Earlier calls as the text the model wrote, for a conversation's history.
+    pub fn render_calls(self, calls: &[ToolCall]) -> String {
+        match self {
+            Self::Hermes => hermes::render_calls(calls),
+            Self::Llama3Json => llama3::render_calls(calls),
+        }
+    }
+}
+
+/// A tool as OpenAI's request and Hugging Face's templates give it.
+pub fn tool_json(tool: &ToolFunction) -> Value {
+    json!({
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description.clone().unwrap_or_default(),
+            "parameters": tool.parameters,
+        }
+    })
+}
+
+/// Tool results as one user turn's text, each in `<tool_response>` tags (Hermes / Qwen);
+/// for templates without a tool role of their own, whatever format the calls take.
+pub fn render_tool_responses<'a>(results: impl IntoIterator<Item = &'a str>) -> String {
+    results
+        .into_iter()
+        .map(|r| format!("<tool_response>\n{r}\n</tool_response>"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The JSON schema of one call of `tool`: its name under `name_key`, its arguments under
+/// `arguments_key`, nothing else.
+fn call_schema(tool: &ToolFunction, arguments_key: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"const": tool.name},
+            arguments_key: tool.parameters,
+        },
+        "required": ["name", arguments_key],
+        "additionalProperties": false,
+    })
+}
+
+/// A call read from JSON: `name` and the arguments under the first of `arguments_keys`
+/// present (an object).
+fn call_from_json(value: &Value, arguments_keys: &[&str]) -> Option<ToolCall> {
+    let name = value.get("name")?.as_str()?;
+    let arguments = arguments_keys.iter().find_map(|k| value.get(*k))?;
+    arguments.is_object().then(|| ToolCall {
+        name: name.to_string(),
+        arguments: arguments.to_string(),
+    })
+}
+
+/// A call's arguments as JSON (`null` where the text is not JSON), for rendering it back.
+fn arguments_json(call: &ToolCall) -> Value {
+    serde_json::from_str(&call.arguments).unwrap_or(Value::Null)
+}
