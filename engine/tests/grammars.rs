@@ -224,7 +224,7 @@ fn the_auto_tool_grammar_admits_a_second_call_only_in_parallel() {
     let text = format!("Let me look.{call}");
     for parallel in [false, true] {
         let spec = ToolFormat::Hermes
-            .grammar(&tools, &ToolChoice::Auto, parallel, None)
+            .grammar(&tools, &ToolChoice::Auto, parallel, None, &tok)
             .unwrap();
         let mut constraint = grammars.compile(&spec, &Namespace::global()).unwrap();
         let step = feed(&tok, &mut constraint, &text);
@@ -265,7 +265,7 @@ fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
     let call = GET_TIME_CALL;
     for parallel in [false, true] {
         let spec = ToolFormat::Hermes
-            .grammar(&tools, &ToolChoice::Auto, parallel, Some(&answer))
+            .grammar(&tools, &ToolChoice::Auto, parallel, Some(&answer), &tok)
             .unwrap();
         let fresh = || grammars.compile(&spec, &Namespace::global()).unwrap();
         let mut constraint = fresh();
@@ -282,7 +282,7 @@ fn auto_tools_beside_a_json_format_admit_calls_or_the_answer() {
         );
         // `required` forces calls whatever the format says.
         let spec = ToolFormat::Hermes
-            .grammar(&tools, &ToolChoice::Required, parallel, Some(&answer))
+            .grammar(&tools, &ToolChoice::Required, parallel, Some(&answer), &tok)
             .unwrap();
         let mut constraint = grammars.compile(&spec, &Namespace::global()).unwrap();
         let step = feed(&tok, &mut constraint, call);
@@ -301,7 +301,7 @@ fn llama3_tool_grammars_take_one_bare_json_call_or_text() {
     let call = "{\"name\":\"get_time\",\"parameters\":{\"zone\":\"UTC\"}}";
     let compile = |choice: &ToolChoice, answer: Option<&GrammarSpec>| {
         let spec = ToolFormat::Llama3Json
-            .grammar(&tools, choice, true, answer)
+            .grammar(&tools, choice, true, answer, &tok)
             .unwrap();
         grammars.compile(&spec, &Namespace::global()).unwrap()
     };
@@ -328,6 +328,38 @@ fn llama3_tool_grammars_take_one_bare_json_call_or_text() {
         only_the_end(&tok, &mut constraint, &step),
         "required: one call"
     );
+}
+
+/// Mistral's format: `[TOOL_CALLS]` (text in this vocabulary) and an array of calls, or
+/// under `auto` text that does not start with `[`; a second call in the array only with
+/// parallel calls.
+#[test]
+fn mistral_tool_grammars_take_an_array_of_calls_or_text() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let tools = [get_time()];
+    let call = "{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}";
+    let compile = |parallel: bool| {
+        let spec = ToolFormat::Mistral
+            .grammar(&tools, &ToolChoice::Auto, parallel, None, &tok)
+            .unwrap();
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    // One call: its closing `]` is forced and the output ends.
+    let mut constraint = compile(false);
+    let step = feed(&tok, &mut constraint, &format!("[TOOL_CALLS] [{call}"));
+    assert!(only_the_end(&tok, &mut constraint, &step));
+    let mut constraint = compile(true);
+    let step = feed(&tok, &mut constraint, &format!("[TOOL_CALLS] [{call}"));
+    assert!(!may_end(&tok, &mut constraint, &step));
+    let step = feed(&tok, &mut constraint, &format!(",{call}]"));
+    assert!(only_the_end(&tok, &mut constraint, &step));
+    let mut constraint = compile(true);
+    let step = feed(&tok, &mut constraint, "It is noon [UTC].");
+    assert!(may_end(&tok, &mut constraint, &step), "text");
+    // A `[` can only start the calls.
+    let mut constraint = compile(true);
+    feed(&tok, &mut constraint, "[");
+    assert!(!admits(&tok, &mut constraint, "1"));
 }
 
 /// Whether the grammar admits the first token of `text` next.
@@ -394,7 +426,7 @@ fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
 
     // Calls forced by `tool_choice: required` come after the thinking too.
     let required = ToolFormat::Hermes
-        .grammar(&[get_time()], &ToolChoice::Required, false, None)
+        .grammar(&[get_time()], &ToolChoice::Required, false, None, &tok)
         .unwrap();
     let mut constraint = after(true, &required);
     let step = feed(

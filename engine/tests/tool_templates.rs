@@ -3,20 +3,22 @@
 //! and results as Hugging Face passes them; the default model's plain template gets them as
 //! text in that same format (results in a user turn); a template that refuses system turns
 //! gets the tools in the first user turn instead of a 400. A Llama 3.1-style template gets
-//! them natively too, and its bare JSON calls come back as `tool_calls`.
+//! them natively too, and its bare JSON calls come back as `tool_calls`; so does a Mistral
+//! v0.3-style one, whose `[TOOL_CALLS]` arrays come back with call ids of nine characters.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
 use common::servers::{post_json, post_sse, serve, Servers};
-use engine::grammar::{ToolFormat, ToolFunction};
+use engine::grammar::{tool_json, ToolFormat, ToolFunction};
 use engine::handle::{Conversation, EngineConfig, EngineHandle, PromptInput};
 use engine::tokenizer::ChatMessage;
 use serde_json::{json, Value};
 
 const HERMES_TEMPLATE: &str = include_str!("fixtures/hermes_tools_template.jinja");
 const LLAMA3_TEMPLATE: &str = include_str!("fixtures/llama3_tools_template.jinja");
+const MISTRAL_TEMPLATE: &str = include_str!("fixtures/mistral_tools_template.jinja");
 
 fn config(template: Option<&str>) -> EngineConfig {
     let mut config = EngineConfig::new(common::model_path());
@@ -156,6 +158,24 @@ fn a_template_without_system_turns_takes_tools_in_the_first_user_turn() {
     assert_eq!(text, expected);
 }
 
+/// The calls a `tool_choice: required` request of `ask` gets (checked to end in calls), and
+/// the whole response.
+async fn required_calls(servers: &Servers, ask: &Value, max_tokens: u32) -> (Value, Vec<Value>) {
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        json!({"messages": [ask], "tools": [tool_json(&weather())], "tool_choice": "required",
+               "temperature": 0, "max_tokens": max_tokens}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let choice = &body["choices"][0];
+    assert_eq!(choice["finish_reason"], "tool_calls", "{body}");
+    let calls = choice["message"]["tool_calls"].as_array().unwrap().clone();
+    assert!(!calls.is_empty(), "{body}");
+    (body, calls)
+}
+
 fn hermes_servers() -> &'static Servers {
     static SERVERS: std::sync::OnceLock<Servers> = std::sync::OnceLock::new();
     SERVERS.get_or_init(|| serve(config(Some(HERMES_TEMPLATE))))
@@ -167,22 +187,9 @@ fn hermes_servers() -> &'static Servers {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_tool_calls_go_through_a_hermes_template() {
     let servers = hermes_servers();
-    let tools = json!([{"type": "function", "function": {
-        "name": "get_weather", "description": "The weather in a city",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
-                       "required": ["city"]}}}]);
+    let tools = json!([tool_json(&weather())]);
     let ask = json!({"role": "user", "content": "Weather in Paris and Rome?"});
-    let (status, body) = post_json(
-        servers.http,
-        "/v1/chat/completions",
-        json!({"messages": [ask], "tools": tools, "tool_choice": "required",
-               "temperature": 0, "max_tokens": 60}),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let choice = &body["choices"][0];
-    assert_eq!(choice["finish_reason"], "tool_calls", "{body}");
-    let calls = choice["message"]["tool_calls"].as_array().unwrap();
+    let (body, calls) = required_calls(servers, &ask, 60).await;
     assert_eq!(calls[0]["function"]["name"], "get_weather");
     let arguments: Value =
         serde_json::from_str(calls[0]["function"]["arguments"].as_str().unwrap()).unwrap();
@@ -280,10 +287,7 @@ fn a_llama3_template_renders_tools_calls_and_results_itself() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_tool_calls_come_back_from_llama3_json() {
     let servers = serve(config(Some(LLAMA3_TEMPLATE)));
-    let tools = json!([{"type": "function", "function": {
-        "name": "get_weather", "description": "The weather in a city",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
-                       "required": ["city"]}}}]);
+    let tools = json!([tool_json(&weather())]);
     let request = |stream: bool, choice: &str| {
         json!({"messages": [{"role": "user", "content": "Weather in Paris?"}],
                "tools": tools, "tool_choice": choice, "temperature": 0, "max_tokens": 40,
@@ -340,5 +344,78 @@ async fn http_tool_calls_come_back_from_llama3_json() {
         body["choices"][0]["message"]["content"].is_string(),
         "{body}"
     );
+    common::wait_idle(&servers.engine);
+}
+
+/// A Mistral v0.3-style template announces the tools before the last user turn, writes the
+/// calls as a `[TOOL_CALLS]` array with their ids and the results with theirs; it refuses ids
+/// that are not nine letters and digits, so a client's other ids are fitted (alike for a
+/// call and its result).
+#[test]
+fn a_mistral_template_renders_tools_calls_and_results_with_fitted_ids() {
+    let engine = EngineHandle::start(config(Some(MISTRAL_TEMPLATE))).unwrap();
+    assert_eq!(engine.tool_format(), ToolFormat::Mistral);
+    let mut messages = history()[..3].to_vec();
+    messages[0].content = "Weather in Paris?".into();
+    messages[1].tool_calls = Some(vec![call("c0", "Paris")]);
+    let text = prompt_text(&engine, messages, &[weather()]);
+    let id = ToolFormat::Mistral.call_id("c0");
+    assert!(
+        id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
+        "{id}"
+    );
+    let piece = |id: Option<u32>| {
+        let bytes = engine.tokenizer().token_to_piece(id.unwrap()).unwrap();
+        String::from_utf8_lossy(bytes).into_owned()
+    };
+    let (bos, eos) = (
+        piece(engine.tokenizer().bos_token_id()),
+        piece(engine.tokenizer().eos_token_id()),
+    );
+    let expected = format!(
+        "{bos}[AVAILABLE_TOOLS] [{{\"type\": \"function\", \"function\": {{\"name\": \
+         \"get_weather\", \"description\": \"The weather in a city\", \"parameters\": \
+         {{\"type\": \"object\", \"properties\": {{\"city\": {{\"type\": \"string\"}}}}, \
+         \"required\": [\"city\"]}}}}}}][/AVAILABLE_TOOLS][INST] Weather in Paris?[/INST]\
+         [TOOL_CALLS] [{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"Paris\"}}, \
+         \"id\": \"{id}\"}}]{eos}[TOOL_RESULTS] {{\"content\": \"22C\", \"call_id\": \"{id}\"}}\
+         [/TOOL_RESULTS]"
+    );
+    assert_eq!(text, expected);
+}
+
+/// Over HTTP with the Mistral-style template: required calls come back from the
+/// `[TOOL_CALLS]` array (here the marker is text: this vocabulary has no such token) with
+/// ids the template takes back, and the conversation goes on with them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_tool_calls_come_back_from_a_mistral_array() {
+    let servers = serve(config(Some(MISTRAL_TEMPLATE)));
+    let tools = json!([tool_json(&weather())]);
+    let ask = json!({"role": "user", "content": "Weather in Paris and Rome?"});
+    let (_, calls) = required_calls(&servers, &ask, 80).await;
+    for call in &calls {
+        let id = call["id"].as_str().unwrap();
+        assert!(
+            id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
+            "{id}"
+        );
+        assert_eq!(call["function"]["name"], "get_weather");
+    }
+    let results: Vec<Value> = calls
+        .iter()
+        .map(|c| json!({"role": "tool", "tool_call_id": c["id"], "content": "22C"}))
+        .collect();
+    let mut messages = vec![
+        ask,
+        json!({"role": "assistant", "content": null, "tool_calls": calls}),
+    ];
+    messages.extend(results);
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        json!({"messages": messages, "tools": tools, "temperature": 0, "max_tokens": 8}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
     common::wait_idle(&servers.engine);
 }

@@ -152,8 +152,9 @@ pub struct ServeArgs {
     #[arg(long)]
     pub reasoning_parser: Option<ReasoningParserArg>,
     /// The syntax of tool calls on the chat API: `auto` the one the chat template renders
-    /// (Hermes `<tool_call>` blocks for Qwen 2.5 and 3, JSON for Llama 3.x), else Hermes,
-    /// which the server then announces itself; `hermes` or `llama3` to choose [default: auto]
+    /// (Hermes `<tool_call>` blocks for Qwen 2.5 and 3, JSON for Llama 3.x, `[TOOL_CALLS]`
+    /// arrays for Mistral), else Hermes, which the server then announces itself; `hermes`,
+    /// `llama3` or `mistral` to choose [default: auto]
     #[arg(long)]
     pub tool_call_parser: Option<ToolCallParserArg>,
 }
@@ -168,6 +169,7 @@ pub enum ToolCallParserArg {
     #[value(alias = "llama3_json")]
     #[serde(alias = "llama3_json")]
     Llama3,
+    Mistral,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -326,6 +328,7 @@ impl ServeArgs {
             None | Some(ToolCallParserArg::Auto) => None,
             Some(ToolCallParserArg::Hermes) => Some(ToolFormat::Hermes),
             Some(ToolCallParserArg::Llama3) => Some(ToolFormat::Llama3Json),
+            Some(ToolCallParserArg::Mistral) => Some(ToolFormat::Mistral),
         };
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
@@ -591,6 +594,10 @@ mod tests {
         assert_eq!(
             tools(&["--tool-call-parser", "qwen25"])?,
             Some(ToolFormat::Hermes)
+        );
+        assert_eq!(
+            tools(&["--tool-call-parser", "mistral"])?,
+            Some(ToolFormat::Mistral)
         );
         Ok(())
     }

@@ -49,7 +49,7 @@ pub(super) fn prepare(
     tokenizer: &Tokenizer,
 ) -> Result<Prepared, String> {
     if support.native == Some(format) {
-        for_native_template(messages, tools, tokenizer)
+        for_native_template(messages, tools, format, tokenizer)
     } else {
         let mut messages = as_plain_turns(messages, format)?;
         if !tools.is_empty() {
@@ -84,10 +84,12 @@ pub(super) fn check_template_kwargs(
 }
 
 /// The template writes the tools, calls and ids outside the messages' content, where control
-/// tokens are parsed: text holding one is refused (content is always kept as text).
+/// tokens are parsed: text holding one is refused (content is always kept as text). Call ids
+/// take the shape `format`'s templates insist on.
 fn for_native_template(
     mut messages: Vec<ChatMessage>,
     tools: &[ToolFunction],
+    format: ToolFormat,
     tokenizer: &Tokenizer,
 ) -> Result<Prepared, String> {
     let forged = |value: &Value| holds_control_token(value, tokenizer);
@@ -99,6 +101,14 @@ fn for_native_template(
     for (i, m) in messages.iter_mut().enumerate() {
         for call in m.tool_calls.iter_mut().flatten() {
             parse_arguments(call);
+            if let Some(id) = call.get_mut("id") {
+                if let Some(fitted) = id.as_str().map(|id| format.call_id(id)) {
+                    *id = Value::String(fitted);
+                }
+            }
+        }
+        if let Some(id) = m.tool_call_id.as_mut() {
+            *id = format.call_id(id);
         }
         let ids = [&m.tool_call_id, &m.name];
         if m.tool_calls.iter().flatten().any(forged)

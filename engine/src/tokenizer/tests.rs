@@ -82,6 +82,22 @@ pub(crate) fn small_tokenizer() -> Tokenizer {
     tokenizer("smollm")
 }
 
+/// The small vocabulary with one more control token, `control`, at the end.
+pub(crate) fn small_tokenizer_with_control(control: &str) -> Tokenizer {
+    let md = metadata_with("smollm", |md| {
+        let (mut tokens, mut types) = vocabulary();
+        tokens.push(control.into());
+        types.push(CONTROL);
+        md.insert("tokenizer.ggml.tokens".into(), strings(&tokens));
+        let types = types.into_iter().map(|t| MetadataValue::I32(t as i32));
+        md.insert(
+            "tokenizer.ggml.token_type".into(),
+            MetadataValue::Array(types.collect()),
+        );
+    });
+    Tokenizer::from_gguf_metadata(&md).unwrap()
+}
+
 /// Built once for the property tests, which run hundreds of cases.
 fn shared_smollm() -> &'static Tokenizer {
     static TOKENIZER: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();

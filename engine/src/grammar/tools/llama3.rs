@@ -107,14 +107,8 @@ pub(super) fn render_calls(calls: &[ToolCall]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::call;
     use super::*;
-
-    fn call(name: &str, arguments: &str) -> ToolCall {
-        ToolCall {
-            name: name.into(),
-            arguments: arguments.into(),
-        }
-    }
 
     #[test]
     fn a_json_answer_is_a_call_and_text_is_content() {

@@ -6,8 +6,10 @@
 
 mod hermes;
 mod llama3;
+mod mistral;
 
 use super::GrammarSpec;
+use crate::tokenizer::Tokenizer;
 use serde_json::{json, Value};
 
 /// One function a model may call.
@@ -49,19 +51,24 @@ pub enum ToolFormat {
     /// One JSON object `{"name": …, "parameters": {…}}` as the whole answer (Llama 3.1 to
     /// 3.3, whose templates render one call per assistant turn).
     Llama3Json,
+    /// `[TOOL_CALLS]` and a JSON array of `{"name": …, "arguments": {…}}` as the whole
+    /// answer (Mistral v0.3, Nemo, Small), call ids of nine letters and digits.
+    Mistral,
 }
 
 impl ToolFormat {
     /// The grammar of the output for `choice` over `tools` (`None` for
     /// [`ToolChoice::None`]). With `parallel`, `required` and `auto` admit several calls
     /// where the format has a way to write them; `answer` (a JSON object response format)
-    /// is the other way an `auto` output may end: as that JSON instead of calls.
+    /// is the other way an `auto` output may end: as that JSON instead of calls. Markers
+    /// that are control tokens in `vocab` are named as tokens.
     pub fn grammar(
         self,
         tools: &[ToolFunction],
         choice: &ToolChoice,
         parallel: bool,
         answer: Option<&GrammarSpec>,
+        vocab: &Tokenizer,
     ) -> Option<GrammarSpec> {
         let calls = match choice {
             ToolChoice::None => return None,
@@ -70,10 +77,16 @@ impl ToolFormat {
         };
         let answer = answer.and_then(GrammarSpec::json_schema);
         let auto = *choice == ToolChoice::Auto;
-        let required = *choice == ToolChoice::Required;
+        let parallel = parallel && matches!(choice, ToolChoice::Auto | ToolChoice::Required);
         let lark = match self {
-            Self::Hermes => hermes::grammar(&calls, auto, parallel && (auto || required), answer),
+            Self::Hermes => hermes::grammar(&calls, auto, parallel, answer),
             Self::Llama3Json => llama3::grammar(&calls, auto, answer),
+            Self::Mistral => {
+                let marker = vocab
+                    .token_id(mistral::MARKER)
+                    .filter(|&id| vocab.is_special(id));
+                mistral::grammar(&calls, auto, parallel, answer, marker)
+            }
         };
         Some(GrammarSpec::Tools(lark))
     }
@@ -84,6 +97,7 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::parse(text),
             Self::Llama3Json => llama3::parse(text),
+            Self::Mistral => mistral::parse(text),
         }
     }
 
@@ -93,6 +107,7 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::held_from(text, sent),
             Self::Llama3Json => llama3::held_from(text),
+            Self::Mistral => mistral::held_from(text),
         }
     }
 
@@ -102,6 +117,7 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::announcement(tools),
             Self::Llama3Json => llama3::announcement(tools),
+            Self::Mistral => mistral::announcement(tools),
         }
     }
 
@@ -110,6 +126,16 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::render_calls(calls),
             Self::Llama3Json => llama3::render_calls(calls),
+            Self::Mistral => mistral::render_calls(calls),
+        }
+    }
+
+    /// `id` as this format's templates take it (a client's id in the history, or the one the
+    /// server gives a call): unchanged, or made to fit where the format insists.
+    pub fn call_id(self, id: &str) -> String {
+        match self {
+            Self::Hermes | Self::Llama3Json => id.to_string(),
+            Self::Mistral => mistral::call_id(id),
         }
     }
 }
@@ -164,4 +190,16 @@ fn call_from_json(value: &Value, arguments_keys: &[&str]) -> Option<ToolCall> {
 /// A call's arguments as JSON (`null` where the text is not JSON), for rendering it back.
 fn arguments_json(call: &ToolCall) -> Value {
     serde_json::from_str(&call.arguments).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::ToolCall;
+
+    pub fn call(name: &str, arguments: &str) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
 }

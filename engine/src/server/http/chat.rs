@@ -62,7 +62,7 @@ pub async fn chat_completions(
                  guided_choice",
             ));
         }
-        grammar = tools.grammar(tool_format, answer.as_ref());
+        grammar = tools.grammar(tool_format, answer.as_ref(), engine.tokenizer());
     }
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
         (Some(true), top) => Some(top.unwrap_or(0)),
@@ -154,7 +154,7 @@ pub async fn chat_completions(
                         let content = (!content.is_empty()).then_some(content);
                         (
                             content,
-                            Some(calls_out(&meta.id, index as u32, calls, false)),
+                            Some(calls_out(tool_format, &meta.id, index as u32, calls, false)),
                         )
                     }
                 }

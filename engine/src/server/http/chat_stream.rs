@@ -212,7 +212,8 @@ impl ChunkFormatter for ChatChunks {
                     None,
                 ));
             }
-            for call in calls_out(&self.meta.id, index, calls, true) {
+            let format = self.options.tools.unwrap_or_default();
+            for call in calls_out(format, &self.meta.id, index, calls, true) {
                 let delta = Delta {
                     tool_calls: Some(vec![call]),
                     ..Delta::default()

@@ -7,6 +7,7 @@ use super::error::ApiError;
 use super::protocol::ChatCompletionRequest;
 use super::response::{FunctionCallOut, ToolCallOut};
 use crate::grammar::{GrammarSpec, ToolCall, ToolChoice, ToolFormat, ToolFunction};
+use crate::tokenizer::Tokenizer;
 use serde_json::Value;
 
 /// A request's tools, when it asks for calls at all.
@@ -34,10 +35,15 @@ impl ToolRequest {
         }))
     }
 
-    /// The grammar of the output in `format`; `answer` is the request's JSON response
-    /// format, if any.
-    pub fn grammar(&self, format: ToolFormat, answer: Option<&GrammarSpec>) -> Option<GrammarSpec> {
-        format.grammar(&self.tools, &self.choice, self.parallel, answer)
+    /// The grammar of the output in `format` over `vocab`; `answer` is the request's JSON
+    /// response format, if any.
+    pub fn grammar(
+        &self,
+        format: ToolFormat,
+        answer: Option<&GrammarSpec>,
+        vocab: &Tokenizer,
+    ) -> Option<GrammarSpec> {
+        format.grammar(&self.tools, &self.choice, self.parallel, answer, vocab)
     }
 }
 
@@ -160,14 +166,20 @@ pub fn history_calls(calls: &[Value]) -> Result<Vec<Value>, ApiError> {
 
 /// Calls of choice `choice` in OpenAI's response shape; `indexed` for stream deltas. Ids
 /// are derived from the request id and the choice, so they are stable for one response and
-/// distinct across its choices.
-pub fn calls_out(rid: &str, choice: u32, calls: Vec<ToolCall>, indexed: bool) -> Vec<ToolCallOut> {
+/// distinct across its choices, in the shape `format`'s templates take back.
+pub fn calls_out(
+    format: ToolFormat,
+    rid: &str,
+    choice: u32,
+    calls: Vec<ToolCall>,
+    indexed: bool,
+) -> Vec<ToolCallOut> {
     calls
         .into_iter()
         .enumerate()
         .map(|(i, call)| ToolCallOut {
             index: indexed.then_some(i as u32),
-            id: format!("call_{rid}_{choice}_{i}"),
+            id: format.call_id(&format!("call_{rid}_{choice}_{i}")),
             kind: "function",
             function: FunctionCallOut {
                 name: call.name,
@@ -209,15 +221,17 @@ mod tests {
             name: "f".into(),
             arguments: "{}".into(),
         };
-        let ids = |choice| -> Vec<String> {
-            calls_out("chatcmpl-1", choice, vec![call(), call()], false)
-                .into_iter()
-                .map(|c| c.id)
-                .collect()
-        };
-        let mut all = [ids(0), ids(1)].concat();
-        all.sort();
-        all.dedup();
-        assert_eq!(all.len(), 4, "{all:?}");
+        for format in [ToolFormat::Hermes, ToolFormat::Mistral] {
+            let ids = |choice| -> Vec<String> {
+                calls_out(format, "chatcmpl-1", choice, vec![call(), call()], false)
+                    .into_iter()
+                    .map(|c| c.id)
+                    .collect()
+            };
+            let mut all = [ids(0), ids(1)].concat();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), 4, "{all:?}");
+        }
     }
 }

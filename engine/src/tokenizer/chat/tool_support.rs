@@ -1,8 +1,8 @@
 //! What a chat template does with tools, found by rendering a probe conversation: whether
 //! it announces a `tools` list and writes calls and results in a tool format the engine
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
-//! JSON object for Llama 3.x), and whether it accepts a system turn (Gemma 2's raises on
-//! one). The engine renders tools with the template when it speaks one of those formats,
+//! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral), and whether it
+//! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the template when it speaks one of those formats,
 //! and announces them itself otherwise.
 
 use serde_json::{json, Value};
@@ -13,6 +13,8 @@ use crate::grammar::ToolFormat;
 /// A name no real conversation uses, so finding it in a render means the template wrote it.
 const PROBE_FUNCTION: &str = "radixserve_probe_weather";
 const PROBE_RESULT: &str = "radixserve_probe_result_22C";
+/// Nine letters and digits: Mistral's templates refuse other call ids.
+const PROBE_CALL_ID: &str = "probecall";
 
 /// How a template takes tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +56,7 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
             ..ChatMessage::assistant("")
         },
         ChatMessage {
-            tool_call_id: Some("call_0".into()),
+            tool_call_id: Some(PROBE_CALL_ID.into()),
             name: Some(PROBE_FUNCTION.into()),
             ..ChatMessage::new("tool", PROBE_RESULT)
         },
@@ -77,6 +79,8 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
         Some(ToolFormat::Hermes)
     } else if call_with("parameters") {
         Some(ToolFormat::Llama3Json)
+    } else if text.contains("[TOOL_CALLS]") && call_with("arguments") {
+        Some(ToolFormat::Mistral)
     } else {
         None
     }
@@ -92,7 +96,7 @@ fn json_objects(text: &str) -> impl Iterator<Item = Value> + '_ {
 
 fn probe_call() -> Value {
     json!({
-        "id": "call_0",
+        "id": PROBE_CALL_ID,
         "type": "function",
         "function": {"name": PROBE_FUNCTION, "arguments": {"city": "Paris"}},
     })
