@@ -321,6 +321,21 @@ fn llama3_tool_grammars_take_one_bare_json_call_or_text() {
     let mut constraint = compile(&ToolChoice::Auto, Some(&answer));
     let step = feed(&tok, &mut constraint, "{\"city\":\"Paris\"}");
     assert!(may_end(&tok, &mut constraint, &step), "the answer");
+    // Any object for `json_object`; a schema's `$defs` resolve at its own root.
+    let step = feed(
+        &tok,
+        &mut compile(&ToolChoice::Auto, Some(&GrammarSpec::JsonObject)),
+        "{\"a\":1}",
+    );
+    assert!(matches!(step, Step::Continue { .. } | Step::Done { .. }));
+    let nested = GrammarSpec::JsonSchema(json!({
+        "type": "object", "properties": {"pet": {"$ref": "#/$defs/Pet"}}, "required": ["pet"],
+        "$defs": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}},
+                          "required": ["name"]}}
+    }));
+    let mut constraint = compile(&ToolChoice::Auto, Some(&nested));
+    let step = feed(&tok, &mut constraint, "{\"pet\":{\"name\":\"Rex\"}}");
+    assert!(may_end(&tok, &mut constraint, &step), "a nested answer");
     let mut constraint = compile(&ToolChoice::Required, Some(&answer));
     assert!(!admits(&tok, &mut constraint, "It"));
     let step = feed(&tok, &mut constraint, call);

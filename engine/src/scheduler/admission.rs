@@ -71,6 +71,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let stop = StopChecker::new(&request.params, &self.eos_ids);
         let sampler =
             Sampler::new(&request.params, &request.input_ids).hold_stops(stop.stop_token_ids());
+        let detok = DecodeStream::showing(true, request.params.shown_control_token);
         self.next_seq += 1;
         let req = Req {
             seq: self.next_seq,
@@ -85,7 +86,7 @@ impl<M: ForwardModel> Scheduler<M> {
             admitted_prefix: 0,
             sampler,
             stop,
-            detok: DecodeStream::new(true),
+            detok,
             tx,
             submitted_at,
             first_token_at: None,

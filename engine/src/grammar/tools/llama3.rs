@@ -6,40 +6,42 @@
 //!
 //! Their templates announce the tools themselves (in the first user turn) and render one
 //! call per assistant turn (they refuse a turn of several), so the grammar writes one call.
-//! Under `auto` the first character decides: `{` starts the call, anything else is a text
-//! answer. Reading is lenient as other servers' Llama parsers are: a leading
-//! `<|python_tag|>`, `arguments` for `parameters` and several calls joined by `;` are read.
+//! Under `auto` the first character decides: `{` starts the call (or the JSON answer beside
+//! a response format), anything else is a text answer. Reading is lenient as other servers'
+//! Llama parsers are: `arguments` for `parameters` and several calls joined by `;` are read.
+//! (`<|python_tag|>`, which Llama writes before calls to its built-in tools, is a control
+//! token: the grammar never asks for it and output text leaves it out.)
 
 use super::{call_from_json, call_schema, ToolCall, ToolFunction};
 use crate::grammar::{compact, strict};
 use serde_json::{json, Value};
 
-/// The token Llama 3 writes before a call to a built-in tool.
-const PYTHON_TAG: &str = "<|python_tag|>";
-
 /// One call of one of `calls`; under `auto` a text answer that does not start with `{`, or
-/// `answer` (a JSON schema) instead of the call.
+/// `answer` (a JSON schema, its own grammar so that its `$defs` stay at its root) instead of
+/// the call.
 pub(super) fn grammar(calls: &[&ToolFunction], auto: bool, answer: Option<Value>) -> String {
-    let mut schemas: Vec<Value> = calls.iter().map(|t| call_schema(t, "parameters")).collect();
-    schemas.extend(answer.filter(|_| auto));
+    let schemas: Vec<Value> = calls.iter().map(|t| call_schema(t, "parameters")).collect();
     let json = compact(&strict(&json!({"anyOf": schemas})));
-    if auto {
-        // Text may not start with `{` or blank space: the first character tells a call
-        // (or the answer) from text.
-        format!("start: call | TEXT\ncall: %json {json}\nTEXT: /([^{{\\s](.|\\n)*)?/\n")
-    } else {
-        format!("start: call\ncall: %json {json}\n")
+    let call = format!("call: %json {json}\n");
+    if !auto {
+        return format!("start: call\n{call}");
+    }
+    // Text may not start with `{` or blank space: the first character tells a call (or the
+    // answer) from text.
+    let text = "TEXT: /([^{\\s](.|\\n)*)?/\n";
+    match answer {
+        Some(answer) => format!(
+            "start: call | answer | TEXT\n{call}answer: %json {}\n{text}",
+            compact(&answer)
+        ),
+        None => format!("start: call | TEXT\n{call}{text}"),
     }
 }
 
-/// The calls when the output (trimmed, less a leading `<|python_tag|>`) is calls separated
-/// by `;` and nothing else; else all of it is content.
+/// The calls when the output (trimmed) is calls separated by `;` and nothing else; else all
+/// of it is content.
 pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
-    let trimmed = text.trim();
-    let body = trimmed
-        .strip_prefix(PYTHON_TAG)
-        .unwrap_or(trimmed)
-        .trim_start();
+    let body = text.trim();
     if !body.starts_with('{') {
         return (text.to_string(), Vec::new());
     }
@@ -70,11 +72,7 @@ pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
 /// is not blank space shows it is text (not `{`).
 pub(super) fn held_from(text: &str) -> usize {
     let lead = text.trim_start();
-    let may_call = lead.is_empty()
-        || lead.starts_with('{')
-        || lead.starts_with(PYTHON_TAG)
-        || PYTHON_TAG.starts_with(lead);
-    if may_call {
+    if lead.is_empty() || lead.starts_with('{') {
         0
     } else {
         text.len()
@@ -118,9 +116,9 @@ mod tests {
             read(r#"{"name": "weather", "parameters": {"city": "Paris"}}"#),
             (String::new(), vec![weather.clone()])
         );
-        // Other servers' leniencies: the python tag, `arguments`, `;` between calls.
+        // Other servers' leniencies: `arguments`, `;` between calls.
         assert_eq!(
-            read(r#"<|python_tag|>{"name":"weather","arguments":{"city":"Paris"}}"#).1,
+            read(r#"{"name":"weather","arguments":{"city":"Paris"}}"#).1,
             vec![weather.clone()]
         );
         let two = r#" {"name":"weather","parameters":{"city":"Paris"}}; {"name":"time","parameters":{}} "#;
@@ -130,6 +128,7 @@ mod tests {
         for text in [
             "It is sunny.",
             r#"{"city": "Paris"}"#,
+            r#"<|python_tag|>{"name":"weather","parameters":{}}"#,
             r#"{"name":"weather","parameters":{}} and more"#,
             r#"{"name":"weather","parameters":{"#,
             r#"{"name":"weather","parameters":"Paris"}"#,
@@ -148,8 +147,7 @@ mod tests {
             ("  \n", 0),
             ("{\"na", 0),
             (" {", 0),
-            ("<|pyth", 0),
-            ("<|python_tag|>{", 0),
+            ("<|python_tag|>{", 15),
             ("Sunny", 5),
             (" <b>", 4),
         ] {

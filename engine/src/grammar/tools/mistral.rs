@@ -6,10 +6,10 @@
 //! ```
 //!
 //! `[TOOL_CALLS]` is a control token in those vocabularies: the grammar names it by id, and
-//! since control tokens are left out of output text, reading takes a JSON array of calls at
-//! the start of the output for calls (a text answer never starts with `[`, which the grammar
-//! sees to). Where the vocabulary has no such token, the marker is text. Their templates
-//! want call ids of nine letters and digits ([`call_id`]).
+//! the request's output text keeps that one control token (`shown_control_token`), so reading
+//! finds the marker as other servers' Mistral parsers do. Where the vocabulary has no such
+//! token, the marker is text. Their templates want call ids of nine letters and digits
+//! ([`call_id`]).
 
 use super::{call_from_json, call_schema, ToolCall, ToolFunction};
 use crate::grammar::{compact, strict};
@@ -19,8 +19,8 @@ use serde_json::{json, Value};
 pub(super) const MARKER: &str = "[TOOL_CALLS]";
 
 /// The calls, one of `calls` each (several when `parallel`), after the marker (`marker`:
-/// its control token's id; `None`: its text); under `auto` a text answer that does not
-/// start with `[`, or `answer` (a JSON schema) instead of calls.
+/// its control token's id; `None`: its text); under `auto` a text answer, or `answer` (a JSON
+/// schema) instead of calls.
 pub(super) fn grammar(
     calls: &[&ToolFunction],
     auto: bool,
@@ -35,34 +35,48 @@ pub(super) fn grammar(
         false => json!({"type": "array", "items": one, "minItems": 1, "maxItems": 1}),
     };
     let array = compact(&strict(&array));
-    let marker = match marker {
-        Some(id) => format!("<[{id}]>"),
-        None => format!("\"{MARKER}\""),
+    let (marker, text_marker) = match marker {
+        Some(id) => (format!("<[{id}]>"), false),
+        None => (format!("\"{MARKER}\""), true),
     };
     let calls = format!("calls: {marker} \" \"? %json {array}\n");
-    match (auto, answer) {
-        (false, _) => format!("start: calls\n{calls}"),
-        (true, None) => format!("start: calls | TEXT\n{calls}{TEXT}"),
-        (true, Some(answer)) => format!(
-            "start: calls | answer | TEXT\n{calls}answer: %json {}\n{TEXT}",
-            compact(&answer)
-        ),
+    if !auto {
+        return format!("start: calls\n{calls}");
     }
+    // Text may not start where the other branches do: with the marker where it is text
+    // (`[`), with the JSON answer (`{`). A space may lead (SentencePiece words carry one).
+    let mut excluded = String::new();
+    if text_marker {
+        excluded.push_str("\\[");
+    }
+    let answer = match answer {
+        Some(answer) => {
+            excluded.push('{');
+            format!("answer: %json {}\n", compact(&answer))
+        }
+        None => String::new(),
+    };
+    let (start, text) = match excluded.is_empty() {
+        true => ("calls | TEXT", "TEXT: /(.|\\n)*/\n".to_string()),
+        false => (
+            if answer.is_empty() {
+                "calls | TEXT"
+            } else {
+                "calls | answer | TEXT"
+            },
+            format!("TEXT: /( ?[^{excluded}\\s](.|\\n)*)?/\n"),
+        ),
+    };
+    format!("start: {start}\n{calls}{answer}{text}")
 }
 
-/// A text answer: empty, or starting with neither `[` nor blank space (so it never reads as
-/// calls whose marker was left out of the text), nor `{` (the JSON answer's start).
-const TEXT: &str = "TEXT: /([^\\[{\\s](.|\\n)*)?/\n";
-
-/// The calls when the output (trimmed, less the marker's text) is one JSON array of calls
-/// and nothing else; else all of it is content.
+/// The calls when the output (trimmed) is the marker and one JSON array of calls and
+/// nothing else; else all of it is content.
 pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
-    let trimmed = text.trim();
-    let body = trimmed.strip_prefix(MARKER).unwrap_or(trimmed).trim_start();
     let none = || (text.to_string(), Vec::new());
-    if !body.starts_with('[') {
+    let Some(body) = text.trim().strip_prefix(MARKER) else {
         return none();
-    }
+    };
     let Ok(Value::Array(items)) = serde_json::from_str::<Value>(body) else {
         return none();
     };
@@ -76,11 +90,11 @@ pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
     }
 }
 
-/// The whole output is held while it may still be calls: until its first character that
-/// is not blank space shows it is text (not `[`).
+/// The whole output is held while it may still be calls: until what follows its leading
+/// blank space is no longer the marker or a beginning of it.
 pub(super) fn held_from(text: &str) -> usize {
     let lead = text.trim_start();
-    if lead.is_empty() || lead.starts_with('[') {
+    if lead.starts_with(MARKER) || MARKER.starts_with(lead) {
         0
     } else {
         text.len()
@@ -135,21 +149,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_array_of_calls_is_read_with_or_without_its_marker() {
+    fn the_marker_and_an_array_of_calls_are_read_as_calls() {
         let weather = call("weather", r#"{"city":"Paris"}"#);
         let both = vec![weather.clone(), call("time", "{}")];
         let array = r#"[{"name": "weather", "arguments": {"city": "Paris"}}, {"name": "time", "arguments": {}}]"#;
-        assert_eq!(parse(array), (String::new(), both.clone()));
-        assert_eq!(parse(&format!(" {array}")).1, both, "marker skipped");
-        assert_eq!(parse(&format!("[TOOL_CALLS] {array}\n")).1, both);
+        assert_eq!(
+            parse(&format!("[TOOL_CALLS] {array}\n")),
+            (String::new(), both.clone())
+        );
+        assert_eq!(parse(&format!(" [TOOL_CALLS]{array}")).1, both);
         assert_eq!(parse(&render_calls(&both)).1, both, "rendered back");
+        // Without the marker an array is text, as is a marker before anything but calls.
         for text in [
             "Sunny.",
-            "[1, 2]",
-            "[]",
-            r#"[{"name": "weather", "arguments": {}}] and more"#,
-            r#"[{"name": "weather"}]"#,
-            r#"[{"name": "weather", "arguments": {"#,
+            array,
+            "[TOOL_CALLS] [1, 2]",
+            "[TOOL_CALLS] []",
+            r#"[TOOL_CALLS] [{"name": "weather", "arguments": {}}] and more"#,
+            r#"[TOOL_CALLS] [{"name": "weather"}]"#,
+            r#"[TOOL_CALLS] [{"name": "weather", "arguments": {"#,
         ] {
             assert_eq!(parse(text), (text.to_string(), Vec::new()), "{text}");
         }
@@ -157,15 +175,24 @@ mod tests {
 
     #[test]
     fn output_is_held_until_it_cannot_be_calls() {
-        for (text, held) in [("", 0), (" [", 0), ("[TOOL_CA", 0), ("Sun", 3), (" {", 2)] {
+        for (text, held) in [
+            ("", 0),
+            (" [", 0),
+            ("[TOOL_CA", 0),
+            ("[TOOL_CALLS] [{", 0),
+            ("[1", 2),
+            ("Sun", 3),
+            (" {", 2),
+        ] {
             assert_eq!(held_from(text), held, "{text:?}");
         }
     }
 
     /// Where `[TOOL_CALLS]` is a control token the grammar asks for that token first (not
-    /// its text), and the output, decoded without control tokens, reads back as the calls.
+    /// its text), and the output, decoded showing that one control token, reads back as the
+    /// calls.
     #[test]
-    fn a_control_token_marker_is_written_as_the_token_and_read_without_it() {
+    fn a_control_token_marker_is_written_as_the_token_and_read_back() {
         use crate::grammar::{GrammarLimits, GrammarSpec, Grammars, Step, ToolChoice, ToolFormat};
         let tok = std::sync::Arc::new(crate::tokenizer::tests::small_tokenizer_with_control(
             MARKER,
@@ -213,7 +240,12 @@ mod tests {
             step = constraint.advance(next).unwrap();
         };
         assert_eq!(text, goal);
-        assert_eq!(parse(&text).1, vec![call("f", "{}")]);
+        let shown = crate::tokenizer::DecodeStream::showing(true, Some(marker))
+            .step_all(&tok, &output)
+            .unwrap();
+        assert_eq!(shown, format!("{MARKER}{goal}"));
+        assert_eq!(parse(&shown).1, vec![call("f", "{}")]);
+        assert_eq!(ToolFormat::Mistral.shown_token(&tok), Some(marker));
     }
 
     #[test]

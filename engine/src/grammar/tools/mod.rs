@@ -82,13 +82,21 @@ impl ToolFormat {
             Self::Hermes => hermes::grammar(&calls, auto, parallel, answer),
             Self::Llama3Json => llama3::grammar(&calls, auto, answer),
             Self::Mistral => {
-                let marker = vocab
-                    .token_id(mistral::MARKER)
-                    .filter(|&id| vocab.is_special(id));
-                mistral::grammar(&calls, auto, parallel, answer, marker)
+                mistral::grammar(&calls, auto, parallel, answer, self.shown_token(vocab))
             }
         };
         Some(GrammarSpec::Tools(lark))
+    }
+
+    /// The control token of `vocab` that opens calls in this format, if any: the output text
+    /// must show it (see `SamplingParams::shown_control_token`) for them to be read.
+    pub fn shown_token(self, vocab: &Tokenizer) -> Option<u32> {
+        match self {
+            Self::Hermes | Self::Llama3Json => None,
+            Self::Mistral => vocab
+                .token_id(mistral::MARKER)
+                .filter(|&id| vocab.is_special(id)),
+        }
     }
 
     /// The content (text around the calls) and the calls of a model's output; all text and

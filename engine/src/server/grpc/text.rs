@@ -11,11 +11,13 @@ pub(super) enum ChunkText {
     /// The engine's text as it comes.
     Engine,
     /// Re-decoded with control tokens.
-    WithSpecial {
-        engine: EngineHandle,
-        detok: DecodeStream,
-        stop: StopChecker,
-    },
+    WithSpecial(Box<Redecoded>),
+}
+
+pub(super) struct Redecoded {
+    engine: EngineHandle,
+    detok: DecodeStream,
+    stop: StopChecker,
 }
 
 impl ChunkText {
@@ -23,23 +25,23 @@ impl ChunkText {
         if skip_special {
             return Self::Engine;
         }
-        Self::WithSpecial {
+        Self::WithSpecial(Box::new(Redecoded {
             engine: engine.clone(),
             detok: DecodeStream::new(false),
             stop: StopChecker::new(params, &engine.model_info().eos_token_ids),
-        }
+        }))
     }
 
     /// The text of a chunk holding `token_ids`, whose engine text is `engine_text`.
     pub(super) fn chunk(&mut self, token_ids: &[u32], engine_text: String) -> String {
-        let Self::WithSpecial {
+        let Self::WithSpecial(redecoded) = self else {
+            return engine_text;
+        };
+        let Redecoded {
             engine,
             detok,
             stop,
-        } = self
-        else {
-            return engine_text;
-        };
+        } = redecoded.as_mut();
         let mut text = String::new();
         for &id in token_ids {
             // Ids come from the engine's own sampler, so they are in the vocabulary.
@@ -52,9 +54,10 @@ impl ChunkText {
     /// Text still held when the request ends with `reason` (empty for the engine's text,
     /// which the engine flushes itself).
     pub(super) fn finish(&mut self, reason: &FinishReason) -> String {
-        let Self::WithSpecial { detok, stop, .. } = self else {
+        let Self::WithSpecial(redecoded) = self else {
             return String::new();
         };
+        let Redecoded { detok, stop, .. } = redecoded.as_mut();
         // The engine may end a request before this checker does (context limit, abort).
         let mut text = stop.abort().text;
         let rest = detok.finish();

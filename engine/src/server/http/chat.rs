@@ -76,8 +76,12 @@ pub async fn chat_completions(
     };
     // No default cap: the engine stops at the end of the context.
     let max_tokens = request.max_completion_tokens.or(sampling.max_tokens);
-    let params = sampling_params(sampling, max_tokens, u32::MAX, top_logprobs)
+    let mut params = sampling_params(sampling, max_tokens, u32::MAX, top_logprobs)
         .map_err(|e| rename_param(e, "logprobs", "top_logprobs"))?;
+    if tools.is_some() {
+        // A marker that is a control token must show in the text for calls to be read.
+        params.shown_control_token = tool_format.shown_token(engine.tokenizer());
+    }
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
     // The prompt last: every cheap refusal comes before rendering and tokenizing it.

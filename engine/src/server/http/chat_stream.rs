@@ -290,10 +290,19 @@ mod tests {
             "{\"not\": \"a call\"}".to_string(),
             "\n\n".to_string(),
         ];
+        let mistral = [
+            "[TOOL_CALLS] [{\"name\":\"t\",\"arguments\":{}}]".to_string(),
+            " [TOOL_CALLS][{\"name\":\"t\",\"arguments\":{}}] \n".to_string(),
+            "[1, 2] are numbers ".to_string(),
+            "[TOOL_CALLS] not calls".to_string(),
+            "Sun \n".to_string(),
+            "\n".to_string(),
+        ];
         let cases = hermes
             .iter()
             .map(|t| (ToolFormat::Hermes, t))
-            .chain(llama3.iter().map(|t| (ToolFormat::Llama3Json, t)));
+            .chain(llama3.iter().map(|t| (ToolFormat::Llama3Json, t)))
+            .chain(mistral.iter().map(|t| (ToolFormat::Mistral, t)));
         for (format, text) in cases {
             let (content, calls) = format.parse(text);
             for size in 1..=text.len() {
