@@ -29,8 +29,8 @@ use byte_level::ByteDecoder;
 use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
 pub use chat::{
-    leaves_thinking_open, ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolSupport,
-    CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES, THINK_CLOSE, THINK_OPEN,
+    leaves_thinking_open, ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolFormat,
+    ToolSupport, CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES, THINK_CLOSE, THINK_OPEN,
 };
 pub use stream::DecodeStream;
 

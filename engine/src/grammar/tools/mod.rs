@@ -1,8 +1,8 @@
 //! Tool calls: the functions a chat request offers, the grammar that holds the model's calls
 //! to their schemas, and the calls read back out of its output. Each [`ToolFormat`] is the
-//! syntax one family of models was trained to write; the chat template says which one a
-//! model speaks (`tokenizer::ToolSupport`), and templates without a syntax of their own get
-//! the Hermes one as text.
+//! syntax one family of models was trained to write (the type lives beside the chat template
+//! probe that finds it, `tokenizer::ToolSupport`; its grammar and reading live here), and
+//! templates without a syntax of their own get the Hermes one as text.
 
 mod hermes;
 mod llama3;
@@ -10,6 +10,7 @@ mod mistral;
 
 use super::GrammarSpec;
 use crate::tokenizer::Tokenizer;
+pub use crate::tokenizer::ToolFormat;
 use serde_json::{json, Value};
 
 /// One function a model may call.
@@ -39,21 +40,6 @@ pub enum ToolChoice {
 pub struct ToolCall {
     pub name: String,
     pub arguments: String,
-}
-
-/// How a model writes its calls.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ToolFormat {
-    /// `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>` blocks, after text or
-    /// alone (Qwen 2.5 and 3, Hermes; and every template without a syntax of its own).
-    #[default]
-    Hermes,
-    /// One JSON object `{"name": …, "parameters": {…}}` as the whole answer (Llama 3.1 to
-    /// 3.3, whose templates render one call per assistant turn).
-    Llama3Json,
-    /// `[TOOL_CALLS]` and a JSON array of `{"name": …, "arguments": {…}}` as the whole
-    /// answer (Mistral v0.3, Nemo, Small), call ids of nine letters and digits.
-    Mistral,
 }
 
 impl ToolFormat {

@@ -43,25 +43,7 @@ pub async fn chat_completions(
     let sampling = &request.sampling;
     let mut grammar = grammar_spec(sampling)?;
     if let Some(tools) = &tools {
-        // A JSON response format is the final answer when no tool is called.
-        // The answer must be an object: its leading `{` is what tells it from text that
-        // leads to a call.
-        let answer = grammar.take();
-        let is_object = |schema: &serde_json::Value| {
-            schema.get("type").and_then(serde_json::Value::as_str) == Some("object")
-                || schema.get("properties").is_some()
-        };
-        if answer
-            .as_ref()
-            .is_some_and(|a| !a.json_schema().is_some_and(|s| is_object(&s)))
-        {
-            return Err(ApiError::invalid_param(
-                "tool_choice",
-                "tools combine only with a JSON object response_format (json_object, or a \
-                 json_schema of type object), not with other schemas, regex, ebnf, lark or \
-                 guided_choice",
-            ));
-        }
+        let answer = tool_answer(grammar.take())?;
         grammar = tools.grammar(tool_format, answer.as_ref(), engine.tokenizer());
     }
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
@@ -188,6 +170,34 @@ pub async fn chat_completions(
     .into_response())
 }
 
+/// A JSON response format beside tools: the final answer when no tool is called. It must
+/// be an object, whose leading `{` tells it from text; a schema of properties alone (which
+/// admits other JSON values too) is made to say so.
+fn tool_answer(answer: Option<GrammarSpec>) -> Result<Option<GrammarSpec>, ApiError> {
+    use serde_json::Value;
+    let mut answer = answer;
+    if let Some(GrammarSpec::JsonSchema(Value::Object(schema))) = &mut answer {
+        if schema.contains_key("properties") {
+            schema
+                .entry("type")
+                .or_insert_with(|| Value::String("object".into()));
+        }
+    }
+    let is_object = |schema: Value| schema.get("type").and_then(Value::as_str) == Some("object");
+    if answer
+        .as_ref()
+        .is_some_and(|a| !a.json_schema().is_some_and(is_object))
+    {
+        return Err(ApiError::invalid_param(
+            "tool_choice",
+            "tools combine only with a JSON object response_format (json_object, or a \
+             json_schema of type object), not with other schemas, regex, ebnf, lark or \
+             guided_choice",
+        ));
+    }
+    Ok(answer)
+}
+
 fn rename_param(mut e: ApiError, from: &str, to: &str) -> ApiError {
     if e.param.as_deref() == Some(from) {
         e.param = Some(to.to_string());
@@ -311,6 +321,24 @@ mod tests {
         };
         let rendered = to_chat_message(&message).map(|m| m.content);
         assert_eq!(rendered.ok().as_deref(), Some("Hello\nworld"));
+    }
+
+    #[test]
+    fn a_tool_answer_is_an_object() {
+        use serde_json::json;
+        let schema = |s| tool_answer(Some(GrammarSpec::JsonSchema(s)));
+        let typed = |s| match schema(s) {
+            Ok(Some(GrammarSpec::JsonSchema(s))) => s["type"].clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(typed(json!({"properties": {"a": {}}})), json!("object"));
+        assert_eq!(typed(json!({"type": "object"})), json!("object"));
+        assert!(tool_answer(Some(GrammarSpec::JsonObject)).is_ok());
+        assert!(tool_answer(None).is_ok_and(|a| a.is_none()));
+        for refused in [json!({}), json!({"type": "array"})] {
+            assert!(schema(refused).is_err());
+        }
+        assert!(tool_answer(Some(GrammarSpec::Regex("a".into()))).is_err());
     }
 
     #[test]

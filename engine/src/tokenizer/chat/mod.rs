@@ -20,7 +20,7 @@ use crate::gguf::Metadata;
 use limits::CappedWriter;
 
 pub use limits::{MAX_ITEMS, MAX_RENDERED_BYTES};
-pub use tool_support::ToolSupport;
+pub use tool_support::{ToolFormat, ToolSupport};
 
 /// ChatML, the format SmolLM2 and many others use; the fallback for files without a template.
 pub const CHATML_TEMPLATE: &str = "{% for message in messages %}\

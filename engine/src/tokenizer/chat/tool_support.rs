@@ -2,19 +2,34 @@
 //! it announces a `tools` list and writes calls and results in a tool format the engine
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
 //! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral), and whether it
-//! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the template when it speaks one of those formats,
-//! and announces them itself otherwise.
+//! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
+//! template when it speaks one of those formats, and announces them itself otherwise.
+//! (`grammar::tools` holds each format's grammar and reading.)
 
 use serde_json::{json, Value};
 
 use super::{ChatMessage, ChatTemplate};
-use crate::grammar::ToolFormat;
 
 /// A name no real conversation uses, so finding it in a render means the template wrote it.
 const PROBE_FUNCTION: &str = "radixserve_probe_weather";
 const PROBE_RESULT: &str = "radixserve_probe_result_22C";
 /// Nine letters and digits: Mistral's templates refuse other call ids.
 const PROBE_CALL_ID: &str = "probecall";
+
+/// How a model writes its calls (its grammar and reading: `grammar::tools`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToolFormat {
+    /// `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>` blocks, after text or
+    /// alone (Qwen 2.5 and 3, Hermes; and every template without a syntax of its own).
+    #[default]
+    Hermes,
+    /// One JSON object `{"name": …, "parameters": {…}}` as the whole answer (Llama 3.1 to
+    /// 3.3, whose templates render one call per assistant turn).
+    Llama3Json,
+    /// `[TOOL_CALLS]` and a JSON array of `{"name": …, "arguments": {…}}` as the whole
+    /// answer (Mistral v0.3, Nemo, Small), call ids of nine letters and digits.
+    Mistral,
+}
 
 /// How a template takes tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
