@@ -1,7 +1,8 @@
 //! A conversation with tools made ready for the chat template. A template that speaks the
 //! engine's tool format natively ([`ToolSupport::native`]: Hermes for Qwen 2.5 and 3, JSON
-//! for Llama 3.x) gets the tools list, the calls and the results as Hugging Face passes
-//! them, so the model reads them as it was trained to. Any other template gets plain turns
+//! for Llama 3.x, `[TOOL_CALLS]` arrays for Mistral) gets the tools list, the calls and the
+//! results as Hugging Face passes them (call ids fitted where the format insists), so the
+//! model reads them as it was trained to. Any other template gets plain turns
 //! in the format the tool grammar produces: the tools announced at the start of the system
 //! turn (of the first user turn where the template refuses system turns), calls as text in
 //! the assistant's turn, and results as `<tool_response>` text in one user turn (templates
@@ -109,6 +110,19 @@ fn for_native_template(
         }
         if let Some(id) = m.tool_call_id.as_mut() {
             *id = format.call_id(id);
+        }
+        if format.requires_call_ids() {
+            let call_without_id = m
+                .tool_calls
+                .iter()
+                .flatten()
+                .any(|call| call.get("id").and_then(Value::as_str).is_none());
+            if call_without_id || (m.role == "tool" && m.tool_call_id.is_none()) {
+                return Err(format!(
+                    "messages[{i}]: this model's chat template needs an id on every tool call \
+                     and a tool_call_id on every tool result"
+                ));
+            }
         }
         let ids = [&m.tool_call_id, &m.name];
         if m.tool_calls.iter().flatten().any(forged)
@@ -438,6 +452,44 @@ mod tests {
             &tokenizer(),
         );
         assert_eq!(native.unwrap().tools, Some(vec![tool_json(&weather())]));
+    }
+
+    /// Mistral's templates render calls and results by their ids: missing ones are the
+    /// client's error, named; present ones are fitted alike.
+    #[test]
+    fn mistral_templates_need_ids_on_calls_and_results() {
+        let mistral = ToolSupport {
+            native: Some(ToolFormat::Mistral),
+            system_turn: true,
+        };
+        let prepare = |messages| {
+            prepare(
+                messages,
+                &[weather()],
+                mistral,
+                ToolFormat::Mistral,
+                &tokenizer(),
+            )
+        };
+        let out = prepare(history()[..3].to_vec()).unwrap();
+        let fitted = ToolFormat::Mistral.call_id("c0");
+        assert_eq!(
+            out.messages[1].tool_calls.as_ref().unwrap()[0]["id"],
+            json!(fitted)
+        );
+        assert_eq!(
+            out.messages[2].tool_call_id.as_deref(),
+            Some(fitted.as_str())
+        );
+        // history()[3] is a result without an id.
+        let err = prepare(history()).map(|_| ()).unwrap_err();
+        assert!(err.starts_with("messages[3]:"), "{err}");
+        let mut messages = history();
+        messages.truncate(3);
+        messages[1].tool_calls = Some(vec![json!({"type": "function",
+            "function": {"name": "weather", "arguments": "{}"}})]);
+        let err = prepare(messages).map(|_| ()).unwrap_err();
+        assert!(err.starts_with("messages[1]:"), "{err}");
     }
 
     #[test]

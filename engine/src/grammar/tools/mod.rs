@@ -132,6 +132,11 @@ impl ToolFormat {
             Self::Mistral => mistral::call_id(id),
         }
     }
+
+    /// Whether this format's templates need an id on every call and result of the history.
+    pub fn requires_call_ids(self) -> bool {
+        self == Self::Mistral
+    }
 }
 
 /// A tool as OpenAI's request and Hugging Face's templates give it.
