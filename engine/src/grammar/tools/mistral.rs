@@ -56,16 +56,13 @@ pub(super) fn grammar(
         }
         None => String::new(),
     };
-    let (start, text) = match excluded.is_empty() {
-        true => ("calls | TEXT", "TEXT: /(.|\\n)*/\n".to_string()),
-        false => (
-            if answer.is_empty() {
-                "calls | TEXT"
-            } else {
-                "calls | answer | TEXT"
-            },
-            format!("TEXT: /( ?[^{excluded}\\s](.|\\n)*)?/\n"),
-        ),
+    let start = match answer.is_empty() {
+        true => "calls | TEXT",
+        false => "calls | answer | TEXT",
+    };
+    let text = match excluded.is_empty() {
+        true => "TEXT: /(.|\\n)*/\n".to_string(),
+        false => format!("TEXT: /( ?[^{excluded}\\s](.|\\n)*)?/\n"),
     };
     format!("start: {start}\n{calls}{answer}{text}")
 }
@@ -122,18 +119,14 @@ pub(super) fn render_calls(calls: &[ToolCall]) -> String {
 }
 
 /// A call id of nine letters and digits, as Mistral's templates insist on: `id` itself when
-/// it is one, else derived from it (FNV-1a, in base 62), so a call and the result naming it
+/// it is one, else derived from its hash (in base 62), so a call and the result naming it
 /// map alike.
 pub(super) fn call_id(id: &str) -> String {
     if id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return id.to_string();
     }
     const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in id.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
+    let mut hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, id);
     (0..9)
         .map(|_| {
             let digit = DIGITS[(hash % 62) as usize];
