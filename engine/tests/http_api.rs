@@ -165,6 +165,10 @@ async fn completions_match_the_engine_with_and_without_streaming() {
     assert_eq!(usage["prompt_tokens"], prompt_tokens);
     assert_eq!(usage["total_tokens"], prompt_tokens + 8);
     assert!(usage["prompt_tokens_details"]["cached_tokens"].is_u64());
+    assert!(
+        usage.get("completion_tokens_details").is_none(),
+        "no thinking: {usage}"
+    );
 
     // The same prompt as token ids, streamed.
     let ids = server().engine.tokenizer().encode(prompt, true).unwrap();

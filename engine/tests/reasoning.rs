@@ -3,6 +3,7 @@
 //! thinking comes back as `reasoning_content` apart from the answer, streamed the same as
 //! whole, `chat_template_kwargs` reach the template, and `separate_reasoning: false` keeps
 //! the thinking in the content, and a structured answer's grammar holds after the thinking.
+//! Usage counts the thinking's tokens as `completion_tokens_details.reasoning_tokens`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -44,17 +45,43 @@ fn ask(regex: &str, extra: Value) -> Value {
     body
 }
 
-/// The streamed thinking and content of choice 0, concatenated.
-async fn streamed(body: Value) -> (String, String) {
+/// The streamed thinking and content of choice 0, concatenated, and the reasoning tokens
+/// of the usage chunk.
+async fn streamed(body: Value) -> (String, String, Option<u64>) {
     let mut body = body;
     body["stream"] = json!(true);
-    let (mut thinking, mut content) = (String::new(), String::new());
+    body["stream_options"] = json!({"include_usage": true});
+    let (mut thinking, mut content, mut reasoning_tokens) = (String::new(), String::new(), None);
     for chunk in post_sse(servers().http, "/v1/chat/completions", body).await {
         let delta = &chunk["choices"][0]["delta"];
         thinking.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
         content.push_str(delta["content"].as_str().unwrap_or_default());
+        if let Some(usage) = chunk["usage"].as_object() {
+            reasoning_tokens = usage["completion_tokens_details"]["reasoning_tokens"].as_u64();
+        }
     }
-    (thinking, content)
+    (thinking, content, reasoning_tokens)
+}
+
+fn reasoning_tokens(reply: &Value) -> Option<u64> {
+    reply["usage"]["completion_tokens_details"]["reasoning_tokens"].as_u64()
+}
+
+/// The tokens of a reply whose generation prompt opened the thinking, as its logprobs list
+/// them, up to the one whose bytes complete `</think>` (all of them when none does).
+fn thinking_tokens(reply: &Value) -> u64 {
+    let tokens = reply["choices"][0]["logprobs"]["content"]
+        .as_array()
+        .unwrap();
+    let mut text = Vec::new();
+    for (at, token) in tokens.iter().enumerate() {
+        let bytes = token["bytes"].as_array().unwrap();
+        text.extend(bytes.iter().map(|b| b.as_u64().unwrap() as u8));
+        if text.windows(8).any(|w| w == b"</think>") {
+            return at as u64 + 1;
+        }
+    }
+    tokens.len() as u64
 }
 
 /// The thinking and the answer a whole output holds, written out: up to the first
@@ -88,14 +115,18 @@ async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
             .extend(extra.as_object().unwrap().clone());
         body
     };
-    // Asked not to separate, the output comes whole as the content.
+    // Asked not to separate, the output comes whole as the content; its thinking tokens
+    // are counted all the same.
     let (status, body) = post_json(
         servers.http,
         "/v1/chat/completions",
-        ask(json!({"separate_reasoning": false})),
+        ask(json!({"separate_reasoning": false, "logprobs": true})),
     )
     .await;
     assert_eq!(status, 200, "{body}");
+    let thinking_tokens = thinking_tokens(&body);
+    assert!(thinking_tokens > 0, "{body}");
+    assert_eq!(reasoning_tokens(&body), Some(thinking_tokens), "{body}");
     let raw = body["choices"][0]["message"]["content"]
         .as_str()
         .unwrap()
@@ -119,9 +150,10 @@ async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
         "" => assert!(message["content"].is_null(), "{body}"),
         content => assert_eq!(message["content"].as_str().unwrap(), content, "{body}"),
     }
+    assert_eq!(reasoning_tokens(&body), Some(thinking_tokens), "{body}");
     assert_eq!(
         streamed(ask(json!({}))).await,
-        (thinking.unwrap_or_default(), content)
+        (thinking.unwrap_or_default(), content, Some(thinking_tokens))
     );
     common::wait_idle(&servers.engine);
 }
@@ -144,7 +176,7 @@ async fn a_structured_answer_comes_after_the_thinking() {
         json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
     let body = json!({
         "messages": [{"role": "user", "content": "Pick a number."}],
-        "temperature": 0, "max_tokens": 40, "logit_bias": bias,
+        "temperature": 0, "max_tokens": 40, "logit_bias": bias, "logprobs": true,
         "response_format": {"type": "json_schema", "json_schema": {"name": "n", "schema": schema}},
     });
     let (status, reply) = post_json(servers.http, "/v1/chat/completions", body.clone()).await;
@@ -158,6 +190,10 @@ async fn a_structured_answer_comes_after_the_thinking() {
     let answer: Value =
         serde_json::from_str(choice["message"]["content"].as_str().unwrap()).unwrap();
     assert!(answer["n"].is_i64(), "{reply}");
+    // Only the tokens of `</think>` were thinking.
+    let thinking = thinking_tokens(&reply);
+    assert!(thinking < reply["usage"]["completion_tokens"].as_u64().unwrap());
+    assert_eq!(reasoning_tokens(&reply), Some(thinking), "{reply}");
     let mut raw = body;
     raw["separate_reasoning"] = json!(false);
     let (_, reply) = post_json(servers.http, "/v1/chat/completions", raw).await;
@@ -188,7 +224,9 @@ async fn chat_template_kwargs_reach_the_template() {
         sentence.is_match(message["content"].as_str().unwrap()),
         "{body}"
     );
-    assert_eq!(streamed(ask(ANSWER, off)).await.0, "");
+    assert_eq!(reasoning_tokens(&body), Some(0), "{body}");
+    let (thinking, _, streamed_reasoning) = streamed(ask(ANSWER, off)).await;
+    assert_eq!((thinking.as_str(), streamed_reasoning), ("", Some(0)));
 
     let mut kwargs = serde_json::Map::new();
     kwargs.insert("enable_thinking".into(), json!(false));

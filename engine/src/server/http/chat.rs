@@ -3,12 +3,13 @@
 
 use super::chat_stream::{ChatChunks, ChatStreamOptions};
 use super::error::ApiError;
-use super::generate::{collect_all, parse_body, submit_choices, ChoiceSpec};
+use super::generate::{collect_all, parse_body, submit_choices, ChoiceSpec, Collected};
 use super::logprobs::chat_logprobs;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
 use super::reasoning::split_reasoning;
-use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta};
+use super::reasoning_tokens::ReasoningTokens;
+use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta, UsageOut};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
@@ -109,12 +110,22 @@ pub async fn chat_completions(
             top,
             tools: tools.is_some().then_some(tool_format),
             thinking,
+            counts_reasoning: starts_thinking,
         };
         let formatter = ChatChunks::new(engine.clone(), meta, options);
         return Ok(sse_response(streams, n, formatter));
     }
     let outs = collect_all(&mut streams).await?;
     let usages: Vec<_> = outs.iter().map(|o| o.completion.usage).collect();
+    let reasoning_tokens = starts_thinking.map(|inside| {
+        let vocab = engine.tokenizer();
+        let count = |out: &Collected| {
+            let mut count = ReasoningTokens::new(inside);
+            count.add(&out.token_ids, vocab);
+            count.count()
+        };
+        outs.iter().map(count).sum()
+    });
     let choices = outs
         .into_iter()
         .enumerate()
@@ -165,7 +176,7 @@ pub async fn chat_completions(
         created: meta.created,
         model: meta.model.clone(),
         choices,
-        usage: response_usage(&usages, n).into(),
+        usage: UsageOut::from(response_usage(&usages, n)).with_reasoning(reasoning_tokens),
     })
     .into_response())
 }

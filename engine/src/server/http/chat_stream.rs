@@ -5,6 +5,7 @@
 
 use super::logprobs::chat_logprobs;
 use super::reasoning::ReasoningStream;
+use super::reasoning_tokens::ReasoningTokens;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
@@ -21,6 +22,8 @@ pub struct ChatStreamOptions {
     pub tools: Option<ToolFormat>,
     /// `Some(inside)` when thinking is split out (see `reasoning`).
     pub thinking: Option<bool>,
+    /// `Some(inside)` for a thinking model, whose reasoning tokens usage counts.
+    pub counts_reasoning: Option<bool>,
 }
 
 pub struct ChatChunks {
@@ -29,6 +32,8 @@ pub struct ChatChunks {
     options: ChatStreamOptions,
     /// Per choice: what is held back from the thinking, the content and the calls.
     choices: Vec<ChoiceStream>,
+    /// Per choice, for a thinking model.
+    reasoning_tokens: Vec<ReasoningTokens>,
 }
 
 /// One choice's output on its way to deltas: thinking split out first, then calls.
@@ -123,6 +128,7 @@ impl ChatChunks {
             meta,
             options,
             choices: Vec::new(),
+            reasoning_tokens: Vec::new(),
         }
     }
 
@@ -153,6 +159,10 @@ impl ChunkFormatter for ChatChunks {
         let options = self.options;
         self.choices
             .resize_with(choices as usize, || ChoiceStream::new(&options));
+        if let Some(inside) = options.counts_reasoning {
+            let count = ReasoningTokens::new(inside);
+            self.reasoning_tokens = vec![count; choices as usize];
+        }
         (0..choices)
             .map(|index| {
                 let delta = Delta {
@@ -165,7 +175,16 @@ impl ChunkFormatter for ChatChunks {
             .collect()
     }
 
-    fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
+    fn chunk(
+        &mut self,
+        index: u32,
+        token_ids: &[u32],
+        text: String,
+        logprobs: &[TokenLogprob],
+    ) -> Option<String> {
+        if let Some(count) = self.reasoning_tokens.get_mut(index as usize) {
+            count.add(token_ids, self.engine.tokenizer());
+        }
         let (thinking, content) = match self.choices.get_mut(index as usize) {
             Some(choice) => choice.push(text),
             None => (String::new(), text),
@@ -227,9 +246,16 @@ impl ChunkFormatter for ChatChunks {
     }
 
     fn usage(&mut self, usage: Usage) -> Option<String> {
-        self.options
-            .include_usage
-            .then(|| self.body(Vec::new(), Some(usage.into())))
+        self.options.include_usage.then(|| {
+            let reasoning = self.options.counts_reasoning.is_some().then(|| {
+                self.reasoning_tokens
+                    .iter()
+                    .map(ReasoningTokens::count)
+                    .sum()
+            });
+            let usage = UsageOut::from(usage).with_reasoning(reasoning);
+            self.body(Vec::new(), Some(usage))
+        })
     }
 }
 
@@ -247,6 +273,7 @@ mod tests {
             top: None,
             tools: Some(ToolFormat::Hermes),
             thinking: Some(false),
+            counts_reasoning: Some(false),
         };
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
         let (content, calls) = ToolFormat::Hermes.parse(&answer);

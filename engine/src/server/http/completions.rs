@@ -136,7 +136,13 @@ impl CompletionChunks {
 }
 
 impl ChunkFormatter for CompletionChunks {
-    fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String> {
+    fn chunk(
+        &mut self,
+        index: u32,
+        _token_ids: &[u32],
+        text: String,
+        logprobs: &[TokenLogprob],
+    ) -> Option<String> {
         let builder = self
             .logprobs
             .as_mut()

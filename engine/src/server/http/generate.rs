@@ -100,6 +100,7 @@ pub async fn submit_choices(
 #[derive(Debug)]
 pub struct Collected {
     pub text: String,
+    pub token_ids: Vec<u32>,
     pub logprobs: Vec<TokenLogprob>,
     pub completion: Completion,
 }
@@ -115,15 +116,18 @@ pub async fn collect_all(streams: &mut [RequestStream]) -> Result<Vec<Collected>
 /// dropped with the stream in it, which aborts the request.
 pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> {
     let mut text = String::new();
+    let mut all_ids = Vec::new();
     let mut all_logprobs = Vec::new();
     loop {
         match stream.next().await {
             Some(GenerateEvent::Chunk {
+                token_ids,
                 text: piece,
                 logprobs,
                 ..
             }) => {
                 text.push_str(&piece);
+                all_ids.extend(token_ids);
                 all_logprobs.extend(logprobs);
             }
             Some(GenerateEvent::Finished(completion)) if completion.finish_reason.is_abort() => {
@@ -132,6 +136,7 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
             Some(GenerateEvent::Finished(completion)) => {
                 return Ok(Collected {
                     text,
+                    token_ids: all_ids,
                     logprobs: all_logprobs,
                     completion,
                 })

@@ -17,6 +17,7 @@ mod logprobs;
 pub mod params;
 pub mod protocol;
 mod reasoning;
+mod reasoning_tokens;
 pub mod response;
 mod sse;
 mod tools;

@@ -11,6 +11,15 @@ pub struct UsageOut {
     pub completion_tokens: u32,
     pub total_tokens: u32,
     pub prompt_tokens_details: PromptTokensDetails,
+    /// Only for a thinking model's chat answers, whose thinking it counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completion_tokens_details: Option<CompletionTokensDetails>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CompletionTokensDetails {
+    /// Output tokens of the thinking block (see `server::reasoning_tokens`).
+    pub reasoning_tokens: u32,
 }
 
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -28,7 +37,17 @@ impl From<Usage> for UsageOut {
             prompt_tokens_details: PromptTokensDetails {
                 cached_tokens: u.cached_tokens,
             },
+            completion_tokens_details: None,
         }
+    }
+}
+
+impl UsageOut {
+    /// With the reasoning tokens of every choice, where thinking is counted.
+    pub fn with_reasoning(mut self, reasoning_tokens: Option<u32>) -> Self {
+        self.completion_tokens_details =
+            reasoning_tokens.map(|reasoning_tokens| CompletionTokensDetails { reasoning_tokens });
+        self
     }
 }
 

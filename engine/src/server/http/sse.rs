@@ -23,8 +23,15 @@ pub trait ChunkFormatter: Send + 'static {
     fn start(&mut self, _choices: u32) -> Vec<String> {
         Vec::new()
     }
-    /// The payload of one engine chunk of choice `index`, if it carries anything to send.
-    fn chunk(&mut self, index: u32, text: String, logprobs: &[TokenLogprob]) -> Option<String>;
+    /// The payload of one engine chunk of choice `index` (`token_ids` decode to `text`,
+    /// less what is held back), if it carries anything to send.
+    fn chunk(
+        &mut self,
+        index: u32,
+        token_ids: &[u32],
+        text: String,
+        logprobs: &[TokenLogprob],
+    ) -> Option<String>;
     /// The payloads that end choice `index` (its finish reason).
     fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String>;
     /// The last payload, once every choice has ended: the response's usage, if asked for.
@@ -69,9 +76,17 @@ pub fn sse_response<F: ChunkFormatter>(
                 return None;
             }
             match st.events.next().await {
-                Some((index, Some(GenerateEvent::Chunk { text, logprobs, .. }))) => {
-                    st.pending
-                        .extend(st.formatter.chunk(index, text, &logprobs));
+                Some((
+                    index,
+                    Some(GenerateEvent::Chunk {
+                        token_ids,
+                        text,
+                        logprobs,
+                        ..
+                    }),
+                )) => {
+                    let payload = st.formatter.chunk(index, &token_ids, text, &logprobs);
+                    st.pending.extend(payload);
                 }
                 Some((_, Some(GenerateEvent::Finished(completion))))
                     if completion.finish_reason.is_abort() =>

@@ -1,0 +1,125 @@
+//! A thinking model's reasoning tokens (`usage.completion_tokens_details.reasoning_tokens`),
+//! counted from the output's tokens as they stream: the tokens of the thinking block that
+//! `reasoning::split_reasoning` finds, up to the one that completes its `</think>` (all of
+//! them when the output ends inside it; none when the output has no block). The tags are
+//! read in the tokens' bytes, so a vocabulary that spells them in several tokens counts alike.
+
+use crate::tokenizer::{Tokenizer, THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Blank so far, or the start of `<think>` after blanks: it may still open a block.
+    Lead,
+    Thinking,
+    /// After the block, or without one.
+    Over {
+        block: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct ReasoningTokens {
+    phase: Phase,
+    counted: u32,
+    /// The bytes that may still hold a tag: the lead, or the end of the thinking so far.
+    tail: Vec<u8>,
+}
+
+impl ReasoningTokens {
+    /// Counting as the chat answer's split sees thinking: from the first token when the
+    /// generation prompt opened the block (`inside`), else only a block the output opens.
+    pub fn new(inside: bool) -> Self {
+        Self {
+            phase: if inside { Phase::Thinking } else { Phase::Lead },
+            counted: 0,
+            tail: Vec::new(),
+        }
+    }
+
+    /// Counts the next `token_ids` of the output.
+    pub fn add(&mut self, token_ids: &[u32], vocab: &Tokenizer) {
+        for &id in token_ids {
+            if let Phase::Over { .. } = self.phase {
+                return;
+            }
+            self.counted = self.counted.saturating_add(1);
+            self.tail
+                .extend_from_slice(vocab.token_to_piece(id).unwrap_or_default());
+            if self.phase == Phase::Lead {
+                let lead = self.tail.trim_ascii_start();
+                if let Some(body) = lead.strip_prefix(OPEN.as_bytes()) {
+                    self.tail = body.to_vec();
+                    self.phase = Phase::Thinking;
+                } else if !OPEN.as_bytes().starts_with(lead) {
+                    self.phase = Phase::Over { block: false };
+                    continue;
+                } else {
+                    continue;
+                }
+            }
+            let close = CLOSE.as_bytes();
+            if self.tail.windows(close.len()).any(|w| w == close) {
+                self.phase = Phase::Over { block: true };
+            } else {
+                let keep = self.tail.len().saturating_sub(close.len() - 1);
+                self.tail.drain(..keep);
+            }
+        }
+    }
+
+    /// The reasoning tokens so far.
+    pub fn count(&self) -> u32 {
+        match self.phase {
+            Phase::Thinking | Phase::Over { block: true } => self.counted,
+            Phase::Lead | Phase::Over { block: false } => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokenizer::tests::small_tokenizer_with_control;
+
+    fn count(inside: bool, vocab: &Tokenizer, chunks: &[&str]) -> u32 {
+        let mut tokens = ReasoningTokens::new(inside);
+        for chunk in chunks {
+            let ids = vocab.encode_without_bos_eos(chunk, true).unwrap();
+            tokens.add(&ids, vocab);
+        }
+        tokens.count()
+    }
+
+    fn tokens(vocab: &Tokenizer, text: &str) -> u32 {
+        vocab.encode_without_bos_eos(text, true).unwrap().len() as u32
+    }
+
+    #[test]
+    fn the_block_counts_up_to_the_token_that_ends_it() {
+        let vocab = crate::tokenizer::tests::small_tokenizer();
+        let n = |text: &str| tokens(&vocab, text);
+        // The tags spelled in several tokens; the close completed at a chunk's end.
+        let thinking = ["Let me see", " more</think>", " Paris."];
+        assert_eq!(
+            count(true, &vocab, &thinking),
+            n("Let me see") + n(" more</think>")
+        );
+        assert_eq!(
+            count(true, &vocab, &["cut", " short"]),
+            n("cut") + n(" short")
+        );
+        // Opened by the output after blanks, which count with it.
+        let opened = [" \n", "<think>", "hmm", "</think>", "Yes"];
+        let expected = n(" \n") + n("<think>") + n("hmm") + n("</think>");
+        assert_eq!(count(false, &vocab, &opened), expected);
+        // No block where the output does not open with one, or only starts a tag.
+        assert_eq!(count(false, &vocab, &["Yes", "<think>x</think>"]), 0);
+        assert_eq!(count(false, &vocab, &[" ", "<thi"]), 0);
+        // A `</think>` control token ends it as one token.
+        let control = small_tokenizer_with_control("</think>");
+        assert_eq!(
+            count(true, &control, &["abc", "</think>", "x"]),
+            tokens(&control, "abc") + 1
+        );
+    }
+}
