@@ -377,6 +377,68 @@ fn mistral_tool_grammars_take_an_array_of_calls_or_text() {
     assert!(!admits(&tok, &mut constraint, "1"));
 }
 
+/// Qwen3-Coder's format: parameters in XML-like blocks, a string's value raw text (lines
+/// and other tags too, up to its `</parameter>` on a line of its own), any other value JSON
+/// of its schema; the required parameters always, in the schema's order.
+#[test]
+fn qwen_xml_tool_grammars_take_raw_strings_and_typed_values() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let tools = [ToolFunction {
+        name: "note".into(),
+        description: None,
+        parameters: serde_json::json!({
+            "type": "object",
+            "properties": {
+                "text": {"type": "string"},
+                "count": {"type": "integer"},
+                "tone": {"enum": ["calm", "loud"]},
+            },
+            "required": ["text", "count"],
+        }),
+    }];
+    let compile = |choice: &ToolChoice| {
+        let spec = ToolFormat::QwenXml
+            .grammar(&tools, choice, true, None, &tok)
+            .unwrap();
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    let open = "<tool_call>\n<function=note>\n<parameter=text>\n";
+    let call = format!(
+        "{open}Line one </b>\n<parameter=x> two\n</parameter>\n<parameter=count>\n12\n</parameter>\n\
+         <parameter=tone>\ncalm\n</parameter>\n</function>\n</tool_call>"
+    );
+    let mut constraint = compile(&ToolChoice::Required);
+    let step = feed(&tok, &mut constraint, &call);
+    assert!(may_end(&tok, &mut constraint, &step));
+    // The integer is JSON; the enum one of its strings; the required count not skipped.
+    let mut constraint = compile(&ToolChoice::Required);
+    feed(
+        &tok,
+        &mut constraint,
+        &format!("{open}a\n</parameter>\n<parameter=count>\n"),
+    );
+    assert!(!admits(&tok, &mut constraint, "x"));
+    assert!(admits(&tok, &mut constraint, "7"));
+    let mut constraint = compile(&ToolChoice::Required);
+    feed(
+        &tok,
+        &mut constraint,
+        &format!("{open}a\n</parameter>\n<parameter=count>\n1\n</parameter>\n<parameter=tone>\n"),
+    );
+    assert!(!admits(&tok, &mut constraint, "quiet"));
+    let mut constraint = compile(&ToolChoice::Required);
+    feed(&tok, &mut constraint, &format!("{open}a\n</parameter>\n"));
+    assert!(!admits(&tok, &mut constraint, "</function>"));
+    // `</parameter>` ends a raw value, on a line of its own: not after text on its line.
+    let mut constraint = compile(&ToolChoice::Required);
+    feed(&tok, &mut constraint, &format!("{open}Paris</parameter"));
+    assert!(!admits(&tok, &mut constraint, ">"));
+    // Under `auto`, text first, then the call.
+    let mut constraint = compile(&ToolChoice::Auto);
+    let step = feed(&tok, &mut constraint, &format!("Noting it.\n{call}"));
+    assert!(may_end(&tok, &mut constraint, &step));
+}
+
 /// Whether the grammar admits the first token of `text` next.
 fn admits(tok: &Tokenizer, constraint: &mut Constraint, text: &str) -> bool {
     let token = tok.encode_without_bos_eos(text, false).unwrap()[0];

@@ -4,7 +4,8 @@
 //! text in that same format (results in a user turn); a template that refuses system turns
 //! gets the tools in the first user turn instead of a 400. A Llama 3.1-style template gets
 //! them natively too, and its bare JSON calls come back as `tool_calls`; so does a Mistral
-//! v0.3-style one, whose `[TOOL_CALLS]` arrays come back with call ids of nine characters.
+//! v0.3-style one, whose `[TOOL_CALLS]` arrays come back with call ids of nine characters,
+//! and Qwen3-Coder's own template, whose XML-like parameters come back typed by their schema.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -19,6 +20,8 @@ use serde_json::{json, Value};
 const HERMES_TEMPLATE: &str = include_str!("fixtures/hermes_tools_template.jinja");
 const LLAMA3_TEMPLATE: &str = include_str!("fixtures/llama3_tools_template.jinja");
 const MISTRAL_TEMPLATE: &str = include_str!("fixtures/mistral_tools_template.jinja");
+/// Qwen3-Coder's chat template as its model files carry it.
+const QWEN3_CODER_TEMPLATE: &str = include_str!("fixtures/qwen3_coder_tools_template.jinja");
 
 fn config(template: Option<&str>) -> EngineConfig {
     let mut config = EngineConfig::new(common::model_path());
@@ -417,5 +420,109 @@ async fn http_tool_calls_come_back_from_a_mistral_array() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
+    common::wait_idle(&servers.engine);
+}
+
+/// Qwen3-Coder's template announces the tools as XML in the system turn, writes each call's
+/// parameters in `<parameter=…>` blocks and groups the results in one user turn: the prompt
+/// is the one the reference Jinja renderer gives for the same conversation.
+#[test]
+fn a_qwen3_coder_template_renders_tools_calls_and_results_itself() {
+    let engine = EngineHandle::start(config(Some(QWEN3_CODER_TEMPLATE))).unwrap();
+    assert_eq!(engine.tool_format(), ToolFormat::QwenXml);
+    let text = prompt_text(&engine, history(), &[weather()]);
+    assert_eq!(text, include_str!("fixtures/qwen3_coder_tools_prompt.txt"));
+}
+
+/// Over HTTP with Qwen3-Coder's template: a required call is written in its XML-like format
+/// and comes back as JSON arguments typed by the schema (the integer a number, the string a
+/// string), streamed or not, and the conversation goes on with it. (The city is one of a
+/// list: this small model, not trained on the format, does not end free text on a line of
+/// its own; the grammar test covers free text.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_tool_calls_come_back_from_qwen3_coder_xml() {
+    let servers = serve(config(Some(QWEN3_CODER_TEMPLATE)));
+    let forecast = ToolFunction {
+        name: "get_forecast".into(),
+        description: Some("The forecast for a city".into()),
+        parameters: json!({"type": "object", "properties": {
+            "city": {"type": "string", "enum": ["Paris", "Rome"]}, "days": {"type": "integer"}},
+            "required": ["city", "days"]}),
+    };
+    let tools = json!([tool_json(&forecast)]);
+    let ask = json!({"role": "user", "content": "Forecast for Paris, three days?"});
+    let request = |stream: bool| {
+        json!({"messages": [ask], "tools": tools, "tool_choice": "required",
+               "parallel_tool_calls": false, "temperature": 0, "max_tokens": 60,
+               "stream": stream})
+    };
+    let (status, body) = post_json(servers.http, "/v1/chat/completions", request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let choice = &body["choices"][0];
+    assert_eq!(choice["finish_reason"], "tool_calls", "{body}");
+    let calls = choice["message"]["tool_calls"].as_array().unwrap().clone();
+    assert_eq!(calls[0]["function"]["name"], "get_forecast");
+    let arguments = calls[0]["function"]["arguments"].as_str().unwrap();
+    let parsed: Value = serde_json::from_str(arguments).unwrap();
+    assert!(
+        parsed["city"].is_string() && parsed["days"].is_i64(),
+        "{arguments}"
+    );
+
+    let events = post_sse(servers.http, "/v1/chat/completions", request(true)).await;
+    let streamed: Vec<&Value> = events
+        .iter()
+        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
+        .flatten()
+        .collect();
+    assert_eq!(streamed.len(), calls.len(), "{events:?}");
+    assert_eq!(
+        streamed[0]["function"]["arguments"].as_str(),
+        Some(arguments)
+    );
+
+    // The calls sent back are rendered by the template: the prompt is the one built here.
+    let mut history = vec![
+        ChatMessage::user("Forecast for Paris, three days?"),
+        ChatMessage {
+            tool_calls: Some(calls.clone()),
+            ..ChatMessage::assistant("")
+        },
+    ];
+    let mut messages = vec![
+        ask.clone(),
+        json!({"role": "assistant", "content": null, "tool_calls": calls}),
+    ];
+    for call in &calls {
+        history.push(ChatMessage {
+            tool_call_id: call["id"].as_str().map(str::to_string),
+            ..ChatMessage::new("tool", "sunny")
+        });
+        messages.push(json!({"role": "tool", "tool_call_id": call["id"], "content": "sunny"}));
+    }
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        json!({"messages": messages, "tools": tools, "temperature": 0, "max_tokens": 8}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let expected_prompt = servers
+        .engine
+        .build_prompt_now(tool_chat(history.clone(), vec![forecast]))
+        .unwrap();
+    assert_eq!(
+        body["usage"]["prompt_tokens"].as_u64(),
+        Some(expected_prompt.len() as u64)
+    );
+    let text = servers
+        .engine
+        .tokenizer()
+        .decode(&expected_prompt, false)
+        .unwrap();
+    assert!(
+        text.contains("<function=get_forecast>\n<parameter=city>\n"),
+        "{text}"
+    );
     common::wait_idle(&servers.engine);
 }

@@ -48,7 +48,20 @@ pub(super) fn grammar(
 ) -> String {
     let schemas: Vec<Value> = calls.iter().map(|t| call_schema(t, "arguments")).collect();
     let json = compact(&strict(&json!({"anyOf": schemas})));
-    let call = format!("call: \"{CALL_OPEN}\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n");
+    tagged_calls(&format!("%json {json}"), "", auto, parallel, answer)
+}
+
+/// The grammar of calls in `<tool_call>` tags, each tag on a line of its own around `body`
+/// (a grammar expression, whose rules `rules` holds): alone (`auto` false), several when
+/// `parallel`; under `auto` after free text, or `answer` (a JSON schema) instead of calls.
+pub(super) fn tagged_calls(
+    body: &str,
+    rules: &str,
+    auto: bool,
+    parallel: bool,
+    answer: Option<Value>,
+) -> String {
+    let call = format!("call: \"{CALL_OPEN}\\n\" {body} \"\\n{CALL_CLOSE}\"\n{rules}");
     if !auto {
         return match parallel {
             true => format!("start: call (\"\\n\" call)*\n{call}"),
@@ -74,8 +87,8 @@ pub(super) fn grammar(
     };
     format!(
         "start: {start}\n{answer}tail: TEXT\nTEXT: /(.|\\n)*/\nLEAD: /{lead}/\n\
-         lazy_call: call_trigger \"\\n\" %json {json} \"\\n{CALL_CLOSE}\"\n\
-         call_trigger[lazy]: LEAD \"{CALL_OPEN}\"\n"
+         lazy_call: call_trigger \"\\n\" {body} \"\\n{CALL_CLOSE}\"\n\
+         call_trigger[lazy]: LEAD \"{CALL_OPEN}\"\n{rules}"
     )
 }
 
@@ -90,9 +103,21 @@ struct SplitCalls {
     after: String,
 }
 
-/// Splits `text` into content and calls; no calls when none parses. Each call's JSON is
-/// read as one value, so a `</tool_call>` inside a string argument does not end it.
-fn split(text: &str) -> SplitCalls {
+/// One call read from the start of the text after its `<tool_call>`, and the text after it.
+pub(super) type ReadCall<'r> = &'r dyn Fn(&str) -> Option<(ToolCall, &str)>;
+
+/// A call's JSON, read as one value, so a `</tool_call>` inside a string argument does not
+/// end it.
+fn read_json_call(body: &str) -> Option<(ToolCall, &str)> {
+    let mut values = serde_json::Deserializer::from_str(body).into_iter::<Value>();
+    let value = values.next()?.ok()?;
+    let call = call_from_json(&value, &["arguments"])?;
+    Some((call, &body[values.byte_offset()..]))
+}
+
+/// Splits `text` into content and calls (each read by `read_call`); no calls when none
+/// parses.
+fn split(text: &str, read_call: ReadCall<'_>) -> SplitCalls {
     let none = || SplitCalls {
         first: text.len(),
         calls: Vec::new(),
@@ -106,17 +131,10 @@ fn split(text: &str) -> SplitCalls {
     let mut rest = &text[first..];
     while let Some(open) = rest.find(CALL_OPEN) {
         let body = &rest[open + CALL_OPEN.len()..];
-        let mut values = serde_json::Deserializer::from_str(body).into_iter::<Value>();
-        let Some(Ok(value)) = values.next() else {
+        let Some((call, after)) = read_call(body) else {
             break;
         };
-        let Some(after) = body[values.byte_offset()..]
-            .trim_start()
-            .strip_prefix(CALL_CLOSE)
-        else {
-            break;
-        };
-        let Some(call) = call_from_json(&value, &["arguments"]) else {
+        let Some(after) = after.trim_start().strip_prefix(CALL_CLOSE) else {
             break;
         };
         pieces.push(&rest[..open]);
@@ -143,7 +161,12 @@ fn split(text: &str) -> SplitCalls {
 /// The content (the text around the calls: before the first, then between and after them
 /// on lines of their own) and the calls of a model's output.
 pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
-    let split = split(text);
+    parse_tagged(text, &read_json_call)
+}
+
+/// [`parse`] for calls in `<tool_call>` tags whose body `read_call` reads.
+pub(super) fn parse_tagged(text: &str, read_call: ReadCall<'_>) -> (String, Vec<ToolCall>) {
+    let split = split(text, read_call);
     if split.calls.is_empty() {
         return (text.to_string(), split.calls);
     }

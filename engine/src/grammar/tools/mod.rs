@@ -7,6 +7,7 @@
 mod hermes;
 mod llama3;
 mod mistral;
+mod qwen_xml;
 
 use super::GrammarSpec;
 use crate::tokenizer::Tokenizer;
@@ -70,6 +71,7 @@ impl ToolFormat {
             Self::Mistral => {
                 mistral::grammar(&calls, auto, parallel, answer, self.shown_token(vocab))
             }
+            Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
         };
         Some(GrammarSpec::Tools(lark))
     }
@@ -78,7 +80,7 @@ impl ToolFormat {
     /// must show it (see `SamplingParams::shown_control_token`) for them to be read.
     pub fn shown_token(self, vocab: &Tokenizer) -> Option<u32> {
         match self {
-            Self::Hermes | Self::Llama3Json => None,
+            Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
             Self::Mistral => vocab
                 .token_id(mistral::MARKER)
                 .filter(|&id| vocab.is_special(id)),
@@ -86,12 +88,14 @@ impl ToolFormat {
     }
 
     /// The content (text around the calls) and the calls of a model's output; all text and
-    /// no calls when none parses.
-    pub fn parse(self, text: &str) -> (String, Vec<ToolCall>) {
+    /// no calls when none parses. `tools` type the arguments of formats that write them as
+    /// text.
+    pub fn parse(self, text: &str, tools: &[ToolFunction]) -> (String, Vec<ToolCall>) {
         match self {
             Self::Hermes => hermes::parse(text),
             Self::Llama3Json => llama3::parse(text),
             Self::Mistral => mistral::parse(text),
+            Self::QwenXml => qwen_xml::parse(text, tools),
         }
     }
 
@@ -99,7 +103,7 @@ impl ToolFormat {
     /// could, as more text comes. `sent` bytes went out already (they hold no call).
     pub fn held_from(self, text: &str, sent: usize) -> usize {
         match self {
-            Self::Hermes => hermes::held_from(text, sent),
+            Self::Hermes | Self::QwenXml => hermes::held_from(text, sent),
             Self::Llama3Json => llama3::held_from(text),
             Self::Mistral => mistral::held_from(text),
         }
@@ -112,6 +116,7 @@ impl ToolFormat {
             Self::Hermes => hermes::announcement(tools),
             Self::Llama3Json => llama3::announcement(tools),
             Self::Mistral => mistral::announcement(tools),
+            Self::QwenXml => qwen_xml::announcement(tools),
         }
     }
 
@@ -121,6 +126,7 @@ impl ToolFormat {
             Self::Hermes => hermes::render_calls(calls),
             Self::Llama3Json => llama3::render_calls(calls),
             Self::Mistral => mistral::render_calls(calls),
+            Self::QwenXml => qwen_xml::render_calls(calls),
         }
     }
 
@@ -128,7 +134,7 @@ impl ToolFormat {
     /// server gives a call): unchanged, or made to fit where the format insists.
     pub fn call_id(self, id: &str) -> String {
         match self {
-            Self::Hermes | Self::Llama3Json => id.to_string(),
+            Self::Hermes | Self::Llama3Json | Self::QwenXml => id.to_string(),
             Self::Mistral => mistral::call_id(id),
         }
     }

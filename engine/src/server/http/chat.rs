@@ -108,7 +108,9 @@ pub async fn chat_completions(
         let options = ChatStreamOptions {
             include_usage,
             top,
-            tools: tools.is_some().then_some(tool_format),
+            tools: tools
+                .as_ref()
+                .map(|t| (tool_format, Arc::from(t.tools.as_slice()))),
             thinking,
             counts_reasoning: starts_thinking,
         };
@@ -140,8 +142,8 @@ pub async fn chat_completions(
             let thinking_only = reasoning_content.is_some() && text.is_empty();
             let (content, tool_calls) = match &tools {
                 _ if thinking_only => (None, None),
-                Some(_) => {
-                    let (content, calls) = tool_format.parse(&text);
+                Some(tools) => {
+                    let (content, calls) = tool_format.parse(&text, &tools.tools);
                     if calls.is_empty() {
                         (Some(content), None)
                     } else {

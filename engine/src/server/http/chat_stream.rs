@@ -9,17 +9,19 @@ use super::reasoning_tokens::ReasoningTokens;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::ChunkFormatter;
 use super::tools::calls_out;
-use crate::grammar::{ToolCall, ToolFormat};
+use crate::grammar::{ToolCall, ToolFormat, ToolFunction};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
+use std::sync::Arc;
 
 /// How a chat stream is written.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ChatStreamOptions {
     pub include_usage: bool,
     /// Top logprobs per token, when logprobs were asked for.
     pub top: Option<usize>,
-    /// The format of the output's tool calls, when it may hold any.
-    pub tools: Option<ToolFormat>,
+    /// The format of the output's tool calls and the functions they call, when it may
+    /// hold any.
+    pub tools: Option<(ToolFormat, Arc<[ToolFunction]>)>,
     /// `Some(inside)` when thinking is split out (see `reasoning`).
     pub thinking: Option<bool>,
     /// `Some(inside)` for a thinking model, whose reasoning tokens usage counts.
@@ -46,7 +48,7 @@ impl ChoiceStream {
     fn new(options: &ChatStreamOptions) -> Self {
         Self {
             reasoning: options.thinking.map(ReasoningStream::new),
-            tools: options.tools.map(ToolStream::new),
+            tools: options.tools.clone().map(ToolStream::new),
         }
     }
 
@@ -85,14 +87,17 @@ impl ChoiceStream {
 
 struct ToolStream {
     format: ToolFormat,
+    /// The request's tools, which type the arguments of some formats.
+    functions: Arc<[ToolFunction]>,
     text: String,
     sent: usize,
 }
 
 impl ToolStream {
-    fn new(format: ToolFormat) -> Self {
+    fn new((format, functions): (ToolFormat, Arc<[ToolFunction]>)) -> Self {
         Self {
             format,
+            functions,
             text: String::new(),
             sent: 0,
         }
@@ -113,7 +118,7 @@ impl ToolStream {
     /// a prefix of the unstreamed content ([`ToolFormat::parse`]: it stops before the first
     /// call and its trailing whitespace), so the rest of that content is what remains.
     fn finish(self) -> (String, Vec<ToolCall>) {
-        let (content, calls) = self.format.parse(&self.text);
+        let (content, calls) = self.format.parse(&self.text, &self.functions);
         (
             content.get(self.sent..).unwrap_or_default().to_string(),
             calls,
@@ -156,9 +161,9 @@ impl ChatChunks {
 
 impl ChunkFormatter for ChatChunks {
     fn start(&mut self, choices: u32) -> Vec<String> {
-        let options = self.options;
+        let options = &self.options;
         self.choices
-            .resize_with(choices as usize, || ChoiceStream::new(&options));
+            .resize_with(choices as usize, || ChoiceStream::new(options));
         if let Some(inside) = options.counts_reasoning {
             let count = ReasoningTokens::new(inside);
             self.reasoning_tokens = vec![count; choices as usize];
@@ -209,11 +214,11 @@ impl ChunkFormatter for ChatChunks {
     fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String> {
         let mut reason = completion.finish_reason.as_str();
         let mut out = Vec::new();
-        let options = self.options;
+        let options = &self.options;
         let held = self
             .choices
             .get_mut(index as usize)
-            .map(|choice| std::mem::replace(choice, ChoiceStream::new(&options)).finish());
+            .map(|choice| std::mem::replace(choice, ChoiceStream::new(options)).finish());
         if let Some((thinking, content, calls)) = held {
             if !calls.is_empty() && reason == "stop" {
                 reason = "tool_calls";
@@ -231,7 +236,7 @@ impl ChunkFormatter for ChatChunks {
                     None,
                 ));
             }
-            let format = self.options.tools.unwrap_or_default();
+            let format = self.options.tools.as_ref().map(|t| t.0).unwrap_or_default();
             for call in calls_out(format, &self.meta.id, index, calls, true) {
                 let delta = Delta {
                     tool_calls: Some(vec![call]),
@@ -271,12 +276,12 @@ mod tests {
         let options = ChatStreamOptions {
             include_usage: false,
             top: None,
-            tools: Some(ToolFormat::Hermes),
+            tools: Some((ToolFormat::Hermes, Arc::from([]))),
             thinking: Some(false),
             counts_reasoning: Some(false),
         };
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
-        let (content, calls) = ToolFormat::Hermes.parse(&answer);
+        let (content, calls) = ToolFormat::Hermes.parse(&answer, &[]);
         for size in 1..=text.len() {
             let mut choice = ChoiceStream::new(&options);
             let (mut got_thinking, mut got_content) = (String::new(), String::new());
@@ -325,15 +330,22 @@ mod tests {
             "Sun \n".to_string(),
             "\n".to_string(),
         ];
+        let qwen_xml = [
+            "Let me. \n<tool_call>\n<function=t>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>".to_string(),
+            "<tool_call>\n<function=t>\n</function>\n</tool_call> after ".to_string(),
+            "<tool_call>\n<function=t>\n<parameter=a>\ncut".to_string(),
+            "almost <tool_c".to_string(),
+        ];
         let cases = hermes
             .iter()
             .map(|t| (ToolFormat::Hermes, t))
+            .chain(qwen_xml.iter().map(|t| (ToolFormat::QwenXml, t)))
             .chain(llama3.iter().map(|t| (ToolFormat::Llama3Json, t)))
             .chain(mistral.iter().map(|t| (ToolFormat::Mistral, t)));
         for (format, text) in cases {
-            let (content, calls) = format.parse(text);
+            let (content, calls) = format.parse(text, &[]);
             for size in 1..=text.len() {
-                let mut stream = ToolStream::new(format);
+                let mut stream = ToolStream::new((format, Arc::from([])));
                 let mut sent = String::new();
                 let mut at = 0;
                 while at < text.len() {

@@ -424,6 +424,21 @@ fn build_environment(source: String) -> Result<Environment<'static>> {
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     bounded::install(&mut env);
+    env.add_test("iterable", is_iterable);
     env.add_template_owned(TEMPLATE_NAME, source)?;
     Ok(env)
+}
+
+/// Python's `iterable` test: `none` is not (minijinja iterates it as empty), which
+/// templates check before `tools | length` (Qwen3-Coder's, given `tools: none`).
+fn is_iterable(value: &minijinja::Value) -> bool {
+    use minijinja::value::ValueKind;
+    matches!(
+        value.kind(),
+        ValueKind::Seq
+            | ValueKind::Map
+            | ValueKind::Iterable
+            | ValueKind::String
+            | ValueKind::Bytes
+    )
 }

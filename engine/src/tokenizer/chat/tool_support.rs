@@ -1,7 +1,8 @@
 //! What a chat template does with tools, found by rendering a probe conversation: whether
 //! it announces a `tools` list and writes calls and results in a tool format the engine
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
-//! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral), and whether it
+//! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, XML-like
+//! parameters in `<tool_call>` blocks for Qwen3-Coder), and whether it
 //! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
 //! (`grammar::tools` holds each format's grammar and reading.)
@@ -29,6 +30,9 @@ pub enum ToolFormat {
     /// `[TOOL_CALLS]` and a JSON array of `{"name": …, "arguments": {…}}` as the whole
     /// answer (Mistral v0.3, Nemo, Small), call ids of nine letters and digits.
     Mistral,
+    /// `<tool_call>` blocks, after text or alone, each holding `<function=…>` and one
+    /// `<parameter=…>` block per argument, its value as text (Qwen3-Coder).
+    QwenXml,
 }
 
 /// How a template takes tools.
@@ -90,7 +94,13 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
                 && v.get(key) == Some(&json!({"city": "Paris"}))
         })
     };
-    if text.contains("<tool_call>") && text.contains("</tool_call>") && call_with("arguments") {
+    let xml_call = format!("<function={PROBE_FUNCTION}>\n<parameter=city>\nParis\n</parameter>");
+    if text.contains("<tool_call>") && text.contains(&xml_call) {
+        Some(ToolFormat::QwenXml)
+    } else if text.contains("<tool_call>")
+        && text.contains("</tool_call>")
+        && call_with("arguments")
+    {
         Some(ToolFormat::Hermes)
     } else if call_with("parameters") {
         Some(ToolFormat::Llama3Json)
@@ -148,6 +158,15 @@ mod tests {
         let source = include_str!("../../../tests/fixtures/llama3_tools_template.jinja");
         let support = template(source).tool_support();
         assert_eq!(support.native, Some(ToolFormat::Llama3Json), "{support:?}");
+    }
+
+    /// Qwen3-Coder's template: XML-like parameters in `<tool_call>` blocks (not Hermes,
+    /// though it writes the same tags).
+    #[test]
+    fn a_qwen3_coder_template_is_found() {
+        let source = include_str!("../../../tests/fixtures/qwen3_coder_tools_template.jinja");
+        let support = template(source).tool_support();
+        assert_eq!(support.native, Some(ToolFormat::QwenXml), "{support:?}");
     }
 
     #[test]

@@ -1,0 +1,382 @@
+//! Tool calls as Qwen3-Coder writes them: each call in `<tool_call>` tags (as Hermes), its
+//! body XML-like, one parameter per block, its value as text:
+//!
+//! ```text
+//! <tool_call>
+//! <function=get_weather>
+//! <parameter=city>
+//! Paris
+//! </parameter>
+//! <parameter=days>
+//! 3
+//! </parameter>
+//! </function>
+//! </tool_call>
+//! ```
+//!
+//! A string parameter's value is its raw text (it may span lines; it cannot hold
+//! `</parameter>`); any other value is JSON valid against the parameter's schema. The
+//! grammar writes the parameters in the schema's order, the required ones always; reading
+//! types each value by its schema as other servers' Qwen3-Coder parsers do (one newline
+//! trimmed on each side, JSON where the schema is not a string's).
+
+use super::hermes::{parse_tagged, tagged_calls};
+use super::{ToolCall, ToolFunction};
+use crate::grammar::{compact, strict};
+use serde_json::{Map, Value};
+
+const FUNCTION_OPEN: &str = "<function=";
+const FUNCTION_CLOSE: &str = "</function>";
+const PARAMETER_OPEN: &str = "<parameter=";
+const PARAMETER_CLOSE: &str = "</parameter>";
+
+/// Calls of one of `calls` in `<tool_call>` tags: alone (`auto` false), several when
+/// `parallel`; under `auto` after free text, or `answer` (a JSON schema) instead of calls.
+pub(super) fn grammar(
+    calls: &[&ToolFunction],
+    auto: bool,
+    parallel: bool,
+    answer: Option<Value>,
+) -> String {
+    let mut rules = String::new();
+    let mut functions = Vec::new();
+    for (index, tool) in calls.iter().enumerate() {
+        functions.push(format!("f{index}"));
+        rules.push_str(&function_rules(index, tool));
+    }
+    rules.push_str(&format!("xml_call: {}\n", functions.join(" | ")));
+    // A raw value holds anything but `</parameter>` (lines and other tags too), which ends
+    // it (as every reader of the format ends it at the first one).
+    rules.push_str(&format!(
+        "raw_value[lazy]: RAW {}\nRAW: /(.|\\n)*/ & ~/(.|\\n)*<\\/parameter>(.|\\n)*/\n",
+        literal(&format!("\n{PARAMETER_CLOSE}\n"))
+    ));
+    tagged_calls("xml_call", &rules, auto, parallel, answer)
+}
+
+/// The rule `f{index}` of one call of `tool`, and the rules of its parameters.
+fn function_rules(index: usize, tool: &ToolFunction) -> String {
+    let schema = strict(&tool.parameters);
+    let open = literal(&format!("{FUNCTION_OPEN}{}>\n", tool.name));
+    let close = literal(FUNCTION_CLOSE);
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        // No parameters named (a combination of schemas, `$ref`): any names, raw values.
+        return format!(
+            "f{index}: {open} f{index}_any* {close}\n\
+             f{index}_any: {} KEY{index} \">\\n\" raw_value\nKEY{index}: /[A-Za-z0-9_.\\-]+/\n",
+            literal(PARAMETER_OPEN)
+        );
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let definitions = definitions(&schema);
+    let mut sequence = Vec::new();
+    let mut rules = String::new();
+    for (slot, (key, property)) in properties.iter().enumerate() {
+        let rule = format!("f{index}_p{slot}");
+        let head = literal(&format!("{PARAMETER_OPEN}{key}>\n"));
+        let value = match ValueKind::of(property) {
+            ValueKind::Text(Some(choices)) => {
+                let close = literal(&format!("\n{PARAMETER_CLOSE}\n"));
+                let choices: Vec<String> = choices.iter().map(|c| literal(c)).collect();
+                format!("({}) {close}", choices.join(" | "))
+            }
+            ValueKind::Text(None) => "raw_value".to_string(),
+            ValueKind::Json => {
+                let mut property = property.clone();
+                if let (Some(map), Some((key, defs))) = (property.as_object_mut(), &definitions) {
+                    map.entry(key.to_string()).or_insert_with(|| defs.clone());
+                }
+                format!(
+                    "%json {} {}",
+                    compact(&property),
+                    literal(&format!("\n{PARAMETER_CLOSE}\n"))
+                )
+            }
+        };
+        rules.push_str(&format!("{rule}: {head} {value}\n"));
+        let optional = !required.contains(&key.as_str());
+        sequence.push(if optional { format!("{rule}?") } else { rule });
+    }
+    format!("f{index}: {open} {} {close}\n{rules}", sequence.join(" "))
+}
+
+/// The root's definitions (`$defs` or `definitions`), which a parameter's schema may refer
+/// to: its own grammar needs them beside it.
+fn definitions(schema: &Value) -> Option<(&'static str, Value)> {
+    ["$defs", "definitions"]
+        .into_iter()
+        .find_map(|key| schema.get(key).map(|defs| (key, defs.clone())))
+}
+
+/// How a parameter's value is written.
+#[derive(Debug, PartialEq)]
+enum ValueKind {
+    /// Raw text: a string's schema (or one with no type, as other servers read it), one of
+    /// the given strings where it lists them.
+    Text(Option<Vec<String>>),
+    /// JSON valid against the schema.
+    Json,
+}
+
+impl ValueKind {
+    fn of(schema: &Value) -> Self {
+        let strings = |values: &Value| -> Option<Vec<String>> {
+            values
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect()
+        };
+        if let Some(value) = schema.get("const") {
+            return match value.as_str() {
+                Some(text) => Self::Text(Some(vec![text.to_string()])),
+                None => Self::Json,
+            };
+        }
+        let choices = schema.get("enum").map(strings);
+        let texts = match schema.get("type") {
+            Some(Value::String(kind)) => kind == "string",
+            Some(Value::Array(kinds)) => kinds.iter().all(|k| k == "string" || k == "null"),
+            Some(_) => false,
+            None => {
+                let structured = ["anyOf", "oneOf", "allOf", "$ref", "properties", "items"];
+                !structured.iter().any(|k| schema.get(k).is_some())
+            }
+        };
+        match (texts, choices) {
+            (true, None) => Self::Text(None),
+            (true, Some(Some(choices))) if !choices.is_empty() => Self::Text(Some(choices)),
+            _ => Self::Json,
+        }
+    }
+}
+
+/// A Lark string literal of `text`.
+fn literal(text: &str) -> String {
+    Value::String(text.to_string()).to_string()
+}
+
+/// The content and the calls of a model's output; each value typed by the schema of its
+/// parameter among `tools`.
+pub(super) fn parse(text: &str, tools: &[ToolFunction]) -> (String, Vec<ToolCall>) {
+    parse_tagged(text, &|body| read_call(body, tools))
+}
+
+/// The call at the start of `body` (after its `<tool_call>`) and the text after it.
+fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a str)> {
+    let rest = body.trim_start().strip_prefix(FUNCTION_OPEN)?;
+    let (name, mut rest) = rest.split_once('>')?;
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
+        return None;
+    }
+    let properties = tools
+        .iter()
+        .find(|t| t.name == name)
+        .and_then(|t| t.parameters.get("properties"));
+    let mut arguments = Map::new();
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix(FUNCTION_CLOSE) {
+            let call = ToolCall {
+                name: name.to_string(),
+                arguments: Value::Object(arguments).to_string(),
+            };
+            return Some((call, after));
+        }
+        let (key, after) = rest.strip_prefix(PARAMETER_OPEN)?.split_once('>')?;
+        let end = after.find(PARAMETER_CLOSE)?;
+        let raw = &after[..end];
+        let raw = raw.strip_prefix('\n').unwrap_or(raw);
+        let raw = raw.strip_suffix('\n').unwrap_or(raw);
+        let schema = properties.and_then(|p| p.get(key));
+        arguments.insert(key.to_string(), typed(raw, schema));
+        rest = &after[end + PARAMETER_CLOSE.len()..];
+    }
+}
+
+/// A value's text as its schema types it: a string's as it is (`null` where the schema
+/// admits null), any other as JSON (Python's `True`, `False` and `None` too, which Qwen's
+/// template writes for earlier calls); text that does not parse, and a value of a
+/// parameter the schema does not name, stay strings.
+fn typed(raw: &str, schema: Option<&Value>) -> Value {
+    let text = || Value::String(raw.to_string());
+    let Some(schema) = schema else {
+        return text();
+    };
+    let nullable = match schema.get("type") {
+        Some(Value::Array(kinds)) => kinds.iter().any(|k| k == "null"),
+        _ => false,
+    };
+    if let ValueKind::Text(_) = ValueKind::of(schema) {
+        return match raw.trim() {
+            "null" | "None" if nullable => Value::Null,
+            _ => text(),
+        };
+    }
+    let trimmed = raw.trim();
+    serde_json::from_str(trimmed).unwrap_or_else(|_| match trimmed {
+        "True" => Value::Bool(true),
+        "False" => Value::Bool(false),
+        "None" => Value::Null,
+        _ => text(),
+    })
+}
+
+/// The tools and the call syntax, for a template without them (in Qwen3-Coder's words).
+pub(super) fn announcement(tools: &[ToolFunction]) -> String {
+    let mut out = String::from("# Tools\n\nYou have access to the following functions:\n\n<tools>");
+    for tool in tools {
+        out.push('\n');
+        out.push_str(&super::tool_json(tool).to_string());
+    }
+    out.push_str(
+        "\n</tools>\n\nIf you choose to call a function ONLY reply in the following format \
+         with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n\
+         <parameter=example_parameter_1>\nvalue_1\n</parameter>\n\
+         <parameter=example_parameter_2>\nThis is the value for the second parameter\n\
+         that can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>",
+    );
+    out
+}
+
+/// Earlier calls as the model writes them: strings raw, other values as JSON.
+pub(super) fn render_calls(calls: &[ToolCall]) -> String {
+    calls
+        .iter()
+        .map(|call| {
+            let mut out = format!("<tool_call>\n{FUNCTION_OPEN}{}>\n", call.name);
+            if let Value::Object(arguments) = super::arguments_json(call) {
+                for (key, value) in arguments {
+                    let value = match value {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    };
+                    out.push_str(&format!(
+                        "{PARAMETER_OPEN}{key}>\n{value}\n{PARAMETER_CLOSE}\n"
+                    ));
+                }
+            }
+            out.push_str(&format!("{FUNCTION_CLOSE}\n</tool_call>"));
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::call;
+    use super::*;
+    use serde_json::json;
+
+    fn weather() -> ToolFunction {
+        ToolFunction {
+            name: "weather".into(),
+            description: None,
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string"},
+                    "days": {"type": "integer"},
+                    "metric": {"type": "boolean"},
+                    "note": {"type": ["string", "null"]},
+                    "where": {"type": "object", "properties": {"lat": {"type": "number"}}},
+                },
+                "required": ["city"],
+            }),
+        }
+    }
+
+    #[test]
+    fn values_are_typed_by_their_schema() {
+        let text = "Checking.\n<tool_call>\n<function=weather>\n<parameter=city>\n123\n</parameter>\n\
+            <parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n\
+            <parameter=note>\nnull\n</parameter>\n<parameter=where>\n{\"lat\": 48.8}\n</parameter>\n\
+            </function>\n</tool_call>";
+        let (content, calls) = parse(text, &[weather()]);
+        assert_eq!(content, "Checking.");
+        let arguments: Value = serde_json::from_str(&calls[0].arguments).unwrap();
+        assert_eq!(
+            arguments,
+            json!({"city": "123", "days": 3, "metric": true, "note": null, "where": {"lat": 48.8}})
+        );
+        assert_eq!(calls[0].name, "weather");
+    }
+
+    #[test]
+    fn a_string_keeps_its_lines_and_tags_and_loses_one_newline_each_side() {
+        let text = "<tool_call>\n<function=write>\n<parameter=body>\n\n  a\n</function> b\n\n\
+            </parameter>\n<parameter=extra>\n7\n</parameter>\n</function>\n</tool_call>";
+        let tools = [ToolFunction {
+            name: "write".into(),
+            description: None,
+            parameters: json!({"type": "object", "properties": {"body": {"type": "string"}}}),
+        }];
+        let (_, calls) = parse(text, &tools);
+        let arguments: Value = serde_json::from_str(&calls[0].arguments).unwrap();
+        // A parameter the schema does not name stays a string.
+        assert_eq!(
+            arguments,
+            json!({"body": "\n  a\n</function> b\n", "extra": "7"})
+        );
+    }
+
+    #[test]
+    fn output_that_is_not_a_call_is_content() {
+        for text in [
+            "Plain text.",
+            "<tool_call>\n{\"name\":\"weather\",\"arguments\":{}}\n</tool_call>",
+            "<tool_call>\n<function=weather>\n<parameter=city>\nParis\n</function>\n</tool_call>",
+            "<tool_call>\n<function=weather>\n</function>",
+            "<tool_call>\n<function=we ather>\n</function>\n</tool_call>",
+        ] {
+            assert_eq!(
+                parse(text, &[weather()]),
+                (text.to_string(), Vec::new()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn rendered_calls_read_back_the_same() {
+        let calls = vec![
+            call(
+                "weather",
+                r#"{"city":"Paris","days":3,"where":{"lat":1.5}}"#,
+            ),
+            call("weather", r#"{"city":"Rome"}"#),
+        ];
+        let text = render_calls(&calls);
+        assert!(text.starts_with("<tool_call>\n<function=weather>\n<parameter=city>\nParis\n"));
+        assert_eq!(parse(&text, &[weather()]), (String::new(), calls));
+    }
+
+    #[test]
+    fn value_kinds_follow_the_schema() {
+        let kind = |schema: Value| ValueKind::of(&schema);
+        assert_eq!(kind(json!({"type": "string"})), ValueKind::Text(None));
+        assert_eq!(kind(json!({"description": "any"})), ValueKind::Text(None));
+        assert_eq!(
+            kind(json!({"enum": ["a", "b"]})),
+            ValueKind::Text(Some(vec!["a".into(), "b".into()]))
+        );
+        assert_eq!(
+            kind(json!({"const": "x"})),
+            ValueKind::Text(Some(vec!["x".into()]))
+        );
+        for json in [
+            json!({"type": "integer"}),
+            json!({"enum": ["a", 1]}),
+            json!({"type": ["string", "integer"]}),
+            json!({"anyOf": [{"type": "string"}]}),
+            json!({"items": {}}),
+        ] {
+            assert_eq!(kind(json.clone()), ValueKind::Json, "{json}");
+        }
+    }
+}
