@@ -153,9 +153,9 @@ pub struct ServeArgs {
     pub reasoning_parser: Option<ReasoningParserArg>,
     /// The syntax of tool calls on the chat API: `auto` the one the chat template renders
     /// (Hermes `<tool_call>` blocks for Qwen 2.5 and 3, JSON for Llama 3.x, `[TOOL_CALLS]`
-    /// arrays for Mistral, XML-like parameters for Qwen3-Coder), else Hermes, which the
-    /// server then announces itself; `hermes`, `llama3`, `mistral` or `qwen3_coder` to
-    /// choose [default: auto]
+    /// arrays for Mistral, XML-like parameters for Qwen3-Coder, `<|tool_call|>` arrays for
+    /// Granite), else Hermes, which the server then announces itself; `hermes`, `llama3`,
+    /// `mistral`, `qwen3_coder` or `granite` to choose [default: auto]
     #[arg(long)]
     pub tool_call_parser: Option<ToolCallParserArg>,
 }
@@ -174,6 +174,7 @@ pub enum ToolCallParserArg {
     #[value(name = "qwen3_coder", alias = "qwen3-coder")]
     #[serde(rename = "qwen3_coder", alias = "qwen3-coder")]
     Qwen3Coder,
+    Granite,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -334,6 +335,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::Llama3) => Some(ToolFormat::Llama3Json),
             Some(ToolCallParserArg::Mistral) => Some(ToolFormat::Mistral),
             Some(ToolCallParserArg::Qwen3Coder) => Some(ToolFormat::QwenXml),
+            Some(ToolCallParserArg::Granite) => Some(ToolFormat::Granite),
         };
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
@@ -607,6 +609,10 @@ mod tests {
         assert_eq!(
             tools(&["--tool-call-parser", "qwen3_coder"])?,
             Some(ToolFormat::QwenXml)
+        );
+        assert_eq!(
+            tools(&["--tool-call-parser", "granite"])?,
+            Some(ToolFormat::Granite)
         );
         Ok(())
     }

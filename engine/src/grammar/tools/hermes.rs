@@ -10,7 +10,9 @@
 //! The tools are announced in the system prompt; the output is constrained by a Lark grammar
 //! whose calls are JSON validated against each function's parameter schema: only calls for
 //! `required` or a named function, or free text that may turn into calls after the trigger
-//! `<tool_call>` for `auto` (a lazy lexeme: text matches as little as it can).
+//! `<tool_call>` for `auto` (a lazy lexeme: text matches as little as it can). The tags,
+//! the grammar around them and the reading of their content are shared with Qwen3-Coder's
+//! XML-like bodies (`qwen_xml`): [`tagged_calls`], [`parse_tagged`].
 
 use super::{call_from_json, call_schema, ToolCall, ToolFunction};
 use crate::grammar::{compact, strict};

@@ -4,8 +4,10 @@
 //! probe that finds it, `tokenizer::ToolSupport`; its grammar and reading live here), and
 //! templates without a syntax of their own get the Hermes one as text.
 
+mod granite;
 mod hermes;
 mod llama3;
+mod marked_array;
 mod mistral;
 mod qwen_xml;
 
@@ -68,8 +70,9 @@ impl ToolFormat {
         let lark = match self {
             Self::Hermes => hermes::grammar(&calls, auto, parallel, answer),
             Self::Llama3Json => llama3::grammar(&calls, auto, answer),
-            Self::Mistral => {
-                mistral::grammar(&calls, auto, parallel, answer, self.shown_token(vocab))
+            Self::Mistral | Self::Granite => {
+                let marker = (self.marker().unwrap_or_default(), self.shown_token(vocab));
+                marked_array::grammar(&calls, auto, parallel, answer, marker)
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
         };
@@ -81,9 +84,18 @@ impl ToolFormat {
     pub fn shown_token(self, vocab: &Tokenizer) -> Option<u32> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
-            Self::Mistral => vocab
-                .token_id(mistral::MARKER)
+            Self::Mistral | Self::Granite => vocab
+                .token_id(self.marker()?)
                 .filter(|&id| vocab.is_special(id)),
+        }
+    }
+
+    /// The text that opens the calls of a format that writes them all after one marker.
+    fn marker(self) -> Option<&'static str> {
+        match self {
+            Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
+            Self::Mistral => Some(mistral::MARKER),
+            Self::Granite => Some(granite::MARKER),
         }
     }
 
@@ -94,7 +106,9 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::parse(text),
             Self::Llama3Json => llama3::parse(text),
-            Self::Mistral => mistral::parse(text),
+            Self::Mistral | Self::Granite => {
+                marked_array::parse(text, self.marker().unwrap_or_default())
+            }
             Self::QwenXml => qwen_xml::parse(text, tools),
         }
     }
@@ -105,7 +119,9 @@ impl ToolFormat {
         match self {
             Self::Hermes | Self::QwenXml => hermes::held_from(text, sent),
             Self::Llama3Json => llama3::held_from(text),
-            Self::Mistral => mistral::held_from(text),
+            Self::Mistral | Self::Granite => {
+                marked_array::held_from(text, self.marker().unwrap_or_default())
+            }
         }
     }
 
@@ -116,6 +132,7 @@ impl ToolFormat {
             Self::Hermes => hermes::announcement(tools),
             Self::Llama3Json => llama3::announcement(tools),
             Self::Mistral => mistral::announcement(tools),
+            Self::Granite => granite::announcement(tools),
             Self::QwenXml => qwen_xml::announcement(tools),
         }
     }
@@ -125,7 +142,9 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::render_calls(calls),
             Self::Llama3Json => llama3::render_calls(calls),
-            Self::Mistral => mistral::render_calls(calls),
+            Self::Mistral | Self::Granite => {
+                marked_array::render_calls(calls, self.marker().unwrap_or_default())
+            }
             Self::QwenXml => qwen_xml::render_calls(calls),
         }
     }
@@ -134,7 +153,7 @@ impl ToolFormat {
     /// server gives a call): unchanged, or made to fit where the format insists.
     pub fn call_id(self, id: &str) -> String {
         match self {
-            Self::Hermes | Self::Llama3Json | Self::QwenXml => id.to_string(),
+            Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::Granite => id.to_string(),
             Self::Mistral => mistral::call_id(id),
         }
     }

@@ -49,7 +49,7 @@ pub(super) fn grammar(
     // it (as every reader of the format ends it at the first one).
     rules.push_str(&format!(
         "raw_value[lazy]: RAW {}\nRAW: /(.|\\n)*/ & ~/(.|\\n)*<\\/parameter>(.|\\n)*/\n",
-        literal(&format!("\n{PARAMETER_CLOSE}\n"))
+        value_end()
     ));
     tagged_calls("xml_call", &rules, auto, parallel, answer)
 }
@@ -60,7 +60,11 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
     let open = literal(&format!("{FUNCTION_OPEN}{}>\n", tool.name));
     let close = literal(FUNCTION_CLOSE);
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        // No parameters named (a combination of schemas, `$ref`): any names, raw values.
+        if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+            return format!("f{index}: {open} {close}\n");
+        }
+        // No parameters named (a combination of schemas, a `$ref`, an object open to any
+        // keys): any names, raw values.
         return format!(
             "f{index}: {open} f{index}_any* {close}\n\
              f{index}_any: {} KEY{index} \">\\n\" raw_value\nKEY{index}: /[A-Za-z0-9_.\\-]+/\n",
@@ -80,21 +84,19 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
         let head = literal(&format!("{PARAMETER_OPEN}{key}>\n"));
         let value = match ValueKind::of(property) {
             ValueKind::Text(Some(choices)) => {
-                let close = literal(&format!("\n{PARAMETER_CLOSE}\n"));
                 let choices: Vec<String> = choices.iter().map(|c| literal(c)).collect();
-                format!("({}) {close}", choices.join(" | "))
+                format!("({}) {}", choices.join(" | "), value_end())
             }
             ValueKind::Text(None) => "raw_value".to_string(),
             ValueKind::Json => {
                 let mut property = property.clone();
-                if let (Some(map), Some((key, defs))) = (property.as_object_mut(), &definitions) {
-                    map.entry(key.to_string()).or_insert_with(|| defs.clone());
+                if let Some(map) = property.as_object_mut() {
+                    for (key, defs) in &definitions {
+                        map.entry(key.to_string())
+                            .or_insert_with(|| (*defs).clone());
+                    }
                 }
-                format!(
-                    "%json {} {}",
-                    compact(&property),
-                    literal(&format!("\n{PARAMETER_CLOSE}\n"))
-                )
+                format!("%json {} {}", compact(&property), value_end())
             }
         };
         rules.push_str(&format!("{rule}: {head} {value}\n"));
@@ -104,12 +106,19 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
     format!("f{index}: {open} {} {close}\n{rules}", sequence.join(" "))
 }
 
-/// The root's definitions (`$defs` or `definitions`), which a parameter's schema may refer
-/// to: its own grammar needs them beside it.
-fn definitions(schema: &Value) -> Option<(&'static str, Value)> {
+/// The root's definitions (`$defs`, `definitions`), which a parameter's schema may refer
+/// to: its own grammar needs them beside it. (A reference to another part of the root,
+/// `#/properties/…`, does not resolve there.)
+fn definitions(schema: &Value) -> Vec<(&'static str, &Value)> {
     ["$defs", "definitions"]
         .into_iter()
-        .find_map(|key| schema.get(key).map(|defs| (key, defs.clone())))
+        .filter_map(|key| schema.get(key).map(|defs| (key, defs)))
+        .collect()
+}
+
+/// What ends every value: `</parameter>` on a line of its own, then a new line.
+fn value_end() -> String {
+    literal(&format!("\n{PARAMETER_CLOSE}\n"))
 }
 
 /// How a parameter's value is written.
@@ -176,7 +185,8 @@ fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a
     let properties = tools
         .iter()
         .find(|t| t.name == name)
-        .and_then(|t| t.parameters.get("properties"));
+        .and_then(|t| t.parameters.get("properties"))
+        .and_then(Value::as_object);
     let mut arguments = Map::new();
     loop {
         rest = rest.trim_start();
@@ -187,15 +197,49 @@ fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a
             };
             return Some((call, after));
         }
-        let (key, after) = rest.strip_prefix(PARAMETER_OPEN)?.split_once('>')?;
-        let end = after.find(PARAMETER_CLOSE)?;
-        let raw = &after[..end];
-        let raw = raw.strip_prefix('\n').unwrap_or(raw);
-        let raw = raw.strip_suffix('\n').unwrap_or(raw);
+        let head = rest.strip_prefix(PARAMETER_OPEN)?;
+        // A key the schema names may hold `>`: the longest one that fits comes first.
+        let known = properties.and_then(|p| {
+            p.keys()
+                .filter(|k| {
+                    head.strip_prefix(k.as_str())
+                        .is_some_and(|r| r.starts_with('>'))
+                })
+                .max_by_key(|k| k.len())
+        });
+        let (key, after) = match known {
+            Some(key) => (key.as_str(), &head[key.len() + 1..]),
+            None => head.split_once('>')?,
+        };
         let schema = properties.and_then(|p| p.get(key));
-        arguments.insert(key.to_string(), typed(raw, schema));
-        rest = &after[end + PARAMETER_CLOSE.len()..];
+        let (value, after) = match read_json(after, schema) {
+            Some(read) => read,
+            None => {
+                let end = after.find(PARAMETER_CLOSE)?;
+                let raw = &after[..end];
+                let raw = raw.strip_prefix('\n').unwrap_or(raw);
+                let raw = raw.strip_suffix('\n').unwrap_or(raw);
+                (typed(raw, schema), &after[end + PARAMETER_CLOSE.len()..])
+            }
+        };
+        arguments.insert(key.to_string(), value);
+        rest = after;
     }
+}
+
+/// A JSON value (of a parameter whose schema is not a string's) read as one value up to
+/// its `</parameter>`, so that a string inside it may hold that tag; `None` where the text
+/// is not that.
+fn read_json<'a>(text: &'a str, schema: Option<&Value>) -> Option<(Value, &'a str)> {
+    if ValueKind::of(schema?) != ValueKind::Json {
+        return None;
+    }
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let value = values.next()?.ok()?;
+    let after = text[values.byte_offset()..]
+        .trim_start()
+        .strip_prefix(PARAMETER_CLOSE)?;
+    Some((value, after))
 }
 
 /// A value's text as its schema types it: a string's as it is (`null` where the schema
@@ -322,6 +366,29 @@ mod tests {
         assert_eq!(
             arguments,
             json!({"body": "\n  a\n</function> b\n", "extra": "7"})
+        );
+    }
+
+    /// What the grammar lets through reads back: a JSON value holding `</parameter>` in a
+    /// string, a key holding `>`.
+    #[test]
+    fn json_values_and_keys_read_whole() {
+        let tools = [ToolFunction {
+            name: "f".into(),
+            description: None,
+            parameters: json!({"type": "object", "properties": {
+                "list": {"type": "array", "items": {"type": "string"}},
+                "a>b": {"type": "string"},
+                "a": {"type": "integer"},
+            }}),
+        }];
+        let text = "<tool_call>\n<function=f>\n<parameter=list>\n[\"x\\n</parameter>\\n\"]\n</parameter>\n\
+            <parameter=a>b>\nkept\n</parameter>\n<parameter=a>\n5\n</parameter>\n</function>\n</tool_call>";
+        let (_, calls) = parse(text, &tools);
+        let arguments: Value = serde_json::from_str(&calls[0].arguments).unwrap();
+        assert_eq!(
+            arguments,
+            json!({"list": ["x\n</parameter>\n"], "a>b": "kept", "a": 5})
         );
     }
 

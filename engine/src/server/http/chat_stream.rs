@@ -336,10 +336,16 @@ mod tests {
             "<tool_call>\n<function=t>\n<parameter=a>\ncut".to_string(),
             "almost <tool_c".to_string(),
         ];
+        let granite = [
+            "<|tool_call|>[{\"name\":\"t\",\"arguments\":{}}]".to_string(),
+            "<|tool_ca".to_string(),
+            "<b>bold</b> ".to_string(),
+        ];
         let cases = hermes
             .iter()
             .map(|t| (ToolFormat::Hermes, t))
             .chain(qwen_xml.iter().map(|t| (ToolFormat::QwenXml, t)))
+            .chain(granite.iter().map(|t| (ToolFormat::Granite, t)))
             .chain(llama3.iter().map(|t| (ToolFormat::Llama3Json, t)))
             .chain(mistral.iter().map(|t| (ToolFormat::Mistral, t)));
         for (format, text) in cases {

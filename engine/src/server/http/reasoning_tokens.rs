@@ -1,8 +1,10 @@
 //! A thinking model's reasoning tokens (`usage.completion_tokens_details.reasoning_tokens`),
 //! counted from the output's tokens as they stream: the tokens of the thinking block that
-//! `reasoning::split_reasoning` finds, up to the one that completes its `</think>` (all of
-//! them when the output ends inside it; none when the output has no block). The tags are
-//! read in the tokens' bytes, so a vocabulary that spells them in several tokens counts alike.
+//! `reasoning::split_reasoning` finds, tags included, up to the one that completes its
+//! `</think>` (all of them when the output ends inside it, none when the output has no
+//! block; an empty block still counts its tags). The tags are read in the bytes the tokens
+//! show in the output text (control tokens show none), so a vocabulary that spells them in
+//! several tokens counts alike.
 
 use crate::tokenizer::{Tokenizer, THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
 
@@ -44,17 +46,18 @@ impl ReasoningTokens {
             }
             self.counted = self.counted.saturating_add(1);
             self.tail
-                .extend_from_slice(vocab.token_to_piece(id).unwrap_or_default());
+                .extend_from_slice(vocab.piece(id, true).unwrap_or_default());
             if self.phase == Phase::Lead {
-                let lead = self.tail.trim_ascii_start();
-                if let Some(body) = lead.strip_prefix(OPEN.as_bytes()) {
-                    self.tail = body.to_vec();
-                    self.phase = Phase::Thinking;
-                } else if !OPEN.as_bytes().starts_with(lead) {
-                    self.phase = Phase::Over { block: false };
-                    continue;
-                } else {
-                    continue;
+                match lead(&self.tail) {
+                    Lead::Opened(at) => {
+                        self.tail.drain(..at);
+                        self.phase = Phase::Thinking;
+                    }
+                    Lead::Undecided => continue,
+                    Lead::NoBlock => {
+                        self.phase = Phase::Over { block: false };
+                        continue;
+                    }
                 }
             }
             let close = CLOSE.as_bytes();
@@ -73,6 +76,37 @@ impl ReasoningTokens {
             Phase::Thinking | Phase::Over { block: true } => self.counted,
             Phase::Lead | Phase::Over { block: false } => 0,
         }
+    }
+}
+
+enum Lead {
+    /// `<think>` after blank space: the thinking starts at this byte.
+    Opened(usize),
+    /// Blank so far (perhaps a character cut short), or a beginning of `<think>` after it.
+    Undecided,
+    NoBlock,
+}
+
+/// What the output's first bytes say of a block, blank space as `str::trim_start` (the
+/// text split's) sees it.
+fn lead(bytes: &[u8]) -> Lead {
+    let (text, cut_short) = match std::str::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(e) => match std::str::from_utf8(&bytes[..e.valid_up_to()]) {
+            Ok(text) => (text, e.error_len().is_none()),
+            Err(_) => return Lead::NoBlock,
+        },
+    };
+    let rest = text.trim_start();
+    let blank = text.len() - rest.len();
+    if rest.starts_with(OPEN) {
+        Lead::Opened(blank + OPEN.len())
+    } else if (rest.is_empty() && cut_short)
+        || (text.len() == bytes.len() && OPEN.starts_with(rest))
+    {
+        Lead::Undecided
+    } else {
+        Lead::NoBlock
     }
 }
 
@@ -112,14 +146,26 @@ mod tests {
         let opened = [" \n", "<think>", "hmm", "</think>", "Yes"];
         let expected = n(" \n") + n("<think>") + n("hmm") + n("</think>");
         assert_eq!(count(false, &vocab, &opened), expected);
+        // Tags spelled across chunks; blank space as the text split sees it.
+        let split = ["<thi", "nk>x</th", "ink>", "y"];
+        assert_eq!(
+            count(false, &vocab, &split),
+            n("<thi") + n("nk>x</th") + n("ink>")
+        );
+        let wide = ["\u{a0}\u{3000}", "<think>x</think>"];
+        assert_eq!(
+            count(false, &vocab, &wide),
+            n("\u{a0}\u{3000}") + n("<think>x</think>")
+        );
         // No block where the output does not open with one, or only starts a tag.
         assert_eq!(count(false, &vocab, &["Yes", "<think>x</think>"]), 0);
         assert_eq!(count(false, &vocab, &[" ", "<thi"]), 0);
-        // A `</think>` control token ends it as one token.
+        // A control token shows nothing in the text, so it ends nothing there either: the
+        // split leaves the block open, and so does the count.
         let control = small_tokenizer_with_control("</think>");
         assert_eq!(
             count(true, &control, &["abc", "</think>", "x"]),
-            tokens(&control, "abc") + 1
+            tokens(&control, "abc") + 1 + tokens(&control, "x")
         );
     }
 }

@@ -18,7 +18,7 @@ pub struct UsageOut {
 
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct CompletionTokensDetails {
-    /// Output tokens of the thinking block (see `server::reasoning_tokens`).
+    /// Output tokens of the thinking block (see `http::reasoning_tokens`).
     pub reasoning_tokens: u32,
 }
 

@@ -429,16 +429,9 @@ fn build_environment(source: String) -> Result<Environment<'static>> {
     Ok(env)
 }
 
-/// Python's `iterable` test: `none` is not (minijinja iterates it as empty), which
-/// templates check before `tools | length` (Qwen3-Coder's, given `tools: none`).
+/// Jinja2's `iterable` test: `none` is not (minijinja iterates it as empty), which
+/// templates check before `tools | length` (Qwen3-Coder's, given `tools: none`); undefined
+/// is, as Jinja2's `Undefined` iterates as empty.
 fn is_iterable(value: &minijinja::Value) -> bool {
-    use minijinja::value::ValueKind;
-    matches!(
-        value.kind(),
-        ValueKind::Seq
-            | ValueKind::Map
-            | ValueKind::Iterable
-            | ValueKind::String
-            | ValueKind::Bytes
-    )
+    !value.is_none() && (value.is_undefined() || value.try_iter().is_ok())
 }

@@ -154,10 +154,11 @@ fn bounded_filters_and_methods_still_do_their_work() {
         ("{{ [1, 2, 3] | slice(2) | first | join }}", "12"),
         ("{{ {'a': [1, 2]} | tojson }}", r#"{"a": [1, 2]}"#),
         ("{{ [1] | tojson(indent=2) }}", "[\n  1\n]"),
-        // Python's `iterable`: not none, not a number.
+        // Jinja2's `iterable`: not none, not a number; undefined is.
         (
-            "{{ none is iterable }}{{ 1 is iterable }}{{ [] is iterable }}{{ 'a' is iterable }}",
-            "FalseFalseTrueTrue",
+            "{{ none is iterable }}{{ 1 is iterable }}{{ [] is iterable }}{{ 'a' is iterable }}\
+             {{ nothing is iterable }}",
+            "FalseFalseTrueTrueTrue",
         ),
         (
             "{{ messages | map(attribute='role') | join(',') }}",

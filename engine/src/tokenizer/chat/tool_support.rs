@@ -2,7 +2,8 @@
 //! it announces a `tools` list and writes calls and results in a tool format the engine
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
 //! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, XML-like
-//! parameters in `<tool_call>` blocks for Qwen3-Coder), and whether it
+//! parameters in `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for
+//! Granite), and whether it
 //! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
 //! (`grammar::tools` holds each format's grammar and reading.)
@@ -33,6 +34,9 @@ pub enum ToolFormat {
     /// `<tool_call>` blocks, after text or alone, each holding `<function=…>` and one
     /// `<parameter=…>` block per argument, its value as text (Qwen3-Coder).
     QwenXml,
+    /// `<|tool_call|>` and a JSON array of `{"name": …, "arguments": {…}}` as the whole
+    /// answer (IBM Granite 3.x).
+    Granite,
 }
 
 /// How a template takes tools.
@@ -106,6 +110,8 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
         Some(ToolFormat::Llama3Json)
     } else if text.contains("[TOOL_CALLS]") && call_with("arguments") {
         Some(ToolFormat::Mistral)
+    } else if text.contains("<|tool_call|>") && call_with("arguments") {
+        Some(ToolFormat::Granite)
     } else {
         None
     }
