@@ -439,6 +439,72 @@ fn qwen_xml_tool_grammars_take_raw_strings_and_typed_values() {
     assert!(may_end(&tok, &mut constraint, &step));
 }
 
+/// SGLang's structural tags: free text in which a trigger must go on into one of its tags
+/// (its JSON held to the schema); xgrammar's form with `at_least_one` and
+/// `stop_after_first` asks for exactly one tag; free text inside a tag ends at its end.
+#[test]
+fn structural_tags_hold_the_text_after_each_trigger() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let compile = |tag: serde_json::Value| {
+        let lark = engine::grammar::structural_tag::lark(&tag).unwrap();
+        grammars
+            .compile(&GrammarSpec::StructuralTag(lark), &Namespace::global())
+            .unwrap()
+    };
+    let city = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}},
+                                  "required": ["city"]});
+    let legacy = serde_json::json!({
+        "structures": [{"begin": "<function=weather>", "schema": city, "end": "</function>"}],
+        "triggers": ["<function="],
+    });
+    let mut constraint = compile(legacy.clone());
+    let step = feed(
+        &tok,
+        &mut constraint,
+        "Checking. <function=weather>{\"city\":\"Paris\"}</function> Done.",
+    );
+    assert!(may_end(&tok, &mut constraint, &step), "text, a tag, text");
+    let mut constraint = compile(legacy.clone());
+    let step = feed(&tok, &mut constraint, "No call at all.");
+    assert!(may_end(&tok, &mut constraint, &step), "text alone");
+    let mut constraint = compile(legacy);
+    // After the trigger the only tag's name (and its JSON's start) is forced.
+    let Step::Continue { forced } = feed(&tok, &mut constraint, "Hi <function=") else {
+        panic!("ended at the trigger");
+    };
+    let forced = tok.decode(&forced, false).unwrap();
+    assert!(forced.starts_with("weather>{"), "{forced:?}");
+
+    let once = serde_json::json!({"type": "structural_tag", "format": {
+        "type": "triggered_tags", "triggers": ["<call>"], "at_least_one": true,
+        "stop_after_first": true,
+        "tags": [{"begin": "<call>", "content": {"type": "json_schema", "json_schema": city},
+                  "end": "</call>"}],
+    }});
+    let mut constraint = compile(once.clone());
+    let step = feed(&tok, &mut constraint, "Sure.");
+    assert!(!may_end(&tok, &mut constraint, &step), "a tag is needed");
+    let mut constraint = compile(once);
+    let step = feed(
+        &tok,
+        &mut constraint,
+        "Sure. <call>{\"city\":\"Rome\"}</call>",
+    );
+    assert!(
+        only_the_end(&tok, &mut constraint, &step),
+        "one tag, then the end"
+    );
+
+    let free = serde_json::json!({"type": "structural_tag", "format": {"type": "sequence",
+    "elements": [
+        {"type": "tag", "begin": "<note>", "content": {"type": "any_text"}, "end": "</note>"},
+        {"type": "const_string", "value": "!"},
+    ]}});
+    let mut constraint = compile(free);
+    let step = feed(&tok, &mut constraint, "<note>any <b>text</b></note>!");
+    assert!(only_the_end(&tok, &mut constraint, &step));
+}
+
 /// Whether the grammar admits the first token of `text` next.
 fn admits(tok: &Tokenizer, constraint: &mut Constraint, text: &str) -> bool {
     let token = tok.encode_without_bos_eos(text, false).unwrap()[0];
@@ -620,6 +686,37 @@ async fn vllm_constraint_names_constrain_the_output() {
     assert_eq!(status, 200, "{body}");
     let value: Value = serde_json::from_str(&content(&body)).unwrap();
     assert!(value["answer"].is_boolean(), "{value}");
+    // SGLang's structural tag, as a response format or a field of its own: here the answer
+    // is one tag, whose JSON holds to its schema (triggered tags: `structural_tags_…`).
+    let tag = json!({"type": "structural_tag", "format": {"type": "tag", "begin": "<answer>",
+        "content": {"type": "json_schema", "json_schema": schema}, "end": "</answer>"}});
+    for extra in [
+        json!({"response_format": tag, "max_tokens": 40}),
+        json!({"structural_tag": tag.to_string(), "max_tokens": 40}),
+    ] {
+        let (status, body) = post_json(servers.http, "/v1/chat/completions", ask(extra)).await;
+        assert_eq!(status, 200, "{body}");
+        let text = content(&body);
+        let json = text
+            .strip_prefix("<answer>")
+            .and_then(|rest| rest.strip_suffix("</answer>"))
+            .unwrap_or_else(|| panic!("{text:?}"));
+        let value: Value = serde_json::from_str(json).unwrap();
+        assert!(value["answer"].is_boolean(), "{value}");
+    }
+    let unsupported =
+        json!({"type": "structural_tag", "format": {"type": "grammar", "grammar": "x"}});
+    let (status, body) = post_json(
+        servers.http,
+        "/v1/chat/completions",
+        ask(json!({"response_format": unsupported})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["param"].as_str()),
+        (400, Some("response_format")),
+        "{body}"
+    );
     let engine = servers.engine.clone();
     tokio::task::spawn_blocking(move || common::wait_idle(&engine))
         .await

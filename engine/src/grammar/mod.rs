@@ -6,6 +6,7 @@
 
 mod constraint;
 mod gbnf;
+pub mod structural_tag;
 mod tools;
 mod vocab;
 
@@ -34,6 +35,8 @@ pub enum GrammarSpec {
     Lark(String),
     /// The Lark grammar of a chat request's `tools` (see [`ToolFormat::grammar`]).
     Tools(String),
+    /// The Lark grammar of SGLang's structural tag (see [`structural_tag::lark`]).
+    StructuralTag(String),
     /// GBNF / EBNF as llama.cpp and SGLang write it (`root ::= ...`).
     Ebnf(String),
     /// A reasoning model's thinking, free, then `answer`: the thinking block is open from
@@ -53,6 +56,7 @@ impl GrammarSpec {
             Self::Regex(_) => "regex",
             Self::Lark(_) => "lark",
             Self::Tools(_) => "tools",
+            Self::StructuralTag(_) => "structural_tag",
             Self::Ebnf(_) => "ebnf",
             Self::AfterThinking { answer, .. } => answer.param(),
         }
@@ -63,7 +67,9 @@ impl GrammarSpec {
             Self::JsonSchema(schema) => format!("json:{schema}"),
             Self::JsonObject => "json_object".into(),
             Self::Regex(rx) => format!("regex:{rx}"),
-            Self::Lark(lark) | Self::Tools(lark) => format!("lark:{lark}"),
+            Self::Lark(lark) | Self::Tools(lark) | Self::StructuralTag(lark) => {
+                format!("lark:{lark}")
+            }
             Self::Ebnf(ebnf) => format!("ebnf:{ebnf}"),
             Self::AfterThinking { inside, answer } => {
                 format!("think:{inside}:{}", answer.text())
@@ -89,7 +95,9 @@ impl GrammarSpec {
                 TopLevelGrammar::from_json_schema(compact(&serde_json::json!({"type": "object"})))
             }
             Self::Regex(rx) => TopLevelGrammar::from_regex(rx),
-            Self::Lark(lark) | Self::Tools(lark) => TopLevelGrammar::from_lark(lark.clone()),
+            Self::Lark(lark) | Self::Tools(lark) | Self::StructuralTag(lark) => {
+                TopLevelGrammar::from_lark(lark.clone())
+            }
             Self::Ebnf(ebnf) => TopLevelGrammar::from_lark(gbnf_to_lark(ebnf)?),
             Self::AfterThinking { inside, answer } => after_thinking(*inside, answer.top_level()?)?,
         })

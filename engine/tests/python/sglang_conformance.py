@@ -419,7 +419,7 @@ def check_bad_input():
         ("n = 17", request(ids, sampling(4, n=17)), "n"),
         ("logit_bias key not a token id", request(ids, sampling(4, logit_bias={"x": 1.0})), "logit_bias"),
         ("min_new_tokens > max_new_tokens", request(ids, sampling(4, min_new_tokens=5)), "min_new_tokens"),
-        ("structural_tag", request(ids, sampling(4, structural_tag="{}")), "structural_tag"),
+        ("structural_tag that is no tag", request(ids, sampling(4, structural_tag="{}")), "structural_tag"),
         ("custom_params", request(ids, sampling(4, custom_params={"x": 1})), "custom_params"),
         ("custom_logit_processor", request(ids, sampling(4), custom_logit_processor="x"), "custom_logit_processor"),
         ("input_embeds", request(ids, sampling(4), input_embeds=[0.5, 0.25]), "input_embeds"),

@@ -140,11 +140,6 @@ fn refuse_unsupported(fields: &UnsupportedFields) -> Result<(), ApiError> {
             "custom logits processors are not supported",
         ),
         (
-            set(&fields.structural_tag),
-            "structural_tag",
-            "structural tags are not supported; use tools, json_schema, regex or ebnf",
-        ),
-        (
             set(&fields.lora_path),
             "lora_path",
             "LoRA adapters are not supported",
@@ -206,14 +201,17 @@ pub fn grammar_spec(fields: &SamplingFields) -> Result<Option<GrammarSpec>, ApiE
     specs.extend(fields.regex.clone().map(GrammarSpec::Regex));
     specs.extend(fields.ebnf.clone().map(GrammarSpec::Ebnf));
     specs.extend(fields.lark.clone().map(GrammarSpec::Lark));
+    if let Some(tag) = &fields.structural_tag {
+        specs.push(structural_tag(tag, "structural_tag")?);
+    }
     if let Some(choices) = &fields.guided_choice {
         specs.push(choice_regex(choices)?);
     }
     if specs.len() > 1 {
         return Err(ApiError::invalid_param(
             "response_format",
-            "give at most one of response_format (json), json_schema, regex, ebnf, lark and \
-             guided_choice",
+            "give at most one of response_format, json_schema, regex, ebnf, lark, \
+             structural_tag and guided_choice",
         ));
     }
     Ok(specs.pop())
@@ -261,11 +259,29 @@ fn response_format(format: &Value) -> Result<Option<GrammarSpec>, ApiError> {
             }
             Ok(Some(GrammarSpec::JsonSchema(schema.clone())))
         }
+        // SGLang's: the structures and triggers beside the type, or xgrammar's `format`.
+        Some("structural_tag") => structural_tag(format, "response_format").map(Some),
         Some(other) => Err(bad(&format!(
-            "type {other:?} is not one of text, json_object, json_schema"
+            "type {other:?} is not one of text, json_object, json_schema, structural_tag"
         ))),
         None => Err(bad("response_format needs a type")),
     }
+}
+
+/// SGLang's structural tag (`tag`, or its JSON text) as the grammar it asks for.
+fn structural_tag(tag: &Value, param: &str) -> Result<GrammarSpec, ApiError> {
+    let bad = |m: String| ApiError::invalid_param(param, m);
+    let parsed;
+    let tag = match tag {
+        Value::String(text) => {
+            parsed = serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
+            &parsed
+        }
+        other => other,
+    };
+    crate::grammar::structural_tag::lark(tag)
+        .map(GrammarSpec::StructuralTag)
+        .map_err(bad)
 }
 
 /// Whether the client asked for a stream, and for a usage chunk at its end.

@@ -50,6 +50,8 @@ pub struct SamplingFields {
     #[serde(alias = "guided_grammar")]
     pub ebnf: Option<String>,
     pub lark: Option<String>,
+    /// SGLang's structural tag (an object, or its JSON text): see `grammar::structural_tag`.
+    pub structural_tag: Option<serde_json::Value>,
     /// vLLM's `guided_choice`: the output is one of these strings.
     pub guided_choice: Option<Vec<String>>,
     /// Extensions of other servers that are refused when they ask for something (see
@@ -74,7 +76,6 @@ pub struct UnsupportedFields {
     pub skip_special_tokens: Option<bool>,
     pub truncate_prompt_tokens: Option<serde_json::Value>,
     pub logits_processors: Option<serde_json::Value>,
-    pub structural_tag: Option<serde_json::Value>,
     pub lora_path: Option<serde_json::Value>,
     pub return_hidden_states: Option<bool>,
 }

@@ -113,12 +113,6 @@ fn sampling(
             "tokens are streamed every step; send 1",
         ));
     }
-    if matches!(p.constraint, Some(Constraint::StructuralTag(_))) {
-        return Err(refuse(
-            "structural_tag",
-            "structural tags are not supported; use json_schema, regex or ebnf_grammar",
-        ));
-    }
     if top_logprobs < 0 {
         return Err(refuse("top_logprobs_num", "must not be negative"));
     }
@@ -167,30 +161,41 @@ fn sampling(
     })
 }
 
-/// The request's grammar; a JSON schema longer than the compiler takes is refused before it
-/// is parsed (a large JSON text is many times its size as a `Value`).
+/// The request's grammar; a JSON schema (or structural tag) longer than the compiler takes
+/// is refused before it is parsed (a large JSON text is many times its size as a `Value`).
 fn grammar(p: &pb::SamplingParams, max_bytes: usize) -> Result<Option<GrammarSpec>, Status> {
     Ok(match &p.constraint {
-        None | Some(Constraint::StructuralTag(_)) => None,
+        None => None,
         Some(Constraint::Regex(regex)) => Some(GrammarSpec::Regex(regex.clone())),
         Some(Constraint::EbnfGrammar(ebnf)) => Some(GrammarSpec::Ebnf(ebnf.clone())),
-        // The compiler bounds the compact form; the text may be laid out more loosely.
-        Some(Constraint::JsonSchema(text)) if text.len() > 4 * max_bytes => {
-            return Err(refuse(
-                "json_schema",
-                &format!(
-                    "the schema has {} bytes; at most {} are allowed",
-                    text.len(),
-                    4 * max_bytes
-                ),
-            ))
-        }
-        Some(Constraint::JsonSchema(text)) => {
-            let schema = serde_json::from_str(text)
-                .map_err(|e| refuse("json_schema", &format!("not valid JSON: {e}")))?;
-            Some(GrammarSpec::JsonSchema(schema))
+        Some(Constraint::JsonSchema(text)) => Some(GrammarSpec::JsonSchema(json(
+            text,
+            "json_schema",
+            max_bytes,
+        )?)),
+        Some(Constraint::StructuralTag(text)) => {
+            let tag = json(text, "structural_tag", max_bytes)?;
+            let lark = crate::grammar::structural_tag::lark(&tag)
+                .map_err(|e| refuse("structural_tag", &e))?;
+            Some(GrammarSpec::StructuralTag(lark))
         }
     })
+}
+
+/// The JSON text of `field`, parsed. The compiler bounds the compact form of what it
+/// holds; the text may be laid out more loosely, so it may be four times that.
+fn json(text: &str, field: &str, max_bytes: usize) -> Result<serde_json::Value, Status> {
+    if text.len() > 4 * max_bytes {
+        return Err(refuse(
+            field,
+            &format!(
+                "it has {} bytes; at most {} are allowed",
+                text.len(),
+                4 * max_bytes
+            ),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| refuse(field, &format!("not valid JSON: {e}")))
 }
 
 /// Request ids are kept while their call is in flight: bounded.
@@ -371,6 +376,31 @@ mod tests {
         assert_eq!(err, "logit_bias gives token 17 twice");
     }
 
+    /// A structural tag becomes its grammar; one that is not one is refused by name.
+    #[test]
+    fn structural_tags_are_read_or_refused_by_name() {
+        let mut p = params();
+        let tag = r#"{"structures": [{"begin": "<f>", "schema": {}, "end": "</f>"}], "triggers": ["<f"]}"#;
+        p.constraint = Some(Constraint::StructuralTag(tag.into()));
+        assert!(matches!(
+            grammar(&p, 1 << 20),
+            Ok(Some(GrammarSpec::StructuralTag(_)))
+        ));
+        for bad in [
+            "{}",
+            "not json",
+            r#"{"type": "structural_tag", "format": {"type": "grammar"}}"#,
+        ] {
+            p.constraint = Some(Constraint::StructuralTag(bad.into()));
+            let status = grammar(&p, 1 << 20).err();
+            assert!(
+                status.is_some_and(|s| s.code() == tonic::Code::InvalidArgument
+                    && s.message().starts_with("structural_tag")),
+                "{bad}"
+            );
+        }
+    }
+
     #[test]
     fn unsupported_fields_are_named() {
         for (mutate, field) in [
@@ -381,12 +411,6 @@ mod tests {
             (
                 Box::new(|p: &mut pb::SamplingParams| p.custom_params = Some(Default::default())),
                 "custom_params",
-            ),
-            (
-                Box::new(|p: &mut pb::SamplingParams| {
-                    p.constraint = Some(Constraint::StructuralTag("{}".into()))
-                }),
-                "structural_tag",
             ),
         ] {
             let mut p = params();
