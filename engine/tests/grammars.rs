@@ -440,8 +440,8 @@ fn qwen_xml_tool_grammars_take_raw_strings_and_typed_values() {
 }
 
 /// SGLang's structural tags: free text in which a trigger must go on into one of its tags
-/// (its JSON held to the schema); xgrammar's form with `at_least_one` and
-/// `stop_after_first` asks for exactly one tag; free text inside a tag ends at its end.
+/// (its JSON held to the schema), in the original form and xgrammar's; free text inside a
+/// tag ends at its end.
 #[test]
 fn structural_tags_hold_the_text_after_each_trigger() {
     let (tok, grammars) = grammars(GrammarLimits::default());
@@ -475,25 +475,60 @@ fn structural_tags_hold_the_text_after_each_trigger() {
     let forced = tok.decode(&forced, false).unwrap();
     assert!(forced.starts_with("weather>{"), "{forced:?}");
 
-    let once = serde_json::json!({"type": "structural_tag", "format": {
-        "type": "triggered_tags", "triggers": ["<call>"], "at_least_one": true,
-        "stop_after_first": true,
-        "tags": [{"begin": "<call>", "content": {"type": "json_schema", "json_schema": city},
-                  "end": "</call>"}],
-    }});
-    let mut constraint = compile(once.clone());
-    let step = feed(&tok, &mut constraint, "Sure.");
-    assert!(!may_end(&tok, &mut constraint, &step), "a tag is needed");
-    let mut constraint = compile(once);
-    let step = feed(
-        &tok,
-        &mut constraint,
-        "Sure. <call>{\"city\":\"Rome\"}</call>",
+    // xgrammar's `at_least_one`: the output starts with a tag; `stop_after_first`: it ends
+    // after one. Text holds no trigger, nor what `excludes` lists.
+    let tags = |at_least_one: bool, stop_after_first: bool| {
+        compile(serde_json::json!({"type": "structural_tag", "format": {
+        "type": "triggered_tags", "triggers": ["[[", "<c|"], "excludes": ["STOP"],
+        "at_least_one": at_least_one, "stop_after_first": stop_after_first,
+        "tags": [
+            {"begin": "[[call]]", "content": {"type": "json_schema", "json_schema": city},
+             "end": "[[/call]]"},
+            {"begin": "<c|x>", "content": {"type": "regex", "pattern": "a/b"}, "end": "</c>"},
+        ]}}))
+    };
+    let call = "[[call]]{\"city\":\"Rome\"}[[/call]]";
+    let mut constraint = tags(true, true);
+    assert!(
+        !admits(&tok, &mut constraint, "Sure"),
+        "no text before the first tag"
     );
+    let step = feed(&tok, &mut constraint, call);
     assert!(
         only_the_end(&tok, &mut constraint, &step),
         "one tag, then the end"
     );
+    let mut constraint = tags(true, false);
+    let step = feed(
+        &tok,
+        &mut constraint,
+        &format!("{call} then <c|x>a/b</c> done"),
+    );
+    assert!(
+        may_end(&tok, &mut constraint, &step),
+        "tags and text after the first"
+    );
+    let mut constraint = tags(false, false);
+    let step = feed(&tok, &mut constraint, "Text with no tag");
+    assert!(may_end(&tok, &mut constraint, &step));
+    assert!(!admits(&tok, &mut constraint, "STOP"), "an excluded word");
+    let mut constraint = tags(false, true);
+    let step = feed(&tok, &mut constraint, &format!("Sure. {call}"));
+    assert!(
+        only_the_end(&tok, &mut constraint, &step),
+        "the end after one tag"
+    );
+
+    // Tags with a separator, at least one.
+    let listed = serde_json::json!({"type": "structural_tag", "format": {
+        "type": "tags_with_separator", "separator": ",", "at_least_one": true,
+        "tags": [{"begin": "<n>", "content": {"type": "regex", "pattern": "[0-9]+"},
+                  "end": "</n>"}]}});
+    let mut constraint = compile(listed.clone());
+    assert!(!admits(&tok, &mut constraint, "x"));
+    let step = feed(&tok, &mut constraint, "<n>1</n>,<n>22</n>");
+    assert!(may_end(&tok, &mut constraint, &step));
+    assert!(admits(&tok, &mut constraint, ","));
 
     let free = serde_json::json!({"type": "structural_tag", "format": {"type": "sequence",
     "elements": [

@@ -3,36 +3,61 @@
 //! read, as SGLang's OpenAI API and its scheduler take them:
 //!
 //! - the original one, `{"structures": [{"begin", "schema", "end"}], "triggers": [...]}`:
-//!   text in which each trigger starts one of the structures whose `begin` it opens, then
-//!   JSON valid against its `schema`, then its `end`; then text again;
+//!   text in which each trigger starts the structure whose `begin` it opens, then JSON valid
+//!   against its `schema`, then its `end`; then text again;
 //! - xgrammar's, `{"type": "structural_tag", "format": FORMAT}`, where a format is
 //!   `const_string`, `json_schema`, `regex`, `any_text`, `sequence`, `or`, `tag`,
-//!   `triggered_tags` or `tags_with_separator` (others are refused by name).
+//!   `triggered_tags` or `tags_with_separator`, with xgrammar's meanings (`at_least_one`:
+//!   the output starts with a tag; `stop_after_first`: it ends after one; `excludes`: text
+//!   the free text may not hold). Other types, and fields this reading would ignore, are
+//!   refused by name.
 //!
-//! Text between tags can never hold a trigger: where one appears, a tag follows.
+//! Free text never holds a trigger: where one appears, a tag follows. Free text that is not
+//! a tag's whole content (`any_text`, `triggered_tags`) can only end the output, since
+//! nothing would end it otherwise. Each tag's content is written once, so the grammar grows
+//! with the tag's text.
 
 use super::{compact, strict};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
-/// How deep formats may nest, and how many a tag may hold: a bound on the work a request
-/// can ask for before the grammar's own limits apply.
+/// How deep formats may nest, and how many items a list may hold.
 const MAX_DEPTH: usize = 16;
 const MAX_ITEMS: usize = 256;
+/// The most Lark text one structural tag may build.
+const MAX_LARK_BYTES: usize = 4 << 20;
 
 /// The Lark grammar of a structural tag, or why it cannot be one.
 pub fn lark(spec: &Value) -> Result<String, String> {
+    let object = spec
+        .as_object()
+        .ok_or("a structural tag is a JSON object")?;
+    if object.get("type").is_some_and(|t| t != "structural_tag") {
+        return Err("a structural tag has type \"structural_tag\"".into());
+    }
     let mut builder = Builder::default();
-    let start = match (spec.get("structures"), spec.get("format")) {
-        (Some(structures), None) => builder.legacy(structures, spec.get("triggers"))?,
+    let start = match (object.get("structures"), object.get("format")) {
+        (Some(structures), None) => {
+            known_fields(
+                object,
+                "structural tag",
+                &["type", "structures", "triggers"],
+            )?;
+            builder.legacy(structures, object.get("triggers"))?
+        }
         (None, Some(format)) => {
-            if spec.get("type").and_then(Value::as_str) != Some("structural_tag") {
-                return Err("a structural tag with a format has type \"structural_tag\"".into());
-            }
-            builder.format(format, 0)?
+            known_fields(object, "structural tag", &["type", "format"])?;
+            builder.format(format, Place::End, 0)?
         }
         _ => return Err("a structural tag has either structures and triggers, or a format".into()),
     };
     Ok(format!("start: {start}\n{}", builder.rules))
+}
+
+/// Where a format stands: free text can only end the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    End,
+    Inside,
 }
 
 /// The rules built so far, named in order.
@@ -40,6 +65,9 @@ pub fn lark(spec: &Value) -> Result<String, String> {
 struct Builder {
     rules: String,
     next: usize,
+    /// The rule already written for a tag's content, end and place: a tag listed twice (or
+    /// nested in one listed twice) is written once.
+    contents: std::collections::HashMap<String, String>,
 }
 
 /// One tag: what opens it, its content (a format), what closes it.
@@ -56,88 +84,135 @@ impl Builder {
         format!("{prefix}{}", self.next)
     }
 
-    fn define(&mut self, name: &str, body: &str) {
+    fn define(&mut self, name: &str, body: &str) -> Result<(), String> {
         self.rules.push_str(&format!("{name}: {body}\n"));
+        match self.rules.len() > MAX_LARK_BYTES {
+            true => Err(format!(
+                "the structural tag builds a grammar of over {MAX_LARK_BYTES} bytes"
+            )),
+            false => Ok(()),
+        }
     }
 
     fn legacy(&mut self, structures: &Value, triggers: Option<&Value>) -> Result<String, String> {
-        let structures = items(structures, "structures")?;
-        let tags: Vec<Tag> = structures
+        let tags = items(structures, "structures")?
             .iter()
             .map(|s| {
-                let schema = s.get("schema").ok_or("every structure needs a schema")?;
+                let fields = s.as_object().ok_or("every structure is an object")?;
+                known_fields(fields, "structure", &["begin", "schema", "end"])?;
+                // No schema: any JSON, as SGLang takes it.
+                let schema = s.get("schema").cloned().unwrap_or_else(|| json!({}));
                 Ok(Tag {
                     begin: text_field(s, "begin")?,
-                    content: serde_json::json!({"type": "json_schema", "json_schema": schema}),
+                    content: json!({"type": "json_schema", "json_schema": schema}),
                     end: text_field(s, "end")?,
                 })
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<Vec<_>, String>>()?;
         let triggers = strings(triggers.ok_or("structures need triggers")?, "triggers")?;
-        self.triggered(&tags, &triggers, (false, false), 0)
+        self.triggered(&tags, &triggers, &[], (false, false), 0)
     }
 
     /// The Lark expression of `format`.
-    fn format(&mut self, format: &Value, depth: usize) -> Result<String, String> {
+    fn format(&mut self, format: &Value, place: Place, depth: usize) -> Result<String, String> {
         if depth > MAX_DEPTH {
             return Err(format!("formats nest at most {MAX_DEPTH} deep"));
         }
-        let kind = format.get("type").and_then(Value::as_str).unwrap_or("");
+        let fields = format.as_object().ok_or("a format is a JSON object")?;
+        let kind = text_field(format, "type")?;
+        let known = |allowed: &[&str]| known_fields(fields, &format!("{kind} format"), allowed);
         match kind {
-            "const_string" => match text_field(format, "value")? {
-                "" => Err("const_string needs a value that is not empty".into()),
-                value => Ok(literal(value)),
-            },
+            "const_string" => {
+                known(&["type", "value"])?;
+                match text_field(format, "value")? {
+                    "" => Err("const_string needs a value that is not empty".into()),
+                    value => Ok(literal(value)),
+                }
+            }
             "json_schema" => {
-                let schema = format
-                    .get("json_schema")
-                    .ok_or("json_schema needs a json_schema")?;
-                Ok(format!("%json {}", compact(&strict(schema))))
+                known(&["type", "json_schema", "style"])?;
+                if format.get("style").is_some_and(|s| s != "json") {
+                    return Err("json_schema formats are written as JSON (style \"json\")".into());
+                }
+                Ok(format!(
+                    "%json {}",
+                    compact(&strict(field(format, "json_schema")?))
+                ))
             }
             "regex" => {
+                known(&["type", "pattern"])?;
                 let name = self.name("RX");
-                let pattern = text_field(format, "pattern")?.replace('/', "\\/");
-                self.define(&name, &format!("/{pattern}/"));
+                let pattern = lark_regex(text_field(format, "pattern")?);
+                self.define(&name, &format!("/{pattern}/"))?;
                 Ok(name)
             }
             "any_text" => {
+                known(&["type", "excludes"])?;
+                free_text_ends_the_output(place, kind)?;
                 let name = self.name("ANY");
-                self.define(&name, "/(.|\\n)*/");
+                let excludes = optional_strings(format.get("excludes"), "excludes")?;
+                self.define(&name, &text_without(&excludes))?;
                 Ok(name)
             }
             "sequence" | "or" => {
+                known(&["type", "elements"])?;
                 let elements = items(field(format, "elements")?, "elements")?;
-                let parts = elements
-                    .iter()
-                    .map(|e| self.format(e, depth + 1))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let last = elements.len() - 1;
+                let mut parts = Vec::with_capacity(elements.len());
+                for (at, element) in elements.iter().enumerate() {
+                    // Only a sequence's last element ends where the sequence does.
+                    let place = if kind == "sequence" && at < last {
+                        Place::Inside
+                    } else {
+                        place
+                    };
+                    parts.push(self.format(element, place, depth + 1)?);
+                }
                 let joiner = if kind == "or" { " | " } else { " " };
                 Ok(format!("({})", parts.join(joiner)))
             }
             "tag" => {
                 let tag = tag(format)?;
-                self.tag(&tag, depth)
+                let content = self.content(&tag, place, depth)?;
+                Ok(sequence(&[literal(tag.begin), content]))
             }
             "triggered_tags" => {
-                let tags = items(field(format, "tags")?, "tags")?
-                    .iter()
-                    .map(tag)
-                    .collect::<Result<Vec<_>, _>>()?;
+                known(&[
+                    "type",
+                    "triggers",
+                    "tags",
+                    "at_least_one",
+                    "stop_after_first",
+                    "excludes",
+                ])?;
+                free_text_ends_the_output(place, kind)?;
+                let tags = tags(format)?;
                 let triggers = strings(field(format, "triggers")?, "triggers")?;
-                self.triggered(&tags, &triggers, flags(format), depth)
+                let excludes = optional_strings(format.get("excludes"), "excludes")?;
+                self.triggered(&tags, &triggers, &excludes, flags(format)?, depth)
             }
             "tags_with_separator" => {
-                let tags = items(field(format, "tags")?, "tags")?
-                    .iter()
-                    .map(tag)
-                    .collect::<Result<Vec<_>, _>>()?;
+                known(&[
+                    "type",
+                    "tags",
+                    "separator",
+                    "at_least_one",
+                    "stop_after_first",
+                ])?;
                 let separator = literal(text_field(format, "separator")?);
-                let one = self.any_of_tags(&tags, depth)?;
-                Ok(match flags(format) {
+                let mut alternatives = Vec::new();
+                for tag in tags(format)? {
+                    let content = self.content(&tag, Place::Inside, depth)?;
+                    alternatives.push(sequence(&[literal(tag.begin), content]));
+                }
+                let one = self.name("one");
+                self.define(&one, &alternatives.join(" | "))?;
+                let more = sequence(&[separator, one.clone()]);
+                Ok(match flags(format)? {
                     (true, true) => one,
                     (false, true) => format!("({one})?"),
-                    (true, false) => format!("({one} ({separator} {one})*)"),
-                    (false, false) => format!("({one} ({separator} {one})*)?"),
+                    (true, false) => format!("({one} {more}*)"),
+                    (false, false) => format!("({one} {more}*)?"),
                 })
             }
             other => Err(format!(
@@ -146,93 +221,148 @@ impl Builder {
         }
     }
 
-    /// `begin`, the content, `end`. Free text as content ends at the first `end`.
-    fn tag(&mut self, tag: &Tag, depth: usize) -> Result<String, String> {
-        let content_kind = tag.content.get("type").and_then(Value::as_str);
-        if content_kind == Some("any_text") && !tag.end.is_empty() {
-            let name = self.name("text");
+    /// A rule for a tag's content and its `end` (everything after `begin`), written once.
+    /// Free text as content ends at the first `end`.
+    fn content(&mut self, tag: &Tag, place: Place, depth: usize) -> Result<String, String> {
+        let key = format!("{:?}\u{0}{}\u{0}{}", place, tag.end, tag.content);
+        if let Some(name) = self.contents.get(&key) {
+            return Ok(name.clone());
+        }
+        let name = self.content_rule(tag, place, depth)?;
+        self.contents.insert(key, name.clone());
+        Ok(name)
+    }
+
+    fn content_rule(&mut self, tag: &Tag, place: Place, depth: usize) -> Result<String, String> {
+        let name = self.name("content");
+        let free = tag.content.get("type").and_then(Value::as_str) == Some("any_text");
+        if free && !tag.end.is_empty() {
+            let fields = tag.content.as_object().ok_or("a format is a JSON object")?;
+            known_fields(fields, "any_text format", &["type", "excludes"])?;
+            let excludes = optional_strings(tag.content.get("excludes"), "excludes")?;
+            let text = self.name("TEXT");
+            self.define(&text, &text_without(&excludes))?;
             self.define(
                 &format!("{name}[lazy]"),
-                &format!("/(.|\\n)*/ {}", literal(tag.end)),
-            );
-            return Ok(sequence(&[literal(tag.begin), name]));
+                &format!("{text} {}", literal(tag.end)),
+            )?;
+            return Ok(name);
         }
-        let body = self.format(&tag.content, depth + 1)?;
-        Ok(sequence(&[literal(tag.begin), body, literal(tag.end)]))
+        // With no end, the content ends where the tag does.
+        let inner = if tag.end.is_empty() {
+            place
+        } else {
+            Place::Inside
+        };
+        let body = self.format(&tag.content, inner, depth + 1)?;
+        self.define(&name, &sequence(&[body, literal(tag.end)]))?;
+        Ok(name)
     }
 
-    fn any_of_tags(&mut self, tags: &[Tag], depth: usize) -> Result<String, String> {
-        let alternatives = tags
-            .iter()
-            .map(|t| self.tag(t, depth))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(format!("({})", alternatives.join(" | ")))
-    }
-
-    /// Free text in which each trigger must go on into a tag whose `begin` it opens.
+    /// Free text in which each trigger must go on into the tag whose `begin` it opens.
     fn triggered(
         &mut self,
         tags: &[Tag],
         triggers: &[&str],
+        excludes: &[&str],
         (at_least_one, stop_after_first): (bool, bool),
         depth: usize,
     ) -> Result<String, String> {
-        if triggers.is_empty() || triggers.iter().any(|t| t.is_empty()) {
+        let mut triggers = triggers.to_vec();
+        triggers.sort_unstable();
+        triggers.dedup();
+        if triggers.iter().any(|t| t.is_empty()) {
             return Err("triggers must be non-empty strings".into());
         }
-        let no_trigger = triggers
-            .iter()
-            .map(|t| regex_escape(t))
-            .collect::<Vec<_>>()
-            .join("|");
-        let text = self.name("FREE");
-        self.define(
-            &text,
-            &format!("/(.|\\n)*/ & ~/(.|\\n)*({no_trigger})(.|\\n)*/"),
-        );
-        let mut pieces = Vec::new();
-        for trigger in triggers {
-            let opened: Vec<&Tag> = tags
-                .iter()
-                .filter(|t| t.begin.starts_with(trigger))
+        if let Some((a, b)) = pairs(&triggers).find(|(a, b)| b.starts_with(*a) || a.starts_with(*b))
+        {
+            return Err(format!("trigger {a:?} is a prefix of trigger {b:?}"));
+        }
+        let mut by_trigger: Vec<Vec<(usize, &str)>> = vec![Vec::new(); triggers.len()];
+        let mut contents = Vec::with_capacity(tags.len());
+        let mut first = Vec::with_capacity(tags.len());
+        for (index, tag) in tags.iter().enumerate() {
+            let opening: Vec<usize> = (0..triggers.len())
+                .filter(|&t| tag.begin.starts_with(triggers[t]))
                 .collect();
+            let [trigger] = opening[..] else {
+                return Err(format!(
+                    "exactly one trigger must open the tag that begins {:?}",
+                    tag.begin
+                ));
+            };
+            by_trigger[trigger].push((index, &tag.begin[triggers[trigger].len()..]));
+            let content = self.content(tag, Place::Inside, depth)?;
+            first.push(sequence(&[literal(tag.begin), content.clone()]));
+            contents.push(content);
+        }
+        let mut unsafe_text = triggers.clone();
+        unsafe_text.extend_from_slice(excludes);
+        let text = self.name("FREE");
+        self.define(&text, &text_without(&unsafe_text))?;
+        let mut pieces = Vec::with_capacity(triggers.len());
+        for (trigger, opened) in triggers.iter().zip(&by_trigger) {
             if opened.is_empty() {
-                continue;
+                return Err(format!("trigger {trigger:?} opens no tag"));
             }
             let lead = self.name("lead");
             self.define(
                 &format!("{lead}[lazy]"),
                 &format!("{text} {}", literal(trigger)),
-            );
-            let mut rests = Vec::new();
-            for tag in opened {
-                let rest = Tag {
-                    begin: &tag.begin[trigger.len()..],
-                    content: tag.content.clone(),
-                    end: tag.end,
-                };
-                rests.push(self.tag(&rest, depth)?);
-            }
+            )?;
+            let rests: Vec<String> = opened
+                .iter()
+                .map(|&(index, rest)| sequence(&[literal(rest), contents[index].clone()]))
+                .collect();
             let piece = self.name("tagged");
-            self.define(&piece, &format!("{lead} ({})", rests.join(" | ")));
+            self.define(&piece, &format!("{lead} ({})", rests.join(" | ")))?;
             pieces.push(piece);
         }
-        if let Some(tag) = tags
-            .iter()
-            .find(|t| !triggers.iter().any(|tr| t.begin.starts_with(tr)))
-        {
-            return Err(format!(
-                "no trigger opens the tag that begins {:?}",
-                tag.begin
-            ));
-        }
         let any = format!("({})", pieces.join(" | "));
+        let first = format!("({})", first.join(" | "));
         Ok(match (at_least_one, stop_after_first) {
-            (true, true) => any,
+            (true, true) => first,
+            (true, false) => format!("({first} {any}* {text})"),
             (false, true) => format!("({any} | {text})"),
-            (true, false) => format!("({any}+ {text})"),
             (false, false) => format!("({any}* {text})"),
         })
+    }
+}
+
+/// Every two distinct items of `list`.
+fn pairs<'a>(list: &'a [&'a str]) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+    list.iter()
+        .enumerate()
+        .flat_map(move |(i, a)| list[i + 1..].iter().map(move |b| (*a, *b)))
+}
+
+fn free_text_ends_the_output(place: Place, kind: &str) -> Result<(), String> {
+    match place {
+        Place::End => Ok(()),
+        Place::Inside => Err(format!(
+            "{kind} is free text: it can only end the output or be a tag's whole content"
+        )),
+    }
+}
+
+/// A terminal of any text that holds none of `excluded`.
+fn text_without(excluded: &[&str]) -> String {
+    if excluded.is_empty() {
+        return "/(.|\\n)*/".to_string();
+    }
+    let alternatives: Vec<String> = excluded.iter().map(|e| regex_escape(e)).collect();
+    format!(
+        "/(.|\\n)*/ & ~/(.|\\n)*({})(.|\\n)*/",
+        alternatives.join("|")
+    )
+}
+
+fn known_fields(fields: &Map<String, Value>, what: &str, allowed: &[&str]) -> Result<(), String> {
+    match fields.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(key) => Err(format!(
+            "{key:?} is not a field of a {what} this server reads"
+        )),
+        None => Ok(()),
     }
 }
 
@@ -263,7 +393,25 @@ fn strings<'a>(value: &'a Value, key: &str) -> Result<Vec<&'a str>, String> {
         .collect()
 }
 
+/// A list of non-empty strings, or none where the field is absent.
+fn optional_strings<'a>(value: Option<&'a Value>, key: &str) -> Result<Vec<&'a str>, String> {
+    let list = match value {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(list)) if list.is_empty() => return Ok(Vec::new()),
+        Some(value) => strings(value, key)?,
+    };
+    match list.iter().any(|s| s.is_empty()) {
+        true => Err(format!("{key} must not hold an empty string")),
+        false => Ok(list),
+    }
+}
+
 fn tag(value: &Value) -> Result<Tag<'_>, String> {
+    let fields = value.as_object().ok_or("a tag is a JSON object")?;
+    known_fields(fields, "tag", &["type", "begin", "content", "end"])?;
+    if value.get("type").is_some_and(|t| t != "tag") {
+        return Err("a tag has type \"tag\"".into());
+    }
     Ok(Tag {
         begin: text_field(value, "begin")?,
         content: field(value, "content")?.clone(),
@@ -271,17 +419,31 @@ fn tag(value: &Value) -> Result<Tag<'_>, String> {
     })
 }
 
-/// `at_least_one` and `stop_after_first`, false where absent.
-fn flags(format: &Value) -> (bool, bool) {
-    let flag = |key| format.get(key).and_then(Value::as_bool).unwrap_or(false);
-    (flag("at_least_one"), flag("stop_after_first"))
+fn tags(format: &Value) -> Result<Vec<Tag<'_>>, String> {
+    items(field(format, "tags")?, "tags")?
+        .iter()
+        .map(tag)
+        .collect()
 }
 
-/// A Lark string literal of `text`; nothing for empty text.
+/// `at_least_one` and `stop_after_first`, false where absent.
+fn flags(format: &Value) -> Result<(bool, bool), String> {
+    let flag = |key: &str| match format.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(format!("{key} must be true or false")),
+    };
+    Ok((flag("at_least_one")?, flag("stop_after_first")?))
+}
+
+/// A Lark string literal of `text` (nothing for empty text).
 fn literal(text: &str) -> String {
     match text.is_empty() {
         true => String::new(),
-        false => Value::String(text.to_string()).to_string(),
+        // The Lark lexer takes JSON escapes but no raw DEL, which JSON leaves as it is.
+        false => Value::String(text.to_string())
+            .to_string()
+            .replace('\u{7f}', "\\u007f"),
     }
 }
 
@@ -295,15 +457,35 @@ fn sequence(parts: &[String]) -> String {
     format!("({})", parts.join(" "))
 }
 
+/// A client's regex inside Lark's `/…/`: a bare `/` escaped, escapes kept as they are.
+fn lark_regex(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                out.push('\\');
+                out.extend(chars.next());
+            }
+            '/' => out.push_str("\\/"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `text` as a Lark regex matching exactly it.
 fn regex_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if r"\.+*?()|[]{}^$#&-~/".contains(c) {
-            out.push('\\');
-        }
         match c {
             '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if r"\.+*?()|[]{}^$#&-~/".contains(c) => {
+                out.push('\\');
+                out.push(c);
+            }
             c => out.push(c),
         }
     }
@@ -313,7 +495,6 @@ fn regex_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn format(format: Value) -> Result<String, String> {
         lark(&json!({"type": "structural_tag", "format": format}))
@@ -322,25 +503,27 @@ mod tests {
     #[test]
     fn malformed_tags_are_refused_with_a_reason() {
         let tag = json!({"begin": "<a>", "content": {"type": "any_text"}, "end": "</a>"});
+        let legacy = |triggers: Value| json!({"structures": [{"begin": "<a>", "schema": {}, "end": ""}], "triggers": triggers});
         for (spec, reason) in [
             (json!({}), "either structures"),
             (
-                json!({"format": {"type": "any_text"}}),
+                json!({"type": "other", "format": {}}),
                 "type \"structural_tag\"",
             ),
             (json!({"structures": [], "triggers": ["<"]}), "1 to"),
+            (legacy(json!(["<b"])), "exactly one trigger"),
+            (legacy(json!(["<", "<a"])), "prefix"),
+            (legacy(json!([""])), "non-empty"),
+            (legacy(json!(["<a", "<z"])), "opens no tag"),
             (
-                json!({"structures": [{"begin": "<a>", "schema": {}, "end": ""}], "triggers": ["<b"]}),
-                "no trigger opens",
-            ),
-            (
-                json!({"structures": [{"begin": "<a>", "schema": {}, "end": ""}], "triggers": [""]}),
-                "non-empty",
+                json!({"format": {"type": "any_text"}, "extra": 1}),
+                "\"extra\"",
             ),
         ] {
             let err = lark(&spec).unwrap_err();
             assert!(err.contains(reason), "{spec}: {err}");
         }
+        let free = json!({"type": "any_text"});
         for (spec, reason) in [
             (
                 json!({"type": "grammar", "grammar": "x"}),
@@ -355,31 +538,57 @@ mod tests {
                 json!({"type": "triggered_tags", "tags": [tag], "triggers": "<a"}),
                 "a list",
             ),
+            (json!({"type": "any_text", "max_chars": 5}), "\"max_chars\""),
+            (
+                json!({"type": "json_schema", "json_schema": {}, "style": "qwen_xml"}),
+                "style",
+            ),
+            (
+                json!({"type": "triggered_tags", "tags": [tag], "triggers": ["<a"], "at_least_one": 1}),
+                "true or false",
+            ),
+            // Free text that nothing would end.
+            (
+                json!({"type": "sequence", "elements": [free, {"type": "const_string", "value": "x"}]}),
+                "free text",
+            ),
+            (
+                json!({"type": "tag", "begin": "<a>", "end": "</a>",
+                       "content": {"type": "sequence", "elements": [free]}}),
+                "free text",
+            ),
         ] {
             let err = format(spec.clone()).unwrap_err();
             assert!(err.contains(reason), "{spec}: {err}");
         }
-        // Nesting is bounded.
         let mut deep = json!({"type": "const_string", "value": "x"});
         for _ in 0..=MAX_DEPTH {
             deep = json!({"type": "sequence", "elements": [deep]});
         }
         assert!(format(deep).unwrap_err().contains("nest"));
+        // SGLang's form without a type.
+        assert!(lark(&json!({"format": {"type": "any_text"}})).is_ok());
     }
 
-    /// Text between tags may not hold a trigger; a tag's free text ends at its end.
+    /// Each tag's content is written once, however many triggers and separators refer to
+    /// it: a tag nested many times over stays small.
     #[test]
-    fn triggers_are_kept_out_of_free_text() {
-        let lark = format(json!({"type": "triggered_tags", "triggers": ["<f=", "[["],
-            "tags": [{"begin": "<f=a>", "content": {"type": "any_text"}, "end": "</f>"},
-                     {"begin": "[[x", "content": {"type": "const_string", "value": "y"},
-                      "end": "]]"}]}))
-        .unwrap();
-        assert!(lark.contains("~/(.|\\n)*(<f=|\\[\\[)(.|\\n)*/"), "{lark}");
-        assert!(lark.contains("[lazy]: /(.|\\n)*/ \"</f>\""), "{lark}");
-        assert!(
-            lark.contains("\"a>\""),
-            "the trigger is not written twice: {lark}"
-        );
+    fn the_grammar_grows_with_the_tag_not_its_nesting() {
+        let mut inner = json!({"type": "const_string", "value": "x"});
+        for _ in 0..MAX_DEPTH / 2 {
+            let tag = json!({"begin": "<t>", "content": inner, "end": "</t>"});
+            inner = json!({"type": "tags_with_separator", "tags": [tag.clone(), tag],
+                           "separator": ","});
+        }
+        let lark = format(inner).unwrap();
+        assert!(lark.len() < 8 << 10, "{} bytes", lark.len());
+    }
+
+    #[test]
+    fn regexes_and_literals_are_escaped_for_lark() {
+        assert_eq!(lark_regex(r"a/b\/c\d"), r"a\/b\/c\d");
+        assert_eq!(regex_escape("<f=\n|/"), r"<f=\n\|\/");
+        assert_eq!(literal("a\u{7f}\"b"), r#""a\u007f\"b""#);
+        assert_eq!(literal(""), "");
     }
 }
