@@ -433,6 +433,36 @@ fn qwen_xml_tool_grammars_take_raw_strings_and_typed_values() {
     let mut constraint = compile(&ToolChoice::Required);
     feed(&tok, &mut constraint, &format!("{open}Paris</parameter"));
     assert!(!admits(&tok, &mut constraint, ">"));
+    // A string's `minLength` and `maxLength` bound its raw text.
+    let bounded = |bounds: serde_json::Value| {
+        let mut id = serde_json::json!({"type": "string"});
+        id.as_object_mut()
+            .unwrap()
+            .extend(bounds.as_object().unwrap().clone());
+        let tool = ToolFunction {
+            name: "code".into(),
+            description: None,
+            parameters: serde_json::json!({"type": "object", "properties": {"id": id},
+                                           "required": ["id"]}),
+        };
+        let spec = ToolFormat::QwenXml
+            .grammar(&[tool], &ToolChoice::Required, false, None, &tok)
+            .unwrap();
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    let open = "<tool_call>\n<function=code>\n<parameter=id>\n";
+    let mut constraint = bounded(serde_json::json!({"minLength": 2}));
+    feed(&tok, &mut constraint, &format!("{open}a\n</parameter"));
+    assert!(!admits(&tok, &mut constraint, ">"), "under minLength");
+    // At its most characters the rest of the call is forced.
+    let mut constraint = bounded(serde_json::json!({"maxLength": 3}));
+    let (Step::Continue { forced } | Step::Done { forced }) =
+        feed(&tok, &mut constraint, &format!("{open}abc"));
+    let forced = tok.decode(&forced, false).unwrap();
+    assert_eq!(
+        forced, "\n</parameter>\n</function>\n</tool_call>",
+        "over maxLength"
+    );
     // Under `auto`, text first, then the call.
     let mut constraint = compile(&ToolChoice::Auto);
     let step = feed(&tok, &mut constraint, &format!("Noting it.\n{call}"));

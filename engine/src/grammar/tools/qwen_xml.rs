@@ -15,7 +15,7 @@
 //! ```
 //!
 //! A string parameter's value is its raw text (it may span lines; it cannot hold
-//! `</parameter>`); any other value is JSON valid against the parameter's schema. The
+//! `</parameter>`; its `enum`, `const` and length bounds hold); any other value is JSON valid against the parameter's schema. The
 //! grammar writes the parameters in the schema's order, the required ones always; reading
 //! types each value by its schema as other servers' Qwen3-Coder parsers do (one newline
 //! trimmed on each side, JSON where the schema is not a string's).
@@ -87,7 +87,19 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
                 let choices: Vec<String> = choices.iter().map(|c| literal(c)).collect();
                 format!("({}) {}", choices.join(" | "), value_end())
             }
-            ValueKind::Text(None) => "raw_value".to_string(),
+            ValueKind::Text(None) => match length_bounds(property) {
+                None => "raw_value".to_string(),
+                // `minLength` / `maxLength` (in characters) bound its own raw text: one
+                // lexeme up to and with its end, the only `</parameter>` it holds.
+                Some(bounds) => {
+                    let text = format!("VALUE{index}_{slot}");
+                    rules.push_str(&format!(
+                        "{text}: /(.|\\n){bounds}\\n<\\/parameter>\\n/ & \
+                         ~/(.|\\n)*<\\/parameter>(.|\\n)*<\\/parameter>(.|\\n)*/\n"
+                    ));
+                    text
+                }
+            },
             ValueKind::Json => {
                 let mut property = property.clone();
                 if let Some(map) = property.as_object_mut() {
@@ -104,6 +116,23 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
         sequence.push(if optional { format!("{rule}?") } else { rule });
     }
     format!("f{index}: {open} {} {close}\n{rules}", sequence.join(" "))
+}
+
+/// The length bounds of a string's schema as a regex repetition (`{min,max}`), where it
+/// has any; bounds past what a grammar can count are left to the schema's reader.
+fn length_bounds(schema: &Value) -> Option<String> {
+    const MOST: u64 = 4096;
+    let bound = |key| {
+        schema
+            .get(key)
+            .and_then(Value::as_u64)
+            .filter(|&n| n <= MOST)
+    };
+    match (bound("minLength"), bound("maxLength")) {
+        (None, None) => None,
+        (min, Some(max)) => Some(format!("{{{},{max}}}", min.unwrap_or(0).min(max))),
+        (Some(min), None) => Some(format!("{{{min},}}")),
+    }
 }
 
 /// The root's definitions (`$defs`, `definitions`), which a parameter's schema may refer
