@@ -346,8 +346,8 @@ fn llama3_tool_grammars_take_one_bare_json_call_or_text() {
 }
 
 /// Mistral's format: `[TOOL_CALLS]` (text in this vocabulary) and an array of calls, or
-/// under `auto` text that does not start with `[`; a second call in the array only with
-/// parallel calls.
+/// under `auto` text that does not start with the marker; a second call in the array only
+/// with parallel calls.
 #[test]
 fn mistral_tool_grammars_take_an_array_of_calls_or_text() {
     let (tok, grammars) = grammars(GrammarLimits::default());
@@ -371,10 +371,16 @@ fn mistral_tool_grammars_take_an_array_of_calls_or_text() {
     let mut constraint = compile(true);
     let step = feed(&tok, &mut constraint, "It is noon [UTC].");
     assert!(may_end(&tok, &mut constraint, &step), "text");
-    // A `[` can only start the calls.
+    // Text may start with `[`, only not with the marker (after blank space too).
     let mut constraint = compile(true);
-    feed(&tok, &mut constraint, "[");
-    assert!(!admits(&tok, &mut constraint, "1"));
+    let step = feed(&tok, &mut constraint, "[1, 2] are numbers");
+    assert!(may_end(&tok, &mut constraint, &step), "text");
+    let mut constraint = compile(true);
+    feed(&tok, &mut constraint, "  [TOOL_CALLS");
+    assert!(
+        !admits(&tok, &mut constraint, "]"),
+        "the marker after blank space"
+    );
 }
 
 /// Qwen3-Coder's format: parameters in XML-like blocks, a string's value raw text (lines
@@ -568,6 +574,32 @@ fn structural_tags_hold_the_text_after_each_trigger() {
     let mut constraint = compile(free);
     let step = feed(&tok, &mut constraint, "<note>any <b>text</b></note>!");
     assert!(only_the_end(&tok, &mut constraint, &step));
+}
+
+/// Granite's format where `<|tool_call|>` is text (this vocabulary): under `auto` a text
+/// answer may start with `<`, only not with the marker.
+#[test]
+fn granite_tool_grammars_keep_only_the_marker_out_of_text() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let compile = || {
+        let spec = ToolFormat::Granite
+            .grammar(&[get_time()], &ToolChoice::Auto, false, None, &tok)
+            .unwrap();
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    let mut constraint = compile();
+    let step = feed(&tok, &mut constraint, "<b>Noon</b>");
+    assert!(may_end(&tok, &mut constraint, &step));
+    let call = "[{\"name\":\"get_time\",\"arguments\":{\"zone\":\"UTC\"}}";
+    let mut constraint = compile();
+    let step = feed(&tok, &mut constraint, &format!("<|tool_call|>{call}"));
+    assert!(only_the_end(&tok, &mut constraint, &step));
+    let mut constraint = compile();
+    feed(&tok, &mut constraint, " <|tool_call|");
+    assert!(
+        !admits(&tok, &mut constraint, ">"),
+        "the marker after a space"
+    );
 }
 
 /// Whether the grammar admits the first token of `text` next.

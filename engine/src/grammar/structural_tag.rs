@@ -185,11 +185,15 @@ impl Builder {
                     "stop_after_first",
                     "excludes",
                 ])?;
-                free_text_ends_the_output(place, kind)?;
+                let flags = flags(format)?;
+                // Exactly one tag (both flags) holds no free text.
+                if flags != (true, true) {
+                    free_text_ends_the_output(place, kind)?;
+                }
                 let tags = tags(format)?;
                 let triggers = strings(field(format, "triggers")?, "triggers")?;
                 let excludes = optional_strings(format.get("excludes"), "excludes")?;
-                self.triggered(&tags, &triggers, &excludes, flags(format)?, depth)
+                self.triggered(&tags, &triggers, &excludes, flags, depth)
             }
             "tags_with_separator" => {
                 known(&[
@@ -224,7 +228,13 @@ impl Builder {
     /// A rule for a tag's content and its `end` (everything after `begin`), written once.
     /// Free text as content ends at the first `end`.
     fn content(&mut self, tag: &Tag, place: Place, depth: usize) -> Result<String, String> {
-        let key = format!("{:?}\u{0}{}\u{0}{}", place, tag.end, tag.content);
+        // The place only matters where no end closes the content.
+        let place = if tag.end.is_empty() {
+            place
+        } else {
+            Place::Inside
+        };
+        let key = format!("{place:?}\u{0}{depth}\u{0}{}\u{0}{}", tag.end, tag.content);
         if let Some(name) = self.contents.get(&key) {
             return Ok(name.clone());
         }
@@ -440,11 +450,16 @@ fn flags(format: &Value) -> Result<(bool, bool), String> {
 fn literal(text: &str) -> String {
     match text.is_empty() {
         true => String::new(),
-        // The Lark lexer takes JSON escapes but no raw DEL, which JSON leaves as it is.
-        false => Value::String(text.to_string())
-            .to_string()
-            .replace('\u{7f}', "\\u007f"),
+        false => lark_string(text),
     }
+}
+
+/// A Lark string literal of `text`: the Lark lexer takes JSON escapes, but no raw DEL,
+/// which JSON leaves as it is.
+pub(crate) fn lark_string(text: &str) -> String {
+    Value::String(text.to_string())
+        .to_string()
+        .replace('\u{7f}', "\\u007f")
 }
 
 /// `parts` one after the other, the empty ones left out.
@@ -475,7 +490,7 @@ fn lark_regex(pattern: &str) -> String {
 }
 
 /// `text` as a Lark regex matching exactly it.
-fn regex_escape(text: &str) -> String {
+pub(crate) fn regex_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -568,6 +583,11 @@ mod tests {
         assert!(format(deep).unwrap_err().contains("nest"));
         // SGLang's form without a type.
         assert!(lark(&json!({"format": {"type": "any_text"}})).is_ok());
+        // Exactly one triggered tag holds no free text: it may stand anywhere.
+        let one = json!({"type": "triggered_tags", "tags": [tag], "triggers": ["<a"],
+                         "at_least_one": true, "stop_after_first": true});
+        let then = json!({"type": "const_string", "value": "!"});
+        assert!(format(json!({"type": "sequence", "elements": [one, then]})).is_ok());
     }
 
     /// Each tag's content is written once, however many triggers and separators refer to

@@ -12,8 +12,23 @@
 //! marker is text. (`mistral` and `granite` hold each family's marker and words.)
 
 use super::{call_from_json, call_schema, ToolCall, ToolFunction};
+use crate::grammar::structural_tag::{lark_string, regex_escape};
 use crate::grammar::{compact, strict};
 use serde_json::{json, Value};
+
+/// A family's marker: the one it writes, another its readers take too, and what goes
+/// between the marker and the array in earlier turns.
+pub(super) struct Marker {
+    pub written: &'static str,
+    pub also_read: Option<&'static str>,
+    pub gap: &'static str,
+}
+
+impl Marker {
+    fn read(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.written).chain(self.also_read)
+    }
+}
 
 /// The calls, one of `calls` each (several when `parallel`), after `marker` (`marker_id`:
 /// its control token's id; `None`: it is text); under `auto` a text answer, or `answer` (a
@@ -23,7 +38,7 @@ pub(super) fn grammar(
     auto: bool,
     parallel: bool,
     answer: Option<Value>,
-    (marker, marker_id): (&str, Option<u32>),
+    (marker, marker_id): (&Marker, Option<u32>),
 ) -> String {
     let schemas: Vec<Value> = calls.iter().map(|t| call_schema(t, "arguments")).collect();
     let one = json!({"anyOf": schemas});
@@ -32,52 +47,43 @@ pub(super) fn grammar(
         false => json!({"type": "array", "items": one, "minItems": 1, "maxItems": 1}),
     };
     let array = compact(&strict(&array));
-    let (opening, text_marker) = match marker_id {
-        Some(id) => (format!("<[{id}]>"), false),
-        None => (Value::String(marker.to_string()).to_string(), true),
+    let opening = match marker_id {
+        Some(id) => format!("<[{id}]>"),
+        None => lark_string(marker.written),
     };
     let calls = format!("calls: {opening} \" \"? %json {array}\n");
     if !auto {
         return format!("start: calls\n{calls}");
     }
-    // Text may not start where the other branches do: with the marker where it is text
-    // (its first character), with the JSON answer (`{`). A space may lead (SentencePiece
-    // words carry one).
-    let mut excluded = String::new();
-    if let Some(first) = marker.chars().next().filter(|_| text_marker) {
-        excluded.push_str(&regex_class_char(first));
-    }
-    let answer = match answer {
-        Some(answer) => {
-            excluded.push('{');
-            format!("answer: %json {}\n", compact(&answer))
-        }
-        None => String::new(),
+    // Text may not start where the other branches do: with the JSON answer (`{`; a space
+    // may lead, as SentencePiece words carry one), with a marker (after blank space)
+    // where markers are text: reading would take those for calls.
+    let (start, answer, lead) = match answer {
+        Some(answer) => (
+            "calls | answer | TEXT",
+            format!("answer: %json {}\n", compact(&answer)),
+            "( ?[^{\\s](.|\\n)*)?",
+        ),
+        None => ("calls | TEXT", String::new(), "(.|\\n)*"),
     };
-    let start = match answer.is_empty() {
-        true => "calls | TEXT",
-        false => "calls | answer | TEXT",
-    };
-    let text = match excluded.is_empty() {
-        true => "TEXT: /(.|\\n)*/\n".to_string(),
-        false => format!("TEXT: /( ?[^{excluded}\\s](.|\\n)*)?/\n"),
+    let markers: Vec<String> = marker
+        .read()
+        .filter(|_| marker_id.is_none())
+        .map(regex_escape)
+        .collect();
+    let text = match markers.is_empty() {
+        true => format!("TEXT: /{lead}/\n"),
+        false => format!("TEXT: /{lead}/ & ~/\\s*({})(.|\\n)*/\n", markers.join("|")),
     };
     format!("start: {start}\n{calls}{answer}{text}")
 }
 
-/// A character as a member of a regex class (`[`, `]`, `\\`, `^` and `-` escaped).
-fn regex_class_char(c: char) -> String {
-    match c {
-        '[' | ']' | '\\' | '^' | '-' => format!("\\{c}"),
-        c => c.to_string(),
-    }
-}
-
-/// The calls when the output (trimmed) is `marker` and one JSON array of calls and nothing
+/// The calls when the output (trimmed) is a marker and one JSON array of calls and nothing
 /// else; else all of it is content.
-pub(super) fn parse(text: &str, marker: &str) -> (String, Vec<ToolCall>) {
+pub(super) fn parse(text: &str, marker: &Marker) -> (String, Vec<ToolCall>) {
     let none = || (text.to_string(), Vec::new());
-    let Some(body) = text.trim().strip_prefix(marker) else {
+    let trimmed = text.trim();
+    let Some(body) = marker.read().find_map(|m| trimmed.strip_prefix(m)) else {
         return none();
     };
     let Ok(Value::Array(items)) = serde_json::from_str::<Value>(body) else {
@@ -94,23 +100,26 @@ pub(super) fn parse(text: &str, marker: &str) -> (String, Vec<ToolCall>) {
 }
 
 /// The whole output is held while it may still be calls: until what follows its leading
-/// blank space is no longer `marker` or a beginning of it.
-pub(super) fn held_from(text: &str, marker: &str) -> usize {
+/// blank space is no longer a marker or a beginning of one.
+pub(super) fn held_from(text: &str, marker: &Marker) -> usize {
     let lead = text.trim_start();
-    if lead.starts_with(marker) || marker.starts_with(lead) {
+    if marker
+        .read()
+        .any(|m| lead.starts_with(m) || m.starts_with(lead))
+    {
         0
     } else {
         text.len()
     }
 }
 
-/// Earlier calls as the model writes them, after `marker`.
-pub(super) fn render_calls(calls: &[ToolCall], marker: &str) -> String {
+/// Earlier calls as the model writes them, after the marker.
+pub(super) fn render_calls(calls: &[ToolCall], marker: &Marker) -> String {
     let list: Vec<Value> = calls
         .iter()
         .map(|c| json!({"name": c.name, "arguments": super::arguments_json(c)}))
         .collect();
-    format!("{marker} {}", Value::Array(list))
+    format!("{}{}{}", marker.written, marker.gap, Value::Array(list))
 }
 
 #[cfg(test)]
@@ -121,6 +130,7 @@ mod tests {
     use crate::grammar::ToolFormat;
 
     const MARKER: &str = mistral::MARKER;
+    const MISTRAL: &Marker = &mistral::FORMAT;
 
     #[test]
     fn the_marker_and_an_array_of_calls_are_read_as_calls() {
@@ -128,19 +138,25 @@ mod tests {
         let both = vec![weather.clone(), call("time", "{}")];
         let array = r#"[{"name": "weather", "arguments": {"city": "Paris"}}, {"name": "time", "arguments": {}}]"#;
         assert_eq!(
-            parse(&format!("[TOOL_CALLS] {array}\n"), MARKER),
+            parse(&format!("[TOOL_CALLS] {array}\n"), MISTRAL),
             (String::new(), both.clone())
         );
-        assert_eq!(parse(&format!(" [TOOL_CALLS]{array}"), MARKER).1, both);
+        assert_eq!(parse(&format!(" [TOOL_CALLS]{array}"), MISTRAL).1, both);
         assert_eq!(
-            parse(&render_calls(&both, MARKER), MARKER).1,
+            parse(&render_calls(&both, MISTRAL), MISTRAL).1,
             both,
             "rendered back"
         );
-        // Granite's marker, and not Mistral's in its place.
+        // Granite's markers (the control token, or `<tool_call>` as text), not Mistral's.
         let granite = format!("<|tool_call|>{array}");
-        assert_eq!(parse(&granite, granite::MARKER).1, both);
-        assert!(parse(&granite, MARKER).1.is_empty());
+        assert_eq!(parse(&granite, &granite::FORMAT).1, both);
+        assert_eq!(
+            parse(&format!("<tool_call>{array}"), &granite::FORMAT).1,
+            both
+        );
+        assert!(parse(&granite, MISTRAL).1.is_empty());
+        let rendered = render_calls(&both, &granite::FORMAT);
+        assert!(rendered.starts_with("<|tool_call|>[{"), "{rendered}");
         // Without the marker an array is text, as is a marker before anything but calls.
         for text in [
             "Sunny.",
@@ -152,7 +168,7 @@ mod tests {
             r#"[TOOL_CALLS] [{"name": "weather", "arguments": {"#,
         ] {
             assert_eq!(
-                parse(text, MARKER),
+                parse(text, MISTRAL),
                 (text.to_string(), Vec::new()),
                 "{text}"
             );
@@ -170,10 +186,16 @@ mod tests {
             ("Sun", 3),
             (" {", 2),
         ] {
-            assert_eq!(held_from(text, MARKER), held, "{text:?}");
+            assert_eq!(held_from(text, MISTRAL), held, "{text:?}");
         }
-        for (text, held) in [(" <|tool", 0), ("<|tool_call|>[", 0), ("[", 1), ("<b>", 3)] {
-            assert_eq!(held_from(text, granite::MARKER), held, "{text:?}");
+        for (text, held) in [
+            (" <|tool", 0),
+            ("<|tool_call|>[", 0),
+            ("<tool_c", 0),
+            ("[", 1),
+            ("<b>", 3),
+        ] {
+            assert_eq!(held_from(text, &granite::FORMAT), held, "{text:?}");
         }
     }
 

@@ -2,11 +2,19 @@
 //! `marked_array`), call ids of nine letters and digits ([`call_id`]), which their templates
 //! insist on.
 
+use super::marked_array::Marker;
 use super::ToolFunction;
 use serde_json::Value;
 
 /// What opens the calls (a control token where the vocabulary has it).
 pub(super) const MARKER: &str = "[TOOL_CALLS]";
+
+/// The marker as written and read; a space before the array in earlier turns.
+pub(super) const FORMAT: Marker = Marker {
+    written: MARKER,
+    also_read: None,
+    gap: " ",
+};
 
 /// The tools and the call syntax, for a template without them.
 pub(super) fn announcement(tools: &[ToolFunction]) -> String {

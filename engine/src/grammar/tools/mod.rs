@@ -71,7 +71,7 @@ impl ToolFormat {
             Self::Hermes => hermes::grammar(&calls, auto, parallel, answer),
             Self::Llama3Json => llama3::grammar(&calls, auto, answer),
             Self::Mistral | Self::Granite => {
-                let marker = (self.marker().unwrap_or_default(), self.shown_token(vocab));
+                let marker = (self.marker()?, self.shown_token(vocab));
                 marked_array::grammar(&calls, auto, parallel, answer, marker)
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
@@ -85,17 +85,17 @@ impl ToolFormat {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
             Self::Mistral | Self::Granite => vocab
-                .token_id(self.marker()?)
+                .token_id(self.marker()?.written)
                 .filter(|&id| vocab.is_special(id)),
         }
     }
 
-    /// The text that opens the calls of a format that writes them all after one marker.
-    fn marker(self) -> Option<&'static str> {
+    /// The marker that opens the calls of a format that writes them all after one.
+    fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
-            Self::Mistral => Some(mistral::MARKER),
-            Self::Granite => Some(granite::MARKER),
+            Self::Mistral => Some(&mistral::FORMAT),
+            Self::Granite => Some(&granite::FORMAT),
         }
     }
 
@@ -106,9 +106,8 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::parse(text),
             Self::Llama3Json => llama3::parse(text),
-            Self::Mistral | Self::Granite => {
-                marked_array::parse(text, self.marker().unwrap_or_default())
-            }
+            Self::Mistral => marked_array::parse(text, &mistral::FORMAT),
+            Self::Granite => marked_array::parse(text, &granite::FORMAT),
             Self::QwenXml => qwen_xml::parse(text, tools),
         }
     }
@@ -119,9 +118,8 @@ impl ToolFormat {
         match self {
             Self::Hermes | Self::QwenXml => hermes::held_from(text, sent),
             Self::Llama3Json => llama3::held_from(text),
-            Self::Mistral | Self::Granite => {
-                marked_array::held_from(text, self.marker().unwrap_or_default())
-            }
+            Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
+            Self::Granite => marked_array::held_from(text, &granite::FORMAT),
         }
     }
 
@@ -142,9 +140,8 @@ impl ToolFormat {
         match self {
             Self::Hermes => hermes::render_calls(calls),
             Self::Llama3Json => llama3::render_calls(calls),
-            Self::Mistral | Self::Granite => {
-                marked_array::render_calls(calls, self.marker().unwrap_or_default())
-            }
+            Self::Mistral => marked_array::render_calls(calls, &mistral::FORMAT),
+            Self::Granite => marked_array::render_calls(calls, &granite::FORMAT),
             Self::QwenXml => qwen_xml::render_calls(calls),
         }
     }

@@ -22,6 +22,7 @@
 
 use super::hermes::{parse_tagged, tagged_calls};
 use super::{ToolCall, ToolFunction};
+use crate::grammar::structural_tag::lark_string as literal;
 use crate::grammar::{compact, strict};
 use serde_json::{Map, Value};
 
@@ -119,18 +120,23 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
 }
 
 /// The length bounds of a string's schema as a regex repetition (`{min,max}`), where it
-/// has any; bounds past what a grammar can count are left to the schema's reader.
+/// has any the grammar keeps: up to 1,024 characters (each one a lexer state), not for a
+/// nullable string (whose `null` they would forbid), not where none can hold (min > max).
 fn length_bounds(schema: &Value) -> Option<String> {
-    const MOST: u64 = 4096;
+    const MOST: u64 = 1024;
+    if schema.get("type").and_then(Value::as_array).is_some() {
+        return None;
+    }
     let bound = |key| {
         schema
             .get(key)
             .and_then(Value::as_u64)
             .filter(|&n| n <= MOST)
     };
-    match (bound("minLength"), bound("maxLength")) {
+    match (bound("minLength").filter(|&n| n > 0), bound("maxLength")) {
         (None, None) => None,
-        (min, Some(max)) => Some(format!("{{{},{max}}}", min.unwrap_or(0).min(max))),
+        (Some(min), Some(max)) if min > max => None,
+        (min, Some(max)) => Some(format!("{{{},{max}}}", min.unwrap_or(0))),
         (Some(min), None) => Some(format!("{{{min},}}")),
     }
 }
@@ -191,11 +197,6 @@ impl ValueKind {
             _ => Self::Json,
         }
     }
-}
-
-/// A Lark string literal of `text`.
-fn literal(text: &str) -> String {
-    Value::String(text.to_string()).to_string()
 }
 
 /// The content and the calls of a model's output; each value typed by the schema of its
@@ -450,6 +451,25 @@ mod tests {
         let text = render_calls(&calls);
         assert!(text.starts_with("<tool_call>\n<function=weather>\n<parameter=city>\nParis\n"));
         assert_eq!(parse(&text, &[weather()]), (String::new(), calls));
+    }
+
+    #[test]
+    fn length_bounds_are_kept_where_a_grammar_can_count_them() {
+        let bounds = |schema: Value| length_bounds(&schema);
+        assert_eq!(bounds(json!({"maxLength": 3})).as_deref(), Some("{0,3}"));
+        assert_eq!(bounds(json!({"minLength": 2})).as_deref(), Some("{2,}"));
+        assert_eq!(
+            bounds(json!({"minLength": 2, "maxLength": 5})).as_deref(),
+            Some("{2,5}")
+        );
+        for schema in [
+            json!({"minLength": 0}),
+            json!({"minLength": 5, "maxLength": 2}),
+            json!({"maxLength": 5000}),
+            json!({"type": ["string", "null"], "maxLength": 3}),
+        ] {
+            assert_eq!(bounds(schema.clone()), None, "{schema}");
+        }
     }
 
     #[test]
