@@ -32,6 +32,7 @@ mod server_abuse;
 mod sglang_worker;
 mod speculative;
 mod structured_output;
+mod tagged_grammars;
 mod tenant_fairness;
 mod tenant_scheduling;
 mod tenants;
