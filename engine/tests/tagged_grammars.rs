@@ -283,6 +283,29 @@ fn structural_tags_hold_the_text_after_each_trigger() {
     assert!(may_end(&tok, &mut constraint, &step));
     assert!(admits(&tok, &mut constraint, ","));
 
+    // Free text deeper in a tag, and triggered tags in one, end at the tag's end.
+    let nested = serde_json::json!({"type": "structural_tag", "format": {
+    "type": "tag", "begin": "<r>", "end": "</r>", "content": {"type": "sequence", "elements": [
+        {"type": "const_string", "value": "x"},
+        {"type": "triggered_tags", "triggers": ["<f="], "tags": [
+            {"begin": "<f=a>", "content": {"type": "const_string", "value": "1"},
+             "end": "</f>"}]},
+    ]}}});
+    let mut constraint = compile(nested.clone());
+    let step = feed(&tok, &mut constraint, "<r>x text <f=a>1</f> more</r>");
+    assert!(
+        only_the_end(&tok, &mut constraint, &step),
+        "the tag's end ends it"
+    );
+    let mut constraint = compile(nested);
+    let (Step::Continue { forced } | Step::Done { forced }) =
+        feed(&tok, &mut constraint, "<r>x <f=");
+    let forced = tok.decode(&forced, false).unwrap();
+    assert!(
+        forced.starts_with("a>1</f"),
+        "a trigger inside goes on into its tag: {forced:?}"
+    );
+
     let free = serde_json::json!({"type": "structural_tag", "format": {"type": "sequence",
     "elements": [
         {"type": "tag", "begin": "<note>", "content": {"type": "any_text"}, "end": "</note>"},

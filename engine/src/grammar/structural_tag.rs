@@ -12,9 +12,10 @@
 //!   the free text may not hold). Other types, and fields this reading would ignore, are
 //!   refused by name.
 //!
-//! Free text never holds a trigger: where one appears, a tag follows. Free text that is not
-//! a tag's whole content (`any_text`, `triggered_tags`) can only end the output, since
-//! nothing would end it otherwise. Each tag's content is written once, so the grammar grows
+//! Free text never holds a trigger: where one appears, a tag follows. Free text
+//! (`any_text`, `triggered_tags`) ends at the end of the output or at the first `end` of the
+//! tag around it (a lazy lexeme holding that end), as xgrammar reads it; where nothing
+//! would end it, it is refused. Each tag's content is written once, so the grammar grows
 //! with the tag's text.
 
 use super::{compact, strict};
@@ -46,18 +47,34 @@ pub fn lark(spec: &Value) -> Result<String, String> {
         }
         (None, Some(format)) => {
             known_fields(object, "structural tag", &["type", "format"])?;
-            builder.format(format, Place::End, 0)?
+            builder.format(format, Place::End, 0)?.expr
         }
         _ => return Err("a structural tag has either structures and triggers, or a format".into()),
     };
     Ok(format!("start: {start}\n{}", builder.rules))
 }
 
-/// Where a format stands: free text can only end the output.
+/// Where a format stands: free text needs something to end it, the output's end or the
+/// `end` of the tag around it (the first one closes the text, as xgrammar reads it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Place {
+enum Place<'e> {
     End,
     Inside,
+    Before(&'e str),
+}
+
+/// A format's Lark expression, and whether it already holds the `end` of its
+/// [`Place::Before`].
+#[derive(Clone, Debug)]
+struct Built {
+    expr: String,
+    ends: bool,
+}
+
+impl Built {
+    fn open(expr: String) -> Self {
+        Self { expr, ends: false }
+    }
 }
 
 /// The rules built so far, named in order.
@@ -67,7 +84,7 @@ struct Builder {
     next: usize,
     /// The rule already written for a tag's content, end and place: a tag listed twice (or
     /// nested in one listed twice) is written once.
-    contents: std::collections::HashMap<String, String>,
+    contents: std::collections::HashMap<String, Built>,
 }
 
 /// One tag: what opens it, its content (a format), what closes it.
@@ -110,11 +127,12 @@ impl Builder {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let triggers = strings(triggers.ok_or("structures need triggers")?, "triggers")?;
-        self.triggered(&tags, &triggers, &[], (false, false), 0)
+        let built = self.triggered(&tags, &triggers, &[], (false, false), None, 0)?;
+        Ok(built.expr)
     }
 
     /// The Lark expression of `format`.
-    fn format(&mut self, format: &Value, place: Place, depth: usize) -> Result<String, String> {
+    fn format(&mut self, format: &Value, place: Place<'_>, depth: usize) -> Result<Built, String> {
         if depth > MAX_DEPTH {
             return Err(format!("formats nest at most {MAX_DEPTH} deep"));
         }
@@ -126,7 +144,7 @@ impl Builder {
                 known(&["type", "value"])?;
                 match text_field(format, "value")? {
                     "" => Err("const_string needs a value that is not empty".into()),
-                    value => Ok(literal(value)),
+                    value => Ok(Built::open(literal(value))),
                 }
             }
             "json_schema" => {
@@ -134,17 +152,17 @@ impl Builder {
                 if format.get("style").is_some_and(|s| s != "json") {
                     return Err("json_schema formats are written as JSON (style \"json\")".into());
                 }
-                Ok(format!(
+                Ok(Built::open(format!(
                     "%json {}",
                     compact(&strict(field(format, "json_schema")?))
-                ))
+                )))
             }
             "regex" => {
                 known(&["type", "pattern"])?;
                 let name = self.name("RX");
                 let pattern = lark_regex(text_field(format, "pattern")?);
                 self.define(&name, &format!("/{pattern}/"))?;
-                Ok(name)
+                Ok(Built::open(name))
             }
             "any_text" => {
                 known(&["type", "excludes"])?;
@@ -152,7 +170,7 @@ impl Builder {
                 let name = self.name("ANY");
                 let excludes = optional_strings(format.get("excludes"), "excludes")?;
                 self.define(&name, &text_without(&excludes))?;
-                Ok(name)
+                self.up_to_end(name, place)
             }
             "sequence" | "or" => {
                 known(&["type", "elements"])?;
@@ -168,13 +186,32 @@ impl Builder {
                     };
                     parts.push(self.format(element, place, depth + 1)?);
                 }
+                // A sequence holds the end where its last element does; where some of an
+                // `or`'s alternatives hold it, the others are given it.
+                let ends = match kind {
+                    "sequence" => parts.last().is_some_and(|p| p.ends),
+                    _ => parts.iter().any(|p| p.ends),
+                };
+                let exprs: Vec<String> = parts
+                    .into_iter()
+                    .map(|p| match (kind, ends && !p.ends, place) {
+                        ("or", true, Place::Before(end)) => sequence(&[p.expr, literal(end)]),
+                        _ => p.expr,
+                    })
+                    .collect();
                 let joiner = if kind == "or" { " | " } else { " " };
-                Ok(format!("({})", parts.join(joiner)))
+                Ok(Built {
+                    expr: format!("({})", exprs.join(joiner)),
+                    ends,
+                })
             }
             "tag" => {
                 let tag = tag(format)?;
                 let content = self.content(&tag, place, depth)?;
-                Ok(sequence(&[literal(tag.begin), content]))
+                Ok(Built {
+                    expr: sequence(&[literal(tag.begin), content.expr]),
+                    ends: content.ends,
+                })
             }
             "triggered_tags" => {
                 known(&[
@@ -187,13 +224,18 @@ impl Builder {
                 ])?;
                 let flags = flags(format)?;
                 // Exactly one tag (both flags) holds no free text.
-                if flags != (true, true) {
-                    free_text_ends_the_output(place, kind)?;
-                }
+                let close = match place {
+                    _ if flags == (true, true) => None,
+                    Place::Before(end) => Some(end),
+                    _ => {
+                        free_text_ends_the_output(place, kind)?;
+                        None
+                    }
+                };
                 let tags = tags(format)?;
                 let triggers = strings(field(format, "triggers")?, "triggers")?;
                 let excludes = optional_strings(format.get("excludes"), "excludes")?;
-                self.triggered(&tags, &triggers, &excludes, flags, depth)
+                self.triggered(&tags, &triggers, &excludes, flags, close, depth)
             }
             "tags_with_separator" => {
                 known(&[
@@ -207,17 +249,17 @@ impl Builder {
                 let mut alternatives = Vec::new();
                 for tag in tags(format)? {
                     let content = self.content(&tag, Place::Inside, depth)?;
-                    alternatives.push(sequence(&[literal(tag.begin), content]));
+                    alternatives.push(sequence(&[literal(tag.begin), content.expr]));
                 }
                 let one = self.name("one");
                 self.define(&one, &alternatives.join(" | "))?;
                 let more = sequence(&[separator, one.clone()]);
-                Ok(match flags(format)? {
+                Ok(Built::open(match flags(format)? {
                     (true, true) => one,
                     (false, true) => format!("({one})?"),
                     (true, false) => format!("({one} {more}*)"),
                     (false, false) => format!("({one} {more}*)?"),
-                })
+                }))
             }
             other => Err(format!(
                 "structural tag format type {other:?} is not supported"
@@ -225,48 +267,52 @@ impl Builder {
         }
     }
 
-    /// A rule for a tag's content and its `end` (everything after `begin`), written once.
-    /// Free text as content ends at the first `end`.
-    fn content(&mut self, tag: &Tag, place: Place, depth: usize) -> Result<String, String> {
-        // The place only matters where no end closes the content.
-        let place = if tag.end.is_empty() {
-            place
-        } else {
-            Place::Inside
-        };
-        let key = format!("{place:?}\u{0}{depth}\u{0}{}\u{0}{}", tag.end, tag.content);
-        if let Some(name) = self.contents.get(&key) {
-            return Ok(name.clone());
+    /// Free text `terminal` where it stands: the whole rest of the output, or up to the
+    /// first `end` of the tag around it (a lazy lexeme holding that end).
+    fn up_to_end(&mut self, terminal: String, place: Place<'_>) -> Result<Built, String> {
+        match place {
+            Place::End => Ok(Built::open(terminal)),
+            Place::Inside => Err("free text needs an end".into()),
+            Place::Before(end) => {
+                let name = self.name("upto");
+                self.define(
+                    &format!("{name}[lazy]"),
+                    &format!("{terminal} {}", literal(end)),
+                )?;
+                Ok(Built {
+                    expr: name,
+                    ends: true,
+                })
+            }
         }
-        let name = self.content_rule(tag, place, depth)?;
-        self.contents.insert(key, name.clone());
-        Ok(name)
     }
 
-    fn content_rule(&mut self, tag: &Tag, place: Place, depth: usize) -> Result<String, String> {
-        let name = self.name("content");
-        let free = tag.content.get("type").and_then(Value::as_str) == Some("any_text");
-        if free && !tag.end.is_empty() {
-            let fields = tag.content.as_object().ok_or("a format is a JSON object")?;
-            known_fields(fields, "any_text format", &["type", "excludes"])?;
-            let excludes = optional_strings(tag.content.get("excludes"), "excludes")?;
-            let text = self.name("TEXT");
-            self.define(&text, &text_without(&excludes))?;
-            self.define(
-                &format!("{name}[lazy]"),
-                &format!("{text} {}", literal(tag.end)),
-            )?;
-            return Ok(name);
-        }
-        // With no end, the content ends where the tag does.
-        let inner = if tag.end.is_empty() {
-            place
-        } else {
-            Place::Inside
+    /// A rule for a tag's content and its `end` (everything after `begin`), written once;
+    /// free text in it ends at the first `end`. With no `end` the content ends where the
+    /// tag does (and may hold the end of the tag around it).
+    fn content(&mut self, tag: &Tag, place: Place<'_>, depth: usize) -> Result<Built, String> {
+        let inner = match tag.end {
+            "" => place,
+            end => Place::Before(end),
         };
+        let key = format!("{inner:?}\u{0}{depth}\u{0}{}", tag.content);
+        if let Some(built) = self.contents.get(&key) {
+            return Ok(built.clone());
+        }
         let body = self.format(&tag.content, inner, depth + 1)?;
-        self.define(&name, &sequence(&[body, literal(tag.end)]))?;
-        Ok(name)
+        let rule = match body.ends || tag.end.is_empty() {
+            true => body.expr,
+            false => sequence(&[body.expr, literal(tag.end)]),
+        };
+        let name = self.name("content");
+        self.define(&name, &rule)?;
+        // Its own end closes it; without one it holds the outer end where its body does.
+        let built = Built {
+            expr: name,
+            ends: tag.end.is_empty() && body.ends,
+        };
+        self.contents.insert(key, built.clone());
+        Ok(built)
     }
 
     /// Free text in which each trigger must go on into the tag whose `begin` it opens.
@@ -276,8 +322,9 @@ impl Builder {
         triggers: &[&str],
         excludes: &[&str],
         (at_least_one, stop_after_first): (bool, bool),
+        close: Option<&str>,
         depth: usize,
-    ) -> Result<String, String> {
+    ) -> Result<Built, String> {
         let mut triggers = triggers.to_vec();
         triggers.sort_unstable();
         triggers.dedup();
@@ -302,7 +349,7 @@ impl Builder {
                 ));
             };
             by_trigger[trigger].push((index, &tag.begin[triggers[trigger].len()..]));
-            let content = self.content(tag, Place::Inside, depth)?;
+            let content = self.content(tag, Place::Inside, depth)?.expr;
             first.push(sequence(&[literal(tag.begin), content.clone()]));
             contents.push(content);
         }
@@ -330,11 +377,24 @@ impl Builder {
         }
         let any = format!("({})", pieces.join(" | "));
         let first = format!("({})", first.join(" | "));
-        Ok(match (at_least_one, stop_after_first) {
-            (true, true) => first,
-            (true, false) => format!("({first} {any}* {text})"),
-            (false, true) => format!("({any} | {text})"),
-            (false, false) => format!("({any}* {text})"),
+        if (at_least_one, stop_after_first) == (true, true) {
+            return Ok(Built::open(first));
+        }
+        // The text after the last tag: up to the enclosing end, if any.
+        let place = close.map_or(Place::End, Place::Before);
+        let tail = self.up_to_end(text, place)?;
+        let after_one = match close {
+            Some(end) => sequence(&[any.clone(), literal(end)]),
+            None => any.clone(),
+        };
+        let expr = match (at_least_one, stop_after_first) {
+            (true, false) => format!("({first} {any}* {})", tail.expr),
+            (false, true) => format!("({after_one} | {})", tail.expr),
+            _ => format!("({any}* {})", tail.expr),
+        };
+        Ok(Built {
+            expr,
+            ends: tail.ends,
         })
     }
 }
@@ -348,9 +408,9 @@ fn pairs<'a>(list: &'a [&'a str]) -> impl Iterator<Item = (&'a str, &'a str)> + 
 
 fn free_text_ends_the_output(place: Place, kind: &str) -> Result<(), String> {
     match place {
-        Place::End => Ok(()),
+        Place::End | Place::Before(_) => Ok(()),
         Place::Inside => Err(format!(
-            "{kind} is free text: it can only end the output or be a tag's whole content"
+            "{kind} is free text: it can only end the output or a tag's content"
         )),
     }
 }
@@ -565,11 +625,6 @@ mod tests {
             // Free text that nothing would end.
             (
                 json!({"type": "sequence", "elements": [free, {"type": "const_string", "value": "x"}]}),
-                "free text",
-            ),
-            (
-                json!({"type": "tag", "begin": "<a>", "end": "</a>",
-                       "content": {"type": "sequence", "elements": [free]}}),
                 "free text",
             ),
         ] {
