@@ -406,15 +406,7 @@ async fn http_tool_calls_come_back_from_a_mistral_array() {
         );
         assert_eq!(call["function"]["name"], "get_weather");
     }
-    let results: Vec<Value> = calls
-        .iter()
-        .map(|c| json!({"role": "tool", "tool_call_id": c["id"], "content": "22C"}))
-        .collect();
-    let mut messages = vec![
-        ask,
-        json!({"role": "assistant", "content": null, "tool_calls": calls}),
-    ];
-    messages.extend(results);
+    let (_, messages) = answered("Weather in Paris and Rome?", &calls, "22C");
     let (status, body) = post_json(
         servers.http,
         "/v1/chat/completions",

@@ -549,7 +549,7 @@ fn lark_regex(pattern: &str) -> String {
     out
 }
 
-/// `text` as a Lark regex matching exactly it.
+/// `text` as a regex (a Lark terminal's, or a whole-output one) matching exactly it.
 pub(crate) fn regex_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

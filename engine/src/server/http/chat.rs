@@ -89,7 +89,8 @@ pub async fn chat_completions(
         }),
         (_, grammar) => grammar,
     };
-    let thinking = starts_thinking.filter(|_| request.separate_reasoning != Some(false));
+    let separate_reasoning = request.separate_reasoning != Some(false);
+    let thinking = starts_thinking.filter(|_| separate_reasoning);
     let spec = ChoiceSpec {
         params,
         max_tokens_explicit: max_tokens.is_some(),
@@ -111,8 +112,8 @@ pub async fn chat_completions(
             tools: tools
                 .as_ref()
                 .map(|t| (tool_format, Arc::from(t.tools.as_slice()))),
-            thinking,
-            counts_reasoning: starts_thinking,
+            starts_thinking,
+            separate_reasoning,
         };
         let formatter = ChatChunks::new(engine.clone(), meta, options);
         return Ok(sse_response(streams, n, formatter));

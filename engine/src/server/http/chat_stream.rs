@@ -22,10 +22,11 @@ pub struct ChatStreamOptions {
     /// The format of the output's tool calls and the functions they call, when it may
     /// hold any.
     pub tools: Option<(ToolFormat, Arc<[ToolFunction]>)>,
-    /// `Some(inside)` when thinking is split out (see `reasoning`).
-    pub thinking: Option<bool>,
-    /// `Some(inside)` for a thinking model, whose reasoning tokens usage counts.
-    pub counts_reasoning: Option<bool>,
+    /// `Some(inside)` for a thinking model (`inside`: the prompt opened the block): usage
+    /// counts its reasoning tokens.
+    pub starts_thinking: Option<bool>,
+    /// Whether the thinking is split out as `reasoning_content` (see `reasoning`).
+    pub separate_reasoning: bool,
 }
 
 pub struct ChatChunks {
@@ -47,7 +48,10 @@ struct ChoiceStream {
 impl ChoiceStream {
     fn new(options: &ChatStreamOptions) -> Self {
         Self {
-            reasoning: options.thinking.map(ReasoningStream::new),
+            reasoning: options
+                .starts_thinking
+                .filter(|_| options.separate_reasoning)
+                .map(ReasoningStream::new),
             tools: options.tools.clone().map(ToolStream::new),
         }
     }
@@ -164,7 +168,7 @@ impl ChunkFormatter for ChatChunks {
         let options = &self.options;
         self.choices
             .resize_with(choices as usize, || ChoiceStream::new(options));
-        if let Some(inside) = options.counts_reasoning {
+        if let Some(inside) = options.starts_thinking {
             let count = ReasoningTokens::new(inside);
             self.reasoning_tokens = vec![count; choices as usize];
         }
@@ -252,7 +256,7 @@ impl ChunkFormatter for ChatChunks {
 
     fn usage(&mut self, usage: Usage) -> Option<String> {
         self.options.include_usage.then(|| {
-            let reasoning = self.options.counts_reasoning.is_some().then(|| {
+            let reasoning = self.options.starts_thinking.is_some().then(|| {
                 self.reasoning_tokens
                     .iter()
                     .map(ReasoningTokens::count)
@@ -277,8 +281,8 @@ mod tests {
             include_usage: false,
             top: None,
             tools: Some((ToolFormat::Hermes, Arc::from([]))),
-            thinking: Some(false),
-            counts_reasoning: Some(false),
+            starts_thinking: Some(false),
+            separate_reasoning: true,
         };
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
         let (content, calls) = ToolFormat::Hermes.parse(&answer, &[]);

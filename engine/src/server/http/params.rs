@@ -4,6 +4,7 @@
 
 use super::error::ApiError;
 use super::protocol::{SamplingFields, UnsupportedFields};
+use crate::grammar::structural_tag::regex_escape;
 use crate::grammar::GrammarSpec;
 use crate::handle::MAX_SAMPLES;
 use crate::sampling::SamplingParams;
@@ -225,20 +226,8 @@ fn choice_regex(choices: &[String]) -> Result<GrammarSpec, ApiError> {
             "guided_choice must list at least one string, none of them empty",
         ));
     }
-    let alternatives: Vec<String> = choices.iter().map(|c| escape_regex(c)).collect();
+    let alternatives: Vec<String> = choices.iter().map(|c| regex_escape(c)).collect();
     Ok(GrammarSpec::Regex(format!("({})", alternatives.join("|"))))
-}
-
-/// `text` as a regex matching exactly it: every meta character escaped.
-fn escape_regex(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if r"\.+*?()|[]{}^$#&-~".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn response_format(format: &Value) -> Result<Option<GrammarSpec>, ApiError> {
