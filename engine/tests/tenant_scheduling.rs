@@ -157,10 +157,14 @@ fn a_tenant_with_large_prompts_is_not_starved_by_small_ones() {
             }
         })
     };
-    // Tenant 0 queues 20 requests of 150 + 50 tokens: about five fit at once.
+    // Tenant 0 queues 20 requests of 150 + 40 to 59 tokens: about five fit at once, and
+    // they end on different steps, so that one often runs alone beside a cache of tenant
+    // 0's finished ones (within its fair share, which tenant 1 may not evict).
     let mut readers: Vec<_> = (0..20)
         .map(|i| {
-            let stream = engine.submit(request(0, prompt(i, 150), 50)).unwrap();
+            let stream = engine
+                .submit(request(0, prompt(i, 150), 40 + (i * 7) % 20))
+                .unwrap();
             watch(stream, format!("b{i}"))
         })
         .collect();

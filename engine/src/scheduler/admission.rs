@@ -23,12 +23,9 @@ enum Admission {
     Later(Req),
     /// Stays waiting, and so does the rest of its tenant's queue this step.
     TenantBlocked(Req),
-    /// Does not fit the memory left: stays waiting, with the rest of its tenant's queue,
-    /// and the memory it needs is held back from the tenants served after it this step.
-    NoRoom {
-        req: Req,
-        need: usize,
-    },
+    /// Does not fit the memory left: stays waiting, and so do the rest of its tenant's
+    /// queue and the tenants served after it this step (memory frees up for its turn).
+    NoRoom(Req),
     /// Can never fit, even alone with every cache evicted (a retracted request whose
     /// prompt and output fill the pool): it ends with what it has.
     NeverFits(Req),
@@ -205,14 +202,15 @@ impl<M: ForwardModel> Scheduler<M> {
                     req.finish = Some(FinishReason::Length);
                     self.done.push_back(req);
                 }
-                Admission::NoRoom { req, need } => {
-                    // Its turn came and memory was short: tenants with larger counters may
-                    // use only what is left beyond its need, or a tenant whose requests are
-                    // larger than others' would wait for ever while they take every slot
-                    // that frees up.
+                Admission::NoRoom(req) => {
+                    // Its turn came and memory was short: the tenants served after it wait
+                    // too, or a tenant whose requests are larger than others' would wait for
+                    // ever while they take every slot that frees up. Holding back only its
+                    // need was not enough: another tenant's budget counts its own cache,
+                    // which this one may not evict within that tenant's fair share, so the
+                    // other's small requests still fitted, step after step.
                     slots[index] = Some(req);
-                    queues.remove(&tenant);
-                    reserved = reserved.saturating_add(need);
+                    break;
                 }
             }
         }
@@ -257,13 +255,9 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         let alone = self.running.is_empty() && first;
         if self.restore_staged(&mut req, alone) {
-            // Its pages read from disk need room first: its turn holds that room back as
+            // Its pages read from disk need room first: its turn holds the others back as
             // any request's does.
-            let ids = req.fill_ids();
-            let cached = self.cache.tree().prefix_len(req.ns, &ids).unwrap_or(0);
-            let output = (req.planned_new_tokens() as f64 * self.new_token_ratio) as usize;
-            let need = ids.len().saturating_sub(cached) + output.max(1);
-            return Admission::NoRoom { req, need };
+            return Admission::NoRoom(req);
         }
         let ids = req.fill_ids();
         let key = &ids[..ids.len() - 1];
@@ -309,7 +303,7 @@ impl<M: ForwardModel> Scheduler<M> {
             if alone && extend >= room {
                 return Admission::NeverFits(req);
             }
-            return Admission::NoRoom { req, need };
+            return Admission::NoRoom(req);
         }
         self.cache.record_admission(&kv, key.len());
         if req.cached_tokens.is_none() {
