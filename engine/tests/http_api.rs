@@ -11,6 +11,8 @@
 use crate::common;
 #[path = "http_api/prometheus.rs"]
 mod prometheus;
+#[path = "http_api/responses.rs"]
+mod responses;
 
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::sampling::SamplingParams;

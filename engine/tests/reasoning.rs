@@ -8,6 +8,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+#[path = "reasoning/responses.rs"]
+mod responses;
 
 use common::servers::{post_json, post_sse, serve, Servers};
 use engine::handle::{Conversation, EngineConfig, EngineHandle, PromptInput};
@@ -158,20 +160,23 @@ async fn thinking_comes_apart_from_the_answer_whole_and_streamed() {
     common::wait_idle(&servers.engine);
 }
 
+/// A `logit_bias` that makes the model write `</think>` at once.
+fn think_end_bias() -> Value {
+    let pieces = (servers().engine.tokenizer())
+        .encode_without_bos_eos("</think>", false)
+        .unwrap();
+    pieces
+        .iter()
+        .map(|id| (id.to_string(), json!(100)))
+        .collect()
+}
+
 /// With a structured output, the grammar holds the answer after the thinking: the pieces of
 /// `</think>` pushed by `logit_bias` end the thinking at once, and the answer is the JSON.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_structured_answer_comes_after_the_thinking() {
     let servers = servers();
-    let pieces = servers
-        .engine
-        .tokenizer()
-        .encode_without_bos_eos("</think>", false)
-        .unwrap();
-    let bias: serde_json::Map<String, Value> = pieces
-        .iter()
-        .map(|id| (id.to_string(), json!(100)))
-        .collect();
+    let bias = think_end_bias();
     let schema =
         json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
     let body = json!({

@@ -45,7 +45,7 @@ pub fn serve_engine(engine: EngineHandle) -> Servers {
 }
 
 /// POSTs `body` as JSON to the HTTP server at `http` and reads the streamed answer: its
-/// SSE `data:` payloads, `[DONE]` left out.
+/// SSE `data:` payloads (after an `event:` line, where events are named), `[DONE]` left out.
 pub async fn post_sse(http: SocketAddr, path: &str, body: Value) -> Vec<Value> {
     let text = reqwest::Client::new()
         .post(format!("http://{http}{path}"))
@@ -58,7 +58,7 @@ pub async fn post_sse(http: SocketAddr, path: &str, body: Value) -> Vec<Value> {
         .await
         .unwrap();
     text.split("\n\n")
-        .filter_map(|e| e.strip_prefix("data: "))
+        .filter_map(|e| e.lines().find_map(|l| l.strip_prefix("data: ")))
         .filter(|d| *d != "[DONE]")
         .map(|d| serde_json::from_str(d).unwrap_or_else(|e| panic!("{e}: {d}")))
         .collect()

@@ -1,13 +1,18 @@
 """Drives a running radixserve through the OpenAI Python SDK: tool calls (required, named,
-streamed) and a JSON-schema response_format. Exits non-zero with a message on any mismatch.
+streamed) and a JSON-schema response_format on chat completions; on the Responses API, a
+named call (whole, and streamed through the SDK's own event accumulator), its output sent
+back, and a structured answer parsed into a pydantic model. Exits non-zero with a message on
+any mismatch.
 
 Usage: openai_sdk_tools.py BASE_URL
 """
 
 import json
 import sys
+from typing import Annotated
 
 from openai import OpenAI
+from pydantic import BaseModel, Field
 
 client = OpenAI(base_url=sys.argv[1] + "/v1", api_key="unused")
 
@@ -88,4 +93,49 @@ reply = client.chat.completions.create(
 )
 value = json.loads(reply.choices[0].message.content)
 check(set(value) == {"name", "age"} and 0 <= value["age"] <= 120, f"person {value}")
+
+# The Responses API: flat function tools, output items.
+FLAT_TOOLS = [{"type": "function", **t["function"], "strict": True} for t in TOOLS]
+ASK = dict(
+    model="smollm2", input="What is the weather in Paris?", tools=FLAT_TOOLS,
+    tool_choice={"type": "function", "name": "get_weather"}, temperature=0, max_output_tokens=120,
+    parallel_tool_calls=False,
+)
+resp = client.responses.create(**ASK)
+calls = [item for item in resp.output if item.type == "function_call"]
+check(len(calls) == 1 and calls[0].name == "get_weather", f"response output {resp.output}")
+check_weather_args(calls[0].arguments)
+check(resp.status == "completed" and resp.usage.output_tokens > 0, f"response {resp}")
+
+# Streamed, through the SDK's accumulator (which checks each event against its item).
+with client.responses.stream(**ASK) as stream:
+    kinds = [event.type for event in stream]
+    final = stream.get_final_response()
+check(kinds[0] == "response.created" and kinds[-1] == "response.completed", f"events {kinds}")
+check("response.function_call_arguments.done" in kinds, f"events {kinds}")
+streamed = [(i.name, i.arguments) for i in final.output if i.type == "function_call"]
+check(streamed == [(calls[0].name, calls[0].arguments)], f"streamed calls {streamed}")
+
+# The call and its output go back as input; the answer is a message.
+follow = client.responses.create(
+    model="smollm2", tools=FLAT_TOOLS, temperature=0, max_output_tokens=30,
+    input=[
+        {"role": "user", "content": "What is the weather in Paris?"},
+        calls[0].model_dump(exclude_none=True),
+        {"type": "function_call_output", "call_id": calls[0].call_id, "output": "Sunny, 21 C"},
+    ],
+)
+check([item.type for item in follow.output] == ["message"], f"follow-up {follow.output}")
+check(follow.output_text == follow.output[0].content[0].text, f"follow-up {follow}")
+
+
+class Person(BaseModel):
+    name: Annotated[str, Field(max_length=12)]
+    age: Annotated[int, Field(ge=0, le=120)]
+
+
+parsed = client.responses.parse(
+    model="smollm2", input="Invent a person.", text_format=Person, temperature=0, max_output_tokens=60,
+)
+check(isinstance(parsed.output_parsed, Person), f"parsed {parsed.output}")
 print("openai SDK checks passed")

@@ -3,7 +3,7 @@
 
 use super::chat_stream::{ChatChunks, ChatStreamOptions};
 use super::error::ApiError;
-use super::generate::{collect_all, parse_body, submit_choices, ChoiceSpec, Collected};
+use super::generate::{accept, collect_all, submit_choices, ChoiceSpec, Collected};
 use super::logprobs::chat_logprobs;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
@@ -13,8 +13,8 @@ use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta, UsageO
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
-use crate::grammar::GrammarSpec;
-use crate::handle::{response_usage, Conversation};
+use crate::grammar::{GrammarSpec, ToolCall, ToolFormat};
+use crate::handle::{response_usage, Conversation, EngineHandle, RequestStream};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use axum::body::Bytes;
@@ -29,17 +29,89 @@ pub async fn chat_completions(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let engine = state.serving_engine()?;
-    // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
-    engine.precheck(caller.tenant)?;
-    let request: ChatCompletionRequest = parse_body(engine, &caller, body?).await?;
-    refuse_legacy_functions(&request)?;
+    let (engine, request): (_, ChatCompletionRequest) = accept(&state, &caller, body).await?;
+    let mut run = start_chat(engine, &caller, &request).await?;
+    let meta = ResponseMeta::new("chatcmpl", &run.rid, &engine.model_info().name);
+    if run.stream {
+        let formatter = ChatChunks::new(engine.clone(), meta, run.options);
+        return Ok(sse_response(run.streams, run.samples, formatter));
+    }
+    let outs = collect_all(&mut run.streams).await?;
+    let usages: Vec<_> = outs.iter().map(|o| o.completion.usage).collect();
+    let reasoning_tokens = run.reasoning_tokens(engine, &outs);
+    let choices = outs
+        .into_iter()
+        .enumerate()
+        .map(|(index, out)| {
+            let mut finish_reason = out.completion.finish_reason.as_str();
+            let logprobs =
+                (run.options.top).map(|n| chat_logprobs(engine.tokenizer(), &out.logprobs, n));
+            let answer = run.answer(out.text);
+            let tool_calls = (!answer.calls.is_empty()).then(|| {
+                if finish_reason == "stop" {
+                    finish_reason = "tool_calls";
+                }
+                let calls = answer.calls;
+                calls_out(run.tool_format(), &meta.id, index as u32, calls, false)
+            });
+            ChatChoice {
+                index: index as u32,
+                message: ChatMessageOut {
+                    role: "assistant",
+                    reasoning_content: answer.reasoning,
+                    content: answer.content,
+                    tool_calls,
+                },
+                logprobs,
+                finish_reason,
+            }
+        })
+        .collect();
+    Ok(Json(ChatBody {
+        id: meta.id.clone(),
+        object: "chat.completion",
+        created: meta.created,
+        model: meta.model.clone(),
+        choices,
+        usage: UsageOut::from(response_usage(&usages, run.samples))
+            .with_reasoning(reasoning_tokens),
+    })
+    .into_response())
+}
+
+/// A chat request submitted: its choices' streams and how their output is read.
+pub(super) struct ChatRun {
+    pub streams: Vec<RequestStream>,
+    /// The first choice's request id (the response's).
+    pub rid: String,
+    pub stream: bool,
+    /// Samples of the prompt (`n`): the choices.
+    pub samples: usize,
+    /// How the output is read, whole or streamed.
+    pub options: ChatStreamOptions,
+}
+
+/// One choice's output read: the thinking, the content and the calls.
+pub(super) struct ChatAnswer {
+    pub reasoning: Option<String>,
+    /// `None` when the output is all thinking.
+    pub content: Option<String>,
+    pub calls: Vec<ToolCall>,
+}
+
+/// Checks `request`, renders its prompt and submits its choices.
+pub(super) async fn start_chat(
+    engine: &EngineHandle,
+    caller: &Caller,
+    request: &ChatCompletionRequest,
+) -> Result<ChatRun, ApiError> {
+    refuse_legacy_functions(request)?;
     let messages = request
         .messages
         .iter()
         .map(to_chat_message)
         .collect::<Result<Vec<_>, _>>()?;
-    let tools = ToolRequest::from_request(&request)?;
+    let tools = ToolRequest::from_request(request)?;
     let tool_format = engine.tool_format();
     let sampling = &request.sampling;
     let mut grammar = grammar_spec(sampling)?;
@@ -71,16 +143,13 @@ pub async fn chat_completions(
     let chat = Conversation {
         messages,
         tools: tools.as_ref().map(|t| t.tools.clone()).unwrap_or_default(),
-        template_kwargs: template_kwargs(&request)?,
+        template_kwargs: template_kwargs(request)?,
     };
     let prompt = engine
         .build_chat_prompt(chat, caller.tenant)
         .await
         .map_err(|e| rename_param(ApiError::from(e), "prompt", "messages"))?;
-    let input_ids = prompt.ids;
     // A thinking model thinks first: a grammar holds the answer after the thinking.
-    // `Some(inside)` for a thinking model (see `--reasoning-parser`): `inside` when the
-    // generation prompt opened its thinking block.
     let starts_thinking = engine.splits_reasoning().then_some(prompt.opens_thinking);
     let grammar = match (starts_thinking, grammar) {
         (Some(inside), Some(answer)) => Some(GrammarSpec::AfterThinking {
@@ -89,8 +158,6 @@ pub async fn chat_completions(
         }),
         (_, grammar) => grammar,
     };
-    let separate_reasoning = request.separate_reasoning != Some(false);
-    let thinking = starts_thinking.filter(|_| separate_reasoning);
     let spec = ChoiceSpec {
         params,
         max_tokens_explicit: max_tokens.is_some(),
@@ -98,90 +165,77 @@ pub async fn chat_completions(
         grammar,
         samples,
     };
-    let mut streams = submit_choices(engine, &caller, vec![input_ids], spec)
+    let streams = submit_choices(engine, caller, vec![prompt.ids], spec)
         .await
         .map_err(|e| rename_param(e, "prompt", "messages"))?;
-    let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
-    let meta = ResponseMeta::new("chatcmpl", &rid, &engine.model_info().name);
-    let top = top_logprobs.map(|n| n as usize);
-    let n = samples as usize;
-    if stream {
-        let options = ChatStreamOptions {
-            include_usage,
-            top,
-            tools: tools
-                .as_ref()
-                .map(|t| (tool_format, Arc::from(t.tools.as_slice()))),
-            starts_thinking,
-            separate_reasoning,
-        };
-        let formatter = ChatChunks::new(engine.clone(), meta, options);
-        return Ok(sse_response(streams, n, formatter));
-    }
-    let outs = collect_all(&mut streams).await?;
-    let usages: Vec<_> = outs.iter().map(|o| o.completion.usage).collect();
-    let reasoning_tokens = starts_thinking.map(|inside| {
-        let vocab = engine.tokenizer();
-        let count = |out: &Collected| {
-            let mut count = ReasoningTokens::new(inside);
-            count.add(&out.token_ids, vocab);
-            count.count()
-        };
-        outs.iter().map(count).sum()
-    });
-    let choices = outs
-        .into_iter()
-        .enumerate()
-        .map(|(index, out)| {
-            let mut finish_reason = out.completion.finish_reason.as_str();
-            let logprobs = top.map(|n| chat_logprobs(engine.tokenizer(), &out.logprobs, n));
-            let (reasoning_content, text) = match thinking {
-                Some(inside) => split_reasoning(&out.text, inside),
-                None => (None, out.text),
-            };
-            // An answer that is all thinking has no content (as vLLM's parsers give it).
-            let thinking_only = reasoning_content.is_some() && text.is_empty();
-            let (content, tool_calls) = match &tools {
-                _ if thinking_only => (None, None),
-                Some(tools) => {
-                    let (content, calls) = tool_format.parse(&text, &tools.tools);
-                    if calls.is_empty() {
-                        (Some(content), None)
-                    } else {
-                        if finish_reason == "stop" {
-                            finish_reason = "tool_calls";
-                        }
-                        let content = (!content.is_empty()).then_some(content);
-                        (
-                            content,
-                            Some(calls_out(tool_format, &meta.id, index as u32, calls, false)),
-                        )
-                    }
-                }
-                None => (Some(text), None),
-            };
-            ChatChoice {
-                index: index as u32,
-                message: ChatMessageOut {
-                    role: "assistant",
-                    reasoning_content,
-                    content,
-                    tool_calls,
-                },
-                logprobs,
-                finish_reason,
-            }
-        })
-        .collect();
-    Ok(Json(ChatBody {
-        id: meta.id.clone(),
-        object: "chat.completion",
-        created: meta.created,
-        model: meta.model.clone(),
-        choices,
-        usage: UsageOut::from(response_usage(&usages, n)).with_reasoning(reasoning_tokens),
+    let options = ChatStreamOptions {
+        include_usage,
+        top: top_logprobs.map(|n| n as usize),
+        tools: tools.map(|t| (tool_format, Arc::from(t.tools))),
+        starts_thinking,
+        separate_reasoning: request.separate_reasoning != Some(false),
+    };
+    Ok(ChatRun {
+        rid: streams.first().map(|s| s.rid.clone()).unwrap_or_default(),
+        streams,
+        stream,
+        samples: samples as usize,
+        options,
     })
-    .into_response())
+}
+
+impl ChatRun {
+    /// The format calls are read in (and their ids written in).
+    pub fn tool_format(&self) -> ToolFormat {
+        self.options.tools.as_ref().map(|t| t.0).unwrap_or_default()
+    }
+
+    /// The thinking tokens of every choice, for a thinking model.
+    pub fn reasoning_tokens(&self, engine: &EngineHandle, outs: &[Collected]) -> Option<u32> {
+        self.options.starts_thinking.map(|inside| {
+            let count = |out: &Collected| {
+                let mut count = ReasoningTokens::new(inside);
+                count.add(&out.token_ids, engine.tokenizer());
+                count.count()
+            };
+            outs.iter().map(count).sum()
+        })
+    }
+
+    /// One choice's whole output, read: thinking split out (when asked), then calls.
+    pub fn answer(&self, text: String) -> ChatAnswer {
+        let options = &self.options;
+        let thinking = options
+            .starts_thinking
+            .filter(|_| options.separate_reasoning);
+        let (reasoning, text) = match thinking {
+            Some(inside) => split_reasoning(&text, inside),
+            None => (None, text),
+        };
+        // An answer that is all thinking has no content (as vLLM's parsers give it).
+        if reasoning.is_some() && text.is_empty() {
+            return ChatAnswer {
+                reasoning,
+                content: None,
+                calls: Vec::new(),
+            };
+        }
+        let Some((format, tools)) = &options.tools else {
+            return ChatAnswer {
+                reasoning,
+                content: Some(text),
+                calls: Vec::new(),
+            };
+        };
+        let (content, calls) = format.parse(&text, tools);
+        // Beside calls, empty content is none.
+        let content = (calls.is_empty() || !content.is_empty()).then_some(content);
+        ChatAnswer {
+            reasoning,
+            content,
+            calls,
+        }
+    }
 }
 
 /// A JSON response format beside tools: the final answer when no tool is called. It must
@@ -212,7 +266,7 @@ fn tool_answer(answer: Option<GrammarSpec>) -> Result<Option<GrammarSpec>, ApiEr
     Ok(answer)
 }
 
-fn rename_param(mut e: ApiError, from: &str, to: &str) -> ApiError {
+pub(super) fn rename_param(mut e: ApiError, from: &str, to: &str) -> ApiError {
     if e.param.as_deref() == Some(from) {
         e.param = Some(to.to_string());
     }

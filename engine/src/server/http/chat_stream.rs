@@ -7,7 +7,7 @@ use super::logprobs::chat_logprobs;
 use super::reasoning::ReasoningStream;
 use super::reasoning_tokens::ReasoningTokens;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
-use super::sse::ChunkFormatter;
+use super::sse::{ChunkFormatter, Payload};
 use super::tools::calls_out;
 use crate::grammar::{ToolCall, ToolFormat, ToolFunction};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
@@ -40,13 +40,13 @@ pub struct ChatChunks {
 }
 
 /// One choice's output on its way to deltas: thinking split out first, then calls.
-struct ChoiceStream {
+pub(super) struct ChoiceStream {
     reasoning: Option<ReasoningStream>,
     tools: Option<ToolStream>,
 }
 
 impl ChoiceStream {
-    fn new(options: &ChatStreamOptions) -> Self {
+    pub(super) fn new(options: &ChatStreamOptions) -> Self {
         Self {
             reasoning: options
                 .starts_thinking
@@ -57,7 +57,7 @@ impl ChoiceStream {
     }
 
     /// The thinking and the content that `text` lets out now.
-    fn push(&mut self, text: String) -> (String, String) {
+    pub(super) fn push(&mut self, text: String) -> (String, String) {
         let (thinking, answer) = match self.reasoning.as_mut() {
             Some(reasoning) => reasoning.push(&text),
             None => (String::new(), text),
@@ -73,7 +73,7 @@ impl ChoiceStream {
     }
 
     /// At the end: the thinking and content held back, and the calls.
-    fn finish(self) -> (String, String, Vec<ToolCall>) {
+    pub(super) fn finish(self) -> (String, String, Vec<ToolCall>) {
         let (thinking, answer) = match self.reasoning {
             Some(reasoning) => reasoning.finish(),
             None => (String::new(), String::new()),
@@ -141,9 +141,10 @@ impl ChatChunks {
         }
     }
 
-    fn body(&self, choices: Vec<ChatChunkChoice>, usage: Option<UsageOut>) -> String {
+    fn body(&self, choices: Vec<ChatChunkChoice>, usage: Option<UsageOut>) -> Payload {
         let usage = self.options.include_usage.then_some(usage);
-        serde_json::to_string(&ChatChunk::new(&self.meta, choices, usage)).unwrap_or_default()
+        let chunk = ChatChunk::new(&self.meta, choices, usage);
+        serde_json::to_string(&chunk).unwrap_or_default().into()
     }
 
     fn choice(index: u32, delta: Delta, finish_reason: Option<&'static str>) -> ChatChunkChoice {
@@ -164,7 +165,7 @@ impl ChatChunks {
 }
 
 impl ChunkFormatter for ChatChunks {
-    fn start(&mut self, choices: u32) -> Vec<String> {
+    fn start(&mut self, choices: u32) -> Vec<Payload> {
         let options = &self.options;
         self.choices
             .resize_with(choices as usize, || ChoiceStream::new(options));
@@ -190,7 +191,7 @@ impl ChunkFormatter for ChatChunks {
         token_ids: &[u32],
         text: String,
         logprobs: &[TokenLogprob],
-    ) -> Option<String> {
+    ) -> Vec<Payload> {
         if let Some(count) = self.reasoning_tokens.get_mut(index as usize) {
             count.add(token_ids, self.engine.tokenizer());
         }
@@ -202,7 +203,7 @@ impl ChunkFormatter for ChatChunks {
             Some(n) if !logprobs.is_empty() => {
                 Some(chat_logprobs(self.engine.tokenizer(), logprobs, n))
             }
-            _ if thinking.is_empty() && content.is_empty() => return None,
+            _ if thinking.is_empty() && content.is_empty() => return Vec::new(),
             _ => None,
         };
         let delta = Delta {
@@ -212,10 +213,10 @@ impl ChunkFormatter for ChatChunks {
         };
         let mut choice = Self::choice(index, delta, None);
         choice.logprobs = logprobs;
-        Some(self.body(vec![choice], None))
+        vec![self.body(vec![choice], None)]
     }
 
-    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String> {
+    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<Payload> {
         let mut reason = completion.finish_reason.as_str();
         let mut out = Vec::new();
         let options = &self.options;
@@ -254,7 +255,7 @@ impl ChunkFormatter for ChatChunks {
         out
     }
 
-    fn usage(&mut self, usage: Usage) -> Option<String> {
+    fn usage(&mut self, usage: Usage) -> Option<Payload> {
         self.options.include_usage.then(|| {
             let reasoning = self.options.starts_thinking.is_some().then(|| {
                 self.reasoning_tokens

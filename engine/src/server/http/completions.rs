@@ -2,12 +2,12 @@
 //! `n` choices each.
 
 use super::error::ApiError;
-use super::generate::{check_choice_count, collect_all, parse_body, submit_choices, ChoiceSpec};
+use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
 use super::logprobs::CompletionLogprobsBuilder;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{CompletionRequest, Prompt};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
-use super::sse::{sse_response, ChunkFormatter};
+use super::sse::{sse_response, ChunkFormatter, Payload};
 use super::HttpState;
 use crate::handle::{response_usage, Completion, EngineHandle, PromptInput, TokenLogprob, Usage};
 use crate::tenants::Caller;
@@ -26,10 +26,7 @@ pub async fn completions(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let engine = state.serving_engine()?;
-    // Cheap refusals before parsing, rendering, tokenizing or compiling anything.
-    engine.precheck(caller.tenant)?;
-    let request: CompletionRequest = parse_body(engine, &caller, body?).await?;
+    let (engine, request): (_, CompletionRequest) = accept(&state, &caller, body).await?;
     if request.echo == Some(true) {
         return Err(ApiError::invalid_param("echo", "echo is not supported"));
     }
@@ -129,9 +126,10 @@ struct CompletionChunks {
 }
 
 impl CompletionChunks {
-    fn body(&self, choices: Vec<CompletionChoice>, usage: Option<UsageOut>) -> String {
+    fn body(&self, choices: Vec<CompletionChoice>, usage: Option<UsageOut>) -> Payload {
         let usage = self.include_usage.then_some(usage);
-        serde_json::to_string(&CompletionBody::new(&self.meta, choices, usage)).unwrap_or_default()
+        let body = CompletionBody::new(&self.meta, choices, usage);
+        serde_json::to_string(&body).unwrap_or_default().into()
     }
 }
 
@@ -142,7 +140,7 @@ impl ChunkFormatter for CompletionChunks {
         _token_ids: &[u32],
         text: String,
         logprobs: &[TokenLogprob],
-    ) -> Option<String> {
+    ) -> Vec<Payload> {
         let builder = self
             .logprobs
             .as_mut()
@@ -151,7 +149,7 @@ impl ChunkFormatter for CompletionChunks {
             Some(builder) if !logprobs.is_empty() => {
                 Some(builder.build(self.engine.tokenizer(), logprobs))
             }
-            _ if text.is_empty() => return None,
+            _ if text.is_empty() => return Vec::new(),
             _ => None,
         };
         let choice = CompletionChoice {
@@ -160,10 +158,10 @@ impl ChunkFormatter for CompletionChunks {
             logprobs,
             finish_reason: None,
         };
-        Some(self.body(vec![choice], None))
+        vec![self.body(vec![choice], None)]
     }
 
-    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String> {
+    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<Payload> {
         let choice = CompletionChoice {
             index,
             text: String::new(),
@@ -173,7 +171,7 @@ impl ChunkFormatter for CompletionChunks {
         vec![self.body(vec![choice], None)]
     }
 
-    fn usage(&mut self, usage: Usage) -> Option<String> {
+    fn usage(&mut self, usage: Usage) -> Option<Payload> {
         self.include_usage
             .then(|| self.body(Vec::new(), Some(usage.into())))
     }

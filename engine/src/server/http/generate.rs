@@ -3,12 +3,14 @@
 
 use super::error::ApiError;
 use super::protocol::SamplingFields;
+use super::HttpState;
 use crate::grammar::GrammarSpec;
 use crate::handle::{
     Completion, EngineHandle, GenerateEvent, GenerateRequest, RequestStream, TokenLogprob,
 };
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
+use axum::extract::rejection::BytesRejection;
 use serde::de::DeserializeOwned;
 
 /// Bodies up to this size are parsed in place; larger ones on the engine's bounded pool.
@@ -27,6 +29,20 @@ pub async fn parse_body<T: DeserializeOwned + Send + 'static>(
     engine
         .run_bounded(caller.tenant, move || super::protocol::parse_json(&body))
         .await?
+}
+
+/// The engine and the parsed body of a generation request, after the cheap refusals (a
+/// server not serving, the caller's tenant over its limits) that come before parsing,
+/// rendering, tokenizing or compiling anything.
+pub async fn accept<'a, T: DeserializeOwned + Send + 'static>(
+    state: &'a HttpState,
+    caller: &Caller,
+    body: Result<axum::body::Bytes, BytesRejection>,
+) -> Result<(&'a EngineHandle, T), ApiError> {
+    let engine = state.serving_engine()?;
+    engine.precheck(caller.tenant)?;
+    let request = parse_body(engine, caller, body?).await?;
+    Ok((engine, request))
 }
 
 /// Most choices of one response (prompts x samples): each is a request of its own.

@@ -1,5 +1,5 @@
-//! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` (JSON or
-//! SSE), `/v1/models`, `/health` and `/metrics`.
+//! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` and
+//! `/v1/responses` (JSON or SSE), `/v1/models`, `/health` and `/metrics`.
 //!
 //! The server may start before the model is loaded: [`HttpState`] then has no engine,
 //! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
@@ -19,6 +19,7 @@ pub mod protocol;
 mod reasoning;
 mod reasoning_tokens;
 pub mod response;
+mod responses;
 mod sse;
 mod tools;
 
@@ -102,6 +103,7 @@ pub fn router(state: Arc<HttpState>) -> Router {
     let authenticated = Router::new()
         .route("/v1/completions", post(completions::completions))
         .route("/v1/chat/completions", post(chat::chat_completions))
+        .route("/v1/responses", post(responses::responses))
         .route("/v1/models", get(info::models))
         .route("/v1/models/{id}", get(info::model))
         .route("/metrics", get(info::metrics))

@@ -1,5 +1,6 @@
-//! Server-sent events for streaming responses: `data: {json}` per chunk, `data: [DONE]` at
-//! the end. The body stream owns the engine's [`RequestStream`]s (one per choice), so when a
+//! Server-sent events for streaming responses: `data: {json}` per chunk (with an `event:`
+//! name where the endpoint names its events), `data: [DONE]` at the end where the endpoint
+//! ends so. The body stream owns the engine's [`RequestStream`]s (one per choice), so when a
 //! client disconnects and the server drops the body, every choice's request is aborted.
 
 use super::error::ApiError;
@@ -17,25 +18,45 @@ use std::time::Duration;
 /// that left is noticed and its request aborted before it runs.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
+/// One event's JSON, and its `event:` name where the endpoint names its events (the
+/// Responses API); chat and completions send `data:` alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Payload {
+    pub event: Option<&'static str>,
+    pub data: String,
+}
+
+impl From<String> for Payload {
+    fn from(data: String) -> Self {
+        Self { event: None, data }
+    }
+}
+
 /// Turns engine events into the JSON payloads of one endpoint's chunks.
 pub trait ChunkFormatter: Send + 'static {
+    /// Whether the stream ends with `data: [DONE]` (chat and completions do).
+    const ENDS_WITH_DONE: bool = true;
     /// Payloads before the first token (chat's role deltas), for `choices` choices.
-    fn start(&mut self, _choices: u32) -> Vec<String> {
+    fn start(&mut self, _choices: u32) -> Vec<Payload> {
         Vec::new()
     }
-    /// The payload of one engine chunk of choice `index` (`token_ids` decode to `text`,
-    /// less what is held back), if it carries anything to send.
+    /// The payloads of one engine chunk of choice `index` (`token_ids` decode to `text`,
+    /// less what is held back): none when it carries nothing to send.
     fn chunk(
         &mut self,
         index: u32,
         token_ids: &[u32],
         text: String,
         logprobs: &[TokenLogprob],
-    ) -> Option<String>;
+    ) -> Vec<Payload>;
     /// The payloads that end choice `index` (its finish reason).
-    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<String>;
+    fn finish(&mut self, index: u32, completion: &Completion) -> Vec<Payload>;
     /// The last payload, once every choice has ended: the response's usage, if asked for.
-    fn usage(&mut self, usage: Usage) -> Option<String>;
+    fn usage(&mut self, usage: Usage) -> Option<Payload>;
+    /// The payloads of an error that ends the stream: OpenAI's error object by default.
+    fn error(&mut self, error: ApiError) -> Vec<Payload> {
+        vec![error.to_json().into()]
+    }
 }
 
 struct BodyState<F> {
@@ -43,7 +64,7 @@ struct BodyState<F> {
     formatter: F,
     usages: Vec<Usage>,
     samples_per_prompt: usize,
-    pending: VecDeque<String>,
+    pending: VecDeque<Payload>,
     done: bool,
 }
 
@@ -55,7 +76,7 @@ pub fn sse_response<F: ChunkFormatter>(
     mut formatter: F,
 ) -> Response {
     let choices = streams.len();
-    let pending: VecDeque<String> = formatter
+    let pending: VecDeque<Payload> = formatter
         .start(u32::try_from(choices).unwrap_or(u32::MAX))
         .into();
     let state = BodyState {
@@ -68,9 +89,13 @@ pub fn sse_response<F: ChunkFormatter>(
     };
     let events = futures_util::stream::unfold(state, |mut st| async move {
         loop {
-            if let Some(data) = st.pending.pop_front() {
-                let event: Result<Event, Infallible> = Ok(Event::default().data(data));
-                return Some((event, st));
+            if let Some(payload) = st.pending.pop_front() {
+                let event = Event::default().data(payload.data);
+                let event = match payload.event {
+                    Some(name) => event.event(name),
+                    None => event,
+                };
+                return Some((Ok::<_, Infallible>(event), st));
             }
             if st.done {
                 return None;
@@ -91,8 +116,7 @@ pub fn sse_response<F: ChunkFormatter>(
                 Some((_, Some(GenerateEvent::Finished(completion))))
                     if completion.finish_reason.is_abort() =>
                 {
-                    st.pending.push_back(aborted().to_json());
-                    st.finish();
+                    st.fail(aborted());
                 }
                 Some((index, Some(GenerateEvent::Finished(completion)))) => {
                     if let Some(usage) = st.usages.get_mut(index as usize) {
@@ -101,13 +125,10 @@ pub fn sse_response<F: ChunkFormatter>(
                     st.pending.extend(st.formatter.finish(index, &completion));
                 }
                 Some((_, Some(GenerateEvent::Error(error)))) => {
-                    st.pending.push_back(ApiError::from(error).to_json());
-                    st.finish();
+                    st.fail(ApiError::from(error));
                 }
                 Some((_, None)) => {
-                    st.pending
-                        .push_back(ApiError::unavailable("the engine stopped").to_json());
-                    st.finish();
+                    st.fail(ApiError::unavailable("the engine stopped"));
                 }
                 None => {
                     let usage = response_usage(&st.usages, st.samples_per_prompt);
@@ -122,9 +143,17 @@ pub fn sse_response<F: ChunkFormatter>(
         .into_response()
 }
 
-impl<F> BodyState<F> {
+impl<F: ChunkFormatter> BodyState<F> {
     fn finish(&mut self) {
-        self.pending.push_back("[DONE]".to_string());
+        if F::ENDS_WITH_DONE {
+            self.pending.push_back("[DONE]".to_string().into());
+        }
         self.done = true;
+    }
+
+    fn fail(&mut self, error: ApiError) {
+        let payloads = self.formatter.error(error);
+        self.pending.extend(payloads);
+        self.finish();
     }
 }
