@@ -312,6 +312,7 @@ fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
     let after = |inside, answer: &GrammarSpec| {
         let spec = GrammarSpec::AfterThinking {
             inside,
+            budget: None,
             answer: Box::new(answer.clone()),
         };
         grammars.compile(&spec, &Namespace::global()).unwrap()
@@ -362,6 +363,47 @@ fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
         &mut constraint,
         &format!("The time.</think>\n\n{GET_TIME_CALL}"),
     );
+    assert!(may_end(&tok, &mut constraint, &step));
+}
+
+/// A thinking budget: once the thinking has taken its tokens, `</think>` is forced (then the
+/// answer follows); a thinking that ends sooner is free to; a budget of 0 closes the
+/// block at once.
+#[test]
+fn a_thinking_budget_closes_the_thinking_when_spent() {
+    let (tok, grammars) = grammars(GrammarLimits::default());
+    let thinking = "Paris is the";
+    let budget = tok.encode_without_bos_eos(thinking, false).unwrap().len() as u32;
+    assert!(budget > 1);
+    let city = GrammarSpec::Regex("[A-Z][a-z]+\\.".into());
+    let after = |budget| {
+        let spec = GrammarSpec::AfterThinking {
+            inside: true,
+            budget: Some(budget),
+            answer: Box::new(city.clone()),
+        };
+        grammars.compile(&spec, &Namespace::global()).unwrap()
+    };
+    let mut constraint = after(budget);
+    // The budget's last token forces `</think>` at once.
+    let step = feed(&tok, &mut constraint, thinking);
+    let (Step::Continue { forced } | Step::Done { forced }) = &step;
+    assert_eq!(tok.decode(forced, false).unwrap(), "</think>");
+    assert!(
+        !admits(&tok, &mut constraint, " capital"),
+        "the budget is spent"
+    );
+    let step = feed(&tok, &mut constraint, "\n\nParis.");
+    assert!(may_end(&tok, &mut constraint, &step));
+    // Sooner, the thinking ends as it likes.
+    let mut constraint = after(budget + 10);
+    feed(&tok, &mut constraint, thinking);
+    assert!(admits(&tok, &mut constraint, " capital"));
+    let step = feed(&tok, &mut constraint, " capital</think>\nParis.");
+    assert!(may_end(&tok, &mut constraint, &step));
+    let mut constraint = after(0);
+    assert!(!admits(&tok, &mut constraint, "Paris"));
+    let step = feed(&tok, &mut constraint, "</think>\n\nParis.");
     assert!(may_end(&tok, &mut constraint, &step));
 }
 

@@ -3,7 +3,8 @@
 //! thinking comes back as `reasoning_content` apart from the answer, streamed the same as
 //! whole, `chat_template_kwargs` reach the template, and `separate_reasoning: false` keeps
 //! the thinking in the content, and a structured answer's grammar holds after the thinking.
-//! Usage counts the thinking's tokens as `completion_tokens_details.reasoning_tokens`.
+//! Usage counts the thinking's tokens as `completion_tokens_details.reasoning_tokens`, and
+//! `thinking_budget` caps them.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -350,4 +351,45 @@ fn auto_leaves_models_without_thinking_alone() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let prompt = runtime.block_on(engine.build_chat_prompt(chat, 0)).unwrap();
     assert!(!prompt.opens_thinking);
+}
+
+/// `thinking_budget`: the thinking takes at most that many tokens, then `</think>` is written
+/// for the model and it answers; with a structured output the answer still holds to it; a
+/// budget of 0 skips the thinking. Streamed as whole, and on `/v1/responses` too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_budget_ends_the_thinking_in_time() {
+    let servers = servers();
+    let close = (servers.engine.tokenizer())
+        .encode_without_bos_eos("</think>", false)
+        .unwrap()
+        .len() as u64;
+    for budget in [0u64, 6] {
+        let body = ask(ANSWER, json!({"thinking_budget": budget, "logprobs": true}));
+        let (status, reply) = post_json(servers.http, "/v1/chat/completions", body.clone()).await;
+        assert_eq!(status, 200, "{reply}");
+        let choice = &reply["choices"][0];
+        assert_eq!(choice["finish_reason"], "stop", "{reply}");
+        let sentence = regex::Regex::new(&format!("^{ANSWER}$")).unwrap();
+        let content = choice["message"]["content"].as_str().unwrap();
+        assert!(sentence.is_match(content), "{reply}");
+        // The budget's tokens of thinking, then `</think>`'s own.
+        let thinking = thinking_tokens(&reply);
+        assert_eq!(thinking, budget + close, "{reply}");
+        assert_eq!(reasoning_tokens(&reply), Some(thinking), "{reply}");
+        let reasoning = choice["message"]["reasoning_content"].as_str();
+        assert_eq!(reasoning.is_some(), budget > 0, "{reply}");
+        let (streamed_thinking, streamed_content, _) = streamed(body).await;
+        assert_eq!(streamed_thinking, reasoning.unwrap_or_default());
+        assert_eq!(streamed_content, content);
+    }
+    // Without a structured output the answer is free, and the budget holds as well.
+    let free = json!({
+        "input": "What is the capital of France?", "temperature": 0,
+        "max_output_tokens": 30, "thinking_budget": 4,
+    });
+    let (status, reply) = post_json(servers.http, "/v1/responses", free).await;
+    assert_eq!(status, 200, "{reply}");
+    let details = &reply["usage"]["output_tokens_details"];
+    assert_eq!(details["reasoning_tokens"], 4 + close, "{reply}");
+    common::wait_idle(&servers.engine);
 }

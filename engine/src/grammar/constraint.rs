@@ -1,6 +1,7 @@
 //! One request's grammar state: the mask before each sampled token, then the token consumed
 //! and the tokens the grammar forces next (jump-forward).
 
+use super::thinking_budget::ThinkingBudget;
 use llguidance::Matcher;
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,8 @@ pub struct Constraint {
     last_mask: Duration,
     /// Mask time not yet charged to the request's tenant (see [`Constraint::take_unbilled`]).
     unbilled: Duration,
+    /// A thinking model's budget, when the request set one.
+    budget: Option<ThinkingBudget>,
 }
 
 impl Clone for Constraint {
@@ -42,6 +45,7 @@ impl Clone for Constraint {
             vocab_size: self.vocab_size,
             last_mask: self.last_mask,
             unbilled: Duration::ZERO,
+            budget: self.budget.clone(),
         }
     }
 }
@@ -61,7 +65,13 @@ impl Constraint {
             vocab_size,
             last_mask: Duration::ZERO,
             unbilled: Duration::ZERO,
+            budget: None,
         }
+    }
+
+    pub(super) fn with_budget(mut self, budget: ThinkingBudget) -> Self {
+        self.budget = Some(budget);
+        self
     }
 
     /// Sets the logits of every token the grammar does not allow next to -inf (ids past the
@@ -119,13 +129,28 @@ impl Constraint {
         }
     }
 
-    /// Consumes a sampled token (one the mask allowed) and the tokens it forces.
+    /// Consumes a sampled token (one the mask allowed) and the tokens it forces (those of a
+    /// spent thinking budget's `</think>` too).
     pub fn advance(&mut self, token: u32) -> Result<Step, String> {
         self.matcher.consume_token(token).map_err(failed)?;
         if self.matcher.is_stopped() {
             return self.done(Vec::new());
         }
-        let forced = self.matcher.consume_ff_tokens();
+        let mut forced = self.matcher.consume_ff_tokens();
+        let spent = self.budget.as_mut().and_then(|budget| {
+            let output: Vec<u32> = std::iter::once(token)
+                .chain(forced.iter().copied())
+                .collect();
+            budget.read(&output)
+        });
+        if let Some(close) = spent {
+            self.matcher.consume_tokens(&close).map_err(failed)?;
+            if let Some(budget) = self.budget.as_mut() {
+                budget.read(&close);
+            }
+            forced.extend_from_slice(&close);
+            forced.extend(self.matcher.consume_ff_tokens());
+        }
         if let Some(e) = self.matcher.get_error() {
             return Err(failed(e));
         }

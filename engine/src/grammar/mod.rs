@@ -7,6 +7,7 @@
 mod constraint;
 mod gbnf;
 pub mod structural_tag;
+mod thinking_budget;
 mod tools;
 mod vocab;
 
@@ -21,6 +22,7 @@ use parking_lot::Mutex;
 use radix::{CacheScope, Namespace};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
+use thinking_budget::ThinkingBudget;
 
 /// What a request's output must match.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,9 +43,11 @@ pub enum GrammarSpec {
     Ebnf(String),
     /// A reasoning model's thinking, free, then `answer`: the thinking block is open from
     /// the first token when `inside` (the prompt opened it), else it may open the output.
-    /// The block ends at the first `</think>`, followed by at most a blank line.
+    /// The block ends at the first `</think>`, followed by at most a blank line; with a
+    /// `budget`, `</think>` is forced once the thinking has taken that many tokens.
     AfterThinking {
         inside: bool,
+        budget: Option<u32>,
         answer: Box<GrammarSpec>,
     },
 }
@@ -71,9 +75,11 @@ impl GrammarSpec {
                 format!("lark:{lark}")
             }
             Self::Ebnf(ebnf) => format!("ebnf:{ebnf}"),
-            Self::AfterThinking { inside, answer } => {
-                format!("think:{inside}:{}", answer.text())
-            }
+            Self::AfterThinking {
+                inside,
+                budget,
+                answer,
+            } => format!("think:{inside}:{budget:?}:{}", answer.text()),
         }
     }
 
@@ -99,14 +105,22 @@ impl GrammarSpec {
                 TopLevelGrammar::from_lark(lark.clone())
             }
             Self::Ebnf(ebnf) => TopLevelGrammar::from_lark(gbnf_to_lark(ebnf)?),
-            Self::AfterThinking { inside, answer } => after_thinking(*inside, answer.top_level()?)?,
+            Self::AfterThinking {
+                inside,
+                budget,
+                answer,
+            } => after_thinking(*inside, *budget, answer.top_level()?)?,
         })
     }
 }
 
 /// `answer` (one grammar) behind a thinking block: a lazy lexeme ends the thinking at the
 /// first `</think>`; the answer is the same grammar, referenced by name.
-fn after_thinking(inside: bool, answer: TopLevelGrammar) -> Result<TopLevelGrammar, String> {
+fn after_thinking(
+    inside: bool,
+    budget: Option<u32>,
+    answer: TopLevelGrammar,
+) -> Result<TopLevelGrammar, String> {
     const ANSWER: &str = "answer";
     let [mut answer] = <[_; 1]>::try_from(answer.grammars)
         .map_err(|_| "a grammar after thinking must be a single grammar".to_string())?;
@@ -117,9 +131,14 @@ fn after_thinking(inside: bool, answer: TopLevelGrammar) -> Result<TopLevelGramm
     } else {
         format!("start: @{ANSWER} | \"<think>\" thought BLANK? @{ANSWER}")
     };
-    let lark = format!(
-        "{start}\nthought[lazy]: THOUGHT \"</think>\"\nTHOUGHT: /(.|\\n)*/\nBLANK: /\\n\\n?/\n"
-    );
+    // A budget of 0 closes the block at once; others are counted by the constraint (see
+    // `thinking_budget`), since a lexeme cut at its token limit could not also end at a
+    // `</think>` the model writes.
+    let thought = match budget {
+        Some(0) => "thought: \"</think>\"",
+        _ => "thought[lazy]: THOUGHT \"</think>\"\nTHOUGHT: /(.|\\n)*/",
+    };
+    let lark = format!("{start}\n{thought}\nBLANK: /\\n\\n?/\n");
     let wrapper = llguidance::api::GrammarWithLexer::from_lark(lark);
     Ok(TopLevelGrammar {
         grammars: vec![wrapper, answer],
@@ -330,7 +349,7 @@ impl Grammars {
         }
         let key = (namespace.clone(), text);
         if let Some(matcher) = self.cached(&key) {
-            return Ok(Constraint::new(matcher, self.tokenizer.vocab_size()));
+            return self.constraint(matcher, spec);
         }
         let factory = self.factory().map_err(CompileError::Unavailable)?;
         let grammar = spec.top_level().map_err(CompileError::Invalid)?;
@@ -348,7 +367,25 @@ impl Grammars {
             )));
         }
         self.store(key, matcher.deep_clone());
-        Ok(Constraint::new(matcher, self.tokenizer.vocab_size()))
+        self.constraint(matcher, spec)
+    }
+
+    /// A request's constraint over `matcher`, with the thinking budget `spec` sets.
+    fn constraint(&self, matcher: Matcher, spec: &GrammarSpec) -> Result<Constraint, CompileError> {
+        let constraint = Constraint::new(matcher, self.tokenizer.vocab_size());
+        let GrammarSpec::AfterThinking {
+            inside,
+            budget: Some(tokens @ 1..),
+            ..
+        } = spec
+        else {
+            return Ok(constraint);
+        };
+        let close = (self.tokenizer)
+            .encode_without_bos_eos(crate::tokenizer::THINK_CLOSE, true)
+            .map_err(|e| CompileError::Invalid(format!("thinking_budget: {e}")))?;
+        let budget = ThinkingBudget::new(*inside, *tokens, close.into(), self.tokenizer.clone());
+        Ok(constraint.with_budget(budget))
     }
 
     fn cached(&self, key: &(Namespace, String)) -> Option<Matcher> {

@@ -12,6 +12,7 @@ mod byte_level;
 mod chat;
 mod hf_json;
 mod pre_tokenizer;
+mod reasoning_tokens;
 mod special;
 mod spm;
 mod stream;
@@ -32,6 +33,7 @@ pub use chat::{
     leaves_thinking_open, ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolFormat,
     ToolSupport, CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES, THINK_CLOSE, THINK_OPEN,
 };
+pub use reasoning_tokens::ReasoningTokens;
 pub use stream::DecodeStream;
 
 /// Errors of building a tokenizer, encoding, decoding or rendering a chat template.

@@ -236,6 +236,8 @@ async fn responses_refuse_what_needs_stored_state_by_name() {
     let cases = cases.into_iter().chain([
         // Chat's errors name the Responses fields.
         (json!({"input": "hello ".repeat(1500)}), "input"),
+        // SmolLM2's template does not think.
+        (json!({"input": "hi", "thinking_budget": 5}), "thinking_budget"),
         (json!({"input": "hi", "max_output_tokens": 0}), "max_output_tokens"),
         (json!({"input": "hi", "text": {"format": {"type": "json_schema", "schema": {"type": 3}}}}), "text.format"),
     ]);

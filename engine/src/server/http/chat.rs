@@ -8,7 +8,6 @@ use super::logprobs::chat_logprobs;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{ChatCompletionRequest, ChatMessageIn, Content};
 use super::reasoning::split_reasoning;
-use super::reasoning_tokens::ReasoningTokens;
 use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta, UsageOut};
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
@@ -17,6 +16,7 @@ use crate::grammar::{GrammarSpec, ToolCall, ToolFormat};
 use crate::handle::{response_usage, Conversation, EngineHandle, RequestStream};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
+use crate::tokenizer::ReasoningTokens;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -113,6 +113,12 @@ pub(super) async fn start_chat(
         .collect::<Result<Vec<_>, _>>()?;
     let tools = ToolRequest::from_request(request)?;
     let tool_format = engine.tool_format();
+    if request.thinking_budget.is_some() && !engine.splits_reasoning() {
+        return Err(ApiError::invalid_param(
+            "thinking_budget",
+            "the served model does not think (see --reasoning-parser)",
+        ));
+    }
     let sampling = &request.sampling;
     let mut grammar = grammar_spec(sampling)?;
     if let Some(tools) = &tools {
@@ -149,13 +155,19 @@ pub(super) async fn start_chat(
         .build_chat_prompt(chat, caller.tenant)
         .await
         .map_err(|e| rename_param(ApiError::from(e), "prompt", "messages"))?;
-    // A thinking model thinks first: a grammar holds the answer after the thinking.
+    // A thinking model thinks first: a grammar holds the answer after the thinking, and a
+    // thinking budget is a grammar whose answer is free.
     let starts_thinking = engine.splits_reasoning().then_some(prompt.opens_thinking);
+    let budget = request.thinking_budget;
     let grammar = match (starts_thinking, grammar) {
-        (Some(inside), Some(answer)) => Some(GrammarSpec::AfterThinking {
-            inside,
-            answer: Box::new(answer),
-        }),
+        (Some(inside), answer) if answer.is_some() || budget.is_some() => {
+            let answer = answer.unwrap_or_else(|| GrammarSpec::Regex("(.|\\n)*".into()));
+            Some(GrammarSpec::AfterThinking {
+                inside,
+                budget,
+                answer: Box::new(answer),
+            })
+        }
         (_, grammar) => grammar,
     };
     let spec = ChoiceSpec {

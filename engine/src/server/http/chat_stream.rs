@@ -5,12 +5,12 @@
 
 use super::logprobs::chat_logprobs;
 use super::reasoning::ReasoningStream;
-use super::reasoning_tokens::ReasoningTokens;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::{ChunkFormatter, Payload};
 use super::tools::calls_out;
 use crate::grammar::{ToolCall, ToolFormat, ToolFunction};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
+use crate::tokenizer::ReasoningTokens;
 use std::sync::Arc;
 
 /// How a chat stream is written.

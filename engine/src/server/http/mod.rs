@@ -17,7 +17,6 @@ mod logprobs;
 pub mod params;
 pub mod protocol;
 mod reasoning;
-mod reasoning_tokens;
 pub mod response;
 mod responses;
 mod sse;

@@ -145,6 +145,9 @@ pub struct ChatCompletionRequest {
     /// Whether a reasoning model's thinking comes apart from its answer (SGLang's name;
     /// default true where the server splits reasoning at all).
     pub separate_reasoning: Option<bool>,
+    /// At most this many tokens of thinking for a thinking model: `</think>` is then
+    /// written for it, and it answers (the name Qwen's and SGLang's thinking budgets use).
+    pub thinking_budget: Option<u32>,
     /// More variables for the chat template (`{"enable_thinking": false}`).
     pub chat_template_kwargs: Option<serde_json::Map<String, serde_json::Value>>,
     /// The deprecated forms of `tools` and `tool_choice`, refused with a pointer to those.

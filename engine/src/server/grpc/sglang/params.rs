@@ -279,6 +279,7 @@ pub(super) async fn prepare(
     let spec = match spec {
         Some(answer) if request.require_reasoning => Some(GrammarSpec::AfterThinking {
             inside: true,
+            budget: None,
             answer: Box::new(answer),
         }),
         spec => spec,

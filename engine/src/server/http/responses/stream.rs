@@ -9,12 +9,12 @@ use super::super::chat::ChatRun;
 use super::super::chat_stream::ChoiceStream;
 use super::super::error::ApiError;
 use super::super::logprobs::{chat_logprobs, ChatTokenLogprob};
-use super::super::reasoning_tokens::ReasoningTokens;
 use super::super::sse::{ChunkFormatter, Payload};
 use super::body::{OutputItem, OutputText, ReasoningText, ResponseShell, ResponseUsage, Status};
 use super::{call_items, item_status};
 use crate::grammar::ToolFormat;
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
+use crate::tokenizer::ReasoningTokens;
 use serde_json::{json, Value};
 
 pub struct ResponseEvents {

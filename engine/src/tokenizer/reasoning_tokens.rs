@@ -1,12 +1,12 @@
-//! A thinking model's reasoning tokens (`usage.completion_tokens_details.reasoning_tokens`),
-//! counted from the output's tokens as they stream: the tokens of the thinking block that
+//! A thinking model's reasoning tokens (`usage.completion_tokens_details.reasoning_tokens`,
+//! and what a thinking budget spends), counted from the output's tokens as they stream: the tokens of the thinking block that
 //! `reasoning::split_reasoning` finds, tags included, up to the one that completes its
 //! `</think>` (all of them when the output ends inside it, none when the output has no
 //! block; an empty block still counts its tags). The tags are read in the bytes the tokens
 //! show in the output text (control tokens show none), so a vocabulary that spells them in
 //! several tokens counts alike.
 
-use crate::tokenizer::{Tokenizer, THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
+use super::{Tokenizer, THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -68,6 +68,11 @@ impl ReasoningTokens {
                 self.tail.drain(..keep);
             }
         }
+    }
+
+    /// Whether the output is inside its thinking block now.
+    pub fn thinking(&self) -> bool {
+        self.phase == Phase::Thinking
     }
 
     /// The reasoning tokens so far.
