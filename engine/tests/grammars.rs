@@ -367,7 +367,7 @@ fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
 }
 
 /// A thinking budget: once the thinking has taken its tokens, `</think>` is forced (then the
-/// answer follows); a thinking that ends sooner is free to; a budget of 0 closes the
+/// answer follows, free when no format was asked for); a thinking that ends sooner is free to; a budget of 0 closes the
 /// block at once.
 #[test]
 fn a_thinking_budget_closes_the_thinking_when_spent() {
@@ -401,6 +401,18 @@ fn a_thinking_budget_closes_the_thinking_when_spent() {
     assert!(admits(&tok, &mut constraint, " capital"));
     let step = feed(&tok, &mut constraint, " capital</think>\nParis.");
     assert!(may_end(&tok, &mut constraint, &step));
+    assert!(!constraint.is_free(), "a format holds after the thinking");
+    // Without a format the answer is free: the constraint says so once the block ends.
+    let free = GrammarSpec::AfterThinking {
+        inside: true,
+        budget: Some(budget),
+        answer: Box::new(GrammarSpec::AnyText),
+    };
+    let mut constraint = grammars.compile(&free, &Namespace::global()).unwrap();
+    feed(&tok, &mut constraint, "Paris");
+    assert!(!constraint.is_free(), "still thinking");
+    feed(&tok, &mut constraint, " is the");
+    assert!(constraint.is_free(), "the block was closed for it");
     let mut constraint = after(0);
     assert!(!admits(&tok, &mut constraint, "Paris"));
     let step = feed(&tok, &mut constraint, "</think>\n\nParis.");

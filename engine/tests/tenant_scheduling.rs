@@ -2,7 +2,8 @@
 //! tenant whose prompts are larger than the others' is not starved by them, another tenant's
 //! work evicts a cache only down to its owner's fair share, a tenant a reload removed keeps
 //! no protected cache, rejected speculative drafts count against their tenant, and a
-//! tenant's costly grammars wait out what their masks overspend of its budget.
+//! tenant's costly grammars wait out what their masks overspend of its budget, and tenants
+//! returning from idle do not starve a request that needs the whole pool.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -131,6 +132,49 @@ fn slow_engine(kv_tokens: usize) -> EngineHandle {
     })
 }
 
+/// What happened to named requests, in order: `NAME first` (its first token), `NAME done`
+/// (or `NAME error: ...`).
+type Log = Arc<Mutex<Vec<String>>>;
+
+/// Reads `stream` on a thread of its own, logging its first token and its end as `name`.
+fn watch_events(
+    log: &Log,
+    stream: engine::handle::RequestStream,
+    name: String,
+) -> std::thread::JoinHandle<()> {
+    let log = log.clone();
+    std::thread::spawn(move || {
+        let mut stream = stream;
+        let mut first = true;
+        while let Some(event) = stream.blocking_next() {
+            match event {
+                GenerateEvent::Chunk { .. } if first => {
+                    first = false;
+                    log.lock().unwrap().push(format!("{name} first"));
+                }
+                GenerateEvent::Finished(_) => log.lock().unwrap().push(format!("{name} done")),
+                GenerateEvent::Error(e) => log.lock().unwrap().push(format!("{name} error: {e}")),
+                GenerateEvent::Chunk { .. } => {}
+            }
+        }
+    })
+}
+
+/// Waits until `log` holds `count` entries that `matches`; fails with the log after a
+/// minute.
+fn wait_for(log: &Log, count: usize, matches: impl Fn(&str) -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let log = log.lock().unwrap();
+        if log.iter().filter(|e| matches(e)).count() >= count {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "stalled: {log:?}");
+        drop(log);
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// When a tenant's turn comes and its request does not fit, the memory it needs is held back
 /// from the tenants served after it: it runs once enough is free, where the other tenant's
 /// smaller requests used to take every slot that freed up until its whole queue was done.
@@ -138,25 +182,8 @@ fn slow_engine(kv_tokens: usize) -> EngineHandle {
 fn a_tenant_with_large_prompts_is_not_starved_by_small_ones() {
     let engine = slow_engine(1000);
     two_tenants(&engine, false);
-    let log: Arc<Mutex<Vec<String>>> = Arc::default();
-    let watch = |stream: engine::handle::RequestStream, name: String| {
-        let log = log.clone();
-        std::thread::spawn(move || {
-            let mut stream = stream;
-            let mut first = true;
-            while let Some(event) = stream.blocking_next() {
-                match event {
-                    GenerateEvent::Chunk { .. } if first => {
-                        first = false;
-                        log.lock().unwrap().push(format!("{name} first"));
-                    }
-                    GenerateEvent::Finished(_) => log.lock().unwrap().push(format!("{name} done")),
-                    GenerateEvent::Error(e) => panic!("{name}: {e}"),
-                    GenerateEvent::Chunk { .. } => {}
-                }
-            }
-        })
-    };
+    let log: Log = Arc::default();
+    let watch = |stream, name| watch_events(&log, stream, name);
     // Tenant 0 queues 20 requests of 150 + 40 to 59 tokens: about five fit at once, and
     // they end on different steps, so that one often runs alone beside a cache of tenant
     // 0's finished ones (within its fair share, which tenant 1 may not evict).
@@ -168,9 +195,7 @@ fn a_tenant_with_large_prompts_is_not_starved_by_small_ones() {
             watch(stream, format!("b{i}"))
         })
         .collect();
-    while !log.lock().unwrap().iter().any(|e| e.ends_with("first")) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    wait_for(&log, 1, |e| e.ends_with("first"));
     // Tenant 1 then asks for 500 prompt tokens, more than what one of tenant 0's requests
     // frees when it ends.
     let big = prompt(99, 500);
@@ -188,6 +213,92 @@ fn a_tenant_with_large_prompts_is_not_starved_by_small_ones() {
     assert!(
         started_before < 12,
         "{started_before} of tenant 0's 20 requests started before tenant 1's one ended: {log:?}"
+    );
+    drop(log);
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// Tenants taking turns with short requests, each returning from idle (its counter lifted
+/// to just below the active ones'), keep the batch busy; a request that fits only when
+/// nothing else runs still runs once its turn comes, not after they stop: a lift only
+/// raises a counter, so each goes before it only while less served.
+#[test]
+fn tenants_returning_from_idle_do_not_starve_a_request_that_needs_the_pool() {
+    use std::sync::OnceLock;
+    let handle: Arc<OnceLock<EngineHandle>> = Arc::default();
+    let log: Log = Arc::default();
+    let watch = {
+        let log = log.clone();
+        move |stream, name| watch_events(&log, stream, name)
+    };
+    // Tenant 0 runs one long request. On its third forward pass tenant 1 asks for 800
+    // prompt tokens, which fit only when nothing else runs (the others' caches within
+    // their shares of 250 stay). From then on, every sixth forward pass, tenants 2 and 3 in
+    // turn send a short request: each lives about eight steps, so the batch would never be
+    // without one, and each tenant is idle for a few steps before its next (40 in all).
+    // Sent from the scheduler's thread, so that they arrive at these steps however slowly
+    // the test's threads run.
+    let hook = {
+        let (handle, watch, log) = (handle.clone(), watch.clone(), log.clone());
+        let mut forwards = 0u32;
+        let mut sent = 0u32;
+        Box::new(move |_: &engine::model::ForwardBatch| {
+            forwards += 1;
+            let Some(engine) = handle.get() else { return };
+            if forwards == 3 {
+                let big = engine.submit(request(1, prompt(99, 800), 2));
+                drop(watch(big.unwrap(), "big".into()));
+            }
+            if forwards.is_multiple_of(6) && sent < 40 {
+                let tenant = 2 + sent % 2;
+                // On the scheduler's thread: a refusal is logged, not a panic there.
+                match engine.submit(request(tenant, prompt(1000 + sent, 30), 7)) {
+                    Ok(stream) => drop(watch(stream, format!("c{sent}"))),
+                    Err(e) => log.lock().unwrap().push(format!("c{sent} refused: {e}")),
+                }
+                sent += 1;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        })
+    };
+    let model = ScriptedModel::new(50_000, 2048).with_forward_hook(hook);
+    let engine = start_model_with(model, 1000, |config| {
+        config.max_context_len = 2048;
+        config.scheduler.max_running_requests = 32;
+        config.scheduler.max_prefill_tokens = 512;
+        config.scheduler.chunked_prefill_size = 256;
+        config.scheduler.speculative_draft_tokens = 0;
+    });
+    engine.set_tenant_limits(
+        (0..4)
+            .map(|t| TenantLimits::unlimited(&format!("t{t}")))
+            .collect(),
+    );
+    handle.set(engine.clone()).ok();
+    let long = engine.submit(request(0, prompt(0, 100), 150)).unwrap();
+    let reader = watch(long, "long".into());
+    // Everything ends (the chain goes on after the big request).
+    wait_for(&log, 42, |e| {
+        e.ends_with("done") || e.contains(" error: ") || e.contains(" refused: ")
+    });
+    let log_now = log.lock().unwrap().clone();
+    assert!(
+        !log_now
+            .iter()
+            .any(|e| e.contains(" error: ") || e.contains(" refused: ")),
+        "{log_now:?}"
+    );
+    reader.join().unwrap();
+    let log = log.lock().unwrap();
+    let big_done = log.iter().position(|e| e == "big done").unwrap();
+    let started_after = log[big_done..]
+        .iter()
+        .filter(|e| e.starts_with('c') && e.ends_with("first"))
+        .count();
+    assert!(
+        started_after >= 5,
+        "the big request waited for the turn-takers to stop: {log:?}"
     );
     drop(log);
     assert_idle_without_leak(&engine);

@@ -36,6 +36,8 @@ pub struct Constraint {
     unbilled: Duration,
     /// A thinking model's budget, when the request set one.
     budget: Option<ThinkingBudget>,
+    /// Whether the answer after the thinking is free (no format asked for).
+    free_answer: bool,
 }
 
 impl Clone for Constraint {
@@ -46,6 +48,7 @@ impl Clone for Constraint {
             last_mask: self.last_mask,
             unbilled: Duration::ZERO,
             budget: self.budget.clone(),
+            free_answer: self.free_answer,
         }
     }
 }
@@ -66,12 +69,21 @@ impl Constraint {
             last_mask: Duration::ZERO,
             unbilled: Duration::ZERO,
             budget: None,
+            free_answer: false,
         }
     }
 
-    pub(super) fn with_budget(mut self, budget: ThinkingBudget) -> Self {
+    pub(super) fn with_budget(mut self, budget: ThinkingBudget, free_answer: bool) -> Self {
         self.budget = Some(budget);
+        self.free_answer = free_answer;
         self
+    }
+
+    /// Whether nothing is constrained from here: a thinking budget's block has ended and the
+    /// answer is free. The scheduler then drops the constraint (its masks, its grammar
+    /// turns), so the answer runs as an unconstrained request's does.
+    pub fn is_free(&self) -> bool {
+        self.free_answer && self.budget.as_ref().is_some_and(ThinkingBudget::ended)
     }
 
     /// Sets the logits of every token the grammar does not allow next to -inf (ids past the

@@ -41,6 +41,9 @@ pub enum GrammarSpec {
     StructuralTag(String),
     /// GBNF / EBNF as llama.cpp and SGLang write it (`root ::= ...`).
     Ebnf(String),
+    /// Any text: the answer after a thinking budget when the request asks for no format
+    /// (the constraint is dropped once the thinking ends, see [`Constraint::is_free`]).
+    AnyText,
     /// A reasoning model's thinking, free, then `answer`: the thinking block is open from
     /// the first token when `inside` (the prompt opened it), else it may open the output.
     /// The block ends at the first `</think>`, followed by at most a blank line; with a
@@ -62,6 +65,7 @@ impl GrammarSpec {
             Self::Tools(_) => "tools",
             Self::StructuralTag(_) => "structural_tag",
             Self::Ebnf(_) => "ebnf",
+            Self::AnyText => "thinking_budget",
             Self::AfterThinking { answer, .. } => answer.param(),
         }
     }
@@ -75,11 +79,14 @@ impl GrammarSpec {
                 format!("lark:{lark}")
             }
             Self::Ebnf(ebnf) => format!("ebnf:{ebnf}"),
+            Self::AnyText => "any".into(),
+            // A budget of 1 or more is counted by the constraint, not the grammar: one
+            // compiled grammar serves them all.
             Self::AfterThinking {
                 inside,
                 budget,
                 answer,
-            } => format!("think:{inside}:{budget:?}:{}", answer.text()),
+            } => format!("think:{inside}:{}:{}", *budget == Some(0), answer.text()),
         }
     }
 
@@ -101,6 +108,7 @@ impl GrammarSpec {
                 TopLevelGrammar::from_json_schema(compact(&serde_json::json!({"type": "object"})))
             }
             Self::Regex(rx) => TopLevelGrammar::from_regex(rx),
+            Self::AnyText => TopLevelGrammar::from_regex("(.|\\n)*"),
             Self::Lark(lark) | Self::Tools(lark) | Self::StructuralTag(lark) => {
                 TopLevelGrammar::from_lark(lark.clone())
             }
@@ -376,16 +384,18 @@ impl Grammars {
         let GrammarSpec::AfterThinking {
             inside,
             budget: Some(tokens @ 1..),
-            ..
+            answer,
         } = spec
         else {
             return Ok(constraint);
         };
+        // As text, as the grammar forces text (see `vocab`): a control token would not be.
         let close = (self.tokenizer)
-            .encode_without_bos_eos(crate::tokenizer::THINK_CLOSE, true)
-            .map_err(|e| CompileError::Invalid(format!("thinking_budget: {e}")))?;
+            .encode_without_bos_eos(crate::tokenizer::THINK_CLOSE, false)
+            .map_err(|e| CompileError::Unavailable(format!("thinking_budget: {e}")))?;
         let budget = ThinkingBudget::new(*inside, *tokens, close.into(), self.tokenizer.clone());
-        Ok(constraint.with_budget(budget))
+        let free_answer = **answer == GrammarSpec::AnyText;
+        Ok(constraint.with_budget(budget, free_answer))
     }
 
     fn cached(&self, key: &(Namespace, String)) -> Option<Matcher> {

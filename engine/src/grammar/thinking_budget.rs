@@ -27,6 +27,11 @@ impl ThinkingBudget {
         }
     }
 
+    /// Whether the output is past its thinking block (or has none).
+    pub fn ended(&self) -> bool {
+        self.spent.ended()
+    }
+
     /// Reads the output's next tokens; returns the tokens to force now when the budget is
     /// spent inside the block (the caller reads them back through this too).
     pub fn read(&mut self, tokens: &[u32]) -> Option<Arc<[u32]>> {

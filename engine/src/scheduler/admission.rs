@@ -204,11 +204,14 @@ impl<M: ForwardModel> Scheduler<M> {
                 }
                 Admission::NoRoom(req) => {
                     // Its turn came and memory was short: the tenants served after it wait
-                    // too, or a tenant whose requests are larger than others' would wait for
-                    // ever while they take every slot that frees up. Holding back only its
-                    // need was not enough: another tenant's budget counts its own cache,
+                    // too (as SGLang's PrefillAdder stops at the first request that does not
+                    // fit), or a tenant whose requests are larger than others' would wait
+                    // for ever while they take every slot that frees up. Holding back only
+                    // its need was not enough: another tenant's budget counts its own cache,
                     // which this one may not evict within that tenant's fair share, so the
-                    // other's small requests still fitted, step after step.
+                    // other's small requests still fitted, step after step. Tenants served
+                    // before it are those less served (a counter lifted on a return from
+                    // idle only rises), so its turn comes back.
                     slots[index] = Some(req);
                     break;
                 }

@@ -1,7 +1,7 @@
 //! Sampling, streaming and the end of requests (`process_batch_result_*`, `cache_finished_req`).
 
 use super::{Req, Scheduler};
-use crate::grammar::Step;
+use crate::grammar::{Constraint, Step};
 use crate::io::{Completion, GenerateError, GenerateEvent, TenantInfo, TokenLogprob, Usage};
 use crate::metric_names as names;
 use crate::model::{ForwardModel, KvPool};
@@ -57,6 +57,17 @@ impl<M: ForwardModel> Scheduler<M> {
             if self.push_output_token(index, token, logprob) {
                 return true;
             }
+        }
+        if !done
+            && self.running[index]
+                .constraint
+                .as_ref()
+                .is_some_and(Constraint::is_free)
+        {
+            // A thinking budget's free answer: unconstrained from here, its last masks
+            // charged first.
+            self.bill_grammar(index);
+            self.running[index].constraint = None;
         }
         if done {
             let req = &mut self.running[index];

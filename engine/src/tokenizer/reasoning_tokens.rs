@@ -75,6 +75,11 @@ impl ReasoningTokens {
         self.phase == Phase::Thinking
     }
 
+    /// Whether the output is past its thinking block, or has none.
+    pub fn ended(&self) -> bool {
+        matches!(self.phase, Phase::Over { .. })
+    }
+
     /// The reasoning tokens so far.
     pub fn count(&self) -> u32 {
         match self.phase {

@@ -161,7 +161,7 @@ pub(super) async fn start_chat(
     let budget = request.thinking_budget;
     let grammar = match (starts_thinking, grammar) {
         (Some(inside), answer) if answer.is_some() || budget.is_some() => {
-            let answer = answer.unwrap_or_else(|| GrammarSpec::Regex("(.|\\n)*".into()));
+            let answer = answer.unwrap_or(GrammarSpec::AnyText);
             Some(GrammarSpec::AfterThinking {
                 inside,
                 budget,
