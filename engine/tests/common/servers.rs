@@ -78,3 +78,15 @@ pub async fn post_json(http: SocketAddr, path: &str, body: Value) -> (u16, Value
     let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     (status, value)
 }
+
+/// A Responses API output without the parts that differ from request to request (item
+/// and call ids), to compare two responses' items.
+pub fn without_ids(items: &Value) -> Value {
+    let mut items = items.clone();
+    for item in items.as_array_mut().unwrap() {
+        let item = item.as_object_mut().unwrap();
+        item.remove("id");
+        item.remove("call_id");
+    }
+    items
+}

@@ -3,6 +3,7 @@
 //! function calls round-trip; what needs stored state is refused by name.
 
 use super::*;
+use common::servers::without_ids;
 
 /// The events of a Responses stream: each `event:` name must equal its data's `type`.
 fn typed_events(body: &str) -> Vec<Value> {
@@ -74,17 +75,6 @@ fn check_items(events: &[Value]) -> Vec<Value> {
         }
     }
     done
-}
-
-/// Items without the parts that differ between two requests (the ids).
-fn without_ids(items: &Value) -> Value {
-    let mut items = items.clone();
-    for item in items.as_array_mut().unwrap() {
-        let item = item.as_object_mut().unwrap();
-        item.remove("id");
-        item.remove("call_id");
-    }
-    items
 }
 
 #[tokio::test]

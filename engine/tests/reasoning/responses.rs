@@ -3,21 +3,13 @@
 //! its tokens, and the message's logprobs leave them out (whole and streamed); `reasoning.effort: "none"` turns thinking off as `enable_thinking` does.
 
 use super::*;
+use common::servers::without_ids;
 
 /// The events of a Responses stream.
 async fn events(body: Value) -> Vec<Value> {
     let mut body = body;
     body["stream"] = json!(true);
     post_sse(servers().http, "/v1/responses", body).await
-}
-
-/// Items without their ids, which differ from request to request.
-fn without_ids(items: &Value) -> Value {
-    let mut items = items.clone();
-    for item in items.as_array_mut().unwrap() {
-        item.as_object_mut().unwrap().remove("id");
-    }
-    items
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
