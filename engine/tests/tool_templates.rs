@@ -6,7 +6,8 @@
 //! them natively too, and its bare JSON calls come back as `tool_calls`; so does a Mistral
 //! v0.3-style one, whose `[TOOL_CALLS]` arrays come back with call ids of nine characters,
 //! Qwen3-Coder's own template, whose XML-like parameters come back typed by their schema, and
-//! a Granite 3.x-style one, whose `<|tool_call|>` arrays come back as calls.
+//! a Granite 3.x-style one, whose `<|tool_call|>` arrays come back as calls, and a Mistral
+//! Small 3.2-style one, whose `[TOOL_CALLS]name[ARGS]{…}` calls come back streamed or not.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -24,6 +25,7 @@ const MISTRAL_TEMPLATE: &str = include_str!("fixtures/mistral_tools_template.jin
 /// Qwen3-Coder's chat template as its model files carry it.
 const QWEN3_CODER_TEMPLATE: &str = include_str!("fixtures/qwen3_coder_tools_template.jinja");
 const GRANITE_TEMPLATE: &str = include_str!("fixtures/granite_tools_template.jinja");
+const MISTRAL_V11_TEMPLATE: &str = include_str!("fixtures/mistral_v11_tools_template.jinja");
 
 fn config(template: Option<&str>) -> EngineConfig {
     let mut config = EngineConfig::new(common::model_path());
@@ -523,13 +525,84 @@ async fn http_tool_calls_come_back_from_a_granite_array() {
     let ask = json!({"role": "user", "content": "Weather in Paris and Rome?"});
     let (body, calls) = required_calls(&servers, &ask, 80).await;
     assert!(body["choices"][0]["message"]["content"].is_null(), "{body}");
+    assert_weather_calls(&calls);
+    goes_on_with(&servers, "Weather in Paris and Rome?", &calls).await;
+}
+
+/// A Mistral Small 3.2-style template writes each earlier call as
+/// `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}` and each result with its id (ids fitted to nine
+/// letters and digits, alike for a call and its result); over HTTP required calls come back
+/// from that syntax (its markers are text in this vocabulary), the same streamed, and the
+/// conversation goes on with them, its prompt the one built here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_tool_calls_come_back_from_mistral_v11_calls() {
+    let servers = serve(config(Some(MISTRAL_V11_TEMPLATE)));
+    assert_eq!(servers.engine.tool_format(), ToolFormat::MistralArgs);
+    let text = prompt_text(&servers.engine, history(), &[weather()]);
+    let [c0, c1] = ["c0", "c1"].map(|id| ToolFormat::MistralArgs.call_id(id));
+    let eos = servers.engine.tokenizer().eos_token_id().unwrap();
+    let eos = servers.engine.tokenizer().decode(&[eos], false).unwrap();
+    let turns = format!(
+        "[/AVAILABLE_TOOLS][INST]Weather in Paris and Rome?[/INST]\
+         [TOOL_CALLS]get_weather[CALL_ID]{c0}[ARGS]{{\"city\": \"Paris\"}}\
+         [TOOL_CALLS]get_weather[CALL_ID]{c1}[ARGS]{{\"city\": \"Rome\"}}{eos}\
+         [TOOL_RESULTS]{c0}[TOOL_CONTENT]22C[/TOOL_RESULTS]\
+         [TOOL_RESULTS]{c1}[TOOL_CONTENT]25C[/TOOL_RESULTS]"
+    );
+    assert!(text.ends_with(&turns), "{text}");
+
+    // One call: this small model, not trained on the format, repeats calls while it may.
+    let ask = json!({"role": "user", "content": "Weather in Paris?"});
+    let request = |stream: bool| {
+        json!({"messages": [ask], "tools": [tool_json(&weather())], "tool_choice": "required",
+               "parallel_tool_calls": false, "temperature": 0, "max_tokens": 80,
+               "stream": stream})
+    };
+    let (status, body) = post_json(servers.http, "/v1/chat/completions", request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let choice = &body["choices"][0];
+    assert_eq!(choice["finish_reason"], "tool_calls", "{body}");
+    assert!(choice["message"]["content"].is_null(), "{body}");
+    let calls = choice["message"]["tool_calls"].as_array().unwrap().clone();
+    assert_eq!(calls.len(), 1, "{body}");
+    assert_weather_calls(&calls);
     for call in &calls {
+        let id = call["id"].as_str().unwrap();
+        assert!(
+            id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
+            "{id}"
+        );
+    }
+    let events = post_sse(servers.http, "/v1/chat/completions", request(true)).await;
+    let streamed: Vec<&Value> = events
+        .iter()
+        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
+        .flatten()
+        .collect();
+    let arguments = |calls: Vec<&Value>| -> Vec<Value> {
+        calls
+            .iter()
+            .map(|c| c["function"]["arguments"].clone())
+            .collect()
+    };
+    assert_eq!(arguments(streamed), arguments(calls.iter().collect()));
+    goes_on_with(&servers, "Weather in Paris?", &calls).await;
+}
+
+/// Each call is of `get_weather`, its arguments JSON naming a city.
+fn assert_weather_calls(calls: &[Value]) {
+    for call in calls {
         assert_eq!(call["function"]["name"], "get_weather");
         let arguments: Value =
             serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
         assert!(arguments["city"].is_string(), "{arguments}");
     }
-    let (history, messages) = answered("Weather in Paris and Rome?", &calls, "22C");
+}
+
+/// The conversation goes on after `question` and `calls`, each answered: the template
+/// renders the calls sent back, and the prompt is the one the engine builds here.
+async fn goes_on_with(servers: &Servers, question: &str, calls: &[Value]) {
+    let (history, messages) = answered(question, calls, "22C");
     let (status, body) = post_json(
         servers.http,
         "/v1/chat/completions",

@@ -175,6 +175,10 @@ pub enum ToolCallParserArg {
     #[serde(rename = "qwen3_coder", alias = "qwen3-coder")]
     Qwen3Coder,
     Granite,
+    /// Mistral's later format, `[TOOL_CALLS]name[ARGS]{…}` per call.
+    #[value(name = "mistral_v11", alias = "mistral-v11")]
+    #[serde(rename = "mistral_v11", alias = "mistral-v11")]
+    MistralV11,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -336,6 +340,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::Mistral) => Some(ToolFormat::Mistral),
             Some(ToolCallParserArg::Qwen3Coder) => Some(ToolFormat::QwenXml),
             Some(ToolCallParserArg::Granite) => Some(ToolFormat::Granite),
+            Some(ToolCallParserArg::MistralV11) => Some(ToolFormat::MistralArgs),
         };
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
@@ -613,6 +618,10 @@ mod tests {
         assert_eq!(
             tools(&["--tool-call-parser", "granite"])?,
             Some(ToolFormat::Granite)
+        );
+        assert_eq!(
+            tools(&["--tool-call-parser", "mistral_v11"])?,
+            Some(ToolFormat::MistralArgs)
         );
         Ok(())
     }

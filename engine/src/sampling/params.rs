@@ -48,9 +48,9 @@ pub struct SamplingParams {
     /// Added to these tokens' logits before sampling (OpenAI `logit_bias`; -100 bans,
     /// 100 all but forces).
     pub logit_bias: Vec<(u32, f32)>,
-    /// A control token whose text the output text keeps (a tool-call marker the chat API
+    /// Control tokens whose text the output text keeps (tool-call markers the chat API
     /// reads, such as Mistral's `[TOOL_CALLS]`); other control tokens are left out.
-    pub shown_control_token: Option<u32>,
+    pub shown_control_tokens: Vec<u32>,
 }
 
 impl Default for SamplingParams {
@@ -71,7 +71,7 @@ impl Default for SamplingParams {
             min_new_tokens: 0,
             logprobs: None,
             logit_bias: Vec::new(),
-            shown_control_token: None,
+            shown_control_tokens: Vec::new(),
         }
     }
 }

@@ -14,8 +14,8 @@ use super::{Result, Tokenizer};
 #[derive(Clone, Debug, Default)]
 pub struct DecodeStream {
     skip_special: bool,
-    /// A control token shown even with `skip_special`.
-    shown: Option<u32>,
+    /// Control tokens shown even with `skip_special`.
+    shown: Vec<u32>,
     /// Bytes of a character whose remaining bytes have not arrived yet.
     pending: Vec<u8>,
 }
@@ -23,11 +23,11 @@ pub struct DecodeStream {
 impl DecodeStream {
     /// With `skip_special`, control tokens produce no text.
     pub fn new(skip_special: bool) -> Self {
-        Self::showing(skip_special, None)
+        Self::showing(skip_special, Vec::new())
     }
 
-    /// As [`new`](Self::new), but control token `shown` (if any) always produces its text.
-    pub fn showing(skip_special: bool, shown: Option<u32>) -> Self {
+    /// As [`new`](Self::new), but the control tokens `shown` always produce their text.
+    pub fn showing(skip_special: bool, shown: Vec<u32>) -> Self {
         Self {
             skip_special,
             shown,
@@ -38,7 +38,7 @@ impl DecodeStream {
     /// Adds one generated id; returns the text it completes (empty while a character is still
     /// incomplete, or for a skipped control token).
     pub fn step(&mut self, tokenizer: &Tokenizer, id: u32) -> Result<String> {
-        let piece = tokenizer.piece(id, self.skip_special && self.shown != Some(id))?;
+        let piece = tokenizer.piece(id, self.skip_special && !self.shown.contains(&id))?;
         if self.pending.is_empty() {
             // Common case: a whole-character piece goes out without touching the buffer.
             if let Ok(text) = std::str::from_utf8(piece) {

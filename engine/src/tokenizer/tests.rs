@@ -84,10 +84,17 @@ pub(crate) fn small_tokenizer() -> Tokenizer {
 
 /// The small vocabulary with one more control token, `control`, at the end.
 pub(crate) fn small_tokenizer_with_control(control: &str) -> Tokenizer {
+    small_tokenizer_with_controls(&[control])
+}
+
+/// As [`small_tokenizer_with_control`], with each of `controls` a control token.
+pub(crate) fn small_tokenizer_with_controls(controls: &[&str]) -> Tokenizer {
     let md = metadata_with("smollm", |md| {
         let (mut tokens, mut types) = vocabulary();
-        tokens.push(control.into());
-        types.push(CONTROL);
+        for control in controls {
+            tokens.push((*control).into());
+            types.push(CONTROL);
+        }
         md.insert("tokenizer.ggml.tokens".into(), strings(&tokens));
         let types = types.into_iter().map(|t| MetadataValue::I32(t as i32));
         md.insert(

@@ -184,16 +184,7 @@ pub(super) fn parse_tagged(text: &str, read_call: ReadCall<'_>) -> (String, Vec<
 
 /// Up to the first `<tool_call>` after `sent`, less a tail that could still become one.
 pub(super) fn held_from(text: &str, sent: usize) -> usize {
-    match text.get(sent..).and_then(|t| t.find(CALL_OPEN)) {
-        Some(at) => sent + at,
-        None => {
-            let len = text.len();
-            (len.saturating_sub(CALL_OPEN.len() - 1)..len)
-                .filter(|&i| text.is_char_boundary(i))
-                .find(|&i| CALL_OPEN.starts_with(&text[i..]))
-                .unwrap_or(len)
-        }
-    }
+    super::held_before(text, sent, CALL_OPEN)
 }
 
 /// The text of an earlier assistant turn's calls, for the conversation history.

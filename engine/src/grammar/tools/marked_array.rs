@@ -7,7 +7,7 @@
 //! ```
 //!
 //! The marker is a control token in those vocabularies: the grammar names it by id, and the
-//! request's output text keeps that one control token (`shown_control_token`), so reading
+//! request's output text keeps that one control token (`shown_control_tokens`), so reading
 //! finds the marker as other servers' parsers do. Where the vocabulary has no such token, the
 //! marker is text. (`mistral` and `granite` hold each family's marker and words.)
 
@@ -56,8 +56,9 @@ pub(super) fn grammar(
         return format!("start: calls\n{calls}");
     }
     // Text may not start where the other branches do: with the JSON answer (`{`; a space
-    // may lead, as SentencePiece words carry one), with a marker (after blank space)
-    // where markers are text: reading would take those for calls.
+    // may lead, as SentencePiece words carry one), nor with a marker's text (after blank
+    // space), even where the marker is a control token: reading would take that for calls
+    // the grammar never checked.
     let (start, answer, lead) = match answer {
         Some(answer) => (
             "calls | answer | TEXT",
@@ -66,15 +67,8 @@ pub(super) fn grammar(
         ),
         None => ("calls | TEXT", String::new(), "(.|\\n)*"),
     };
-    let markers: Vec<String> = marker
-        .read()
-        .filter(|_| marker_id.is_none())
-        .map(regex_escape)
-        .collect();
-    let text = match markers.is_empty() {
-        true => format!("TEXT: /{lead}/\n"),
-        false => format!("TEXT: /{lead}/ & ~/\\s*({})(.|\\n)*/\n", markers.join("|")),
-    };
+    let markers: Vec<String> = marker.read().map(regex_escape).collect();
+    let text = format!("TEXT: /{lead}/ & ~/\\s*({})(.|\\n)*/\n", markers.join("|"));
     format!("start: {start}\n{calls}{answer}{text}")
 }
 
@@ -218,13 +212,8 @@ mod tests {
             marker_text,
         ));
         let marker = tok.token_id(marker_text).unwrap();
-        let tool = ToolFunction {
-            name: "f".into(),
-            description: None,
-            parameters: json!({"type": "object", "properties": {}}),
-        };
         let spec = format
-            .grammar(&[tool], &ToolChoice::Required, false, None, &tok)
+            .grammar(&[tool_f()], &ToolChoice::Required, false, None, &tok)
             .unwrap();
         let GrammarSpec::Tools(lark) = &spec else {
             panic!("{spec:?}")
@@ -260,11 +249,36 @@ mod tests {
             step = constraint.advance(next).unwrap();
         };
         assert_eq!(text, goal);
-        let shown = crate::tokenizer::DecodeStream::showing(true, Some(marker))
+        let shown = crate::tokenizer::DecodeStream::showing(true, vec![marker])
             .step_all(&tok, &output)
             .unwrap();
         assert_eq!(shown, format!("{marker_text}{goal}"));
         assert_eq!(format.parse(&shown, &[]).1, vec![call("f", "{}")]);
-        assert_eq!(format.shown_token(&tok), Some(marker));
+        assert_eq!(format.shown_tokens(&tok), vec![marker]);
+
+        // Under `auto`, text may not write the marker's text (reading would take it for
+        // calls the grammar never checked).
+        let auto = format
+            .grammar(&[tool_f()], &ToolChoice::Auto, false, None, &tok)
+            .unwrap();
+        let mut constraint = grammars
+            .compile(&auto, &radix::Namespace::global())
+            .unwrap();
+        let forged = tok
+            .encode_without_bos_eos(&format!(" {marker_text}{goal}"), false)
+            .unwrap();
+        let refused = forged.iter().any(|&t| {
+            let mask = constraint.compute_mask().unwrap();
+            !allowed(&mask, t) || constraint.advance(t).is_err()
+        });
+        assert!(refused, "{format:?}: the marker's text was taken as text");
+    }
+
+    fn tool_f() -> ToolFunction {
+        ToolFunction {
+            name: "f".into(),
+            description: None,
+            parameters: json!({"type": "object", "properties": {}}),
+        }
     }
 }

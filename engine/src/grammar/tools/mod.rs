@@ -9,6 +9,7 @@ mod hermes;
 mod llama3;
 mod marked_array;
 mod mistral;
+mod mistral_args;
 mod qwen_xml;
 
 use super::GrammarSpec;
@@ -75,25 +76,32 @@ impl ToolFormat {
                 marked_array::grammar(&calls, auto, parallel, answer, marker)
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
+            Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
         };
         Some(GrammarSpec::Tools(lark))
     }
 
-    /// The control token of `vocab` that opens calls in this format, if any: the output text
-    /// must show it (see `SamplingParams::shown_control_token`) for them to be read.
-    pub fn shown_token(self, vocab: &Tokenizer) -> Option<u32> {
+    /// The control tokens of `vocab` that mark calls in this format: the output text must
+    /// show them (see `SamplingParams::shown_control_tokens`) for the calls to be read.
+    pub fn shown_tokens(self, vocab: &Tokenizer) -> Vec<u32> {
         match self {
-            Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
-            Self::Mistral | Self::Granite => vocab
-                .token_id(self.marker()?.written)
-                .filter(|&id| vocab.is_special(id)),
+            Self::Hermes | Self::Llama3Json | Self::QwenXml => Vec::new(),
+            Self::Mistral | Self::Granite => self.shown_token(vocab).into_iter().collect(),
+            Self::MistralArgs => mistral_args::control_tokens(vocab),
         }
+    }
+
+    /// The control token of `vocab` that opens the array of a marked-array format.
+    fn shown_token(self, vocab: &Tokenizer) -> Option<u32> {
+        vocab
+            .token_id(self.marker()?.written)
+            .filter(|&id| vocab.is_special(id))
     }
 
     /// The marker that opens the calls of a format that writes them all after one.
     fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
-            Self::Hermes | Self::Llama3Json | Self::QwenXml => None,
+            Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
         }
@@ -109,6 +117,7 @@ impl ToolFormat {
             Self::Mistral => marked_array::parse(text, &mistral::FORMAT),
             Self::Granite => marked_array::parse(text, &granite::FORMAT),
             Self::QwenXml => qwen_xml::parse(text, tools),
+            Self::MistralArgs => mistral_args::parse(text),
         }
     }
 
@@ -117,6 +126,7 @@ impl ToolFormat {
     pub fn held_from(self, text: &str, sent: usize) -> usize {
         match self {
             Self::Hermes | Self::QwenXml => hermes::held_from(text, sent),
+            Self::MistralArgs => held_before(text, sent, mistral_args::CALL_OPEN),
             Self::Llama3Json => llama3::held_from(text),
             Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
             Self::Granite => marked_array::held_from(text, &granite::FORMAT),
@@ -132,6 +142,7 @@ impl ToolFormat {
             Self::Mistral => mistral::announcement(tools),
             Self::Granite => granite::announcement(tools),
             Self::QwenXml => qwen_xml::announcement(tools),
+            Self::MistralArgs => mistral_args::announcement(tools),
         }
     }
 
@@ -143,6 +154,7 @@ impl ToolFormat {
             Self::Mistral => marked_array::render_calls(calls, &mistral::FORMAT),
             Self::Granite => marked_array::render_calls(calls, &granite::FORMAT),
             Self::QwenXml => qwen_xml::render_calls(calls),
+            Self::MistralArgs => mistral_args::render_calls(calls),
         }
     }
 
@@ -151,13 +163,28 @@ impl ToolFormat {
     pub fn call_id(self, id: &str) -> String {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::Granite => id.to_string(),
-            Self::Mistral => mistral::call_id(id),
+            Self::Mistral | Self::MistralArgs => mistral::call_id(id),
         }
     }
 
     /// Whether this format's templates need an id on every call and result of the history.
     pub fn requires_call_ids(self) -> bool {
-        self == Self::Mistral
+        matches!(self, Self::Mistral | Self::MistralArgs)
+    }
+}
+
+/// Up to the first `marker` after `sent`, less a tail that could still become one: where
+/// text streamed so far stops being content in a format whose calls follow text.
+fn held_before(text: &str, sent: usize, marker: &str) -> usize {
+    match text.get(sent..).and_then(|t| t.find(marker)) {
+        Some(at) => sent + at,
+        None => {
+            let len = text.len();
+            (len.saturating_sub(marker.len() - 1)..len)
+                .filter(|&i| text.is_char_boundary(i))
+                .find(|&i| marker.starts_with(&text[i..]))
+                .unwrap_or(len)
+        }
     }
 }
 

@@ -131,7 +131,7 @@ pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingPar
             bias.sort_unstable_by_key(|&(id, _)| id);
             bias
         },
-        shown_control_token: None,
+        shown_control_tokens: Vec::new(),
     }
 }
 

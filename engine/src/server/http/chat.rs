@@ -141,7 +141,7 @@ pub(super) async fn start_chat(
         .map_err(|e| rename_param(e, "logprobs", "top_logprobs"))?;
     if tools.is_some() {
         // A marker that is a control token must show in the text for calls to be read.
-        params.shown_control_token = tool_format.shown_token(engine.tokenizer());
+        params.shown_control_tokens = tool_format.shown_tokens(engine.tokenizer());
     }
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;

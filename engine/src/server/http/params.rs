@@ -78,7 +78,7 @@ pub fn sampling_params(
         min_new_tokens: fields.min_tokens.unwrap_or(0),
         logprobs,
         logit_bias: logit_bias(fields)?,
-        shown_control_token: None,
+        shown_control_tokens: Vec::new(),
     })
 }
 

@@ -1,9 +1,10 @@
 //! What a chat template does with tools, found by rendering a probe conversation: whether
 //! it announces a `tools` list and writes calls and results in a tool format the engine
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
-//! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, XML-like
-//! parameters in `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for
-//! Granite), and whether it
+//! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, `[TOOL_CALLS]`,
+//! a name and `[ARGS]` per call for later Mistral models, XML-like parameters in
+//! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite), and
+//! whether it
 //! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
 //! (`grammar::tools` holds each format's grammar and reading.)
@@ -37,6 +38,10 @@ pub enum ToolFormat {
     /// `<|tool_call|>` and a JSON array of `{"name": …, "arguments": {…}}` as the whole
     /// answer (IBM Granite 3.x).
     Granite,
+    /// `[TOOL_CALLS]name[ARGS]{…}` for each call, after text or alone (Mistral's tokenizers
+    /// from v11 on: Mistral Small 3.2, Magistral, Devstral, Ministral 3), call ids of nine
+    /// letters and digits in earlier turns.
+    MistralArgs,
 }
 
 /// How a template takes tools.
@@ -108,6 +113,8 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
         Some(ToolFormat::Hermes)
     } else if call_with("parameters") {
         Some(ToolFormat::Llama3Json)
+    } else if mistral_args_call(&text) {
+        Some(ToolFormat::MistralArgs)
     } else if text.contains("[TOOL_CALLS]") && call_with("arguments") {
         Some(ToolFormat::Mistral)
     } else if text.contains("<|tool_call|>") && call_with("arguments") {
@@ -115,6 +122,21 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
     } else {
         None
     }
+}
+
+/// Whether `text` holds the probe call as `[TOOL_CALLS]name`, maybe `[CALL_ID]` and the id,
+/// then `[ARGS]` and the arguments.
+fn mistral_args_call(text: &str) -> bool {
+    let opening = format!("[TOOL_CALLS]{PROBE_FUNCTION}");
+    text.match_indices(&opening).any(|(at, _)| {
+        let rest = &text[at + opening.len()..];
+        let rest = rest
+            .strip_prefix("[CALL_ID]")
+            .and_then(|r| r.strip_prefix(PROBE_CALL_ID))
+            .unwrap_or(rest);
+        rest.strip_prefix("[ARGS]")
+            .is_some_and(|args| json_objects(args).next() == Some(json!({"city": "Paris"})))
+    })
 }
 
 /// Every JSON object in `text` (nested ones too), read from each `{` on.
@@ -173,6 +195,20 @@ mod tests {
         let source = include_str!("../../../tests/fixtures/qwen3_coder_tools_template.jinja");
         let support = template(source).tool_support();
         assert_eq!(support.native, Some(ToolFormat::QwenXml), "{support:?}");
+    }
+
+    /// A Mistral Small 3.2-style template: `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}` per call
+    /// (not the v0.3 array, though it writes the same marker).
+    #[test]
+    fn a_mistral_v11_template_is_found() {
+        let source = include_str!("../../../tests/fixtures/mistral_v11_tools_template.jinja");
+        let support = template(source).tool_support();
+        assert_eq!(support.native, Some(ToolFormat::MistralArgs), "{support:?}");
+        let v03 = include_str!("../../../tests/fixtures/mistral_tools_template.jinja");
+        assert_eq!(
+            template(v03).tool_support().native,
+            Some(ToolFormat::Mistral)
+        );
     }
 
     #[test]

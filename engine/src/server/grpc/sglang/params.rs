@@ -157,7 +157,7 @@ fn sampling(
         min_new_tokens: p.min_new_tokens,
         logprobs: return_logprob.then_some(top_logprobs as u32),
         logit_bias,
-        shown_control_token: None,
+        shown_control_tokens: Vec::new(),
     })
 }
 
