@@ -154,8 +154,9 @@ pub struct ServeArgs {
     /// The syntax of tool calls on the chat API: `auto` the one the chat template renders
     /// (Hermes `<tool_call>` blocks for Qwen 2.5 and 3, JSON for Llama 3.x, `[TOOL_CALLS]`
     /// arrays for Mistral, XML-like parameters for Qwen3-Coder, `<|tool_call|>` arrays for
-    /// Granite), else Hermes, which the server then announces itself; `hermes`, `llama3`,
-    /// `mistral`, `qwen3_coder` or `granite` to choose [default: auto]
+    /// Granite, `[TOOL_CALLS]name[ARGS]{…}` for later Mistral models), else Hermes, which
+    /// the server then announces itself; `hermes`, `llama3`, `mistral`, `qwen3_coder`,
+    /// `granite` or `mistral_v11` to choose [default: auto]
     #[arg(long)]
     pub tool_call_parser: Option<ToolCallParserArg>,
 }

@@ -1,7 +1,7 @@
 //! A conversation with tools made ready for the chat template. A template that speaks the
 //! engine's tool format natively ([`ToolSupport::native`]: Hermes for Qwen 2.5 and 3, JSON
 //! for Llama 3.x, `[TOOL_CALLS]` arrays for Mistral, XML-like parameters for Qwen3-Coder,
-//! `<|tool_call|>` arrays for Granite)
+//! `<|tool_call|>` arrays for Granite, `[TOOL_CALLS]name[ARGS]{…}` for later Mistral models)
 //! gets the tools list, the calls and the
 //! results as Hugging Face passes them (call ids fitted where the format insists), so the
 //! model reads them as it was trained to. Any other template gets plain turns

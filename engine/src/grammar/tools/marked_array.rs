@@ -47,11 +47,16 @@ pub(super) fn grammar(
         false => json!({"type": "array", "items": one, "minItems": 1, "maxItems": 1}),
     };
     let array = compact(&strict(&array));
-    let opening = match marker_id {
+    // Every marker reading takes opens calls (text may not start with one): the written
+    // one as its control token where it is one, the others as text.
+    let written = match marker_id {
         Some(id) => format!("<[{id}]>"),
         None => lark_string(marker.written),
     };
-    let calls = format!("calls: {opening} \" \"? %json {array}\n");
+    let openings: Vec<String> = std::iter::once(written)
+        .chain(marker.also_read.map(lark_string))
+        .collect();
+    let calls = format!("calls: ({}) \" \"? %json {array}\n", openings.join(" | "));
     if !auto {
         return format!("start: calls\n{calls}");
     }
@@ -225,8 +230,9 @@ mod tests {
             .unwrap();
         let allowed = |mask: &[u32], t: u32| (mask[t as usize / 32] >> (t % 32)) & 1 == 1;
         let mask = constraint.compute_mask().unwrap();
-        let first = tok.encode_without_bos_eos(marker_text, false).unwrap()[0];
-        assert!(allowed(&mask, marker) && !allowed(&mask, first));
+        assert!(allowed(&mask, marker));
+        // The marker's text (as text tokens) does not open calls.
+        assert!(refuses(&grammars, &spec, &tok, &format!("{marker_text}[]")));
         let goal = "[{\"name\":\"f\",\"arguments\":{}}]";
         let mut output = vec![marker];
         let mut step = constraint.advance(marker).unwrap();
@@ -261,17 +267,60 @@ mod tests {
         let auto = format
             .grammar(&[tool_f()], &ToolChoice::Auto, false, None, &tok)
             .unwrap();
-        let mut constraint = grammars
-            .compile(&auto, &radix::Namespace::global())
-            .unwrap();
-        let forged = tok
-            .encode_without_bos_eos(&format!(" {marker_text}{goal}"), false)
-            .unwrap();
-        let refused = forged.iter().any(|&t| {
-            let mask = constraint.compute_mask().unwrap();
-            !allowed(&mask, t) || constraint.advance(t).is_err()
-        });
-        assert!(refused, "{format:?}: the marker's text was taken as text");
+        let forged = format!(" {marker_text}{goal}");
+        assert!(
+            refuses(&grammars, &auto, &tok, &forged),
+            "{format:?}: the marker's text was taken as text"
+        );
+        // Granite's other marker, `<tool_call>` as text, opens calls the grammar checks.
+        if format == ToolFormat::Granite {
+            let other = format!("<tool_call>{goal}");
+            assert!(!refuses(&grammars, &auto, &tok, &other), "{other}");
+            assert!(refuses(
+                &grammars,
+                &auto,
+                &tok,
+                "<tool_call>[{\"name\":\"x\""
+            ));
+            assert_eq!(format.parse(&other, &[]).1, vec![call("f", "{}")]);
+        }
+    }
+
+    /// Whether the grammar `spec` refuses `text` written as text tokens (tokens it forces
+    /// that leave `text` count as refusing it).
+    fn refuses(
+        grammars: &crate::grammar::Grammars,
+        spec: &crate::grammar::GrammarSpec,
+        tok: &crate::tokenizer::Tokenizer,
+        text: &str,
+    ) -> bool {
+        let mut constraint = grammars.compile(spec, &radix::Namespace::global()).unwrap();
+        let mut output = Vec::new();
+        loop {
+            let written = tok.decode(&output, true).unwrap();
+            let Some(rest) = text.strip_prefix(written.as_str()) else {
+                return true;
+            };
+            if rest.is_empty() {
+                return false;
+            }
+            // A grammar that stopped (complete, or at a dead end) takes no more.
+            let Ok(mask) = constraint.compute_mask() else {
+                return true;
+            };
+            let next = tok.encode_without_bos_eos(rest, false).unwrap()[0];
+            if (mask[next as usize / 32] >> (next % 32)) & 1 == 0 {
+                return true;
+            }
+            output.push(next);
+            match constraint.advance(next) {
+                Ok(
+                    crate::grammar::Step::Continue { forced }
+                    | crate::grammar::Step::Done { forced },
+                ) => output.extend(forced),
+                Err(_) => return true,
+            }
+        }
     }
 
     fn tool_f() -> ToolFunction {

@@ -107,31 +107,40 @@ pub(super) fn grammar(
     )
 }
 
-/// The content (the text before the first call) and the calls, when everything from the
-/// first marker on is calls; else all of it is content.
+/// The content and the calls: the text before the first call, then the calls read in turn;
+/// what follows the last one read (an output cut short in a call) joins the content on a
+/// line of its own. No call read: all of it is content.
 pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
-    let none = || (text.to_string(), Vec::new());
     let Some(first) = text.find(CALL_OPEN) else {
-        return none();
+        return (text.to_string(), Vec::new());
     };
     let mut calls = Vec::new();
     let mut rest = &text[first..];
-    while !rest.is_empty() {
-        let Some((call, after)) = rest.strip_prefix(CALL_OPEN).and_then(read_call) else {
-            return none();
-        };
+    while let Some((call, after)) = rest.strip_prefix(CALL_OPEN).and_then(read_call) {
         calls.push(call);
         rest = after.trim_start();
     }
-    (text[..first].trim_end().to_string(), calls)
+    if calls.is_empty() {
+        return (text.to_string(), calls);
+    }
+    let mut content = text[..first].trim_end().to_string();
+    if !rest.is_empty() {
+        if !content.is_empty() {
+            content.push('\n');
+        }
+        content.push_str(rest.trim_end());
+    }
+    (content, calls)
 }
 
 /// One call after its `[TOOL_CALLS]`: the name (an id after `[CALL_ID]` skipped), `[ARGS]`
 /// and one JSON object; and the text after it.
 fn read_call(body: &str) -> Option<(ToolCall, &str)> {
     let (head, arguments) = body.split_once(ARGS)?;
-    let name = head.split(CALL_ID).next()?.trim();
-    if name.is_empty() || name.contains(char::is_whitespace) {
+    // A function's name as the chat API takes it (so no marker hides in one).
+    let name = head.split(CALL_ID).next()?;
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if name.is_empty() || !name.chars().all(name_char) {
         return None;
     }
     let mut values = serde_json::Deserializer::from_str(arguments).into_iter::<Value>();
@@ -171,6 +180,7 @@ pub(super) fn announcement(tools: &[ToolFunction]) -> String {
 mod tests {
     use super::super::tests::call;
     use super::*;
+    use crate::grammar::GrammarSpec;
 
     #[test]
     fn calls_after_text_are_read_and_render_back() {
@@ -185,18 +195,24 @@ mod tests {
             parse(with_id).1,
             vec![call("weather", r#"{"city":"[ARGS]"}"#)]
         );
-        // Anything but calls after the first marker leaves all of it text.
+        // No call read after the first marker leaves all of it text.
         for text in [
             "Sunny.",
             "[TOOL_CALLS]weather{\"city\": \"Paris\"}",
             "[TOOL_CALLS]weather[ARGS][1]",
             "[TOOL_CALLS][ARGS]{}",
             "[TOOL_CALLS]two words[ARGS]{}",
-            "[TOOL_CALLS]weather[ARGS]{} and more",
+            "[TOOL_CALLS]f{}[TOOL_CALLS]g[ARGS]{}",
             "[TOOL_CALLS]weather[ARGS]{\"city\": ",
         ] {
             assert_eq!(parse(text), (text.to_string(), Vec::new()), "{text}");
         }
+        // Calls read before a cut stay calls; the rest is content on a line of its own.
+        let cut = "Look. [TOOL_CALLS]time[ARGS]{} [TOOL_CALLS]weather[ARGS]{\"ci";
+        let rest = "Look.\n[TOOL_CALLS]weather[ARGS]{\"ci".to_string();
+        assert_eq!(parse(cut), (rest, vec![call("time", "{}")]));
+        let after = "[TOOL_CALLS]time[ARGS]{} and more";
+        assert_eq!(parse(after), ("and more".into(), vec![call("time", "{}")]));
     }
 
     /// The grammar walked token by token, with the markers as control tokens and as text:
@@ -205,103 +221,144 @@ mod tests {
     fn the_grammar_writes_calls_that_read_back() {
         let control = crate::tokenizer::tests::small_tokenizer_with_controls(&[CALL_OPEN, ARGS]);
         let plain = crate::tokenizer::tests::small_tokenizer_with_controls(&[]);
+        let one = "[TOOL_CALLS]f[ARGS]{\"a\":1}";
+        let two = format!("{one}[TOOL_CALLS]g[ARGS]{{}}");
+        let answer = GrammarSpec::JsonSchema(serde_json::json!({
+            "type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}));
         for (tok, marked) in [(control, true), (plain, false)] {
             let tok = std::sync::Arc::new(tok);
             assert_eq!(control_tokens(&tok).len(), if marked { 2 } else { 0 });
-            let goal = "[TOOL_CALLS]f[ARGS]{\"a\":1}[TOOL_CALLS]g[ARGS]{}";
+            let shape = |auto, parallel, answer| Shape {
+                tok: &tok,
+                auto,
+                parallel,
+                answer,
+                as_tokens: marked,
+            };
             for (auto, lead) in [(false, ""), (true, "Hi there."), (true, "")] {
-                let text = walk(&tok, auto, &format!("{lead}{goal}"), marked).unwrap();
-                assert_eq!(
-                    text,
-                    format!("{lead}{goal}"),
-                    "marked {marked}, auto {auto}"
-                );
+                let goal = format!("{lead}{two}");
+                let text = shape(auto, true, None).walk(&goal).unwrap();
+                assert_eq!(text, goal, "marked {marked}, auto {auto}");
                 let expected = vec![call("f", r#"{"a":1}"#), call("g", "{}")];
                 assert_eq!(parse(&text), (lead.to_string(), expected));
             }
+            // One call only, without `parallel`.
+            for auto in [false, true] {
+                assert_eq!(shape(auto, false, None).walk(one).unwrap(), one);
+                assert!(shape(auto, false, None).walk(&two).is_err());
+            }
+            // Beside a JSON answer: the answer, calls, or text that does not start with `{`.
+            let beside = shape(true, true, Some(&answer));
+            assert_eq!(beside.walk("{\"x\":1}").unwrap(), "{\"x\":1}");
+            assert_eq!(beside.walk(&two).unwrap(), two);
+            assert_eq!(
+                beside.walk(&format!("Hi.{one}")).unwrap(),
+                format!("Hi.{one}")
+            );
+            assert!(beside.walk("{\"y\":1}").is_err());
             // Free text ends an `auto` output; the marker written as text in it is refused
             // where the marker is a control token (calls go through the grammar's checks).
-            assert_eq!(walk(&tok, true, "Sunny.", marked).unwrap(), "Sunny.");
+            assert_eq!(shape(true, true, None).walk("Sunny.").unwrap(), "Sunny.");
             if marked {
-                let forged = walk(&tok, true, "Hi [TOOL_CALLS]f[ARGS]{}", false);
+                let forged = Shape {
+                    as_tokens: false,
+                    ..shape(true, true, None)
+                };
+                let forged = forged.walk("Hi [TOOL_CALLS]f[ARGS]{}");
                 assert!(forged.is_err(), "{forged:?}");
             }
         }
     }
 
-    /// Writes `goal` through the grammar (with `as_tokens`, markers as their control tokens
-    /// where `tok` has them); returns the output text, markers shown, or the text at which
-    /// the next token was refused.
-    fn walk(
-        tok: &std::sync::Arc<Tokenizer>,
+    /// A grammar to walk: `auto` or `required` over two tools, with `parallel` and `answer`;
+    /// with `as_tokens`, markers are written as their control tokens where `tok` has them.
+    #[derive(Clone, Copy)]
+    struct Shape<'a> {
+        tok: &'a std::sync::Arc<Tokenizer>,
         auto: bool,
-        goal: &str,
+        parallel: bool,
+        answer: Option<&'a GrammarSpec>,
         as_tokens: bool,
-    ) -> Result<String, String> {
-        use crate::grammar::{GrammarLimits, Grammars, Step, ToolChoice};
-        use crate::tokenizer::DecodeStream;
-        let tool = |name: &str, schema: Value| ToolFunction {
-            name: name.into(),
-            description: None,
-            parameters: schema,
-        };
-        let tools = [
-            tool(
-                "f",
-                serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}},
-                                   "required": ["a"]}),
-            ),
-            tool("g", serde_json::json!({"type": "object", "properties": {}})),
-        ];
-        let choice = if auto {
-            ToolChoice::Auto
-        } else {
-            ToolChoice::Required
-        };
-        let spec = super::super::ToolFormat::MistralArgs
-            .grammar(&tools, &choice, true, None, tok)
-            .unwrap();
-        let grammars = Grammars::new(tok.clone(), tok.vocab_size(), GrammarLimits::default());
-        let mut constraint = grammars
-            .compile(&spec, &radix::Namespace::global())
-            .unwrap();
-        let shown = control_tokens(tok);
-        let allowed = |mask: &[u32], t: u32| (mask[t as usize / 32] >> (t % 32)) & 1 == 1;
-        let mut output: Vec<u32> = Vec::new();
-        let text = |output: &[u32]| {
-            DecodeStream::showing(true, shown.clone())
-                .step_all(tok, output)
-                .unwrap()
-        };
-        loop {
-            let written = text(&output);
-            let rest = goal
-                .strip_prefix(written.as_str())
-                .unwrap_or_else(|| panic!("{written:?} is not a start of {goal:?}"));
-            let mask = constraint.compute_mask().unwrap();
-            if rest.is_empty() {
-                let eos = tok.eos_token_id().unwrap();
-                assert!(allowed(&mask, eos), "the output may end at {written:?}");
-                return Ok(written);
-            }
-            // Text up to the next marker that is a control token, or that token.
-            let marker = [CALL_OPEN, ARGS]
-                .into_iter()
-                .filter(|_| as_tokens)
-                .filter_map(|m| Some((rest.find(m)?, control_token(m, tok)?)))
-                .min();
-            let next = match marker {
-                Some((0, id)) => id,
-                Some((at, _)) => tok.encode_without_bos_eos(&rest[..at], false).unwrap()[0],
-                None => tok.encode_without_bos_eos(rest, false).unwrap()[0],
+    }
+
+    impl Shape<'_> {
+        /// Writes `goal` through the grammar; returns the output text, markers shown, or
+        /// the text at which the next token (or the end) was refused.
+        fn walk(&self, goal: &str) -> Result<String, String> {
+            use crate::grammar::{GrammarLimits, Grammars, Step, ToolChoice};
+            use crate::tokenizer::DecodeStream;
+            let tok = self.tok;
+            let tool = |name: &str, schema: Value| ToolFunction {
+                name: name.into(),
+                description: None,
+                parameters: schema,
             };
-            if !allowed(&mask, next) {
-                return Err(written);
+            let tools = [
+                tool(
+                    "f",
+                    serde_json::json!({"type": "object",
+                        "properties": {"a": {"type": "integer"}}, "required": ["a"]}),
+                ),
+                tool("g", serde_json::json!({"type": "object", "properties": {}})),
+            ];
+            let choice = if self.auto {
+                ToolChoice::Auto
+            } else {
+                ToolChoice::Required
+            };
+            let spec = super::super::ToolFormat::MistralArgs
+                .grammar(&tools, &choice, self.parallel, self.answer, tok)
+                .unwrap();
+            let grammars = Grammars::new(tok.clone(), tok.vocab_size(), GrammarLimits::default());
+            let mut constraint = grammars
+                .compile(&spec, &radix::Namespace::global())
+                .unwrap();
+            let shown = control_tokens(tok);
+            let allowed = |mask: &[u32], t: u32| (mask[t as usize / 32] >> (t % 32)) & 1 == 1;
+            let mut output: Vec<u32> = Vec::new();
+            let mut done = false;
+            loop {
+                let written = DecodeStream::showing(true, shown.clone())
+                    .step_all(tok, &output)
+                    .unwrap();
+                // Tokens the grammar forced may leave the goal.
+                let Some(rest) = goal.strip_prefix(written.as_str()) else {
+                    return Err(written);
+                };
+                if done {
+                    // The grammar is complete: the output ends here.
+                    return rest.is_empty().then_some(written.clone()).ok_or(written);
+                }
+                let Ok(mask) = constraint.compute_mask() else {
+                    return Err(written);
+                };
+                if rest.is_empty() {
+                    let eos = tok.eos_token_id().unwrap();
+                    return allowed(&mask, eos)
+                        .then_some(written.clone())
+                        .ok_or(written);
+                }
+                // Text up to the next marker that is a control token, or that token.
+                let marker = [CALL_OPEN, ARGS]
+                    .into_iter()
+                    .filter(|_| self.as_tokens)
+                    .filter_map(|m| Some((rest.find(m)?, control_token(m, tok)?)))
+                    .min();
+                let text_token = |text: &str| tok.encode_without_bos_eos(text, false).unwrap()[0];
+                let next = match marker {
+                    Some((0, id)) => id,
+                    Some((at, _)) => text_token(&rest[..at]),
+                    None => text_token(rest),
+                };
+                if !allowed(&mask, next) {
+                    return Err(written);
+                }
+                output.push(next);
+                let step = constraint.advance(next).unwrap();
+                done = matches!(step, Step::Done { .. });
+                let (Step::Continue { forced } | Step::Done { forced }) = step;
+                output.extend(forced);
             }
-            output.push(next);
-            let (Step::Continue { forced } | Step::Done { forced }) =
-                constraint.advance(next).unwrap();
-            output.extend(forced);
         }
     }
 

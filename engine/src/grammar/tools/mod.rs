@@ -167,9 +167,10 @@ impl ToolFormat {
         }
     }
 
-    /// Whether this format's templates need an id on every call and result of the history.
+    /// Whether this format's templates need an id on every call and result of the history
+    /// (the later Mistral format's differ: those that do raise their own error).
     pub fn requires_call_ids(self) -> bool {
-        matches!(self, Self::Mistral | Self::MistralArgs)
+        self == Self::Mistral
     }
 }
 

@@ -346,9 +346,16 @@ mod tests {
             "<|tool_ca".to_string(),
             "<b>bold</b> ".to_string(),
         ];
+        let mistral_args = [
+            "Let me look. [TOOL_CALLS]t[ARGS]{\"a\": 1}[TOOL_CALLS]u[ARGS]{}".to_string(),
+            "[TOOL_CALLS]t[ARGS]{} [TOOL_CALLS]u[ARGS]{\"a\": ".to_string(),
+            "almost [TOOL_CA".to_string(),
+            "so [TOOL_CALLS] not a call ".to_string(),
+        ];
         let cases = hermes
             .iter()
             .map(|t| (ToolFormat::Hermes, t))
+            .chain(mistral_args.iter().map(|t| (ToolFormat::MistralArgs, t)))
             .chain(qwen_xml.iter().map(|t| (ToolFormat::QwenXml, t)))
             .chain(granite.iter().map(|t| (ToolFormat::Granite, t)))
             .chain(llama3.iter().map(|t| (ToolFormat::Llama3Json, t)))

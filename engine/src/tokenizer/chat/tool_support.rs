@@ -204,6 +204,11 @@ mod tests {
         let source = include_str!("../../../tests/fixtures/mistral_v11_tools_template.jinja");
         let support = template(source).tool_support();
         assert_eq!(support.native, Some(ToolFormat::MistralArgs), "{support:?}");
+        // Without the ids (Ministral 3 style), still this format.
+        let without_ids = source.replace(r#"+ "[CALL_ID]" + call.id "#, "");
+        assert_ne!(without_ids, source);
+        let support = template(&without_ids).tool_support();
+        assert_eq!(support.native, Some(ToolFormat::MistralArgs), "{support:?}");
         let v03 = include_str!("../../../tests/fixtures/mistral_tools_template.jinja");
         assert_eq!(
             template(v03).tool_support().native,
