@@ -29,7 +29,7 @@ import gguf  # noqa: E402
 MODEL = ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 # One name per distinct split the engine implements, plus the aliases real files use.
-PRE_TOKENIZERS = ["default", "gpt-2", "smollm", "llama-bpe", "dbrx", "qwen2", "gpt-4o"]
+PRE_TOKENIZERS = ["default", "gpt-2", "smollm", "llama-bpe", "dbrx", "qwen2", "gpt-4o", "tekken"]
 
 TEXTS = [
     "Hello world",

@@ -48,7 +48,7 @@ pub enum TokenizerError {
     UnsupportedModel(String),
     #[error(
         "unknown pre-tokenizer `{0}` (tokenizer.ggml.pre); supported: default, gpt2, smollm, \
-         llama3/llama-bpe, qwen2, gpt-4o and their llama.cpp aliases"
+         llama3/llama-bpe, qwen2, gpt-4o, tekken and their llama.cpp aliases"
     )]
     UnknownPreTokenizer(String),
     #[error("invalid tokenizer metadata: {0}")]

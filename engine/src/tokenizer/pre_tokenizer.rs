@@ -19,6 +19,10 @@ const QWEN2: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|
 /// with its contraction, digit groups of at most three (the regex of its `tokenizer.json`).
 const GPT4O: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
+/// Mistral's Tekken split (Nemo, Small 3.x, Magistral, Devstral, Ministral): GPT-4o's letter
+/// runs without the contractions, every digit alone (the regex of its `tokenizer.json`).
+const TEKKEN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
 /// How one named pre-tokenizer splits text, and the encoding options that come with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PreTokenizerSpec {
@@ -61,6 +65,11 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
         "dbrx" | "smaug-bpe" => PreTokenizerSpec::plain(&[LLAMA3]),
         "qwen2" | "deepseek-r1-qwen" | "stablelm2" | "megrez" => PreTokenizerSpec::plain(&[QWEN2]),
         "gpt-4o" | "llama4" => PreTokenizerSpec::plain(&[GPT4O]),
+        "tekken" => PreTokenizerSpec {
+            regexes: &[TEKKEN],
+            ignore_merges: true,
+            add_bos_default: true,
+        },
         other => return Err(TokenizerError::UnknownPreTokenizer(other.to_string())),
     };
     Ok(spec)
@@ -88,9 +97,41 @@ mod tests {
         assert!(err.to_string().contains("no-such-pre"), "{err}");
     }
 
+    /// Tekken differs from GPT-4o where SmolLM2's vocabulary (the llama.cpp fixture's)
+    /// cannot show it: contractions are pieces of their own, and digits are one each.
+    #[test]
+    fn tekken_splits_contractions_and_digits_off() {
+        use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
+        use tokenizers::{OffsetReferential, OffsetType, PreTokenizedString, PreTokenizer};
+        let pieces = |name: &str| {
+            let regex = pre_tokenizer_for(Some(name)).unwrap().regexes[0].to_string();
+            let split = Split::new(
+                SplitPattern::Regex(regex),
+                tokenizers::SplitDelimiterBehavior::Isolated,
+                false,
+            )
+            .unwrap();
+            let mut text = PreTokenizedString::from("I'm 2024 don't");
+            split.pre_tokenize(&mut text).unwrap();
+            text.get_splits(OffsetReferential::Original, OffsetType::Byte)
+                .into_iter()
+                .map(|(piece, _, _)| piece.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pieces("tekken"),
+            ["I", "'m", " ", "2", "0", "2", "4", " don", "'t"]
+        );
+        assert_eq!(pieces("gpt-4o"), ["I'm", " ", "202", "4", " don't"]);
+        let tekken = pre_tokenizer_for(Some("tekken")).unwrap();
+        assert!(tekken.ignore_merges && tekken.add_bos_default);
+    }
+
     #[test]
     fn regexes_compile() {
-        for name in ["default", "gpt2", "smollm", "llama3", "qwen2"] {
+        for name in [
+            "default", "gpt2", "smollm", "llama3", "qwen2", "gpt-4o", "tekken",
+        ] {
             for regex in pre_tokenizer_for(Some(name)).unwrap().regexes {
                 tokenizers::pre_tokenizers::split::Split::new(
                     tokenizers::pre_tokenizers::split::SplitPattern::Regex(regex.to_string()),
