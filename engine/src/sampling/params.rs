@@ -48,8 +48,11 @@ pub struct SamplingParams {
     /// Added to these tokens' logits before sampling (OpenAI `logit_bias`; -100 bans,
     /// 100 all but forces).
     pub logit_bias: Vec<(u32, f32)>,
-    /// Control tokens whose text the output text keeps (tool-call markers the chat API
-    /// reads, such as Mistral's `[TOOL_CALLS]`); other control tokens are left out.
+    /// Control tokens are left out of the output text (their ids stay in the output), but
+    /// for `shown_control_tokens`.
+    pub skip_special_tokens: bool,
+    /// Control tokens whose text the output text keeps even when the others are skipped
+    /// (tool-call markers the chat API reads, such as Mistral's `[TOOL_CALLS]`).
     pub shown_control_tokens: Vec<u32>,
 }
 
@@ -71,6 +74,7 @@ impl Default for SamplingParams {
             min_new_tokens: 0,
             logprobs: None,
             logit_bias: Vec::new(),
+            skip_special_tokens: true,
             shown_control_tokens: Vec::new(),
         }
     }

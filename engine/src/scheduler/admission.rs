@@ -68,7 +68,10 @@ impl<M: ForwardModel> Scheduler<M> {
         let stop = StopChecker::new(&request.params, &self.eos_ids);
         let sampler =
             Sampler::new(&request.params, &request.input_ids).hold_stops(stop.stop_token_ids());
-        let detok = DecodeStream::showing(true, request.params.shown_control_tokens.clone());
+        let detok = DecodeStream::showing(
+            request.params.skip_special_tokens,
+            request.params.shown_control_tokens.clone(),
+        );
         self.next_seq += 1;
         let req = Req {
             seq: self.next_seq,

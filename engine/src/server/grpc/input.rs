@@ -14,10 +14,9 @@ use tonic::Status;
 
 /// Request ids are echoed in every response and logged: keep them short.
 const MAX_REQUEST_ID_BYTES: usize = 256;
-/// A request ready for [`EngineHandle::submit`], and how to render its output.
+/// A request ready for [`EngineHandle::submit`].
 pub(super) struct Prepared {
     pub request: GenerateRequest,
-    pub skip_special_tokens: bool,
     /// Samples of the prompt (`n`).
     pub samples: u32,
 }
@@ -68,7 +67,9 @@ pub(super) async fn prepare(
         )));
     }
     let spec = grammar_spec(request.sampling_params.as_ref())?;
-    let mut generate = GenerateRequest::new(input_ids, sampling_params(request.sampling_params));
+    let mut params = sampling_params(request.sampling_params);
+    params.skip_special_tokens = request.skip_special_tokens.unwrap_or(true);
+    let mut generate = GenerateRequest::new(input_ids, params);
     generate.max_new_tokens_explicit = explicit;
     generate.rid = rid;
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
@@ -87,7 +88,6 @@ pub(super) async fn prepare(
     }
     Ok(Prepared {
         request: generate,
-        skip_special_tokens: request.skip_special_tokens.unwrap_or(true),
         samples,
     })
 }
@@ -131,6 +131,7 @@ pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingPar
             bias.sort_unstable_by_key(|&(id, _)| id);
             bias
         },
+        skip_special_tokens: defaults.skip_special_tokens,
         shown_control_tokens: Vec::new(),
     }
 }

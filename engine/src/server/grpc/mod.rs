@@ -17,7 +17,6 @@ mod service;
 mod sglang;
 mod status;
 mod stream;
-mod text;
 
 use crate::handle::EngineHandle;
 use crate::server::connections::{limited_incoming, ConnectionLimits};

@@ -3,7 +3,6 @@
 
 use super::auth::authenticate;
 use super::stream::{response_stream, ResponseStream};
-use super::text::ChunkText;
 use super::{deadline, info, input, status};
 use crate::handle::EngineHandle;
 use crate::io::AbortScope;
@@ -64,14 +63,11 @@ impl RadixServe for RadixServeService {
             .precheck(caller.tenant)
             .map_err(status::from_submit)?;
         let prepared = input::prepare(engine, &caller, request.into_inner(), deadline).await?;
-        let params = prepared.request.params.clone();
-        let skip_special = prepared.skip_special_tokens;
-        let text = || ChunkText::new(engine, &params, skip_special);
         let samples = engine
             .submit_samples(prepared.request, prepared.samples)
             .await
             .map_err(status::from_submit)?;
-        Ok(Response::new(response_stream(samples, deadline, text)))
+        Ok(Response::new(response_stream(samples, deadline)))
     }
 
     async fn abort(

@@ -6,7 +6,6 @@
 //! with DEADLINE_EXCEEDED and the same drop aborts the request (the engine also knows the
 //! deadline, for requests still waiting in its queue).
 
-use super::text::ChunkText;
 use crate::handle::{ChoiceEvents, Completion, GenerateEvent, RequestStream, TokenLogprob};
 use crate::sampling::{FinishReason, StopMatch};
 use futures_util::Stream;
@@ -25,27 +24,20 @@ struct Generation {
     events: ChoiceEvents,
     rid: String,
     deadline: Option<Instant>,
-    /// Each sample's text.
-    texts: Vec<ChunkText>,
-    /// A message to send before reading the next event (the finish after a last chunk).
-    queued: Option<Result<pb::GenerateResponse, Status>>,
     done: bool,
 }
 
-/// Streams the samples `streams` (with `text` rendering each one's chunks) until every
-/// one has finished, one fails, or the deadline passes.
+/// Streams the samples `streams` until every one has finished, one fails, or the deadline
+/// passes.
 pub(super) fn response_stream(
     streams: Vec<RequestStream>,
     deadline: Option<Instant>,
-    text: impl Fn() -> ChunkText,
 ) -> ResponseStream {
     let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
     let generation = Generation {
-        texts: streams.iter().map(|_| text()).collect(),
         events: ChoiceEvents::new(streams),
         rid,
         deadline,
-        queued: None,
         done: false,
     };
     Box::pin(futures_util::stream::unfold(
@@ -60,9 +52,6 @@ pub(super) fn response_stream(
 impl Generation {
     /// The next message; `None` once the final one was sent.
     async fn next_message(&mut self) -> Option<Result<pb::GenerateResponse, Status>> {
-        if let Some(queued) = self.queued.take() {
-            return Some(queued);
-        }
         if self.done {
             return None;
         }
@@ -84,40 +73,25 @@ impl Generation {
         index: u32,
         event: GenerateEvent,
     ) -> Result<pb::GenerateResponse, Status> {
-        let text_of = &mut self.texts[index as usize];
         match event {
             GenerateEvent::Chunk {
                 token_ids,
                 text,
                 logprobs,
                 ..
-            } => {
-                let text = text_of.chunk(&token_ids, text);
-                Ok(self.response(Response::Chunk(pb::GenerateChunk {
-                    token_ids,
-                    text,
-                    logprobs: logprobs.into_iter().map(token_logprob).collect(),
-                    index,
-                })))
-            }
+            } => Ok(self.response(Response::Chunk(pb::GenerateChunk {
+                token_ids,
+                text,
+                logprobs: logprobs.into_iter().map(token_logprob).collect(),
+                index,
+            }))),
             GenerateEvent::Finished(completion) => {
                 let past_deadline = self.deadline.is_some_and(|d| Instant::now() >= d);
                 if completion.finish_reason == FinishReason::Abort && past_deadline {
                     self.done = true;
                     return Err(super::deadline::exceeded());
                 }
-                let rest = text_of.finish(&completion.finish_reason);
-                let finished = self.response(Response::Finished(finished(&completion, index)));
-                if rest.is_empty() {
-                    return Ok(finished);
-                }
-                self.queued = Some(Ok(finished));
-                Ok(self.response(Response::Chunk(pb::GenerateChunk {
-                    token_ids: Vec::new(),
-                    text: rest,
-                    logprobs: Vec::new(),
-                    index,
-                })))
+                Ok(self.response(Response::Finished(finished(&completion, index))))
             }
             GenerateEvent::Error(error) => {
                 self.done = true;

@@ -78,12 +78,13 @@ pub fn sampling_params(
         min_new_tokens: fields.min_tokens.unwrap_or(0),
         logprobs,
         logit_bias: logit_bias(fields)?,
+        skip_special_tokens: fields.skip_special_tokens.unwrap_or(true),
         shown_control_tokens: Vec::new(),
     })
 }
 
 /// Refuses, by name, an extension of another server that asks for what this one does not
-/// do; its no-op values (`false`, `null`, `1.0`, `[]`, `skip_special_tokens: true`) pass.
+/// do; its no-op values (`false`, `null`, `1.0`, `[]`) pass.
 fn refuse_unsupported(fields: &UnsupportedFields) -> Result<(), ApiError> {
     let set = |v: &Option<Value>| {
         v.as_ref()
@@ -124,11 +125,6 @@ fn refuse_unsupported(fields: &UnsupportedFields) -> Result<(), ApiError> {
             fields.include_stop_str_in_output == Some(true),
             "include_stop_str_in_output",
             "the stop string is never part of the output",
-        ),
-        (
-            fields.skip_special_tokens == Some(false),
-            "skip_special_tokens",
-            "special tokens are always left out of the text; the gRPC API can keep them",
         ),
         (
             set(&fields.truncate_prompt_tokens),

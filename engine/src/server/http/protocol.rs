@@ -32,6 +32,8 @@ pub struct SamplingFields {
     pub ignore_eos: Option<bool>,
     /// vLLM's extension: no stop ends the output before this many tokens.
     pub min_tokens: Option<u32>,
+    /// vLLM's and SGLang's: `false` keeps control tokens' text in the output text.
+    pub skip_special_tokens: Option<bool>,
     pub n: Option<u32>,
     pub stream: Option<bool>,
     pub stream_options: Option<StreamOptions>,
@@ -73,7 +75,6 @@ pub struct UnsupportedFields {
     pub allowed_token_ids: Option<serde_json::Value>,
     pub bad_words: Option<serde_json::Value>,
     pub include_stop_str_in_output: Option<bool>,
-    pub skip_special_tokens: Option<bool>,
     pub truncate_prompt_tokens: Option<serde_json::Value>,
     pub logits_processors: Option<serde_json::Value>,
     pub lora_path: Option<serde_json::Value>,

@@ -157,6 +157,8 @@ fn sampling(
         min_new_tokens: p.min_new_tokens,
         logprobs: return_logprob.then_some(top_logprobs as u32),
         logit_bias,
+        // The router detokenizes: text is not sent back.
+        skip_special_tokens: defaults.skip_special_tokens,
         shown_control_tokens: Vec::new(),
     })
 }
