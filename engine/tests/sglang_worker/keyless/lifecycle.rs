@@ -33,6 +33,16 @@ fn an_abort_while_waiting_ends_every_sample() {
             .unwrap()
             .into_inner();
         busy.message().await.unwrap().unwrap();
+        // The load snapshot is published after each step: the step that admitted the busy
+        // request streamed its first token before showing it running. Until it shows, an
+        // older snapshot (the busy request waiting) would pass for the samples' wait below.
+        loop {
+            let info = engine.server_info();
+            if info.running_requests == 1 && info.waiting_requests == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         let mut request = endless(ids.clone(), "samples");
         request.sampling_params.as_mut().unwrap().n = 4;
         request.sampling_params.as_mut().unwrap().temperature = 1.0;
