@@ -13,6 +13,8 @@ use crate::common;
 mod prometheus;
 #[path = "http_api/responses.rs"]
 mod responses;
+#[path = "http_api/special_tokens.rs"]
+mod special_tokens;
 
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::sampling::SamplingParams;
@@ -275,44 +277,6 @@ async fn one_choice(prompt: &str, params: Value) -> String {
     let (status, body) = post_json("/v1/completions", body).await;
     assert_eq!(status, 200, "{body}");
     body["choices"][0]["text"].as_str().unwrap().to_string()
-}
-
-/// `skip_special_tokens: false` keeps control tokens' text in the output text (by default
-/// it is left out), streamed or not; the end of sequence that stops the output still writes
-/// nothing.
-#[tokio::test]
-async fn special_tokens_are_kept_when_asked() {
-    let tokenizer = server().engine.tokenizer();
-    let start = tokenizer.token_id("<|im_start|>").unwrap();
-    let eos = tokenizer.eos_token_id().unwrap();
-    let forced = |token: u32, skip: bool, stream: bool| {
-        json!({"prompt": "Hello", "max_tokens": 3, "temperature": 0, "stream": stream,
-               "logit_bias": {token.to_string(): 100}, "skip_special_tokens": skip})
-    };
-    let three = "<|im_start|>".repeat(3);
-    assert_eq!(
-        one_choice("Hello", forced(start, false, false)).await,
-        three
-    );
-    assert_eq!(one_choice("Hello", forced(start, true, false)).await, "");
-    let (status, body) = post("/v1/completions", &forced(start, false, true).to_string()).await;
-    assert_eq!(status, 200, "{body}");
-    let streamed: String = sse_data(&body)
-        .iter()
-        .filter(|d| d.as_str() != "[DONE]")
-        .map(|d| {
-            let chunk: Value = serde_json::from_str(d).unwrap();
-            chunk["choices"][0]["text"]
-                .as_str()
-                .unwrap_or("")
-                .to_string()
-        })
-        .collect();
-    assert_eq!(streamed, three);
-    let (status, body) = post_json("/v1/completions", forced(eos, false, false)).await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["choices"][0]["text"], "", "{body}");
-    assert_eq!(body["choices"][0]["finish_reason"], "stop", "{body}");
 }
 
 #[tokio::test]

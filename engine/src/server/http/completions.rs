@@ -45,6 +45,7 @@ pub async fn completions(
         DEFAULT_MAX_TOKENS,
         request.logprobs,
     )?;
+    let skip_special = params.skip_special_tokens;
     let samples = samples_per_prompt(sampling)?;
     let (stream, include_usage) = stream_flags(sampling)?;
     let grammar = grammar_spec(sampling)?;
@@ -73,7 +74,7 @@ pub async fn completions(
             meta,
             include_usage,
             logprobs: want_logprobs.then(|| {
-                std::iter::repeat_with(CompletionLogprobsBuilder::default)
+                std::iter::repeat_with(|| CompletionLogprobsBuilder::new(skip_special))
                     .take(prompt_count * n)
                     .collect()
             }),
@@ -88,7 +89,8 @@ pub async fn completions(
         .map(|(i, out)| CompletionChoice {
             index: i as u32,
             logprobs: want_logprobs.then(|| {
-                CompletionLogprobsBuilder::default().build(engine.tokenizer(), &out.logprobs)
+                CompletionLogprobsBuilder::new(skip_special)
+                    .build(engine.tokenizer(), &out.logprobs)
             }),
             finish_reason: Some(out.completion.finish_reason.as_str()),
             text: out.text,

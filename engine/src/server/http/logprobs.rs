@@ -52,7 +52,8 @@ fn token_text(tokenizer: &Tokenizer, id: u32) -> String {
 /// Builds one choice's completions logprobs chunk by chunk; offsets continue across chunks.
 /// A token's offset counts the characters of the choice's text before it: the tokens go
 /// through a decode stream as the engine's own detokenizer does (a character split over
-/// tokens counts once, when complete; control tokens add nothing).
+/// tokens counts once, when complete; control tokens add nothing unless the request keeps
+/// them, `skip_special_tokens: false`).
 #[derive(Debug)]
 pub struct CompletionLogprobsBuilder {
     /// Characters of text so far.
@@ -60,17 +61,16 @@ pub struct CompletionLogprobsBuilder {
     text: DecodeStream,
 }
 
-impl Default for CompletionLogprobsBuilder {
-    fn default() -> Self {
+impl CompletionLogprobsBuilder {
+    /// For a request whose text skips control tokens (`skip_special`) or keeps them.
+    pub fn new(skip_special: bool) -> Self {
         Self {
             offset: 0,
-            // As the scheduler decodes a request's output.
-            text: DecodeStream::new(true),
+            // As the scheduler decodes the request's output.
+            text: DecodeStream::new(skip_special),
         }
     }
-}
 
-impl CompletionLogprobsBuilder {
     pub fn build(&mut self, tokenizer: &Tokenizer, entries: &[TokenLogprob]) -> CompletionLogprobs {
         let mut out = CompletionLogprobs::default();
         for e in entries {

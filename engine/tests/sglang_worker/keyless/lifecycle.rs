@@ -36,13 +36,14 @@ fn an_abort_while_waiting_ends_every_sample() {
         // The load snapshot is published after each step: the step that admitted the busy
         // request streamed its first token before showing it running. Until it shows, an
         // older snapshot (the busy request waiting) would pass for the samples' wait below.
-        loop {
+        let running_and_waiting = || {
             let info = engine.server_info();
-            if info.running_requests == 1 && info.waiting_requests == 0 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+            (info.running_requests, info.waiting_requests)
+        };
+        wait_until("the busy request shown running", || {
+            running_and_waiting() == (1, 0)
+        })
+        .await;
         let mut request = endless(ids.clone(), "samples");
         request.sampling_params.as_mut().unwrap().n = 4;
         request.sampling_params.as_mut().unwrap().temperature = 1.0;
@@ -50,9 +51,10 @@ fn an_abort_while_waiting_ends_every_sample() {
         let mut samples_client = c.clone();
         let call = tokio::spawn(async move { samples_client.generate(request).await });
         // Its first sample waits behind the busy one.
-        while engine.server_info().waiting_requests == 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        wait_until("the first sample shown waiting", || {
+            running_and_waiting().1 > 0
+        })
+        .await;
         let aborted = abort(&mut c, "samples", "gw-key").await;
         assert!(aborted.success, "{aborted:?}");
         let mut stream = call.await.unwrap().unwrap().into_inner();
@@ -75,6 +77,16 @@ fn an_abort_while_waiting_ends_every_sample() {
         );
     });
     common::wait_idle(&engine);
+}
+
+/// Polls `done` until it holds; fails after half a minute (a request that ended before
+/// the poll saw it would otherwise hang the test).
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never saw {what}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 /// A scheduler that died (a panic in it) is reported: `HealthCheck` says unhealthy and
