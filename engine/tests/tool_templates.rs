@@ -7,7 +7,9 @@
 //! v0.3-style one, whose `[TOOL_CALLS]` arrays come back with call ids of nine characters,
 //! Qwen3-Coder's own template, whose XML-like parameters come back typed by their schema, and
 //! a Granite 3.x-style one, whose `<|tool_call|>` arrays come back as calls, and a Mistral
-//! Small 3.2-style one, whose `[TOOL_CALLS]name[ARGS]{…}` calls come back streamed or not.
+//! Small 3.2-style one, whose `[TOOL_CALLS]name[ARGS]{…}` calls come back streamed or not,
+//! and a Phi-4-mini-style one, which takes the tools in its system turn and whose
+//! `functools[…]` calls come back.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -26,6 +28,7 @@ const MISTRAL_TEMPLATE: &str = include_str!("fixtures/mistral_tools_template.jin
 const QWEN3_CODER_TEMPLATE: &str = include_str!("fixtures/qwen3_coder_tools_template.jinja");
 const GRANITE_TEMPLATE: &str = include_str!("fixtures/granite_tools_template.jinja");
 const MISTRAL_V11_TEMPLATE: &str = include_str!("fixtures/mistral_v11_tools_template.jinja");
+const PHI4_MINI_TEMPLATE: &str = include_str!("fixtures/phi4_mini_tools_template.jinja");
 
 fn config(template: Option<&str>) -> EngineConfig {
     let mut config = EngineConfig::new(common::model_path());
@@ -587,6 +590,33 @@ async fn http_tool_calls_come_back_from_mistral_v11_calls() {
     };
     assert_eq!(arguments(streamed), arguments(calls.iter().collect()));
     goes_on_with(&servers, "Weather in Paris?", &calls).await;
+}
+
+/// A Phi-4-mini-style template takes the tools as JSON text in the system turn's `tools`
+/// field (the client's system words kept) and renders no calls: the engine writes earlier
+/// calls as `functools[…]` and results as `<tool_response>` text; over HTTP required calls
+/// come back from `functools` and a JSON array, and the conversation goes on with them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_tool_calls_come_back_from_phi4_mini_functools() {
+    let servers = serve(config(Some(PHI4_MINI_TEMPLATE)));
+    assert_eq!(servers.engine.tool_format(), ToolFormat::Phi4Mini);
+    let mut messages = vec![ChatMessage::system("Be brief.")];
+    messages.extend(history());
+    let text = prompt_text(&servers.engine, messages, &[weather()]);
+    let expected = "<|system|>Be brief.<|tool|>[{\"name\":\"get_weather\",\"description\":\
+        \"The weather in a city\",\"parameters\":{\"type\":\"object\",\"properties\":\
+        {\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}}]<|/tool|><|end|>\
+        <|user|>Weather in Paris and Rome?<|end|><|assistant|>functools[{\"name\":\
+        \"get_weather\",\"arguments\":{\"city\":\"Paris\"}},{\"name\":\"get_weather\",\
+        \"arguments\":{\"city\":\"Rome\"}}]<|end|><|user|><tool_response>\n22C\n\
+        </tool_response>\n<tool_response>\n25C\n</tool_response><|end|><|assistant|>";
+    assert!(text.ends_with(expected), "{text}");
+
+    let ask = json!({"role": "user", "content": "Weather in Paris and Rome?"});
+    let (body, calls) = required_calls(&servers, &ask, 80).await;
+    assert!(body["choices"][0]["message"]["content"].is_null(), "{body}");
+    assert_weather_calls(&calls);
+    goes_on_with(&servers, "Weather in Paris and Rome?", &calls).await;
 }
 
 /// Each call is of `get_weather`, its arguments JSON naming a city.

@@ -154,9 +154,10 @@ pub struct ServeArgs {
     /// The syntax of tool calls on the chat API: `auto` the one the chat template renders
     /// (Hermes `<tool_call>` blocks for Qwen 2.5 and 3, JSON for Llama 3.x, `[TOOL_CALLS]`
     /// arrays for Mistral, XML-like parameters for Qwen3-Coder, `<|tool_call|>` arrays for
-    /// Granite, `[TOOL_CALLS]name[ARGS]{…}` for later Mistral models), else Hermes, which
-    /// the server then announces itself; `hermes`, `llama3`, `mistral`, `qwen3_coder`,
-    /// `granite` or `mistral_v11` to choose [default: auto]
+    /// Granite, `[TOOL_CALLS]name[ARGS]{…}` for later Mistral models; `functools[…]` when it
+    /// takes the tools in the system turn, as Phi-4-mini's does), else Hermes, which the
+    /// server then announces itself; `hermes`, `llama3`, `mistral`, `qwen3_coder`,
+    /// `granite`, `mistral_v11` or `phi4_mini` to choose [default: auto]
     #[arg(long)]
     pub tool_call_parser: Option<ToolCallParserArg>,
 }
@@ -180,6 +181,10 @@ pub enum ToolCallParserArg {
     #[value(name = "mistral_v11", alias = "mistral-v11")]
     #[serde(rename = "mistral_v11", alias = "mistral-v11")]
     MistralV11,
+    /// Phi-4-mini's `functools[…]`.
+    #[value(name = "phi4_mini", aliases = ["phi4_mini_json", "phi4-mini"])]
+    #[serde(rename = "phi4_mini", alias = "phi4_mini_json", alias = "phi4-mini")]
+    Phi4Mini,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -342,6 +347,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::Qwen3Coder) => Some(ToolFormat::QwenXml),
             Some(ToolCallParserArg::Granite) => Some(ToolFormat::Granite),
             Some(ToolCallParserArg::MistralV11) => Some(ToolFormat::MistralArgs),
+            Some(ToolCallParserArg::Phi4Mini) => Some(ToolFormat::Phi4Mini),
         };
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
@@ -623,6 +629,10 @@ mod tests {
         assert_eq!(
             tools(&["--tool-call-parser", "mistral_v11"])?,
             Some(ToolFormat::MistralArgs)
+        );
+        assert_eq!(
+            tools(&["--tool-call-parser", "phi4_mini_json"])?,
+            Some(ToolFormat::Phi4Mini)
         );
         Ok(())
     }

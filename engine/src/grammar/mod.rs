@@ -13,7 +13,10 @@ mod vocab;
 
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
-pub use tools::{render_tool_responses, tool_json, ToolCall, ToolChoice, ToolFormat, ToolFunction};
+pub use tools::{
+    render_tool_responses, system_tools_field, tool_json, ToolCall, ToolChoice, ToolFormat,
+    ToolFunction,
+};
 
 use crate::tokenizer::Tokenizer;
 use llguidance::api::TopLevelGrammar;

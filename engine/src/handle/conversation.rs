@@ -6,13 +6,16 @@
 //! results as Hugging Face passes them (call ids fitted where the format insists), so the
 //! model reads them as it was trained to. Any other template gets plain turns
 //! in the format the tool grammar produces: the tools announced at the start of the system
-//! turn (of the first user turn where the template refuses system turns), calls as text in
+//! turn (of the first user turn where the template refuses system turns; in the system
+//! turn's `tools` field where the template reads it, as Phi-4-mini's does), calls as text in
 //! the assistant's turn, and results as `<tool_response>` text in one user turn (templates
 //! that know no `tool` role, or want turns to alternate, take that).
 
 use serde_json::{Map, Value};
 
-use crate::grammar::{render_tool_responses, tool_json, ToolCall, ToolFormat, ToolFunction};
+use crate::grammar::{
+    render_tool_responses, system_tools_field, tool_json, ToolCall, ToolFormat, ToolFunction,
+};
 use crate::tokenizer::{ChatMessage, Tokenizer, ToolSupport};
 
 /// A conversation as a client sends it.
@@ -55,7 +58,15 @@ pub(super) fn prepare(
         for_native_template(messages, tools, format, tokenizer)
     } else {
         let mut messages = as_plain_turns(messages, format)?;
-        if !tools.is_empty() {
+        if !tools.is_empty() && format == ToolFormat::Phi4Mini && support.system_tools {
+            // Its template writes the field outside any content, where control tokens are
+            // parsed.
+            let field = system_tools_field(tools);
+            if tokenizer.contains_control_token(&field) {
+                return Err("tools hold a control token's text".into());
+            }
+            put_system_tools(&mut messages, field);
+        } else if !tools.is_empty() {
             announce(
                 &mut messages,
                 &format.announcement(tools),
@@ -242,6 +253,20 @@ fn calls_text(calls: &[Value], format: ToolFormat) -> Result<String, String> {
     Ok(format.render_calls(&calls))
 }
 
+/// Gives the system turn (a new one if there is none) the tools `field`.
+fn put_system_tools(messages: &mut Vec<ChatMessage>, field: String) {
+    match messages.first_mut() {
+        Some(first) if first.role == "system" => first.tools = Some(field),
+        _ => messages.insert(
+            0,
+            ChatMessage {
+                tools: Some(field),
+                ..ChatMessage::system("You are a helpful assistant with some tools.")
+            },
+        ),
+    }
+}
+
 /// Puts the tools `block` at the start of the system turn, in a new one, or, for templates
 /// that refuse system turns, at the start of the first user turn.
 fn announce(messages: &mut Vec<ChatMessage>, block: &str, system_turn: bool) {
@@ -274,6 +299,7 @@ mod tests {
     const PLAIN: ToolSupport = ToolSupport {
         native: None,
         system_turn: true,
+        system_tools: false,
     };
 
     fn weather() -> ToolFunction {
@@ -375,7 +401,7 @@ mod tests {
     fn hermes_templates_get_tools_and_parsed_arguments() {
         let hermes = ToolSupport {
             native: Some(ToolFormat::Hermes),
-            system_turn: true,
+            ..PLAIN
         };
         let mut messages = history();
         messages[1].tool_calls = Some(vec![call(r#"{"city": "Paris"}"#), call("not json")]);
@@ -416,7 +442,7 @@ mod tests {
     fn a_format_the_template_does_not_speak_goes_the_plain_way() {
         let llama = ToolSupport {
             native: Some(ToolFormat::Llama3Json),
-            system_turn: true,
+            ..PLAIN
         };
         let mut messages = history();
         messages[1].tool_calls = Some(vec![call(r#"{"city": "Paris"}"#)]);
@@ -462,7 +488,7 @@ mod tests {
     fn mistral_templates_need_ids_on_calls_and_results() {
         let mistral = ToolSupport {
             native: Some(ToolFormat::Mistral),
-            system_turn: true,
+            ..PLAIN
         };
         let prepare = |messages| {
             prepare(

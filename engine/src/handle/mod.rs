@@ -416,7 +416,7 @@ impl EngineHandle {
     pub fn tool_format(&self) -> ToolFormat {
         self.inner
             .tool_format
-            .or_else(|| self.chat_template().tool_support().native)
+            .or_else(|| self.chat_template().tool_support().format())
             .unwrap_or_default()
     }
 

@@ -124,7 +124,7 @@ pub(super) fn render_calls(calls: &[ToolCall], marker: &Marker) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::tests::call;
-    use super::super::{granite, mistral};
+    use super::super::{granite, mistral, phi4_mini};
     use super::*;
     use crate::grammar::ToolFormat;
 
@@ -154,6 +154,12 @@ mod tests {
             both
         );
         assert!(parse(&granite, MISTRAL).1.is_empty());
+        // Phi-4-mini's marker is a word, the array right after it.
+        let phi = format!("functools{array}");
+        assert_eq!(parse(&phi, &phi4_mini::FORMAT).1, both);
+        let rendered = render_calls(&both, &phi4_mini::FORMAT);
+        assert!(rendered.starts_with("functools[{"), "{rendered}");
+        assert_eq!(parse(&rendered, &phi4_mini::FORMAT).1, both);
         let rendered = render_calls(&both, &granite::FORMAT);
         assert!(rendered.starts_with("<|tool_call|>[{"), "{rendered}");
         // Without the marker an array is text, as is a marker before anything but calls.

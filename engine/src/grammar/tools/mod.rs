@@ -10,6 +10,9 @@ mod llama3;
 mod marked_array;
 mod mistral;
 mod mistral_args;
+mod phi4_mini;
+
+pub use phi4_mini::tools_field as system_tools_field;
 mod qwen_xml;
 
 use super::GrammarSpec;
@@ -71,7 +74,7 @@ impl ToolFormat {
         let lark = match self {
             Self::Hermes => hermes::grammar(&calls, auto, parallel, answer),
             Self::Llama3Json => llama3::grammar(&calls, auto, answer),
-            Self::Mistral | Self::Granite => {
+            Self::Mistral | Self::Granite | Self::Phi4Mini => {
                 let marker = (self.marker()?, self.shown_token(vocab));
                 marked_array::grammar(&calls, auto, parallel, answer, marker)
             }
@@ -86,7 +89,9 @@ impl ToolFormat {
     pub fn shown_tokens(self, vocab: &Tokenizer) -> Vec<u32> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml => Vec::new(),
-            Self::Mistral | Self::Granite => self.shown_token(vocab).into_iter().collect(),
+            Self::Mistral | Self::Granite | Self::Phi4Mini => {
+                self.shown_token(vocab).into_iter().collect()
+            }
             Self::MistralArgs => mistral_args::control_tokens(vocab),
         }
     }
@@ -104,6 +109,7 @@ impl ToolFormat {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
+            Self::Phi4Mini => Some(&phi4_mini::FORMAT),
         }
     }
 
@@ -116,6 +122,7 @@ impl ToolFormat {
             Self::Llama3Json => llama3::parse(text),
             Self::Mistral => marked_array::parse(text, &mistral::FORMAT),
             Self::Granite => marked_array::parse(text, &granite::FORMAT),
+            Self::Phi4Mini => marked_array::parse(text, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::parse(text, tools),
             Self::MistralArgs => mistral_args::parse(text),
         }
@@ -130,6 +137,7 @@ impl ToolFormat {
             Self::Llama3Json => llama3::held_from(text),
             Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
             Self::Granite => marked_array::held_from(text, &granite::FORMAT),
+            Self::Phi4Mini => marked_array::held_from(text, &phi4_mini::FORMAT),
         }
     }
 
@@ -141,6 +149,7 @@ impl ToolFormat {
             Self::Llama3Json => llama3::announcement(tools),
             Self::Mistral => mistral::announcement(tools),
             Self::Granite => granite::announcement(tools),
+            Self::Phi4Mini => phi4_mini::announcement(tools),
             Self::QwenXml => qwen_xml::announcement(tools),
             Self::MistralArgs => mistral_args::announcement(tools),
         }
@@ -153,6 +162,7 @@ impl ToolFormat {
             Self::Llama3Json => llama3::render_calls(calls),
             Self::Mistral => marked_array::render_calls(calls, &mistral::FORMAT),
             Self::Granite => marked_array::render_calls(calls, &granite::FORMAT),
+            Self::Phi4Mini => marked_array::render_calls(calls, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::render_calls(calls),
             Self::MistralArgs => mistral_args::render_calls(calls),
         }
@@ -162,7 +172,9 @@ impl ToolFormat {
     /// server gives a call): unchanged, or made to fit where the format insists.
     pub fn call_id(self, id: &str) -> String {
         match self {
-            Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::Granite => id.to_string(),
+            Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::Granite | Self::Phi4Mini => {
+                id.to_string()
+            }
             Self::Mistral | Self::MistralArgs => mistral::call_id(id),
         }
     }

@@ -327,6 +327,8 @@ fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
         tool_calls,
         tool_call_id: m.tool_call_id.clone(),
         name: m.name.clone(),
+        // Only the engine sets a turn's tools.
+        tools: None,
     })
 }
 

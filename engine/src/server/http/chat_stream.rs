@@ -352,9 +352,15 @@ mod tests {
             "almost [TOOL_CA".to_string(),
             "so [TOOL_CALLS] not a call ".to_string(),
         ];
+        let phi4_mini = [
+            "functools[{\"name\":\"t\",\"arguments\":{}}]".to_string(),
+            " functool".to_string(),
+            "function tools ".to_string(),
+        ];
         let cases = hermes
             .iter()
             .map(|t| (ToolFormat::Hermes, t))
+            .chain(phi4_mini.iter().map(|t| (ToolFormat::Phi4Mini, t)))
             .chain(mistral_args.iter().map(|t| (ToolFormat::MistralArgs, t)))
             .chain(qwen_xml.iter().map(|t| (ToolFormat::QwenXml, t)))
             .chain(granite.iter().map(|t| (ToolFormat::Granite, t)))

@@ -47,6 +47,10 @@ pub struct ChatMessage {
     /// A tool turn's function, or a participant's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// A system turn's tools as JSON text, for templates that read them there (Phi-4-mini's);
+    /// set by the engine only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<String>,
 }
 
 impl ChatMessage {

@@ -3,8 +3,9 @@
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
 //! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, `[TOOL_CALLS]`,
 //! a name and `[ARGS]` per call for later Mistral models, XML-like parameters in
-//! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite), and
-//! whether it
+//! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite),
+//! whether it takes the tools as a system turn's field instead (Phi-4-mini's), and whether
+//! it
 //! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
 //! (`grammar::tools` holds each format's grammar and reading.)
@@ -42,6 +43,9 @@ pub enum ToolFormat {
     /// from v11 on: Mistral Small 3.2, Magistral, Devstral, Ministral 3), call ids of nine
     /// letters and digits in earlier turns.
     MistralArgs,
+    /// `functools` and a JSON array of `{"name": …, "arguments": {…}}` as the whole answer
+    /// (Phi-4-mini, whose template takes the tools in the system turn's `tools` field).
+    Phi4Mini,
 }
 
 /// How a template takes tools.
@@ -53,6 +57,9 @@ pub struct ToolSupport {
     pub native: Option<ToolFormat>,
     /// It renders a conversation that starts with a system turn.
     pub system_turn: bool,
+    /// It renders a system turn's `tools` field (the tools as JSON text), as Phi-4-mini's
+    /// templates do, though it takes no `tools` list.
+    pub system_tools: bool,
 }
 
 impl ToolSupport {
@@ -64,8 +71,30 @@ impl ToolSupport {
         Self {
             native: native_format(template),
             system_turn: template.render(&system, true).is_ok(),
+            system_tools: renders_system_tools(template),
         }
     }
+
+    /// The format this template's model writes calls in, if the template says.
+    pub fn format(self) -> Option<ToolFormat> {
+        self.native
+            .or_else(|| self.system_tools.then_some(ToolFormat::Phi4Mini))
+    }
+}
+
+/// Whether a system turn's `tools` field shows in the render.
+fn renders_system_tools(template: &ChatTemplate) -> bool {
+    let tools = json!([{"name": PROBE_FUNCTION, "description": "The weather in a city."}]);
+    let messages = [
+        ChatMessage {
+            tools: Some(tools.to_string()),
+            ..ChatMessage::system("You are a helpful assistant.")
+        },
+        ChatMessage::user("Hello!"),
+    ];
+    template
+        .render(&messages, true)
+        .is_ok_and(|text| text.contains(PROBE_FUNCTION))
 }
 
 fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
@@ -214,6 +243,22 @@ mod tests {
             template(v03).tool_support().native,
             Some(ToolFormat::Mistral)
         );
+    }
+
+    /// A Phi-4-mini-style template takes the tools in the system turn's `tools` field and
+    /// renders no calls: it speaks no format natively, but its model writes `functools`.
+    #[test]
+    fn a_phi4_mini_template_takes_tools_in_the_system_turn() {
+        let source = include_str!("../../../tests/fixtures/phi4_mini_tools_template.jinja");
+        let support = template(source).tool_support();
+        assert!(
+            support.system_tools && support.native.is_none(),
+            "{support:?}"
+        );
+        assert_eq!(support.format(), Some(ToolFormat::Phi4Mini));
+        let hermes = template(HERMES_TEMPLATE).tool_support();
+        assert!(!hermes.system_tools, "{hermes:?}");
+        assert_eq!(hermes.format(), Some(ToolFormat::Hermes));
     }
 
     #[test]

@@ -1,0 +1,49 @@
+//! Phi-4-mini's tool calls: `functools` and a JSON array of calls, as the whole answer (see
+//! `marked_array`),
+//!
+//! ```text
+//! functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]
+//! ```
+//!
+//! Its template takes the tools as JSON text in the system turn's `tools` field
+//! ([`tools_field`]) and renders no calls: earlier calls are written back as this text.
+
+use super::marked_array::Marker;
+use super::ToolFunction;
+use serde_json::{json, Value};
+
+/// What opens the calls: plain text in Phi-4-mini's vocabulary.
+pub(super) const MARKER: &str = "functools";
+
+/// The array follows the marker directly.
+pub(super) const FORMAT: Marker = Marker {
+    written: MARKER,
+    also_read: None,
+    gap: "",
+};
+
+/// The tools as the system turn's `tools` field holds them: a JSON list of
+/// `{"name", "description", "parameters"}`.
+pub fn tools_field(tools: &[ToolFunction]) -> String {
+    let list: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            json!({
+                "name": t.name,
+                "description": t.description.clone().unwrap_or_default(),
+                "parameters": t.parameters,
+            })
+        })
+        .collect();
+    Value::Array(list).to_string()
+}
+
+/// The tools and the call syntax, for a template that takes no tools field.
+pub(super) fn announcement(tools: &[ToolFunction]) -> String {
+    format!(
+        "You have these tools:\n{}\n\nTo call functions, answer with {MARKER} and a JSON list \
+         of calls, each {{\"name\": function name, \"arguments\": its arguments as JSON}}, \
+         and nothing else.",
+        tools_field(tools)
+    )
+}
