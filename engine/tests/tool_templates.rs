@@ -16,7 +16,7 @@
 use crate::common;
 
 use common::servers::{post_json, post_sse, serve, Servers};
-use engine::grammar::{tool_json, ToolFormat, ToolFunction};
+use engine::grammar::{tool_json, ToolFormat, ToolFunction, SYSTEM_TOOLS_CALL_SYNTAX};
 use engine::handle::{Conversation, EngineConfig, EngineHandle, PromptInput};
 use engine::tokenizer::ChatMessage;
 use serde_json::{json, Value};
@@ -603,14 +603,15 @@ async fn http_tool_calls_come_back_from_phi4_mini_functools() {
     let mut messages = vec![ChatMessage::system("Be brief.")];
     messages.extend(history());
     let text = prompt_text(&servers.engine, messages, &[weather()]);
-    let expected = "<|system|>Be brief.<|tool|>[{\"name\":\"get_weather\",\"description\":\
+    let expected = "<|tool|>[{\"name\":\"get_weather\",\"description\":\
         \"The weather in a city\",\"parameters\":{\"type\":\"object\",\"properties\":\
         {\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}}]<|/tool|><|end|>\
         <|user|>Weather in Paris and Rome?<|end|><|assistant|>functools[{\"name\":\
         \"get_weather\",\"arguments\":{\"city\":\"Paris\"}},{\"name\":\"get_weather\",\
         \"arguments\":{\"city\":\"Rome\"}}]<|end|><|user|><tool_response>\n22C\n\
         </tool_response>\n<tool_response>\n25C\n</tool_response><|end|><|assistant|>";
-    assert!(text.ends_with(expected), "{text}");
+    let system = format!("<|system|>Be brief.\n\n{SYSTEM_TOOLS_CALL_SYNTAX}{expected}");
+    assert!(text.ends_with(&system), "{text}");
 
     let ask = json!({"role": "user", "content": "Weather in Paris and Rome?"});
     let (body, calls) = required_calls(&servers, &ask, 80).await;

@@ -12,7 +12,7 @@ mod mistral;
 mod mistral_args;
 mod phi4_mini;
 
-pub use phi4_mini::tools_field as system_tools_field;
+pub use phi4_mini::{tools_field as system_tools_field, CALL_SYNTAX as SYSTEM_TOOLS_CALL_SYNTAX};
 mod qwen_xml;
 
 use super::GrammarSpec;

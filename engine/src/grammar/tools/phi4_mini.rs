@@ -38,12 +38,16 @@ pub fn tools_field(tools: &[ToolFunction]) -> String {
     Value::Array(list).to_string()
 }
 
+/// How to call, beside the tools in the system turn's field: the template says nothing of
+/// it, so the system turn's words do.
+pub const CALL_SYNTAX: &str = "To call functions, answer with functools and a JSON list of \
+    calls, each {\"name\": function name, \"arguments\": its arguments as JSON}, and nothing \
+    else.";
+
 /// The tools and the call syntax, for a template that takes no tools field.
 pub(super) fn announcement(tools: &[ToolFunction]) -> String {
     format!(
-        "You have these tools:\n{}\n\nTo call functions, answer with {MARKER} and a JSON list \
-         of calls, each {{\"name\": function name, \"arguments\": its arguments as JSON}}, \
-         and nothing else.",
+        "You have these tools:\n{}\n\n{CALL_SYNTAX}",
         tools_field(tools)
     )
 }

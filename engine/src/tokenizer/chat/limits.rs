@@ -50,7 +50,8 @@ pub(super) fn fuel_for(
     let json_bytes = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
     let per_message = messages.iter().fold(0u64, |fuel, m| {
         let calls: usize = m.tool_calls.iter().flatten().map(json_bytes).sum();
-        let bytes = m.role.len() + m.content.len() + calls;
+        let tools = m.tools.as_ref().map_or(0, String::len);
+        let bytes = m.role.len() + m.content.len() + calls + tools;
         let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
         let items = 1 + m.tool_calls.as_ref().map_or(0, Vec::len) as u64;
         fuel.saturating_add(FUEL_PER_MESSAGE.saturating_mul(items))

@@ -48,8 +48,8 @@ pub struct ChatMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// A system turn's tools as JSON text, for templates that read them there (Phi-4-mini's);
-    /// set by the engine only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// set by the engine only (never read from a message).
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub tools: Option<String>,
 }
 

@@ -82,19 +82,21 @@ impl ToolSupport {
     }
 }
 
-/// Whether a system turn's `tools` field shows in the render.
+/// Whether a system turn's `tools` field shows in the render as its raw text (a template
+/// that prints whole messages, as JSON or otherwise, escapes its quotes).
 fn renders_system_tools(template: &ChatTemplate) -> bool {
     let tools = json!([{"name": PROBE_FUNCTION, "description": "The weather in a city."}]);
+    let tools = tools.to_string();
     let messages = [
         ChatMessage {
-            tools: Some(tools.to_string()),
+            tools: Some(tools.clone()),
             ..ChatMessage::system("You are a helpful assistant.")
         },
         ChatMessage::user("Hello!"),
     ];
     template
         .render(&messages, true)
-        .is_ok_and(|text| text.contains(PROBE_FUNCTION))
+        .is_ok_and(|text| text.contains(&tools))
 }
 
 fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
@@ -259,6 +261,20 @@ mod tests {
         let hermes = template(HERMES_TEMPLATE).tool_support();
         assert!(!hermes.system_tools, "{hermes:?}");
         assert_eq!(hermes.format(), Some(ToolFormat::Hermes));
+        // Other families' templates, and one printing whole messages, do not take it so.
+        let dumps_messages = "{% for m in messages %}{{ m | tojson }}\n{{ m }}{% endfor %}";
+        for source in [
+            include_str!("../../../tests/fixtures/llama3_tools_template.jinja"),
+            include_str!("../../../tests/fixtures/mistral_tools_template.jinja"),
+            include_str!("../../../tests/fixtures/mistral_v11_tools_template.jinja"),
+            include_str!("../../../tests/fixtures/granite_tools_template.jinja"),
+            include_str!("../../../tests/fixtures/qwen3_coder_tools_template.jinja"),
+            dumps_messages,
+        ] {
+            assert!(!template(source).tool_support().system_tools, "{source}");
+        }
+        let chatml = ChatTemplate::chatml("", "<|im_end|>").unwrap();
+        assert!(!chatml.tool_support().system_tools);
     }
 
     #[test]
