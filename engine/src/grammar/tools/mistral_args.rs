@@ -6,8 +6,9 @@
 //! Let me look.[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}[TOOL_CALLS]get_time[ARGS]{}
 //! ```
 //!
-//! Templates write a `[CALL_ID]` and the call's id between the name and `[ARGS]` in earlier
-//! turns; reading skips it. The markers are control tokens in those vocabularies: the grammar
+//! Templates write a `[CALL_ID]` and the call's id (nine letters and digits) between the name
+//! and `[ARGS]` in earlier turns, so a model may write one too: the grammar allows it and
+//! reading skips it. The markers are control tokens in those vocabularies: the grammar
 //! names them by id and the output text keeps them (`shown_control_tokens`). Where the
 //! vocabulary has no such tokens, they are text.
 
@@ -54,12 +55,16 @@ pub(super) fn grammar(
     vocab: &Tokenizer,
 ) -> String {
     let args = lark_marker(ARGS, vocab);
-    let mut rules = String::new();
+    // Models trained on turns with ids may write one after the name, as those turns do.
+    let mut rules = format!(
+        "call_id: {} /[A-Za-z0-9]{{9}}/\n",
+        lark_marker(CALL_ID, vocab)
+    );
     let mut choices = Vec::with_capacity(calls.len());
     for (i, tool) in calls.iter().enumerate() {
         let schema = compact(&strict(&tool.parameters));
         rules.push_str(&format!(
-            "fn_{i}: {} {args} %json {schema}\n",
+            "fn_{i}: {} call_id? {args} %json {schema}\n",
             lark_string(&tool.name)
         ));
         choices.push(format!("fn_{i}"));
@@ -219,7 +224,8 @@ mod tests {
     /// the calls it allows read back, and under `auto` text before them does too.
     #[test]
     fn the_grammar_writes_calls_that_read_back() {
-        let control = crate::tokenizer::tests::small_tokenizer_with_controls(&[CALL_OPEN, ARGS]);
+        let control =
+            crate::tokenizer::tests::small_tokenizer_with_controls(&[CALL_OPEN, ARGS, CALL_ID]);
         let plain = crate::tokenizer::tests::small_tokenizer_with_controls(&[]);
         let one = "[TOOL_CALLS]f[ARGS]{\"a\":1}";
         let two = format!("{one}[TOOL_CALLS]g[ARGS]{{}}");
@@ -227,7 +233,7 @@ mod tests {
             "type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}));
         for (tok, marked) in [(control, true), (plain, false)] {
             let tok = std::sync::Arc::new(tok);
-            assert_eq!(control_tokens(&tok).len(), if marked { 2 } else { 0 });
+            assert_eq!(control_tokens(&tok).len(), if marked { 3 } else { 0 });
             let shape = |auto, parallel, answer| Shape {
                 tok: &tok,
                 auto,
@@ -242,6 +248,13 @@ mod tests {
                 let expected = vec![call("f", r#"{"a":1}"#), call("g", "{}")];
                 assert_eq!(parse(&text), (lead.to_string(), expected));
             }
+            // An id after the name, as earlier turns write it, is allowed and skipped.
+            let with_id = "[TOOL_CALLS]g[CALL_ID]a1B2c3D4e[ARGS]{}";
+            assert_eq!(shape(false, true, None).walk(with_id).unwrap(), with_id);
+            assert_eq!(parse(with_id).1, vec![call("g", "{}")]);
+            assert!(shape(false, true, None)
+                .walk("[TOOL_CALLS]g[CALL_ID]short[ARGS]{}")
+                .is_err());
             // One call only, without `parallel`.
             for auto in [false, true] {
                 assert_eq!(shape(auto, false, None).walk(one).unwrap(), one);
@@ -339,7 +352,7 @@ mod tests {
                         .ok_or(written);
                 }
                 // Text up to the next marker that is a control token, or that token.
-                let marker = [CALL_OPEN, ARGS]
+                let marker = [CALL_OPEN, ARGS, CALL_ID]
                     .into_iter()
                     .filter(|_| self.as_tokens)
                     .filter_map(|m| Some((rest.find(m)?, control_token(m, tok)?)))
