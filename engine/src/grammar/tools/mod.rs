@@ -11,9 +11,9 @@ mod marked_array;
 mod mistral;
 mod mistral_args;
 mod phi4_mini;
+mod qwen_xml;
 
 pub use phi4_mini::{tools_field as system_tools_field, CALL_SYNTAX as SYSTEM_TOOLS_CALL_SYNTAX};
-mod qwen_xml;
 
 use super::GrammarSpec;
 use crate::tokenizer::Tokenizer;

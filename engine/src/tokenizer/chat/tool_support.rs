@@ -5,8 +5,7 @@
 //! a name and `[ARGS]` per call for later Mistral models, XML-like parameters in
 //! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite),
 //! whether it takes the tools as a system turn's field instead (Phi-4-mini's), and whether
-//! it
-//! accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
+//! it accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
 //! (`grammar::tools` holds each format's grammar and reading.)
 
