@@ -12,7 +12,7 @@ pub(super) const MARKER: &str = "<|tool_call|>";
 /// other servers' Granite parsers read too); the array follows it directly.
 pub(super) const FORMAT: Marker = Marker {
     written: MARKER,
-    also_read: Some("<tool_call>"),
+    also_read: Some(("<tool_call>", "")),
     gap: "",
 };
 

@@ -11,34 +11,49 @@
 //! finds the marker as other servers' parsers do. Where the vocabulary has no such token, the
 //! marker is text. (`mistral` and `granite` hold each family's marker and words.)
 
-use super::{call_from_json, call_schema, ToolCall, ToolFunction};
-use crate::grammar::structural_tag::{lark_string, regex_escape};
+use super::{call_from_json, call_schema, control_token, lark_marker, ToolCall, ToolFunction};
+use crate::grammar::structural_tag::regex_escape;
 use crate::grammar::{compact, strict};
+use crate::tokenizer::Tokenizer;
 use serde_json::{json, Value};
 
-/// A family's marker: the one it writes, another its readers take too, and what goes
-/// between the marker and the array in earlier turns.
+/// A family's marker: the one it writes, another its readers take too (with what closes
+/// the array after that one; empty for nothing), and what goes between the marker and the
+/// array in earlier turns.
 pub(super) struct Marker {
     pub written: &'static str,
-    pub also_read: Option<&'static str>,
+    pub also_read: Option<(&'static str, &'static str)>,
     pub gap: &'static str,
 }
 
 impl Marker {
-    fn read(&self) -> impl Iterator<Item = &'static str> {
-        std::iter::once(self.written).chain(self.also_read)
+    /// Each opening read, with what closes the array after it.
+    fn read(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
+        std::iter::once((self.written, "")).chain(self.also_read)
     }
 }
 
-/// The calls, one of `calls` each (several when `parallel`), after `marker` (`marker_id`:
-/// its control token's id; `None`: it is text); under `auto` a text answer, or `answer` (a
-/// JSON schema) instead of calls.
+/// The markers of `marker` that are control tokens in `vocab`: the output text must show
+/// them for the calls to be read.
+pub(super) fn control_tokens(marker: &Marker, vocab: &Tokenizer) -> Vec<u32> {
+    marker
+        .read()
+        .flat_map(|(open, close)| [open, close])
+        .filter(|m| !m.is_empty())
+        .filter_map(|m| control_token(m, vocab))
+        .collect()
+}
+
+/// The calls, one of `calls` each (several when `parallel`), after `marker` (each marker
+/// named as its control token where `vocab` has one, else as text); under `auto` a text
+/// answer, or `answer` (a JSON schema) instead of calls.
 pub(super) fn grammar(
     calls: &[&ToolFunction],
     auto: bool,
     parallel: bool,
     answer: Option<Value>,
-    (marker, marker_id): (&Marker, Option<u32>),
+    marker: &Marker,
+    vocab: &Tokenizer,
 ) -> String {
     let schemas: Vec<Value> = calls.iter().map(|t| call_schema(t, "arguments")).collect();
     let one = json!({"anyOf": schemas});
@@ -47,16 +62,19 @@ pub(super) fn grammar(
         false => json!({"type": "array", "items": one, "minItems": 1, "maxItems": 1}),
     };
     let array = compact(&strict(&array));
-    // Every marker reading takes opens calls (text may not start with one): the written
-    // one as its control token where it is one, the others as text.
-    let written = match marker_id {
-        Some(id) => format!("<[{id}]>"),
-        None => lark_string(marker.written),
-    };
-    let openings: Vec<String> = std::iter::once(written)
-        .chain(marker.also_read.map(lark_string))
+    // Every marker reading takes opens calls (text may not start with one), closed where
+    // that marker is closed.
+    let forms: Vec<String> = marker
+        .read()
+        .map(|(open, close)| {
+            let close = match close {
+                "" => String::new(),
+                close => format!(" {}", lark_marker(close, vocab)),
+            };
+            format!("{} \" \"? %json {array}{close}", lark_marker(open, vocab))
+        })
         .collect();
-    let calls = format!("calls: ({}) \" \"? %json {array}\n", openings.join(" | "));
+    let calls = format!("calls: {}\n", forms.join(" | "));
     if !auto {
         return format!("start: calls\n{calls}");
     }
@@ -72,17 +90,23 @@ pub(super) fn grammar(
         ),
         None => ("calls | TEXT", String::new(), "(.|\\n)*"),
     };
-    let markers: Vec<String> = marker.read().map(regex_escape).collect();
+    let markers: Vec<String> = marker.read().map(|(open, _)| regex_escape(open)).collect();
     let text = format!("TEXT: /{lead}/ & ~/\\s*({})(.|\\n)*/\n", markers.join("|"));
     format!("start: {start}\n{calls}{answer}{text}")
 }
 
-/// The calls when the output (trimmed) is a marker and one JSON array of calls and nothing
-/// else; else all of it is content.
+/// The calls when the output (trimmed) is a marker and one JSON array of calls (and the
+/// marker's closing one) and nothing else; else all of it is content.
 pub(super) fn parse(text: &str, marker: &Marker) -> (String, Vec<ToolCall>) {
     let none = || (text.to_string(), Vec::new());
     let trimmed = text.trim();
-    let Some(body) = marker.read().find_map(|m| trimmed.strip_prefix(m)) else {
+    // A closing marker is taken off where there is one (the grammar writes it; a reply
+    // without it is read alike).
+    let body = marker.read().find_map(|(open, close)| {
+        let body = trimmed.strip_prefix(open)?;
+        Some(body.strip_suffix(close).unwrap_or(body))
+    });
+    let Some(body) = body else {
         return none();
     };
     let Ok(Value::Array(items)) = serde_json::from_str::<Value>(body) else {
@@ -104,7 +128,7 @@ pub(super) fn held_from(text: &str, marker: &Marker) -> usize {
     let lead = text.trim_start();
     if marker
         .read()
-        .any(|m| lead.starts_with(m) || m.starts_with(lead))
+        .any(|(m, _)| lead.starts_with(m) || m.starts_with(lead))
     {
         0
     } else {
@@ -160,6 +184,11 @@ mod tests {
         let rendered = render_calls(&both, &phi4_mini::FORMAT);
         assert!(rendered.starts_with("functools[{"), "{rendered}");
         assert_eq!(parse(&rendered, &phi4_mini::FORMAT).1, both);
+        // ... or between its tool-call tags.
+        let tagged = format!("<|tool_call|>{array}<|/tool_call|>\n");
+        assert_eq!(parse(&tagged, &phi4_mini::FORMAT).1, both);
+        let tagged_then_text = format!("<|tool_call|>{array}<|/tool_call|> and more");
+        assert!(parse(&tagged_then_text, &phi4_mini::FORMAT).1.is_empty());
         let rendered = render_calls(&both, &granite::FORMAT);
         assert!(rendered.starts_with("<|tool_call|>[{"), "{rendered}");
         // Without the marker an array is text, as is a marker before anything but calls.
@@ -215,6 +244,66 @@ mod tests {
         ] {
             control_token_marker(format, marker);
         }
+    }
+
+    /// Phi-4-mini's tags, control tokens in its vocabulary: under `auto` the grammar lets
+    /// the model open the array with its `<|tool_call|>` token and asks for the closing
+    /// one after it; the output, showing both, reads back as the calls.
+    #[test]
+    fn phi4_mini_tags_are_written_as_tokens_and_read_back() {
+        use crate::grammar::{GrammarLimits, Grammars, Step, ToolChoice};
+        let (open, close) = ("<|tool_call|>", "<|/tool_call|>");
+        let tok = std::sync::Arc::new(crate::tokenizer::tests::small_tokenizer_with_controls(&[
+            open, close,
+        ]));
+        let [open_id, close_id] = [open, close].map(|m| tok.token_id(m).unwrap());
+        let format = ToolFormat::Phi4Mini;
+        assert_eq!(format.shown_tokens(&tok), vec![open_id, close_id]);
+        let spec = format
+            .grammar(&[tool_f()], &ToolChoice::Auto, false, None, &tok)
+            .unwrap();
+        let grammars = Grammars::new(tok.clone(), tok.vocab_size(), GrammarLimits::default());
+        let mut constraint = grammars
+            .compile(&spec, &radix::Namespace::global())
+            .unwrap();
+        let allowed = |mask: &[u32], t: u32| (mask[t as usize / 32] >> (t % 32)) & 1 == 1;
+        let array = "[{\"name\":\"f\",\"arguments\":{}}]";
+        let mut output = vec![open_id];
+        assert!(allowed(&constraint.compute_mask().unwrap(), open_id));
+        let (Step::Continue { forced } | Step::Done { forced }) =
+            constraint.advance(open_id).unwrap();
+        output.extend(forced);
+        let shown = |output: &[u32]| {
+            crate::tokenizer::DecodeStream::showing(true, vec![open_id, close_id])
+                .step_all(&tok, output)
+                .unwrap()
+        };
+        let goal = format!("{open}{array}{close}");
+        loop {
+            let written = shown(&output);
+            let rest = goal
+                .strip_prefix(written.as_str())
+                .unwrap_or_else(|| panic!("{written:?}"));
+            if rest.is_empty() {
+                break;
+            }
+            let mask = constraint.compute_mask().unwrap();
+            let next = if rest == close {
+                // The array is whole: the closing tag, and not the end, comes next.
+                assert!(!allowed(&mask, tok.eos_token_id().unwrap()));
+                close_id
+            } else {
+                tok.encode_without_bos_eos(rest, false).unwrap()[0]
+            };
+            assert!(allowed(&mask, next), "{rest:?}");
+            output.push(next);
+            let (Step::Continue { forced } | Step::Done { forced }) =
+                constraint.advance(next).unwrap();
+            output.extend(forced);
+        }
+        let text = shown(&output);
+        assert_eq!(text, goal);
+        assert_eq!(format.parse(&text, &[]).1, vec![call("f", "{}")]);
     }
 
     fn control_token_marker(format: ToolFormat, marker_text: &str) {

@@ -12,7 +12,7 @@
 //! names them by id and the output text keeps them (`shown_control_tokens`). Where the
 //! vocabulary has no such tokens, they are text.
 
-use super::{ToolCall, ToolFunction};
+use super::{control_token, lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::{lark_string, regex_escape};
 use crate::grammar::{compact, strict};
 use crate::tokenizer::Tokenizer;
@@ -31,18 +31,6 @@ pub(super) fn control_tokens(vocab: &Tokenizer) -> Vec<u32> {
         .into_iter()
         .filter_map(|marker| control_token(marker, vocab))
         .collect()
-}
-
-fn control_token(marker: &str, vocab: &Tokenizer) -> Option<u32> {
-    vocab.token_id(marker).filter(|&id| vocab.is_special(id))
-}
-
-/// `marker` in a grammar: its control token, or its text.
-fn lark_marker(marker: &str, vocab: &Tokenizer) -> String {
-    match control_token(marker, vocab) {
-        Some(id) => format!("<[{id}]>"),
-        None => lark_string(marker),
-    }
 }
 
 /// Calls of one of `calls`: alone (`auto` false), several when `parallel`; under `auto`

@@ -75,8 +75,7 @@ impl ToolFormat {
             Self::Hermes => hermes::grammar(&calls, auto, parallel, answer),
             Self::Llama3Json => llama3::grammar(&calls, auto, answer),
             Self::Mistral | Self::Granite | Self::Phi4Mini => {
-                let marker = (self.marker()?, self.shown_token(vocab));
-                marked_array::grammar(&calls, auto, parallel, answer, marker)
+                marked_array::grammar(&calls, auto, parallel, answer, self.marker()?, vocab)
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
             Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
@@ -89,18 +88,12 @@ impl ToolFormat {
     pub fn shown_tokens(self, vocab: &Tokenizer) -> Vec<u32> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml => Vec::new(),
-            Self::Mistral | Self::Granite | Self::Phi4Mini => {
-                self.shown_token(vocab).into_iter().collect()
-            }
+            Self::Mistral | Self::Granite | Self::Phi4Mini => self
+                .marker()
+                .map(|marker| marked_array::control_tokens(marker, vocab))
+                .unwrap_or_default(),
             Self::MistralArgs => mistral_args::control_tokens(vocab),
         }
-    }
-
-    /// The control token of `vocab` that opens the array of a marked-array format.
-    fn shown_token(self, vocab: &Tokenizer) -> Option<u32> {
-        vocab
-            .token_id(self.marker()?.written)
-            .filter(|&id| vocab.is_special(id))
     }
 
     /// The marker that opens the calls of a format that writes them all after one.
@@ -183,6 +176,19 @@ impl ToolFormat {
     /// (the later Mistral format's differ: those that do raise their own error).
     pub fn requires_call_ids(self) -> bool {
         self == Self::Mistral
+    }
+}
+
+/// `marker`'s control token in `vocab`, if it is one.
+fn control_token(marker: &str, vocab: &Tokenizer) -> Option<u32> {
+    vocab.token_id(marker).filter(|&id| vocab.is_special(id))
+}
+
+/// `marker` in a grammar: its control token, or its text.
+fn lark_marker(marker: &str, vocab: &Tokenizer) -> String {
+    match control_token(marker, vocab) {
+        Some(id) => format!("<[{id}]>"),
+        None => crate::grammar::structural_tag::lark_string(marker),
     }
 }
 

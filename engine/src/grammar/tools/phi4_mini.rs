@@ -7,6 +7,8 @@
 //!
 //! Its template takes the tools as JSON text in the system turn's `tools` field
 //! ([`tools_field`]) and renders no calls: earlier calls are written back as this text.
+//! The model also writes the array between its `<|tool_call|>` and `<|/tool_call|>` control
+//! tokens (as function-calling benchmarks found); that form is read, and allowed, too.
 
 use super::marked_array::Marker;
 use super::ToolFunction;
@@ -15,10 +17,10 @@ use serde_json::{json, Value};
 /// What opens the calls: plain text in Phi-4-mini's vocabulary.
 pub(super) const MARKER: &str = "functools";
 
-/// The array follows the marker directly.
+/// The array follows the marker directly; or it stands between the model's tool-call tags.
 pub(super) const FORMAT: Marker = Marker {
     written: MARKER,
-    also_read: None,
+    also_read: Some(("<|tool_call|>", "<|/tool_call|>")),
     gap: "",
 };
 

@@ -355,6 +355,7 @@ mod tests {
         let phi4_mini = [
             "functools[{\"name\":\"t\",\"arguments\":{}}]".to_string(),
             " functool".to_string(),
+            "<|tool_call|>[{\"name\":\"t\",\"arguments\":{}}]<|/tool_call|>".to_string(),
             "function tools ".to_string(),
         ];
         let cases = hermes
