@@ -1,15 +1,18 @@
 //! Tool calls as a marker then every call in one JSON array, as the whole answer: Mistral's
-//! instruct models (v0.3, Nemo, Small) and IBM's Granite 3.x write them so,
+//! instruct models (v0.3, Nemo, Small), IBM's Granite 3.x and Phi-4-mini write them so,
 //!
 //! ```text
 //! [TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]
 //! <|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]
+//! functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]
 //! ```
 //!
-//! The marker is a control token in those vocabularies: the grammar names it by id, and the
-//! request's output text keeps that one control token (`shown_control_tokens`), so reading
-//! finds the marker as other servers' parsers do. Where the vocabulary has no such token, the
-//! marker is text. (`mistral` and `granite` hold each family's marker and words.)
+//! A family may have a second marker its readers take too, closed by another after the
+//! array (Phi-4-mini's `<|tool_call|>[…]<|/tool_call|>`). Markers that are control tokens in
+//! the vocabulary are named by id in the grammar, and the request's output text keeps them
+//! (`shown_control_tokens`), so reading finds them as other servers' parsers do; other
+//! markers are text. (`mistral`, `granite` and `phi4_mini` hold each family's markers and
+//! words.)
 
 use super::{call_from_json, call_schema, control_token, lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::regex_escape;
@@ -304,6 +307,14 @@ mod tests {
         let text = shown(&output);
         assert_eq!(text, goal);
         assert_eq!(format.parse(&text, &[]).1, vec![call("f", "{}")]);
+        // The tag written as text is not a call; `functools` still opens one.
+        assert!(refuses(&grammars, &spec, &tok, &format!(" {open}{array}")));
+        assert!(!refuses(
+            &grammars,
+            &spec,
+            &tok,
+            &format!("functools{array}")
+        ));
     }
 
     fn control_token_marker(format: ToolFormat, marker_text: &str) {
