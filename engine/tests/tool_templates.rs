@@ -326,11 +326,7 @@ async fn http_tool_calls_come_back_from_llama3_json() {
         request(true, "required"),
     )
     .await;
-    let streamed: Vec<&Value> = events
-        .iter()
-        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
-        .flatten()
-        .collect();
+    let streamed = streamed_calls(&events);
     assert_eq!(streamed.len(), 1, "{events:?}");
     assert_eq!(
         streamed[0]["function"]["arguments"].as_str(),
@@ -370,10 +366,7 @@ fn a_mistral_template_renders_tools_calls_and_results_with_fitted_ids() {
     messages[1].tool_calls = Some(vec![call("c0", "Paris")]);
     let text = prompt_text(&engine, messages, &[weather()]);
     let id = ToolFormat::Mistral.call_id("c0");
-    assert!(
-        id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
-        "{id}"
-    );
+    assert_mistral_id(&id);
     let piece = |id: Option<u32>| {
         let bytes = engine.tokenizer().token_to_piece(id.unwrap()).unwrap();
         String::from_utf8_lossy(bytes).into_owned()
@@ -405,10 +398,7 @@ async fn http_tool_calls_come_back_from_a_mistral_array() {
     let (_, calls) = required_calls(&servers, &ask, 80).await;
     for call in &calls {
         let id = call["id"].as_str().unwrap();
-        assert!(
-            id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
-            "{id}"
-        );
+        assert_mistral_id(id);
         assert_eq!(call["function"]["name"], "get_weather");
     }
     let (_, messages) = answered("Weather in Paris and Rome?", &calls, "22C");
@@ -470,11 +460,7 @@ async fn http_tool_calls_come_back_from_qwen3_coder_xml() {
     );
 
     let events = post_sse(servers.http, "/v1/chat/completions", request(true)).await;
-    let streamed: Vec<&Value> = events
-        .iter()
-        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
-        .flatten()
-        .collect();
+    let streamed = streamed_calls(&events);
     assert_eq!(streamed.len(), calls.len(), "{events:?}");
     assert_eq!(
         streamed[0]["function"]["arguments"].as_str(),
@@ -571,24 +557,17 @@ async fn http_tool_calls_come_back_from_mistral_v11_calls() {
     assert_weather_calls(&calls);
     for call in &calls {
         let id = call["id"].as_str().unwrap();
-        assert!(
-            id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
-            "{id}"
-        );
+        assert_mistral_id(id);
     }
     let events = post_sse(servers.http, "/v1/chat/completions", request(true)).await;
-    let streamed: Vec<&Value> = events
-        .iter()
-        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
-        .flatten()
-        .collect();
-    let arguments = |calls: Vec<&Value>| -> Vec<Value> {
+    let streamed = streamed_calls(&events);
+    let arguments = |calls: &[Value]| -> Vec<Value> {
         calls
             .iter()
             .map(|c| c["function"]["arguments"].clone())
             .collect()
     };
-    assert_eq!(arguments(streamed), arguments(calls.iter().collect()));
+    assert_eq!(arguments(&streamed), arguments(&calls));
     goes_on_with(&servers, "Weather in Paris?", &calls).await;
 }
 
@@ -618,6 +597,24 @@ async fn http_tool_calls_come_back_from_phi4_mini_functools() {
     assert!(body["choices"][0]["message"]["content"].is_null(), "{body}");
     assert_weather_calls(&calls);
     goes_on_with(&servers, "Weather in Paris and Rome?", &calls).await;
+}
+
+/// The tool calls of a streamed chat response's deltas, in order.
+fn streamed_calls(events: &[Value]) -> Vec<Value> {
+    events
+        .iter()
+        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// A call id Mistral's templates take: nine letters and digits.
+fn assert_mistral_id(id: &str) {
+    assert!(
+        id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
+        "{id}"
+    );
 }
 
 /// Each call is of `get_weather`, its arguments JSON naming a city.

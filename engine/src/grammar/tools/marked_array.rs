@@ -14,7 +14,9 @@
 //! markers are text. (`mistral`, `granite` and `phi4_mini` hold each family's markers and
 //! words.)
 
-use super::{call_from_json, call_schema, control_token, lark_marker, ToolCall, ToolFunction};
+use super::{
+    answer_branch, call_from_json, call_schema, control_token, lark_marker, ToolCall, ToolFunction,
+};
 use crate::grammar::structural_tag::regex_escape;
 use crate::grammar::{compact, strict};
 use crate::tokenizer::Tokenizer;
@@ -81,17 +83,12 @@ pub(super) fn grammar(
     if !auto {
         return format!("start: calls\n{calls}");
     }
-    // Text may not start where the other branches do: with the JSON answer (`{`; a space
-    // may lead, as SentencePiece words carry one), nor with a marker's text (after blank
-    // space), even where the marker is a control token: reading would take that for calls
-    // the grammar never checked.
-    let (start, answer, lead) = match answer {
-        Some(answer) => (
-            "calls | answer | TEXT",
-            format!("answer: %json {}\n", compact(&answer)),
-            "( ?[^{\\s](.|\\n)*)?",
-        ),
-        None => ("calls | TEXT", String::new(), "(.|\\n)*"),
+    // Text may not start where the other branches do: as the JSON answer, nor with a
+    // marker's text (after blank space), even where the marker is a control token: reading
+    // would take that for calls the grammar never checked.
+    let (start, answer, lead) = match answer_branch(answer) {
+        Some((rule, lead)) => ("calls | answer | TEXT", rule, format!("({lead}(.|\\n)*)?")),
+        None => ("calls | TEXT", String::new(), "(.|\\n)*".to_string()),
     };
     let markers: Vec<String> = marker.read().map(|(open, _)| regex_escape(open)).collect();
     let text = format!("TEXT: /{lead}/ & ~/\\s*({})(.|\\n)*/\n", markers.join("|"));

@@ -12,7 +12,7 @@
 //! names them by id and the output text keeps them (`shown_control_tokens`). Where the
 //! vocabulary has no such tokens, they are text.
 
-use super::{control_token, lark_marker, ToolCall, ToolFunction};
+use super::{answer_branch, control_token, lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::{lark_string, regex_escape};
 use crate::grammar::{compact, strict};
 use crate::tokenizer::Tokenizer;
@@ -66,14 +66,8 @@ pub(super) fn grammar(
     if !auto {
         return format!("start: {calls}\n{rules}");
     }
-    // Beside an answer, text never starts with `{` (a space may lead, as SentencePiece
-    // words carry one): the first character tells the answer from text.
-    let (answer_choice, answer_rule, lead) = match answer {
-        Some(answer) => (
-            " | answer",
-            format!("answer: %json {}\n", compact(&answer)),
-            " ?[^{\\s]",
-        ),
+    let (answer_choice, answer_rule, lead) = match answer_branch(answer) {
+        Some((rule, lead)) => (" | answer", rule, lead),
         None => ("", String::new(), ""),
     };
     // Text never holds the marker's text, so every call read is one the grammar checked.

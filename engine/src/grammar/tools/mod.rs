@@ -179,6 +179,18 @@ impl ToolFormat {
     }
 }
 
+/// The JSON `answer` an `auto` output may give instead of calls: its rule, and how text
+/// beside it must start (not with `{`; a space may lead, as SentencePiece words carry one),
+/// so the first character tells the answer from text.
+fn answer_branch(answer: Option<Value>) -> Option<(String, &'static str)> {
+    answer.map(|a| {
+        (
+            format!("answer: %json {}\n", super::compact(&a)),
+            " ?[^{\\s]",
+        )
+    })
+}
+
 /// `marker`'s control token in `vocab`, if it is one.
 fn control_token(marker: &str, vocab: &Tokenizer) -> Option<u32> {
     vocab.token_id(marker).filter(|&id| vocab.is_special(id))
