@@ -96,6 +96,8 @@ struct Outcome {
     retractions: u64,
     completed: usize,
     aborted: usize,
+    /// Of the completed, embeddings.
+    embedded: usize,
 }
 
 fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
@@ -103,7 +105,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
     let bases: Vec<Vec<u32>> = (0..4)
         .map(|_| (0..48).map(|_| 100 + rng.below(900) as u32).collect())
         .collect();
-    let (mut completed, mut aborted) = (0, 0);
+    let (mut completed, mut aborted, mut embedded) = (0, 0, 0);
     let mut submitted = 0;
     while submitted < requests {
         // A wave of concurrent requests; their streams buffer while we read them in turn.
@@ -120,7 +122,13 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 2 => Plan::Deadline(rng.below(3)),
                 _ => Plan::Complete,
             };
-            let mut req = GenerateRequest::new(prompt.clone(), SamplingParams::greedy(max_new));
+            // Some are embeddings: the prompt's hidden state, nothing generated.
+            let embeds = rng.below(8) == 0;
+            let mut req = if embeds {
+                GenerateRequest::embedding(prompt.clone())
+            } else {
+                GenerateRequest::new(prompt.clone(), SamplingParams::greedy(max_new))
+            };
             req.params.ignore_eos = true;
             if let Plan::Deadline(ms) = plan {
                 req.deadline = Some(Instant::now() + Duration::from_millis(ms));
@@ -129,6 +137,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
             if let Plan::AbortById = plan {
                 engine.abort(&stream.rid);
             }
+            let max_new = if embeds { 0 } else { max_new };
             streams.push((prompt, max_new, plan, stream));
             submitted += 1;
         }
@@ -156,7 +165,18 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 "tokens must follow the reference"
             );
             match finish {
+                Some(c) if c.finish_reason == FinishReason::Length && max_new == 0 => {
+                    assert!(tokens.is_empty(), "an embedding generates nothing");
+                    let hidden = ScriptedModel::reference_hidden(&prompt);
+                    assert_eq!(c.embedding.as_deref(), Some(&hidden[..]));
+                    assert_eq!(c.usage.completion_tokens, 0);
+                    assert_eq!(c.usage.prompt_tokens as usize, prompt.len());
+                    assert!(c.usage.cached_tokens < c.usage.prompt_tokens);
+                    completed += 1;
+                    embedded += 1;
+                }
                 Some(c) if c.finish_reason == FinishReason::Length => {
+                    assert_eq!(c.embedding, None);
                     assert_eq!(tokens, want, "a completed request has all its tokens");
                     assert_eq!(c.usage.completion_tokens, max_new);
                     assert_eq!(c.usage.prompt_tokens as usize, prompt.len());
@@ -180,6 +200,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
         retractions: engine.server_info().retractions,
         completed,
         aborted,
+        embedded,
     }
 }
 
@@ -202,8 +223,9 @@ fn randomized_load_on_roomy_and_tiny_pools() {
         let begun = Instant::now();
         let outcome = run_workload(&engine, 7 + page as u64 + kv_tokens as u64, 600);
         eprintln!(
-            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed, {} aborted, {} retractions in {:?}",
+            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed ({} embeddings), {} aborted, {} retractions in {:?}",
             outcome.completed,
+            outcome.embedded,
             outcome.aborted,
             outcome.retractions,
             begun.elapsed()
@@ -214,6 +236,7 @@ fn randomized_load_on_roomy_and_tiny_pools() {
             outcome.completed
         );
         assert!(outcome.aborted > 0);
+        assert!(outcome.embedded > 30, "{} embeddings", outcome.embedded);
         if kv_tokens < 1000 {
             assert!(
                 outcome.retractions > 0,

@@ -10,7 +10,9 @@
 
 use crate::common;
 
-use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::handle::{
+    normalized_embedding, EngineConfig, EngineHandle, GenerateEvent, GenerateRequest,
+};
 use engine::kv_events::KvEvent;
 use engine::sampling::{FinishReason, SamplingParams};
 use engine::server::grpc::GrpcServer;
@@ -82,6 +84,23 @@ fn greedy(
     }
 }
 
+/// The engine's own embedding of `ids`: its last token's hidden state, L2-normalized.
+fn embedding(engine: &EngineHandle, ids: &[u32]) -> Vec<f32> {
+    let mut stream = engine
+        .submit(GenerateRequest::embedding(ids.to_vec()))
+        .unwrap();
+    loop {
+        match stream.blocking_next().expect("an event") {
+            GenerateEvent::Chunk { token_ids, .. } => assert!(token_ids.is_empty()),
+            GenerateEvent::Finished(done) => {
+                let hidden = done.embedding.expect("an embedding");
+                return normalized_embedding(&hidden, hidden.len());
+            }
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+}
+
 fn python_client() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let fetched = Command::new(root.join("scripts/fetch-sglang-client.sh"))
@@ -134,8 +153,17 @@ fn an_independent_sglang_client_gets_what_the_engine_computes() {
         every request that starts with it, which saves both time and memory on every turn.";
     let long_ids = tok.encode_without_bos_eos(&long.repeat(2), true).unwrap();
     assert!(long_ids.len() >= 64);
+    let embed: Vec<_> = ["The capital of France is", chat]
+        .iter()
+        .map(|text| {
+            let ids = tok.encode_without_bos_eos(text, true).unwrap();
+            json!({"input_ids": ids, "embedding": embedding(&engine, &ids)})
+        })
+        .collect();
     let info = engine.model_info();
     let expected = json!({
+        "hidden_size": info.hidden_size,
+        "embed": embed,
         "model_id": info.name,
         "vocab_size": info.vocab_size,
         "context_length": engine.max_context_len(),

@@ -4,6 +4,7 @@
 
 mod conversation;
 mod disk;
+mod embed;
 mod fair_permits;
 mod gate;
 mod prompt;
@@ -11,12 +12,13 @@ mod samples;
 mod submit;
 
 pub use crate::io::{
-    Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, ServerInfo,
-    SubmitError, TenantInfo, TokenLogprob, Usage,
+    Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, Pooling,
+    ServerInfo, SubmitError, TenantInfo, TokenLogprob, Usage,
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
 pub use conversation::Conversation;
 pub use disk::KvDiskConfig;
+pub use embed::normalized_embedding;
 pub use prompt::{ChatPrompt, PromptInput, CHAT_ROLES};
 pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
@@ -165,6 +167,7 @@ impl RequestStream {
             e2e_s: 0.0,
             spec_draft_tokens: 0,
             spec_accepted_tokens: 0,
+            embedding: None,
         };
         Self::ended(rid, Some(GenerateEvent::Finished(completion)))
     }
@@ -208,6 +211,8 @@ struct Inner {
     /// nor of other tenants' compiles.
     grammar_permits: FairPermits,
     grammars: Arc<Grammars>,
+    /// Whether embedding requests can be served, or why not.
+    embeddings: Result<(), String>,
     kv_events: Option<KvEventHub>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
@@ -231,8 +236,12 @@ impl EngineHandle {
         };
         let model = crate::model::load(&file, config.device, &options)?;
         let architecture = file.architecture().unwrap_or("unknown");
-        let model_info =
+        let mut model_info =
             describe_model(&config.model_path, architecture, model.config(), &tokenizer);
+        model_info.pooling = file
+            .metadata()
+            .get_u64(&format!("{architecture}.pooling_type"))
+            .map(|n| Pooling::from_gguf(u32::try_from(n).unwrap_or(u32::MAX)));
         drop(file);
         match model {
             LoadedModel::Cpu(model) => {
@@ -327,6 +336,7 @@ impl EngineHandle {
             None => None,
         };
         let kv_capacity = cache.allocator().capacity();
+        let embeddings = embedding_support(model.computes_hidden_states(), model_info.pooling);
         // A rendered conversation longer than the longest prompt can hold would be refused
         // after rendering: the template may not build more than that.
         chat_template.set_max_output_bytes(
@@ -387,6 +397,7 @@ impl EngineHandle {
                 prompt_permits: FairPermits::new(cores),
                 grammar_permits: FairPermits::new(cores),
                 grammars,
+                embeddings,
                 kv_events,
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),
@@ -427,6 +438,14 @@ impl EngineHandle {
     /// Longest prompt + output a request may have.
     pub fn max_context_len(&self) -> usize {
         self.inner.max_context_len
+    }
+
+    /// Whether this engine computes embeddings (`Err`: why not, for the client).
+    pub fn embeddings_supported(&self) -> Result<(), SubmitError> {
+        self.inner
+            .embeddings
+            .clone()
+            .map_err(SubmitError::InvalidArgument)
     }
 
     /// What a client may ask the grammar compiler for.
@@ -549,6 +568,22 @@ impl EngineHandle {
     }
 }
 
+/// Whether a model that does or does not compute hidden states, pooled as its file says,
+/// can serve embeddings: the last token's hidden state, of a decoder that names no pooling
+/// or names last-token pooling.
+fn embedding_support(hidden_states: bool, pooling: Option<Pooling>) -> Result<(), String> {
+    if !hidden_states {
+        return Err("this server's model runner does not compute embeddings".into());
+    }
+    match pooling {
+        None | Some(Pooling::Last) => Ok(()),
+        Some(other) => Err(format!(
+            "the model's file asks for {} pooling; only last-token pooling is supported",
+            other.name()
+        )),
+    }
+}
+
 /// What `GetModelInfo` and `/v1/models` report for the model at `path`.
 pub fn describe_model(
     path: &std::path::Path,
@@ -569,5 +604,6 @@ pub fn describe_model(
         num_heads: c.num_heads,
         num_kv_heads: c.num_kv_heads,
         eos_token_ids: tokenizer.stop_token_ids().to_vec(),
+        pooling: None,
     }
 }

@@ -78,12 +78,15 @@ impl EngineHandle {
                 "token id {bad} is outside the vocabulary of {vocab}"
             )));
         }
+        let limit = inner.max_context_len.min(inner.kv_capacity);
+        if request.embed {
+            return self.validate_embedding(request, limit);
+        }
         request
             .params
             .validate(vocab)
             .map_err(SubmitError::InvalidArgument)?;
         // The prompt plus at least one generated token must fit the context and the pool.
-        let limit = inner.max_context_len.min(inner.kv_capacity);
         if prompt_len >= limit {
             return Err(SubmitError::InvalidArgument(format!(
                 "the prompt has {prompt_len} tokens; at most {} fit (context {}, KV pool {})",
@@ -109,6 +112,29 @@ impl EngineHandle {
             }
         }
         Ok((prompt_len, max_new_tokens))
+    }
+
+    /// [`Self::validate`] for an embedding request: the model must compute embeddings, and
+    /// the whole prompt fit the context and the pool; nothing is generated.
+    fn validate_embedding(
+        &self,
+        request: &GenerateRequest,
+        limit: usize,
+    ) -> Result<(usize, u32), SubmitError> {
+        self.embeddings_supported()?;
+        if request.constraint.is_some() {
+            return Err(SubmitError::InvalidArgument(
+                "an embedding request takes no grammar".into(),
+            ));
+        }
+        let prompt_len = request.input_ids.len();
+        if prompt_len > limit {
+            return Err(SubmitError::InvalidArgument(format!(
+                "the input has {prompt_len} tokens; at most {limit} fit (context {}, KV pool {})",
+                self.inner.max_context_len, self.inner.kv_capacity
+            )));
+        }
+        Ok((prompt_len, 0))
     }
 
     /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its
@@ -242,8 +268,9 @@ fn cap_for_tenant(
     mut max: u32,
 ) -> Result<u32, SubmitError> {
     if let Some(quota) = gate.kv_quota(request.tenant) {
-        // Prompt and output must fit the tenant's quota, or it would wait forever.
-        if prompt_len >= quota {
+        // Prompt and output must fit the tenant's quota, or it would wait forever (an
+        // embedding's prompt alone).
+        if prompt_len + usize::from(!request.embed) > quota {
             return Err(SubmitError::InvalidArgument(format!(
                 "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is {quota}"
             )));

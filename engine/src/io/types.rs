@@ -24,6 +24,9 @@ pub struct GenerateRequest {
     pub max_new_tokens_explicit: bool,
     /// A grammar the output must match (compiled by the handle's `compile_grammar`).
     pub constraint: Option<Constraint>,
+    /// An embedding request: the prompt is computed and the request ends with its
+    /// embedding ([`Completion::embedding`]), generating nothing.
+    pub embed: bool,
 }
 
 impl GenerateRequest {
@@ -37,6 +40,19 @@ impl GenerateRequest {
             deadline: None,
             max_new_tokens_explicit: false,
             constraint: None,
+            embed: false,
+        }
+    }
+
+    /// An embedding request for `input_ids`: nothing is generated.
+    pub fn embedding(input_ids: Vec<u32>) -> Self {
+        let params = SamplingParams {
+            max_new_tokens: 0,
+            ..SamplingParams::default()
+        };
+        Self {
+            embed: true,
+            ..Self::new(input_ids, params)
         }
     }
 }
@@ -70,6 +86,9 @@ pub struct Completion {
     /// Speculative draft tokens verified for this request, and how many were accepted.
     pub spec_draft_tokens: u32,
     pub spec_accepted_tokens: u32,
+    /// An embedding request's embedding: the final hidden state (output-normed, not
+    /// L2-normalized) of its last prompt token.
+    pub embedding: Option<Vec<f32>>,
 }
 
 /// One event of a request's output stream: chunks of tokens, then exactly one `Finished` or
@@ -128,6 +147,46 @@ pub struct ModelInfo {
     pub num_heads: usize,
     pub num_kv_heads: usize,
     pub eos_token_ids: Vec<u32>,
+    /// How the file says its embeddings are pooled (`{arch}.pooling_type`), if it does.
+    pub pooling: Option<Pooling>,
+}
+
+/// How a model's embedding is pooled from its prompt's hidden states, as GGUF numbers them
+/// (`{arch}.pooling_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pooling {
+    None,
+    Mean,
+    Cls,
+    /// The last token's hidden state: decoder embedding models (Qwen3-Embedding,
+    /// gte-Qwen2, e5-mistral), and the engine's choice when the file names none.
+    Last,
+    Rank,
+    Other(u32),
+}
+
+impl Pooling {
+    pub fn from_gguf(value: u32) -> Self {
+        match value {
+            0 => Self::None,
+            1 => Self::Mean,
+            2 => Self::Cls,
+            3 => Self::Last,
+            4 => Self::Rank,
+            n => Self::Other(n),
+        }
+    }
+
+    pub fn name(self) -> String {
+        match self {
+            Self::None => "none".into(),
+            Self::Mean => "mean".into(),
+            Self::Cls => "cls".into(),
+            Self::Last => "last".into(),
+            Self::Rank => "rank".into(),
+            Self::Other(n) => format!("type {n}"),
+        }
+    }
 }
 
 /// A snapshot of the engine's load and cache, for `GetServerInfo` and `/metrics`.

@@ -23,6 +23,9 @@ pub struct ForwardBatch {
     pub req_pool_indices: Vec<u32>,
     /// Token rows whose logits are wanted (usually each request's last token).
     pub logits_rows: Vec<u32>,
+    /// Token rows whose final hidden state (after the output norm, before the head) is
+    /// wanted: the last prompt token of an embedding request.
+    pub hidden_rows: Vec<u32>,
 }
 
 impl ForwardBatch {
@@ -63,6 +66,9 @@ impl ForwardBatch {
         if let Some(&r) = self.logits_rows.iter().find(|&&r| r as usize >= t) {
             return bad(format!("logits row {r} outside the batch of {t} tokens"));
         }
+        if let Some(&r) = self.hidden_rows.iter().find(|&&r| r as usize >= t) {
+            return bad(format!("hidden row {r} outside the batch of {t} tokens"));
+        }
         let n = self.q_indptr.len();
         if n < 2 || self.kv_indptr.len() != n || self.req_pool_indices.len() != n - 1 {
             return bad(format!(
@@ -102,6 +108,7 @@ impl ForwardBatch {
         self.kv_indices.clear();
         self.req_pool_indices.clear();
         self.logits_rows.clear();
+        self.hidden_rows.clear();
     }
 
     /// Appends the request in `req_to_token` row `row`: `new_ids` computed at positions
@@ -152,12 +159,13 @@ mod tests {
         assert_eq!(ok.logits_rows, [2, 3]);
         ok.validate(100).unwrap();
         type Break = fn(&mut ForwardBatch);
-        let broken: [(&str, Break); 7] = [
+        let broken: [(&str, Break); 8] = [
             ("outside the vocabulary", |b| b.input_ids[0] = 100),
             ("positions", |b| {
                 b.positions.pop();
             }),
             ("logits row", |b| b.logits_rows.push(4)),
+            ("hidden row", |b| b.hidden_rows.push(4)),
             ("rows", |b| {
                 b.req_pool_indices.pop();
             }),

@@ -4,7 +4,8 @@
 //! `kv_indices` (windowed on sliding layers, scores soft-capped where the family says) ->
 //! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
 //! times up -> down, or a mixture of experts (-> post-norm) -> residual, and the output head
-//! (scaled and soft-capped where declared) on the requested rows. Which of the optional steps run is the family's choice,
+//! (scaled and soft-capped where declared) on the requested rows; rows wanted for embeddings
+//! stop at the output norm. Which of the optional steps run is the family's choice,
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
 use super::moe::MoeScratch;
@@ -33,6 +34,8 @@ struct Scratch {
     act: Vec<f32>,
     selected: Vec<f32>,
     logits: Vec<f32>,
+    /// The last pass's final hidden states of its `hidden_rows`.
+    hidden: Vec<f32>,
     tmp: Vec<f32>,
     /// RoPE angles of the batch's positions per RoPE table, shared by the layers using it.
     angles: Vec<RopeAngles>,
@@ -189,20 +192,25 @@ impl Model {
             scale_residual(&mut s.proj, c.residual_scale);
             add_in_place(&mut s.x, &s.proj);
         }
-        // The final norm and the head only for the rows whose logits are wanted.
+        // The final norm only for the rows whose logits or hidden states are wanted, and
+        // the head only for the former.
         let rows = batch.logits_rows.len();
+        let normed_rows = rows + batch.hidden_rows.len();
         s.selected.clear();
-        for &r in &batch.logits_rows {
+        for &r in batch.logits_rows.iter().chain(&batch.hidden_rows) {
             s.selected
                 .extend_from_slice(&s.x[r as usize * hidden..][..hidden]);
         }
-        s.normed.resize(rows * hidden, 0.0);
+        s.normed.resize(normed_rows * hidden, 0.0);
         rms_norm(
             &s.selected,
             &w.output_norm,
             c.rms_norm_eps,
-            &mut s.normed[..rows * hidden],
+            &mut s.normed[..normed_rows * hidden],
         )?;
+        s.hidden.clear();
+        s.hidden
+            .extend_from_slice(&s.normed[rows * hidden..normed_rows * hidden]);
         s.logits.resize(rows * c.vocab_size, 0.0);
         w.output_head()
             .matmul(&s.normed[..rows * hidden], rows, &mut s.logits)?;
@@ -226,6 +234,12 @@ impl Model {
             ));
         }
         Ok(())
+    }
+
+    /// The final hidden states (output-normed, `[rows, hidden]`) of the last pass's
+    /// `hidden_rows`.
+    pub fn hidden_states(&self) -> &[f32] {
+        &self.scratch.hidden
     }
 
     /// The loaded weights (the GPU runner uploads them).

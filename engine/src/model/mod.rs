@@ -135,6 +135,20 @@ pub trait ForwardModel: Send {
     /// Runs `batch`, writing K/V into `kv`; returns logits of `batch.logits_rows`.
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut Self::Kv) -> Result<&[f32], ModelError>;
 
+    /// Whether [`Self::hidden_states`] gives the hidden states of `hidden_rows`
+    /// (embeddings).
+    fn computes_hidden_states(&self) -> bool {
+        false
+    }
+
+    /// The final hidden states (after the output norm, `[rows, hidden]`) of the last
+    /// batch's `hidden_rows`; valid until the next pass.
+    fn hidden_states(&self) -> Result<&[f32], ModelError> {
+        Err(ModelError::Unsupported(
+            "hidden states (embeddings) from this runner".into(),
+        ))
+    }
+
     /// Decode steps this model replayed from a CUDA graph (the GPU runner's count).
     fn graph_replays(&self) -> u64 {
         0
@@ -220,6 +234,14 @@ impl ForwardModel for Model {
 
     fn forward(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
         Model::forward(self, batch, kv)
+    }
+
+    fn computes_hidden_states(&self) -> bool {
+        true
+    }
+
+    fn hidden_states(&self) -> Result<&[f32], ModelError> {
+        Ok(Model::hidden_states(self))
     }
 
     fn sliding_window_layers(&self) -> usize {

@@ -19,6 +19,8 @@ pub struct ScriptedModel {
     vocab_size: usize,
     context_length: usize,
     logits: Vec<f32>,
+    /// The last batch's hidden states of its `hidden_rows`.
+    hidden: Vec<f32>,
     /// A batch holding this token id fails (to test how the engine handles model errors).
     failing_token: Option<u32>,
     /// The first launched batch holding this token id (once its future inputs are filled
@@ -51,6 +53,7 @@ impl ScriptedModel {
             vocab_size,
             context_length,
             logits: Vec::new(),
+            hidden: Vec::new(),
             failing_token: None,
             failing_collect_token: None,
             failed_slots: [false; 2],
@@ -121,6 +124,7 @@ impl ScriptedModel {
             num_heads: 1,
             num_kv_heads: 1,
             eos_token_ids: eos_token_ids.to_vec(),
+            pooling: None,
         }
     }
 
@@ -155,33 +159,54 @@ impl ScriptedModel {
         let Some((LayerKv::F32(k_cache), _)) = kv.layer(0) else {
             return Err(ModelError::Batch("scripted model needs an f32 pool".into()));
         };
-        let next = batch.logits_rows.iter().map(|&row| {
+        // The hash of every (token, position) row `row` reads.
+        let row_hash = |row: u32| {
             let row = row as usize;
             // The request this token belongs to, and its visible keys (causal, end-aligned).
             let b = batch.q_indptr.partition_point(|&s| s as usize <= row) - 1;
             let q1 = batch.q_indptr[b + 1] as usize;
             let (k0, k1) = (batch.kv_indptr[b] as usize, batch.kv_indptr[b + 1] as usize);
             let visible = (k1 - k0) - (q1 - 1 - row);
-            let h = batch.kv_indices[k0..k0 + visible]
+            batch.kv_indices[k0..k0 + visible]
                 .iter()
                 .fold(SEED, |h, &slot| {
                     let at = slot as usize * 2;
                     mix(h, k_cache[at] as u64, k_cache[at + 1] as u64)
-                });
-            let next = FIRST_TOKEN as u64 + h % RANGE;
+                })
+        };
+        self.hidden = batch
+            .hidden_rows
+            .iter()
+            .flat_map(|&row| hidden_of(row_hash(row)))
+            .collect();
+        let next = batch.logits_rows.iter().map(|&row| {
+            let next = FIRST_TOKEN as u64 + row_hash(row) % RANGE;
             (next < self.vocab_size as u64).then_some(next as u32)
         });
         Ok(next.collect())
     }
 
+    /// The hidden state this model gives the last token of `history` (an embedding).
+    pub fn reference_hidden(history: &[u32]) -> [f32; 2] {
+        hidden_of(history_hash(history))
+    }
+
     /// The token this model produces after `history` (prompt and output so far).
     pub fn reference_next(history: &[u32]) -> u32 {
-        let h = history
-            .iter()
-            .enumerate()
-            .fold(SEED, |h, (pos, &tok)| mix(h, tok as u64, pos as u64));
-        FIRST_TOKEN + (h % RANGE) as u32
+        FIRST_TOKEN + (history_hash(history) % RANGE) as u32
     }
+}
+
+fn history_hash(history: &[u32]) -> u64 {
+    history
+        .iter()
+        .enumerate()
+        .fold(SEED, |h, (pos, &tok)| mix(h, tok as u64, pos as u64))
+}
+
+/// A two-wide hidden state from a row's hash (exact small integers).
+fn hidden_of(h: u64) -> [f32; 2] {
+    [(h % 4096) as f32, ((h >> 32) % 4096) as f32]
 }
 
 const SEED: u64 = 0x51_7cc1_b727_220a;
@@ -219,6 +244,14 @@ impl ForwardModel for ScriptedModel {
 
     fn samples_on_device(&self) -> bool {
         self.device_sampling
+    }
+
+    fn computes_hidden_states(&self) -> bool {
+        true
+    }
+
+    fn hidden_states(&self) -> Result<&[f32], ModelError> {
+        Ok(&self.hidden)
     }
 
     fn launch_sampled(

@@ -101,6 +101,8 @@ impl<M: ForwardModel> Scheduler<M> {
             finish: None,
             error: None,
             constraint: request.constraint,
+            embed: request.embed,
+            embedding: None,
             staged: None,
             disk_loads: 0,
             may_evict_any: false,

@@ -11,6 +11,9 @@ pub(super) struct Entry {
     pub(super) tokens: usize,
     /// Whether this finishes the request's pending tokens, so its logits are sampled.
     pub(super) samples: bool,
+    /// Whether this finishes an embedding request's prompt, so its last token's hidden
+    /// state is its embedding (it samples nothing).
+    pub(super) embeds: bool,
     /// A decode's speculative draft, computed after its pending token (logits of every
     /// position are sampled in turn while the draft matches).
     pub(super) draft: Vec<u32>,

@@ -145,6 +145,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             self.release_namespace(req.ns);
             let reason = req.finish.take().unwrap_or(FinishReason::Abort);
+            let aborted = reason == FinishReason::Abort;
             let now = Instant::now();
             let outcome = match reason {
                 FinishReason::Abort => "abort",
@@ -175,6 +176,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 e2e_s: (now - req.submitted_at).as_secs_f64(),
                 spec_draft_tokens: req.drafted,
                 spec_accepted_tokens: req.accepted,
+                embedding: req.embedding.take().filter(|_| !aborted),
             };
             // A closed stream means the client left; the request is over either way.
             let last = match req.error.take() {

@@ -52,6 +52,8 @@ struct FlightEntry {
     tokens: usize,
     /// Its sampling row when it samples.
     row: Option<usize>,
+    /// It finishes an embedding request (whose embedding was taken at the launch).
+    embeds: bool,
 }
 
 impl Flight {
@@ -136,6 +138,9 @@ impl<M: ForwardModel> Scheduler<M> {
         let launched = self
             .model
             .launch_sampled(&self.batch, &mut self.kv, &sampling, &futures)?;
+        // Launches that complete at once have their hidden states now (a runner that
+        // computes them completes its launches).
+        self.take_embeddings(entries)?;
         if let Launched::Ready(rows) = &launched {
             if rows.len() != failed.len() {
                 return Err(ModelError::Batch(format!(
@@ -160,6 +165,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     decodes: e.decodes(),
                     tokens: e.tokens,
                     row,
+                    embeds: e.embeds,
                 }
             })
             .collect();
@@ -261,6 +267,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 start: 0,
                 tokens: fe.tokens,
                 samples: fe.row.is_some(),
+                embeds: fe.embeds,
                 draft: Vec::new(),
                 future: false,
             });

@@ -160,6 +160,8 @@ mod tests {
             finish: None,
             error: None,
             constraint: None,
+            embed: false,
+            embedding: None,
             staged: None,
             disk_loads: 0,
             may_evict_any: false,

@@ -51,6 +51,10 @@ pub struct Req {
     pub error: Option<GenerateError>,
     /// The grammar its output must match, if any.
     pub constraint: Option<Constraint>,
+    /// An embedding request: its last prompt token's hidden state is its whole output.
+    pub embed: bool,
+    /// That hidden state, once computed (it ends the request).
+    pub embedding: Option<Vec<f32>>,
     /// Speculative draft tokens proposed and accepted so far (drafting stops for a
     /// request whose drafts are mostly wrong).
     pub drafted: u32,

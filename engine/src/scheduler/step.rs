@@ -374,7 +374,9 @@ impl<M: ForwardModel> Scheduler<M> {
                 .collect()
         };
         ids.extend_from_slice(&draft);
-        let samples = future || tokens - draft.len() == pending;
+        let last = future || tokens - draft.len() == pending;
+        // An embedding request's last prompt token gives its hidden state, not logits.
+        let (samples, embeds) = (last && !req.embed, last && req.embed);
         self.batch.push_request(
             row,
             &ids,
@@ -383,6 +385,11 @@ impl<M: ForwardModel> Scheduler<M> {
             slots,
             samples && draft.is_empty(),
         );
+        if embeds {
+            self.batch
+                .hidden_rows
+                .push(self.batch.num_tokens() as u32 - 1);
+        }
         if !draft.is_empty() {
             // Every position's logits: the pending token's, then each draft token's.
             let end = self.batch.num_tokens() as u32;
@@ -393,6 +400,7 @@ impl<M: ForwardModel> Scheduler<M> {
             start,
             tokens,
             samples,
+            embeds,
             draft,
             future,
         })
@@ -453,6 +461,18 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             if e.samples {
                 self.bill_grammar(e.index);
+            }
+            if e.embeds {
+                // Its embedding was taken after the pass: the request is done.
+                let req = &mut self.running[e.index];
+                if req.embedding.is_none() {
+                    req.error = Some(GenerateError::Engine(
+                        "no hidden state for the embedding".into(),
+                    ));
+                }
+                req.finish = Some(FinishReason::Length);
+                finished.push(e.index);
+                continue;
             }
             if !e.samples {
                 self.cache_progress(e.index);
@@ -566,8 +586,33 @@ impl<M: ForwardModel> Scheduler<M> {
         self.forward_time = forward_time;
         self.logits_scratch.clear();
         self.logits_scratch.extend_from_slice(logits);
+        self.take_embeddings(entries)?;
         let forwarded = phase_done("forward", since);
         Ok((self.sample_rows(entries, vocab, &mut masks), forwarded))
+    }
+
+    /// Gives each embedding entry of the batch just run its row of the model's hidden
+    /// states (rows follow the entries).
+    pub(super) fn take_embeddings(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+        if self.batch.hidden_rows.is_empty() {
+            return Ok(());
+        }
+        let hidden = self.model.hidden_states()?;
+        let rows = self.batch.hidden_rows.len();
+        if hidden.is_empty() || hidden.len() % rows != 0 {
+            return Err(ModelError::Batch(format!(
+                "{} hidden values for {rows} rows",
+                hidden.len()
+            )));
+        }
+        let width = hidden.len() / rows;
+        let embedding_entries = entries.iter().filter(|e| e.embeds);
+        for (e, row) in embedding_entries.zip(hidden.chunks_exact(width)) {
+            if let Some(req) = self.running.get_mut(e.index) {
+                req.embedding = Some(row.to_vec());
+            }
+        }
+        Ok(())
     }
 
     /// Counts the batch's prefill and decode tokens, and records its size.

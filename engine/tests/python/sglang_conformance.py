@@ -448,6 +448,48 @@ def check_bad_input():
     assert not failures, "bad inputs not refused as expected:\n    " + "\n    ".join(failures)
 
 
+# ---------------------------------------------------------------- embeddings
+
+
+def check_embed():
+    """Embed answers each input's embedding as the engine computes it (the last token's
+    hidden state, L2-normalized), and refuses what it cannot honour by name."""
+    for case in EXPECTED["embed"]:
+        got = rpc("Embed", pb.EmbedRequest(request_id=f"conformance-{next(_ids)}",
+                                            tokenized=pb.TokenizedInput(input_ids=case["input_ids"])))
+        what = f"Embed of {len(case['input_ids'])} tokens: {show(got, 300)}"
+        want = case["embedding"]
+        assert got.embedding_dim == len(want) == EXPECTED["hidden_size"], f"embedding_dim; {what}"
+        assert got.prompt_tokens == len(case["input_ids"]), f"prompt_tokens; {what}"
+        # Floats on the wire both ways: the same f32 values.
+        assert list(got.embedding) == want, f"embedding differs from the engine's; {what}"
+    ids = EXPECTED["embed"][0]["input_ids"]
+    cases = [
+        ("empty input", pb.EmbedRequest(request_id="conformance-embed-empty",
+                                        tokenized=pb.TokenizedInput(input_ids=[])), "input_ids"),
+        ("no tokenized", pb.EmbedRequest(request_id="conformance-embed-none"), "tokenized"),
+        ("cross encoder", pb.EmbedRequest(request_id="conformance-embed-cross", is_cross_encoder=True,
+                                          tokenized=pb.TokenizedInput(input_ids=ids)), "is_cross_encoder"),
+        ("token_type_ids", pb.EmbedRequest(request_id="conformance-embed-types", token_type_ids=[0] * len(ids),
+                                           tokenized=pb.TokenizedInput(input_ids=ids)), "token_type_ids"),
+        ("a token id == vocab_size", pb.EmbedRequest(
+            request_id="conformance-embed-vocab",
+            tokenized=pb.TokenizedInput(input_ids=ids + [EXPECTED["vocab_size"]])), "vocabulary"),
+    ]
+    failures = []
+    for label, req, field in cases:
+        try:
+            got = rpc("Embed", req)
+            failures.append(f"{label}: served instead of INVALID_ARGUMENT: {show(got, 300)}")
+        except grpc.RpcError as error:
+            details = error.details() or ""
+            if error.code() != CODE.INVALID_ARGUMENT:
+                failures.append(f"{label}: {show(error)} (expected INVALID_ARGUMENT)")
+            elif not re.search(rf"\b{re.escape(field)}\b", details):
+                failures.append(f"{label}: details {details!r} do not name {field!r}")
+    assert not failures, "bad embedding inputs not refused as expected:\n    " + "\n    ".join(failures)
+
+
 # ---------------------------------------------------------------- cache, abort, cancellation
 
 
@@ -700,7 +742,7 @@ def check_samples():
 CHECKS = [
     check_auth, check_health, check_model_info, check_server_info, check_loads, check_tokenizer,
     check_generate, check_generate_stream, check_logprobs, check_stop_and_limits, check_sampling,
-    check_bad_input, check_cached_tokens, check_flush_cache, check_abort, check_dropped_stream,
+    check_bad_input, check_embed, check_cached_tokens, check_flush_cache, check_abort, check_dropped_stream,
     check_samples, check_kv_events, check_health,
 ]
 

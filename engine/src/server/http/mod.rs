@@ -1,5 +1,5 @@
 //! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` and
-//! `/v1/responses` (JSON or SSE), `/v1/models`, `/health` and `/metrics`.
+//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, `/v1/models`, `/health` and `/metrics`.
 //!
 //! The server may start before the model is loaded: [`HttpState`] then has no engine,
 //! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
@@ -9,6 +9,7 @@ mod auth;
 mod chat;
 mod chat_stream;
 mod completions;
+pub mod embeddings;
 pub mod error;
 mod generate;
 mod info;
@@ -103,6 +104,7 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/completions", post(completions::completions))
         .route("/v1/chat/completions", post(chat::chat_completions))
         .route("/v1/responses", post(responses::responses))
+        .route("/v1/embeddings", post(embeddings::embeddings))
         .route("/v1/models", get(info::models))
         .route("/v1/models/{id}", get(info::model))
         .route("/metrics", get(info::metrics))

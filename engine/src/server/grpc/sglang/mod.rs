@@ -9,6 +9,7 @@
 //! calls act as (`--sglang-tenant`).
 
 mod bundle;
+mod embed;
 mod events;
 mod generate;
 mod inflight;
@@ -173,6 +174,31 @@ impl SglangScheduler for SglangService {
         Ok(Response::new(generate::response_stream(
             samples, options, inflight,
         )))
+    }
+
+    async fn embed(
+        &self,
+        request: Request<pb::EmbedRequest>,
+    ) -> Result<Response<pb::EmbedResponse>, Status> {
+        let caller = self.caller(&request)?;
+        let engine = self.engine()?;
+        if engine.is_draining() {
+            return Err(Status::unavailable("the server is shutting down"));
+        }
+        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
+        engine
+            .precheck(caller.tenant)
+            .map_err(status::from_submit)?;
+        let request = embed::prepare(engine, &caller, request.into_inner(), deadline)?;
+        // Registered while it runs, so that an `Abort` by its id finds it.
+        let rid = request.rid.clone().unwrap_or_default();
+        let inflight = self.inflight.register(&rid, caller.tenant).ok_or_else(|| {
+            Status::already_exists(format!(
+                "request_id {rid:?} is already in flight: ids must be unique"
+            ))
+        })?;
+        let response = embed::run(engine, &caller, request, &inflight, deadline).await?;
+        Ok(Response::new(response))
     }
 
     /// Open to every caller, like `grpc.health.v1`: UNAVAILABLE until the model is loaded

@@ -1,0 +1,120 @@
+//! `Embed`: token ids in, the last prompt token's final hidden state out, L2-normalized at
+//! the model's full width, as SGLang's embedding workers answer the smg gateway. Every
+//! field is honoured or, when set to something the engine cannot do, refused by name.
+
+use super::super::{deadline, status};
+use super::inflight::InFlight;
+use super::params::check_request_id;
+use crate::handle::{
+    normalized_embedding, ChoiceEvents, EngineHandle, GenerateEvent, GenerateRequest,
+};
+use crate::io::AbortScope;
+use crate::sampling::FinishReason;
+use crate::tenants::Caller;
+use proto::sglang::scheduler as pb;
+use std::time::Instant;
+use tonic::Status;
+
+fn refuse(field: &str, why: &str) -> Status {
+    Status::invalid_argument(format!("{field}: {why}"))
+}
+
+/// Fields of an embedding request that radixserve cannot honour.
+fn refuse_unsupported(request: &pb::EmbedRequest) -> Result<(), Status> {
+    let unsupported = [
+        (
+            request.mm_inputs.is_some(),
+            "mm_inputs",
+            "multimodal input is not supported",
+        ),
+        (
+            !request.token_type_ids.is_empty(),
+            "token_type_ids",
+            "token type ids are for encoder models, which are not supported",
+        ),
+        (
+            request.is_cross_encoder || !request.texts.is_empty(),
+            "is_cross_encoder",
+            "cross-encoder scoring is not supported",
+        ),
+        (
+            request.data_parallel_rank != 0,
+            "data_parallel_rank",
+            "this worker has one rank (0)",
+        ),
+    ];
+    match unsupported.iter().find(|(set, _, _)| *set) {
+        Some((_, field, why)) => Err(refuse(field, why)),
+        None => Ok(()),
+    }
+}
+
+/// The engine's embedding request for `request`, run for `caller`.
+pub(super) fn prepare(
+    engine: &EngineHandle,
+    caller: &Caller,
+    request: pb::EmbedRequest,
+    deadline: Option<Instant>,
+) -> Result<GenerateRequest, Status> {
+    refuse_unsupported(&request)?;
+    check_request_id(&request.request_id)?;
+    engine.embeddings_supported().map_err(status::from_submit)?;
+    let input_ids = request
+        .tokenized
+        .map(|t| t.input_ids)
+        .ok_or_else(|| refuse("tokenized", "the request has no tokenized input"))?;
+    if input_ids.is_empty() {
+        return Err(refuse("tokenized.input_ids", "the input is empty"));
+    }
+    let mut embed = GenerateRequest::embedding(input_ids);
+    embed.rid = (!request.request_id.is_empty()).then_some(request.request_id);
+    embed.namespace = caller.namespace_for(None);
+    embed.tenant = caller.tenant;
+    embed.deadline = deadline;
+    Ok(embed)
+}
+
+/// Submits `request` for `caller`, registered as `inflight`, and answers with its
+/// embedding once it is computed.
+pub(super) async fn run(
+    engine: &EngineHandle,
+    caller: &Caller,
+    request: GenerateRequest,
+    inflight: &InFlight,
+    deadline: Option<Instant>,
+) -> Result<pb::EmbedResponse, Status> {
+    let aborted = || Status::cancelled("the request was aborted");
+    if inflight.aborted() {
+        return Err(aborted());
+    }
+    let stream = engine.submit(request).map_err(status::from_submit)?;
+    if inflight.aborted() {
+        // Named by an `Abort` while it was submitted: that abort found nothing to end.
+        engine.abort_owned(&stream.rid, AbortScope::Tenant(caller.tenant));
+    }
+    let mut events = ChoiceEvents::new(vec![stream]);
+    loop {
+        let Some((_, event)) = deadline::next_event(&mut events, deadline).await? else {
+            return Err(Status::unavailable("the engine stopped"));
+        };
+        match event {
+            GenerateEvent::Chunk { .. } => continue,
+            GenerateEvent::Error(e) => return Err(status::from_generate(e)),
+            GenerateEvent::Finished(completion) => {
+                let past_deadline = deadline.is_some_and(|d| Instant::now() >= d);
+                let hidden = match (completion.finish_reason, completion.embedding) {
+                    (FinishReason::Abort, _) if past_deadline => return Err(deadline::exceeded()),
+                    (FinishReason::Abort, _) => return Err(aborted()),
+                    (_, None) => return Err(Status::internal("the engine returned no embedding")),
+                    (_, Some(hidden)) => hidden,
+                };
+                let embedding = normalized_embedding(&hidden, hidden.len());
+                return Ok(pb::EmbedResponse {
+                    embedding_dim: u32::try_from(embedding.len()).unwrap_or(u32::MAX),
+                    embedding,
+                    prompt_tokens: completion.usage.prompt_tokens,
+                });
+            }
+        }
+    }
+}
