@@ -10,11 +10,14 @@
 
 use crate::common;
 
-use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::handle::{
+    normalized_embedding, EngineConfig, EngineHandle, GenerateEvent, GenerateRequest,
+};
 use engine::sampling::SamplingParams;
 use engine::server::grpc::GrpcServer;
 use engine::tokenizer::ChatMessage;
 use proto::v1 as pb;
+use proto::v1::embed_request::Input as EmbedInput;
 use proto::v1::generate_request::Input;
 use proto::v1::generate_response::Response;
 use proto::v1::radix_serve_client::RadixServeClient;
@@ -705,4 +708,69 @@ async fn model_and_server_info() {
     assert_eq!(info.tenants.len(), 1);
     assert_eq!(info.tenants[0].tenant, "default");
     assert_eq!(info.tenants[0].weight, 1.0);
+}
+
+/// `Embed`: the engine's own embedding of the input (its last token's hidden state,
+/// normalized), the same from text and from its token ids, cached the second time; a
+/// prefix of it with `dimensions`; bad requests refused.
+#[tokio::test]
+async fn embed_gives_the_engines_embedding() {
+    let _turn = SERIAL.lock().await;
+    let engine = &server().engine;
+    let text = "Radix trees share the prefixes of prompts between requests.";
+    let ids = engine.tokenizer().encode(text, true).unwrap();
+    let mut stream = engine
+        .submit(GenerateRequest::embedding(ids.clone()))
+        .unwrap();
+    let hidden = loop {
+        match stream.next().await.unwrap() {
+            GenerateEvent::Finished(done) => break done.embedding.unwrap(),
+            GenerateEvent::Chunk { token_ids, .. } => assert!(token_ids.is_empty()),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    };
+    let want = normalized_embedding(&hidden, hidden.len());
+    let embed = |input: EmbedInput, dimensions: Option<u32>| pb::EmbedRequest {
+        input: Some(input),
+        request_id: None,
+        cache_salt: None,
+        dimensions,
+    };
+    let mut client = client().await;
+    let from_text = client
+        .embed(embed(EmbedInput::Text(text.into()), None))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(from_text.embedding, want);
+    assert_eq!(from_text.prompt_tokens as usize, ids.len());
+    let token_ids = EmbedInput::TokenIds(pb::TokenIds { ids: ids.clone() });
+    let from_ids = client
+        .embed(embed(token_ids.clone(), Some(16)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(from_ids.embedding, normalized_embedding(&hidden, 16));
+    assert_eq!(from_ids.cached_tokens as usize, ids.len() - 1, "cached");
+    for (request, what) in [
+        (
+            pb::EmbedRequest {
+                input: None,
+                request_id: None,
+                cache_salt: None,
+                dimensions: None,
+            },
+            "input",
+        ),
+        (embed(token_ids.clone(), Some(0)), "dimensions"),
+        (
+            embed(EmbedInput::TokenIds(pb::TokenIds { ids: Vec::new() }), None),
+            "empty",
+        ),
+    ] {
+        let status = client.embed(request).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert!(status.message().contains(what), "{status:?}");
+    }
+    wait_idle().await;
 }

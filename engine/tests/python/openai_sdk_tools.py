@@ -1,8 +1,8 @@
 """Drives a running radixserve through the OpenAI Python SDK: tool calls (required, named,
 streamed) and a JSON-schema response_format on chat completions; on the Responses API, a
 named call (whole, and streamed through the SDK's own event accumulator), its output sent
-back, and a structured answer parsed into a pydantic model. Exits non-zero with a message on
-any mismatch.
+back, and a structured answer parsed into a pydantic model; embeddings in base64 (the SDK's
+default) and as floats. Exits non-zero with a message on any mismatch.
 
 Usage: openai_sdk_tools.py BASE_URL
 """
@@ -138,4 +138,19 @@ parsed = client.responses.parse(
     model="smollm2", input="Invent a person.", text_format=Person, temperature=0, max_output_tokens=60,
 )
 check(isinstance(parsed.output_parsed, Person), f"parsed {parsed.output}")
+# Embeddings: the SDK asks for base64 unless told otherwise and decodes it itself; floats
+# asked for explicitly are the same values, each vector normalized, `dimensions` honoured.
+TEXTS = ["The capital of France is", "Quarterly revenue grew by twelve percent."]
+packed = client.embeddings.create(model="smollm2", input=TEXTS)
+plain = client.embeddings.create(model="smollm2", input=TEXTS, encoding_format="float")
+check([d.index for d in packed.data] == [0, 1], f"indices {[d.index for d in packed.data]}")
+check(packed.usage.prompt_tokens > 0 and packed.usage.total_tokens == packed.usage.prompt_tokens,
+      f"usage {packed.usage}")
+for a, b in zip(packed.data, plain.data):
+    check(len(a.embedding) == len(b.embedding) > 0, f"lengths {len(a.embedding)}, {len(b.embedding)}")
+    check(max(abs(x - y) for x, y in zip(a.embedding, b.embedding)) < 1e-6, "base64 and float differ")
+    check(abs(sum(x * x for x in a.embedding) - 1.0) < 1e-4, "an embedding is not normalized")
+short = client.embeddings.create(model="smollm2", input=TEXTS[0], dimensions=32)
+check(len(short.data[0].embedding) == 32, f"dimensions: {len(short.data[0].embedding)} values")
+
 print("openai SDK checks passed")

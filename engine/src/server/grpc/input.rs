@@ -1,6 +1,7 @@
 //! From a `radixserve.v1.GenerateRequest` to the engine's request: tokenize the input (text,
 //! or chat turns through the model's chat template), fill unset sampling parameters with the
-//! engine's defaults, and place the request in the caller's namespace.
+//! engine's defaults, and place the request in the caller's namespace; the same for an
+//! `EmbedRequest`.
 
 use crate::grammar::GrammarSpec;
 use crate::handle::{EngineHandle, GenerateRequest, PromptInput, MAX_SAMPLES};
@@ -8,6 +9,7 @@ use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use proto::v1 as pb;
+use proto::v1::embed_request::Input as EmbedInput;
 use proto::v1::generate_request::Input;
 use std::time::Instant;
 use tonic::Status;
@@ -93,6 +95,35 @@ pub(super) async fn prepare(
 }
 
 /// An empty id counts as unset (some clients cannot leave a field out).
+/// The engine's embedding request for `request` (its `dimensions` are the caller's to apply).
+pub(super) async fn prepare_embedding(
+    engine: &EngineHandle,
+    caller: &Caller,
+    request: pb::EmbedRequest,
+    deadline: Option<Instant>,
+) -> Result<GenerateRequest, Status> {
+    let rid = request_id(request.request_id)?;
+    let input = match request.input {
+        None => {
+            return Err(Status::invalid_argument(
+                "the request has no input: set one of text or token_ids",
+            ))
+        }
+        Some(EmbedInput::Text(text)) => PromptInput::Text(text),
+        Some(EmbedInput::TokenIds(ids)) => PromptInput::Tokens(ids.ids),
+    };
+    let input_ids = engine
+        .build_prompt(input, caller.tenant)
+        .await
+        .map_err(super::status::from_submit)?;
+    let mut embed = GenerateRequest::embedding(input_ids);
+    embed.rid = rid;
+    embed.namespace = caller.namespace_for(request.cache_salt.as_deref());
+    embed.tenant = caller.tenant;
+    embed.deadline = deadline;
+    Ok(embed)
+}
+
 pub(super) fn request_id(id: Option<String>) -> Result<Option<String>, Status> {
     match id {
         Some(id) if id.len() > MAX_REQUEST_ID_BYTES => Err(Status::invalid_argument(format!(

@@ -11,6 +11,7 @@
 mod auth;
 mod body_layer;
 mod deadline;
+mod embedding;
 mod info;
 mod input;
 mod service;

@@ -1,10 +1,12 @@
 //! `radixserve.v1.RadixServe` over [`EngineHandle`]. Every RPC authenticates its caller
-//! first; `Generate` then tokenizes, submits and streams.
+//! first; `Generate` then tokenizes, submits and streams; `Embed` tokenizes, submits and
+//! answers with the embedding.
 
 use super::auth::authenticate;
+use super::embedding::finished_embedding;
 use super::stream::{response_stream, ResponseStream};
 use super::{deadline, info, input, status};
-use crate::handle::EngineHandle;
+use crate::handle::{normalized_embedding, EngineHandle};
 use crate::io::AbortScope;
 use crate::tenants::{Caller, TenantRegistry};
 use proto::v1 as pb;
@@ -68,6 +70,38 @@ impl RadixServe for RadixServeService {
             .await
             .map_err(status::from_submit)?;
         Ok(Response::new(response_stream(samples, deadline)))
+    }
+
+    async fn embed(
+        &self,
+        request: Request<pb::EmbedRequest>,
+    ) -> Result<Response<pb::EmbedResponse>, Status> {
+        let caller = self.caller(&request)?;
+        let engine = self.serving_engine()?;
+        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
+        engine
+            .precheck(caller.tenant)
+            .map_err(status::from_submit)?;
+        engine.embeddings_supported().map_err(status::from_submit)?;
+        let request = request.into_inner();
+        let hidden_size = engine.model_info().hidden_size;
+        let dimensions = match request.dimensions {
+            None => hidden_size,
+            Some(d) if d >= 1 && d as usize <= hidden_size => d as usize,
+            Some(d) => {
+                return Err(Status::invalid_argument(format!(
+                    "dimensions must be between 1 and the model's {hidden_size}, got {d}"
+                )))
+            }
+        };
+        let embed = input::prepare_embedding(engine, &caller, request, deadline).await?;
+        let stream = engine.submit(embed).map_err(status::from_submit)?;
+        let (hidden, usage) = finished_embedding(stream, deadline).await?;
+        Ok(Response::new(pb::EmbedResponse {
+            embedding: normalized_embedding(&hidden, dimensions),
+            prompt_tokens: usage.prompt_tokens,
+            cached_tokens: usage.cached_tokens,
+        }))
     }
 
     async fn abort(

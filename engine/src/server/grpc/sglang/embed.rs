@@ -2,14 +2,12 @@
 //! the model's full width, as SGLang's embedding workers answer the smg gateway. Every
 //! field is honoured or, when set to something the engine cannot do, refused by name.
 
-use super::super::{deadline, status};
+use super::super::embedding::finished_embedding;
+use super::super::status;
 use super::inflight::InFlight;
 use super::params::check_request_id;
-use crate::handle::{
-    normalized_embedding, ChoiceEvents, EngineHandle, GenerateEvent, GenerateRequest,
-};
+use crate::handle::{normalized_embedding, EngineHandle, GenerateRequest};
 use crate::io::AbortScope;
-use crate::sampling::FinishReason;
 use crate::tenants::Caller;
 use proto::sglang::scheduler as pb;
 use std::time::Instant;
@@ -83,38 +81,19 @@ pub(super) async fn run(
     inflight: &InFlight,
     deadline: Option<Instant>,
 ) -> Result<pb::EmbedResponse, Status> {
-    let aborted = || Status::cancelled("the request was aborted");
     if inflight.aborted() {
-        return Err(aborted());
+        return Err(Status::cancelled("the request was aborted"));
     }
     let stream = engine.submit(request).map_err(status::from_submit)?;
     if inflight.aborted() {
         // Named by an `Abort` while it was submitted: that abort found nothing to end.
         engine.abort_owned(&stream.rid, AbortScope::Tenant(caller.tenant));
     }
-    let mut events = ChoiceEvents::new(vec![stream]);
-    loop {
-        let Some((_, event)) = deadline::next_event(&mut events, deadline).await? else {
-            return Err(Status::unavailable("the engine stopped"));
-        };
-        match event {
-            GenerateEvent::Chunk { .. } => continue,
-            GenerateEvent::Error(e) => return Err(status::from_generate(e)),
-            GenerateEvent::Finished(completion) => {
-                let past_deadline = deadline.is_some_and(|d| Instant::now() >= d);
-                let hidden = match (completion.finish_reason, completion.embedding) {
-                    (FinishReason::Abort, _) if past_deadline => return Err(deadline::exceeded()),
-                    (FinishReason::Abort, _) => return Err(aborted()),
-                    (_, None) => return Err(Status::internal("the engine returned no embedding")),
-                    (_, Some(hidden)) => hidden,
-                };
-                let embedding = normalized_embedding(&hidden, hidden.len());
-                return Ok(pb::EmbedResponse {
-                    embedding_dim: u32::try_from(embedding.len()).unwrap_or(u32::MAX),
-                    embedding,
-                    prompt_tokens: completion.usage.prompt_tokens,
-                });
-            }
-        }
-    }
+    let (hidden, usage) = finished_embedding(stream, deadline).await?;
+    let embedding = normalized_embedding(&hidden, hidden.len());
+    Ok(pb::EmbedResponse {
+        embedding_dim: u32::try_from(embedding.len()).unwrap_or(u32::MAX),
+        embedding,
+        prompt_tokens: usage.prompt_tokens,
+    })
 }
