@@ -7,7 +7,10 @@ GGUF radixserve loads, and records, per prompt, the reference tokenization and a
 tests compare against these, so tokenizer and forward-pass bugs show up against
 an implementation we did not write.
 
-Usage: scripts/make-reference-fixtures.py [--server PATH] [--model PATH] [--out PATH]
+With --embeddings it writes engine/tests/fixtures/smollm2_embeddings.json instead: per
+text, llama.cpp's token ids and its normalized last-token embedding (`--pooling last`).
+
+Usage: scripts/make-reference-fixtures.py [--server PATH] [--model PATH] [--out PATH] [--embeddings]
 Stdlib only.
 """
 
@@ -83,7 +86,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, binary: Path, model: Path, log_path: Path):
+    def __init__(self, binary: Path, model: Path, log_path: Path, extra: tuple = ()):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log_path, "wb")
@@ -93,7 +96,7 @@ class Server:
         # shifts probabilities by about 1e-2 on this model.
         self.proc = subprocess.Popen(
             [str(binary), "-m", str(model), "-t", "2", "-c", "4096", "-np", "1",
-             "-fa", "on", "--host", "127.0.0.1", "--port", str(self.port)],
+             "-fa", "on", "--host", "127.0.0.1", "--port", str(self.port), *extra],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
 
@@ -232,14 +235,43 @@ def dump_compact(value, indent: str = "") -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
+# Embedding fixture: llama-server with last-token pooling, its embeddings normalized (L2).
+EMBED_TEXTS = [
+    "The capital of France is",
+    "The capital of France is Paris, a city on the Seine.",
+    "Quarterly revenue grew by twelve percent.",
+    "def add(a, b):\n    return a + b",
+    "<|im_start|>user\nWhat is a radix tree?<|im_end|>\n",
+]
+
+
+def embeddings_fixture(server: Server) -> list:
+    """Per text: llama.cpp's tokenization and its normalized last-token embedding."""
+    records = []
+    for text in EMBED_TEXTS:
+        ids = server.request("/tokenize", {"content": text, "add_special": True,
+                                           "parse_special": True})["tokens"]
+        got = server.request("/v1/embeddings", {"input": [ids], "encoding_format": "float"})
+        records.append({"text": text, "token_ids": ids, "embedding": got["data"][0]["embedding"]})
+        print(f"{len(ids):3d} tokens -> {len(records[-1]['embedding'])} values: {text[:40]!r}")
+    return records
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", type=Path, default=PREFIX / "bin" / "llama-server")
     ap.add_argument("--model", type=Path,
                     default=ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf")
-    ap.add_argument("--out", type=Path,
-                    default=ROOT / "engine" / "tests" / "fixtures" / "smollm2_reference.json")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="default: engine/tests/fixtures/smollm2_reference.json "
+                         "(smollm2_embeddings.json with --embeddings)")
+    ap.add_argument("--embeddings", action="store_true",
+                    help="write the embedding fixture (last-token pooling) instead")
     args = ap.parse_args()
+    fixtures = ROOT / "engine" / "tests" / "fixtures"
+    if args.out is None:
+        args.out = fixtures / ("smollm2_embeddings.json" if args.embeddings
+                               else "smollm2_reference.json")
 
     for p in (args.server, args.model):
         if not p.exists():
@@ -248,13 +280,26 @@ def main() -> int:
             return 1
 
     log_path = Path(tempfile.gettempdir()) / "llama-server-fixtures.log"
-    server = Server(args.server, args.model, log_path)
+    extra = ("--embeddings", "--pooling", "last") if args.embeddings else ()
+    server = Server(args.server, args.model, log_path, extra)
     try:
         server.wait_healthy()
         props = server.request("/props")
         build = props.get("build_info", "unknown build")
         version_file = args.server.parent.parent / "VERSION"
         version = version_file.read_text().strip() if version_file.exists() else build
+        if args.embeddings:
+            fixture = {
+                "model": args.model.name,
+                "model_sha256": sha256_file(args.model),
+                "generator": f"{version} via llama-server ({build})",
+                "settings": {"pooling": "last", "normalize": "L2", "flash_attn": "on",
+                             "tokenize": {"add_special": True, "parse_special": True}},
+                "inputs": embeddings_fixture(server),
+            }
+            args.out.write_text(dump_compact(fixture), encoding="utf-8")
+            print(f"wrote {args.out}")
+            return 0
 
         records, all_notes = [], []
         for prompt in PROMPTS:
