@@ -2,7 +2,7 @@
 //! use these constants (the series are documented in `docs/metrics.md`). Kept outside the
 //! servers so that the scheduler depends on names, not on the server layer.
 
-/// Requests by outcome (`stop`, `length`, `abort`), counted when they end.
+/// Requests by outcome (`stop`, `length`, `abort`, `embedding`), counted when they end.
 pub const REQUESTS: &str = "radixserve_requests_total";
 pub const PROMPT_TOKENS: &str = "radixserve_prompt_tokens_total";
 pub const CACHED_TOKENS: &str = "radixserve_cached_tokens_total";

@@ -566,3 +566,79 @@ fn work_in_flight_for_a_request_that_hangs_up_is_charged() {
     assert!(t1.virtual_tokens > 0.0, "{t1:?}");
     engine.shutdown(Duration::from_secs(1));
 }
+
+/// The embedding of `prompt` for `tenant`, read to its end.
+fn embedding_of(engine: &EngineHandle, tenant: u32, prompt: Vec<u32>) -> Vec<f32> {
+    let mut r = GenerateRequest::embedding(prompt);
+    r.tenant = tenant;
+    r.namespace = Namespace::scoped(CacheScope::Tenant(tenant));
+    let mut stream = engine.submit(r).unwrap();
+    loop {
+        match stream.blocking_next().unwrap() {
+            GenerateEvent::Finished(done) => return done.embedding.unwrap(),
+            GenerateEvent::Chunk { token_ids, .. } => assert!(token_ids.is_empty()),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// Embeddings meet the limits a generation's prompt meets, and only those: the longest
+/// input the pool, the context or the tenant's KV quota leaves room for is embedded, one
+/// more token is refused at once (none waits for room that never comes); a batch of
+/// inputs larger than the tenant may queue, or than its rate limit's burst, is refused as
+/// invalid, naming the inputs.
+#[test]
+fn embeddings_fit_the_limits_a_prompt_does() {
+    let engine = start_model(ScriptedModel::new(50_000, 2048), 96);
+    let mut quota = TenantLimits::unlimited("quota");
+    quota.kv_quota_tokens = Some(40);
+    quota.max_queued_requests = Some(3);
+    let mut rate = TenantLimits::unlimited("rate");
+    rate.token_rate = Some(engine::tenants::TokenRate {
+        per_second: 1.0,
+        burst: 50.0,
+    });
+    engine.set_tenant_limits(vec![TenantLimits::unlimited("t0"), quota, rate]);
+    let refused = |tenant: u32, prompts: Vec<Vec<u32>>| {
+        let requests: Vec<_> = prompts
+            .into_iter()
+            .map(|p| {
+                let mut r = GenerateRequest::embedding(p);
+                r.tenant = tenant;
+                r
+            })
+            .collect();
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        match rt.block_on(engine.submit_group(requests, 1)) {
+            Err(engine::handle::SubmitError::InvalidArgument(message)) => message,
+            other => panic!("not refused as invalid: {:?}", other.map(|s| s.len())),
+        }
+    };
+    // A prompt leaves the pool one token for admission's step past it.
+    let capacity = engine.server_info().kv_capacity_tokens;
+    let longest = prompt(1, capacity - 1);
+    assert_eq!(
+        embedding_of(&engine, 0, longest.clone()),
+        ScriptedModel::reference_hidden(&longest)
+    );
+    let message = refused(0, vec![prompt(1, capacity)]);
+    assert!(
+        message.contains(&format!("at most {}", capacity - 1)),
+        "{message}"
+    );
+    // The quota of 40 tokens.
+    let within = prompt(2, 39);
+    assert_eq!(
+        embedding_of(&engine, 1, within.clone()),
+        ScriptedModel::reference_hidden(&within)
+    );
+    let message = refused(1, vec![prompt(2, 40)]);
+    assert!(message.contains("kv_quota_tokens"), "{message}");
+    // More inputs than the tenant may queue, and more tokens than its burst.
+    let message = refused(1, (0..4).map(|s| prompt(s, 8)).collect());
+    assert!(message.contains("4 requests at once"), "{message}");
+    let message = refused(2, (0..2).map(|s| prompt(s, 30)).collect());
+    assert!(message.starts_with("input:"), "{message}");
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}

@@ -63,6 +63,11 @@ impl TenantGate {
         Some(self.limits.get(tenant as usize)?.token_rate?.burst)
     }
 
+    /// The tenant's queue limit, if it has one.
+    pub fn max_queued(&self, tenant: TenantId) -> Option<usize> {
+        self.limits.get(tenant as usize)?.max_queued_requests
+    }
+
     /// The tenant's KV quota, if it has one.
     pub fn kv_quota(&self, tenant: TenantId) -> Option<usize> {
         self.limits.get(tenant as usize)?.kv_quota_tokens
@@ -79,16 +84,17 @@ impl TenantGate {
         tokens: usize,
         now: Instant,
     ) -> Result<(), SubmitError> {
-        self.check_group(tenant, queue, 1, tokens, now)
+        self.check_group(tenant, queue, (1, true), tokens, now)
     }
 
     /// [`TenantGate::check`] for `count` requests costing `tokens` together (the choices of
-    /// one response, queued one after the other: the queue limit is checked for the next).
+    /// one response, queued one after the other: the queue limit is checked for the next);
+    /// `output`: they generate (embeddings do not).
     pub fn check_group(
         &mut self,
         tenant: TenantId,
         queue: QueueLoad,
-        count: usize,
+        (count, output): (usize, bool),
         tokens: usize,
         now: Instant,
     ) -> Result<(), SubmitError> {
@@ -103,10 +109,15 @@ impl TenantGate {
         };
         if let Some(Some(bucket)) = self.buckets.get_mut(index) {
             if tokens as f64 > bucket.burst() {
+                // Its output budget is what a client usually lowers; an embedding has none.
+                let (field, lower) = if output {
+                    ("max_new_tokens", "max_tokens, n or the prompt")
+                } else {
+                    ("input", "the inputs or their number")
+                };
                 return Err(SubmitError::InvalidArgument(format!(
-                    "max_new_tokens: {what} {tokens} prompt + output tokens, more than \
-                     tenant {:?}'s token_rate_burst of {} can ever admit; lower max_tokens, \
-                     n or the prompt",
+                    "{field}: {what} {tokens} prompt + output tokens, more than \
+                     tenant {:?}'s token_rate_burst of {} can ever admit; lower {lower}",
                     limits.name,
                     bucket.burst()
                 )));
@@ -262,6 +273,6 @@ mod tests {
         assert!(gate.check(1, load(11, 15), 1, now).is_ok());
         assert!(gate.check(1, load(12, 15), 1, now).is_err());
         // The same for a group of choices.
-        assert!(gate.check_group(0, load(4, 8), 2, 2, now).is_err());
+        assert!(gate.check_group(0, load(4, 8), (2, true), 2, now).is_err());
     }
 }

@@ -78,6 +78,14 @@ impl EngineHandle {
                 "token id {bad} is outside the vocabulary of {vocab}"
             )));
         }
+        if let Some(salt) = &request.namespace.salt {
+            if salt.len() > MAX_SALT_BYTES {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "cache_salt has {} bytes; at most {MAX_SALT_BYTES} are allowed",
+                    salt.len()
+                )));
+            }
+        }
         let limit = inner.max_context_len.min(inner.kv_capacity);
         if request.embed {
             return self.validate_embedding(request, limit);
@@ -103,19 +111,12 @@ impl EngineHandle {
              together they exceed the context of {limit} tokens",
             limit,
         )?;
-        if let Some(salt) = &request.namespace.salt {
-            if salt.len() > MAX_SALT_BYTES {
-                return Err(SubmitError::InvalidArgument(format!(
-                    "cache_salt has {} bytes; at most {MAX_SALT_BYTES} are allowed",
-                    salt.len()
-                )));
-            }
-        }
         Ok((prompt_len, max_new_tokens))
     }
 
     /// [`Self::validate`] for an embedding request: the model must compute embeddings, and
-    /// the whole prompt fit the context and the pool; nothing is generated.
+    /// the prompt fit the context and the pool as a generation's does (admission holds
+    /// room for one token past every prompt); nothing is generated.
     fn validate_embedding(
         &self,
         request: &GenerateRequest,
@@ -128,10 +129,12 @@ impl EngineHandle {
             ));
         }
         let prompt_len = request.input_ids.len();
-        if prompt_len > limit {
+        if prompt_len >= limit {
             return Err(SubmitError::InvalidArgument(format!(
-                "the input has {prompt_len} tokens; at most {limit} fit (context {}, KV pool {})",
-                self.inner.max_context_len, self.inner.kv_capacity
+                "the input has {prompt_len} tokens; at most {} fit (context {}, KV pool {})",
+                limit - 1,
+                self.inner.max_context_len,
+                self.inner.kv_capacity
             )));
         }
         Ok((prompt_len, 0))
@@ -142,7 +145,7 @@ impl EngineHandle {
     /// building a prompt or compiling a grammar; `submit` checks everything again exactly.
     pub fn precheck(&self, tenant: TenantId) -> Result<(), SubmitError> {
         // The smallest request costs one token.
-        self.precheck_tokens(tenant, 1, 1)
+        self.precheck_tokens(tenant, (1, true), 1)
     }
 
     /// Whether every request of a group (the choices of one response, all of one tenant)
@@ -162,18 +165,32 @@ impl EngineHandle {
         for request in requests {
             tokens = tokens.saturating_add(self.admission_cost(request)? * n as usize);
         }
+        // Queued at once: every request when each has one sample (a batch of prompts or of
+        // embedding inputs); with more, a prompt's first sample, then its others once it
+        // runs. More than the queues hold could never all be queued: invalid, not "later".
+        let at_once = if n == 1 { requests.len() } else { n as usize };
+        let limit = (self.inner.gate.lock().max_queued(tenant))
+            .map_or(self.inner.max_queued, |t| t.min(self.inner.max_queued));
+        if at_once > limit {
+            return Err(SubmitError::InvalidArgument(format!(
+                "{at_once} requests at once are more than the {limit} this tenant may queue; \
+                 send fewer inputs or choices per request"
+            )));
+        }
         let count = requests.len() * n as usize;
-        self.precheck_tokens(tenant, count, tokens)?;
+        let output = requests.iter().any(|r| !r.embed);
+        self.precheck_tokens(tenant, (count, output), tokens)?;
         Ok(tokens)
     }
 
-    /// [`EngineHandle::precheck`] for `count` requests costing `tokens` together. The
-    /// queue limits are checked for the next request only: a group's requests are queued
-    /// one after the other, and its later samples once its first is running.
+    /// [`EngineHandle::precheck`] for `count` requests costing `tokens` together (`output`:
+    /// they generate). The queue limits are checked for the next request only: a group's
+    /// requests are queued one after the other, and its later samples once its first is
+    /// running.
     fn precheck_tokens(
         &self,
         tenant: TenantId,
-        count: usize,
+        (count, output): (usize, bool),
         tokens: usize,
     ) -> Result<(), SubmitError> {
         let inner = &self.inner;
@@ -201,7 +218,7 @@ impl EngineHandle {
         inner
             .gate
             .lock()
-            .check_group(tenant, queue, count, tokens, Instant::now())
+            .check_group(tenant, queue, (count, output), tokens, Instant::now())
     }
 
     /// What `request` will take from its tenant's rate limit when submitted (its prompt and
@@ -268,9 +285,8 @@ fn cap_for_tenant(
     mut max: u32,
 ) -> Result<u32, SubmitError> {
     if let Some(quota) = gate.kv_quota(request.tenant) {
-        // Prompt and output must fit the tenant's quota, or it would wait forever (an
-        // embedding's prompt alone).
-        if prompt_len + usize::from(!request.embed) > quota {
+        // Prompt and output must fit the tenant's quota, or it would wait forever.
+        if prompt_len >= quota {
             return Err(SubmitError::InvalidArgument(format!(
                 "the prompt has {prompt_len} tokens; the tenant's kv_quota_tokens is {quota}"
             )));

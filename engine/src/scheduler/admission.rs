@@ -7,7 +7,7 @@
 
 use super::policy::order_waiting;
 use super::{Req, Scheduler};
-use crate::io::NewRequest;
+use crate::io::{GenerateError, NewRequest};
 use crate::model::ForwardModel;
 use crate::sampling::{FinishReason, Sampler, StopChecker};
 use crate::tenants::TenantId;
@@ -205,6 +205,12 @@ impl<M: ForwardModel> Scheduler<M> {
                     let step = req.stop.abort();
                     req.pending_text.push_str(&step.text);
                     req.finish = Some(FinishReason::Length);
+                    if req.embed {
+                        // Nothing to cut short: an embedding needs its whole prompt.
+                        req.error = Some(GenerateError::Engine(
+                            "the input does not fit the KV pool".into(),
+                        ));
+                    }
                     self.done.push_back(req);
                 }
                 Admission::NoRoom(req) => {

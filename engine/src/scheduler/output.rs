@@ -149,6 +149,7 @@ impl<M: ForwardModel> Scheduler<M> {
             let now = Instant::now();
             let outcome = match reason {
                 FinishReason::Abort => "abort",
+                _ if req.embed && req.error.is_none() => "embedding",
                 FinishReason::Length => "length",
                 FinishReason::Stop(_) => "stop",
             };

@@ -109,7 +109,8 @@ async fn bad_embedding_requests_are_refused_by_name() {
     let engine = &server().engine;
     let vocab = engine.model_info().vocab_size as u32;
     let hidden = engine.model_info().hidden_size;
-    let too_long = vec![1u32; engine.max_context_len() + 1];
+    // A prompt leaves the context one token, as a generation's does.
+    let too_long = vec![1u32; engine.max_context_len()];
     let too_many = vec!["a"; 2049];
     for (body, param) in [
         (json!({"input": []}), Some("input")),
@@ -126,6 +127,7 @@ async fn bad_embedding_requests_are_refused_by_name() {
             json!({"input": "x", "dimensions": hidden + 1}),
             Some("dimensions"),
         ),
+        (json!({"input": "x", "cache_salt": "s".repeat(300)}), None),
         (json!({"input": 5}), None),
         (json!({"prompt": "x"}), None),
     ] {

@@ -94,7 +94,6 @@ pub(super) async fn prepare(
     })
 }
 
-/// An empty id counts as unset (some clients cannot leave a field out).
 /// The engine's embedding request for `request` (its `dimensions` are the caller's to apply).
 pub(super) async fn prepare_embedding(
     engine: &EngineHandle,
@@ -124,6 +123,7 @@ pub(super) async fn prepare_embedding(
     Ok(embed)
 }
 
+/// An empty id counts as unset (some clients cannot leave a field out).
 pub(super) fn request_id(id: Option<String>) -> Result<Option<String>, Status> {
     match id {
         Some(id) if id.len() > MAX_REQUEST_ID_BYTES => Err(Status::invalid_argument(format!(

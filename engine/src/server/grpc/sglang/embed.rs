@@ -31,9 +31,14 @@ fn refuse_unsupported(request: &pb::EmbedRequest) -> Result<(), Status> {
             "token type ids are for encoder models, which are not supported",
         ),
         (
-            request.is_cross_encoder || !request.texts.is_empty(),
+            request.is_cross_encoder,
             "is_cross_encoder",
             "cross-encoder scoring is not supported",
+        ),
+        (
+            !request.texts.is_empty(),
+            "texts",
+            "cross-encoder texts are not supported",
         ),
         (
             request.data_parallel_rank != 0,
