@@ -4,7 +4,7 @@ of `--batch` inputs each, `--concurrency` at a time, all sent as token ids (so b
 embed exactly the same tokens). Two workloads:
 
   passages  unrelated passages of about 128 tokens (document indexing: nothing shared)
-  queries   short queries behind one shared instruction of about 40 tokens, as instruction-
+  queries   short queries behind one shared instruction of 35 tokens (SmolLM2), as instruction-
             tuned embedders (Qwen3-Embedding, e5-mistral) are asked ("Instruct: ...\\nQuery:")
 
 Prints inputs/s and prompt tokens/s (tokens counted from the ids sent) over the wall time
