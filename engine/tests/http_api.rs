@@ -17,6 +17,8 @@ mod prometheus;
 mod responses;
 #[path = "http_api/special_tokens.rs"]
 mod special_tokens;
+#[path = "http_api/tokenize.rs"]
+mod tokenize;
 
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
 use engine::sampling::SamplingParams;

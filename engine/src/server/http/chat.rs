@@ -285,7 +285,7 @@ pub(super) fn rename_param(mut e: ApiError, from: &str, to: &str) -> ApiError {
     e
 }
 
-fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
+pub(super) fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError> {
     let content = match &m.content {
         None => String::new(),
         Some(Content::Text(text)) => text.clone(),
@@ -345,7 +345,14 @@ const RESERVED_TEMPLATE_VARIABLES: &[&str] = &[
 fn template_kwargs(
     request: &ChatCompletionRequest,
 ) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
-    let kwargs = request.chat_template_kwargs.clone().unwrap_or_default();
+    checked_template_kwargs(request.chat_template_kwargs.clone())
+}
+
+/// A request's `chat_template_kwargs`, none of them a variable the server sets.
+pub(super) fn checked_template_kwargs(
+    kwargs: Option<serde_json::Map<String, serde_json::Value>>,
+) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
+    let kwargs = kwargs.unwrap_or_default();
     if let Some(key) = kwargs
         .keys()
         .find(|k| RESERVED_TEMPLATE_VARIABLES.contains(&k.as_str()))

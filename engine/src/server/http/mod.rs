@@ -1,5 +1,6 @@
 //! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` and
-//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, `/v1/models`, `/health` and `/metrics`.
+//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, `/tokenize` and `/detokenize`,
+//! `/v1/models`, `/health` and `/metrics`.
 //!
 //! The server may start before the model is loaded: [`HttpState`] then has no engine,
 //! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
@@ -21,6 +22,7 @@ mod reasoning;
 pub mod response;
 mod responses;
 mod sse;
+mod tokenize;
 mod tools;
 
 use crate::handle::EngineHandle;
@@ -105,6 +107,10 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/chat/completions", post(chat::chat_completions))
         .route("/v1/responses", post(responses::responses))
         .route("/v1/embeddings", post(embeddings::embeddings))
+        .route("/tokenize", post(tokenize::tokenize))
+        .route("/v1/tokenize", post(tokenize::tokenize))
+        .route("/detokenize", post(tokenize::detokenize))
+        .route("/v1/detokenize", post(tokenize::detokenize))
         .route("/v1/models", get(info::models))
         .route("/v1/models/{id}", get(info::model))
         .route("/metrics", get(info::metrics))
