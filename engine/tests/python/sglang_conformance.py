@@ -410,6 +410,22 @@ def check_sampling():
     assert done.finish_reason == "length", f"finish_reason; {what}"
 
 
+def expect_invalid(call, cases, what):
+    """Each `(label, request, field)` refused by `call` with INVALID_ARGUMENT naming `field`."""
+    failures = []
+    for label, req, field in cases:
+        try:
+            got = call(req)
+            failures.append(f"{label}: served instead of INVALID_ARGUMENT: {show(got, 500)}")
+        except grpc.RpcError as error:
+            details = error.details() or ""
+            if error.code() != CODE.INVALID_ARGUMENT:
+                failures.append(f"{label}: {show(error)} (expected INVALID_ARGUMENT)")
+            elif not re.search(rf"\b{re.escape(field)}\b", details):
+                failures.append(f"{label}: details {details!r} do not name {field!r}")
+    assert not failures, f"{what} not refused as expected:\n    " + "\n    ".join(failures)
+
+
 def check_bad_input():
     ids = greedy_cases()[0]["input_ids"]
     vocab, context = EXPECTED["vocab_size"], EXPECTED["context_length"]
@@ -434,18 +450,7 @@ def check_bad_input():
         ("no tokenized", pb.GenerateRequest(request_id="conformance-untokenized", sampling_params=sampling(4)),
          "tokenized"),
     ]
-    failures = []
-    for label, req, field in cases:
-        try:
-            got = list(rpc("Generate", req, timeout=30))
-            failures.append(f"{label}: served instead of INVALID_ARGUMENT: {show(got, 500)}")
-        except grpc.RpcError as error:
-            details = error.details() or ""
-            if error.code() != CODE.INVALID_ARGUMENT:
-                failures.append(f"{label}: {show(error)} (expected INVALID_ARGUMENT)")
-            elif not re.search(rf"\b{re.escape(field)}\b", details):
-                failures.append(f"{label}: details {details!r} do not name {field!r}")
-    assert not failures, "bad inputs not refused as expected:\n    " + "\n    ".join(failures)
+    expect_invalid(lambda req: list(rpc("Generate", req, timeout=30)), cases, "bad inputs")
 
 
 # ---------------------------------------------------------------- embeddings
@@ -476,18 +481,7 @@ def check_embed():
             request_id="conformance-embed-vocab",
             tokenized=pb.TokenizedInput(input_ids=ids + [EXPECTED["vocab_size"]])), "vocabulary"),
     ]
-    failures = []
-    for label, req, field in cases:
-        try:
-            got = rpc("Embed", req)
-            failures.append(f"{label}: served instead of INVALID_ARGUMENT: {show(got, 300)}")
-        except grpc.RpcError as error:
-            details = error.details() or ""
-            if error.code() != CODE.INVALID_ARGUMENT:
-                failures.append(f"{label}: {show(error)} (expected INVALID_ARGUMENT)")
-            elif not re.search(rf"\b{re.escape(field)}\b", details):
-                failures.append(f"{label}: details {details!r} do not name {field!r}")
-    assert not failures, "bad embedding inputs not refused as expected:\n    " + "\n    ".join(failures)
+    expect_invalid(lambda req: rpc("Embed", req), cases, "bad embedding inputs")
 
 
 # ---------------------------------------------------------------- cache, abort, cancellation

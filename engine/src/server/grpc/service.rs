@@ -47,6 +47,21 @@ impl RadixServeService {
         }
         Ok(engine)
     }
+
+    /// A call that submits work: its caller, the serving engine and the call's deadline,
+    /// after the cheap refusals that come before tokenizing or compiling anything.
+    fn admit_call<T>(
+        &self,
+        request: &Request<T>,
+    ) -> Result<(Caller, &EngineHandle, Option<Instant>), Status> {
+        let caller = self.caller(request)?;
+        let engine = self.serving_engine()?;
+        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
+        engine
+            .precheck(caller.tenant)
+            .map_err(status::from_submit)?;
+        Ok((caller, engine, deadline))
+    }
 }
 
 #[tonic::async_trait]
@@ -57,13 +72,7 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::GenerateRequest>,
     ) -> Result<Response<Self::GenerateStream>, Status> {
-        let caller = self.caller(&request)?;
-        let engine = self.serving_engine()?;
-        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
-        // Cheap refusals before tokenizing or compiling anything.
-        engine
-            .precheck(caller.tenant)
-            .map_err(status::from_submit)?;
+        let (caller, engine, deadline) = self.admit_call(&request)?;
         let prepared = input::prepare(engine, &caller, request.into_inner(), deadline).await?;
         let samples = engine
             .submit_samples(prepared.request, prepared.samples)
@@ -76,12 +85,7 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::EmbedRequest>,
     ) -> Result<Response<pb::EmbedResponse>, Status> {
-        let caller = self.caller(&request)?;
-        let engine = self.serving_engine()?;
-        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
-        engine
-            .precheck(caller.tenant)
-            .map_err(status::from_submit)?;
+        let (caller, engine, deadline) = self.admit_call(&request)?;
         engine.embeddings_supported().map_err(status::from_submit)?;
         let request = request.into_inner();
         let hidden_size = engine.model_info().hidden_size;

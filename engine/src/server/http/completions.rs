@@ -5,11 +5,11 @@ use super::error::ApiError;
 use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
 use super::logprobs::CompletionLogprobsBuilder;
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
-use super::protocol::{CompletionRequest, Prompt};
+use super::protocol::{prompt_inputs, CompletionRequest};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
 use super::sse::{sse_response, ChunkFormatter, Payload};
 use super::HttpState;
-use crate::handle::{response_usage, Completion, EngineHandle, PromptInput, TokenLogprob, Usage};
+use crate::handle::{response_usage, Completion, EngineHandle, TokenLogprob, Usage};
 use crate::tenants::Caller;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -49,7 +49,7 @@ pub async fn completions(
     let samples = samples_per_prompt(sampling)?;
     let (stream, include_usage) = stream_flags(sampling)?;
     let grammar = grammar_spec(sampling)?;
-    let inputs = prompt_inputs(request.prompt)?;
+    let inputs = prompt_inputs(request.prompt, "prompt")?;
     check_choice_count(inputs.len(), samples)?;
     let prompts = engine
         .build_prompts(inputs, caller.tenant)
@@ -99,24 +99,6 @@ pub async fn completions(
     debug_assert_eq!(usages.len(), prompt_count * n);
     let usage = UsageOut::from(response_usage(&usages, n));
     Ok(Json(CompletionBody::new(&meta, choices, Some(Some(usage)))).into_response())
-}
-
-/// The prompts as sent: one text (control tokens written in it count as such) or token-id
-/// list, or a batch of either (one choice each, in order).
-fn prompt_inputs(prompt: Prompt) -> Result<Vec<PromptInput>, ApiError> {
-    let inputs: Vec<PromptInput> = match prompt {
-        Prompt::Text(text) => vec![PromptInput::Text(text)],
-        Prompt::Tokens(ids) => vec![PromptInput::Tokens(ids)],
-        Prompt::TextBatch(texts) => texts.into_iter().map(PromptInput::Text).collect(),
-        Prompt::TokenBatch(batch) => batch.into_iter().map(PromptInput::Tokens).collect(),
-    };
-    if inputs.is_empty() {
-        return Err(ApiError::invalid_param(
-            "prompt",
-            "the prompt list is empty",
-        ));
-    }
-    Ok(inputs)
 }
 
 struct CompletionChunks {

@@ -5,7 +5,7 @@
 
 use super::error::ApiError;
 use super::generate::{accept, collect_all};
-use super::protocol::Prompt;
+use super::protocol::{prompt_inputs, Prompt};
 use super::HttpState;
 use crate::handle::{normalized_embedding, GenerateRequest, PromptInput};
 use crate::tenants::Caller;
@@ -149,18 +149,9 @@ pub async fn embeddings(
     Ok(Json(body).into_response())
 }
 
-/// The inputs as sent: one text (control tokens written in it count as such) or token-id
-/// list, or a list of either, each an embedding of its own.
+/// The inputs as sent, each an embedding of its own: at most [`MAX_EMBEDDING_INPUTS`].
 fn embedding_inputs(input: Prompt) -> Result<Vec<PromptInput>, ApiError> {
-    let inputs: Vec<PromptInput> = match input {
-        Prompt::Text(text) => vec![PromptInput::Text(text)],
-        Prompt::Tokens(ids) => vec![PromptInput::Tokens(ids)],
-        Prompt::TextBatch(texts) => texts.into_iter().map(PromptInput::Text).collect(),
-        Prompt::TokenBatch(batch) => batch.into_iter().map(PromptInput::Tokens).collect(),
-    };
-    if inputs.is_empty() {
-        return Err(ApiError::invalid_param("input", "the input list is empty"));
-    }
+    let inputs = prompt_inputs(input, "input")?;
     if inputs.len() > MAX_EMBEDDING_INPUTS {
         return Err(ApiError::invalid_param(
             "input",

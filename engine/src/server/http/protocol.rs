@@ -4,6 +4,7 @@
 //! client silently gets other than what it asked for.
 
 use super::error::ApiError;
+use crate::handle::PromptInput;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -126,6 +127,24 @@ pub enum Prompt {
     Tokens(Vec<u32>),
     TextBatch(Vec<String>),
     TokenBatch(Vec<Vec<u32>>),
+}
+
+/// The prompts as sent in field `param`: one text (control tokens written in it count as
+/// such) or token-id list, or a batch of either (one request each, in order).
+pub fn prompt_inputs(prompt: Prompt, param: &str) -> Result<Vec<PromptInput>, ApiError> {
+    let inputs: Vec<PromptInput> = match prompt {
+        Prompt::Text(text) => vec![PromptInput::Text(text)],
+        Prompt::Tokens(ids) => vec![PromptInput::Tokens(ids)],
+        Prompt::TextBatch(texts) => texts.into_iter().map(PromptInput::Text).collect(),
+        Prompt::TokenBatch(batch) => batch.into_iter().map(PromptInput::Tokens).collect(),
+    };
+    if inputs.is_empty() {
+        return Err(ApiError::invalid_param(
+            param,
+            format!("the {param} list is empty"),
+        ));
+    }
+    Ok(inputs)
 }
 
 /// `POST /v1/chat/completions`.

@@ -5,17 +5,13 @@
 use super::super::embedding::finished_embedding;
 use super::super::status;
 use super::inflight::InFlight;
-use super::params::check_request_id;
+use super::params::{check_request_id, first_refusal, refuse};
 use crate::handle::{normalized_embedding, EngineHandle, GenerateRequest};
 use crate::io::AbortScope;
 use crate::tenants::Caller;
 use proto::sglang::scheduler as pb;
 use std::time::Instant;
 use tonic::Status;
-
-fn refuse(field: &str, why: &str) -> Status {
-    Status::invalid_argument(format!("{field}: {why}"))
-}
 
 /// Fields of an embedding request that radixserve cannot honour.
 fn refuse_unsupported(request: &pb::EmbedRequest) -> Result<(), Status> {
@@ -46,10 +42,7 @@ fn refuse_unsupported(request: &pb::EmbedRequest) -> Result<(), Status> {
             "this worker has one rank (0)",
         ),
     ];
-    match unsupported.iter().find(|(set, _, _)| *set) {
-        Some((_, field, why)) => Err(refuse(field, why)),
-        None => Ok(()),
-    }
+    first_refusal(&unsupported)
 }
 
 /// The engine's embedding request for `request`, run for `caller`.

@@ -95,6 +95,24 @@ impl SglangService {
             .ok_or_else(|| Status::unavailable("the model is loading"))
     }
 
+    /// A call that submits work: its caller, the engine and the call's deadline, after the
+    /// cheap refusals that come before preparing anything.
+    fn admit_call<T>(
+        &self,
+        request: &Request<T>,
+    ) -> Result<(Caller, &EngineHandle, Option<Instant>), Status> {
+        let caller = self.caller(request)?;
+        let engine = self.engine()?;
+        if engine.is_draining() {
+            return Err(Status::unavailable("the server is shutting down"));
+        }
+        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
+        engine
+            .precheck(caller.tenant)
+            .map_err(status::from_submit)?;
+        Ok((caller, engine, deadline))
+    }
+
     fn bundle(&self, engine: &EngineHandle) -> Result<Arc<bundle::Bundle>, Status> {
         if let Some(bundle) = self.bundle.get() {
             return Ok(bundle.clone());
@@ -114,15 +132,7 @@ impl SglangScheduler for SglangService {
         &self,
         request: Request<pb::GenerateRequest>,
     ) -> Result<Response<Self::GenerateStream>, Status> {
-        let caller = self.caller(&request)?;
-        let engine = self.engine()?;
-        if engine.is_draining() {
-            return Err(Status::unavailable("the server is shutting down"));
-        }
-        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
-        engine
-            .precheck(caller.tenant)
-            .map_err(status::from_submit)?;
+        let (caller, engine, deadline) = self.admit_call(&request)?;
         let request = request.into_inner();
         params::check_request_id(&request.request_id)?;
         // Registered before the grammar compiles, so that an `Abort` meanwhile finds it.
@@ -180,15 +190,7 @@ impl SglangScheduler for SglangService {
         &self,
         request: Request<pb::EmbedRequest>,
     ) -> Result<Response<pb::EmbedResponse>, Status> {
-        let caller = self.caller(&request)?;
-        let engine = self.engine()?;
-        if engine.is_draining() {
-            return Err(Status::unavailable("the server is shutting down"));
-        }
-        let deadline = deadline::deadline(request.metadata(), Instant::now())?;
-        engine
-            .precheck(caller.tenant)
-            .map_err(status::from_submit)?;
+        let (caller, engine, deadline) = self.admit_call(&request)?;
         let request = embed::prepare(engine, &caller, request.into_inner(), deadline)?;
         // Registered while it runs, so that an `Abort` by its id finds it.
         let rid = request.rid.clone().unwrap_or_default();

@@ -28,7 +28,7 @@ pub(super) struct Prepared {
     pub think_end: Option<u32>,
 }
 
-fn refuse(field: &str, why: &str) -> Status {
+pub(super) fn refuse(field: &str, why: &str) -> Status {
     Status::invalid_argument(format!("{field}: {why}"))
 }
 
@@ -81,6 +81,11 @@ fn refuse_unsupported(request: &pb::GenerateRequest) -> Result<(), Status> {
             "input (prompt) logprobs are not returned; send -1",
         ),
     ];
+    first_refusal(&unsupported)
+}
+
+/// The first of `(set, field, why)` that is set, refused by its field's name.
+pub(super) fn first_refusal(unsupported: &[(bool, &str, &str)]) -> Result<(), Status> {
     match unsupported.iter().find(|(set, _, _)| *set) {
         Some((_, field, why)) => Err(refuse(field, why)),
         None => Ok(()),
