@@ -119,8 +119,40 @@ fn engine_serves_on_the_gpu_with_prefix_reuse_and_no_leaks() {
         agree >= 3,
         "first tokens agree with the CPU on {agree} of 4"
     );
+    // Embeddings beside a generation, their prompts cached: the CPU engine's, but for the
+    // rounding of the two paths.
+    let generation = gpu_engine
+        .submit(GenerateRequest::new(
+            prompts[2].clone(),
+            SamplingParams::greedy(8),
+        ))
+        .unwrap();
+    for prompt in &prompts[..2] {
+        let (on_gpu, on_cpu) = (
+            embedding(&gpu_engine, prompt),
+            embedding(&cpu_engine, prompt),
+        );
+        assert_eq!(on_gpu.len(), on_cpu.len());
+        let cosine = common::cosine(&on_gpu, &on_cpu);
+        assert!(cosine > 0.99, "embedding cosine {cosine}");
+    }
+    drop(generation);
     for engine in [&gpu_engine, &cpu_engine] {
         common::wait_idle(engine);
+    }
+}
+
+/// `engine`'s embedding of `ids` (its last token's final hidden state).
+fn embedding(engine: &EngineHandle, ids: &[u32]) -> Vec<f32> {
+    let mut stream = engine
+        .submit(GenerateRequest::embedding(ids.to_vec()))
+        .unwrap();
+    loop {
+        match stream.blocking_next().expect("stream ended early") {
+            GenerateEvent::Finished(done) => return done.embedding.expect("an embedding"),
+            GenerateEvent::Chunk { token_ids, .. } => assert!(token_ids.is_empty()),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
     }
 }
 

@@ -67,6 +67,11 @@ impl Activations {
         })
     }
 
+    /// The final norm's output rows of the last pass (its wanted rows, in order).
+    pub fn normed(&self) -> &CudaSlice<f32> {
+        &self.normed
+    }
+
     /// Whether these buffers hold a pass of `tokens` tokens with `rows` logits rows, with
     /// Q, K and V merged or not.
     pub fn fits(&self, tokens: usize, rows: usize, merged_qkv: bool) -> bool {

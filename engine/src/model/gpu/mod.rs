@@ -101,6 +101,9 @@ pub struct GpuModel {
     /// Whether the last step ran from a graph (its logits are in the graphs' buffers).
     last_graphed: bool,
     logits_host: Vec<f32>,
+    /// The last pass's final hidden states of its `hidden_rows` (embeddings), downloaded
+    /// when the pass had any.
+    hidden_host: Vec<f32>,
     sampling: SamplingBuffers,
     /// The host slot (0 or 1) the next launch copies its sampled rows to.
     next_slot: usize,
@@ -147,6 +150,7 @@ impl GpuModel {
             graphs: None,
             last_graphed: false,
             logits_host: Vec::new(),
+            hidden_host: Vec::new(),
             sampling: SamplingBuffers::default(),
             next_slot: 0,
         })
@@ -282,6 +286,14 @@ impl ForwardModel for GpuModel {
         true
     }
 
+    fn computes_hidden_states(&self) -> bool {
+        true
+    }
+
+    fn hidden_states(&self) -> Result<&[f32], ModelError> {
+        Ok(&self.hidden_host)
+    }
+
     fn graph_replays(&self) -> u64 {
         self.graphs.as_ref().map_or(0, DecodeGraphs::replays)
     }
@@ -357,7 +369,28 @@ impl GpuModel {
             }
         }
         self.run_eager(batch, kv, futures)?;
+        if !batch.hidden_rows.is_empty() {
+            self.download_hidden(batch)?;
+        }
         Ok(rows)
+    }
+
+    /// The final hidden states of the eager pass just launched for `batch`'s
+    /// `hidden_rows` (normed after its logits rows), waiting for the pass.
+    fn download_hidden(&mut self, batch: &ForwardBatch) -> Result<(), ModelError> {
+        let hidden = self.config.hidden;
+        let (logits_rows, all) = (
+            batch.logits_rows.len(),
+            batch.logits_rows.len() + batch.hidden_rows.len(),
+        );
+        let acts = self
+            .acts
+            .as_ref()
+            .ok_or_else(|| ModelError::Batch("GPU activations not allocated".into()))?;
+        self.gpu
+            .download_prefix(acts.normed(), all * hidden, &mut self.hidden_host)?;
+        self.hidden_host.drain(..logits_rows * hidden);
+        Ok(())
     }
 
     /// A step launch by launch, with this step's metadata in buffers of its own.
@@ -367,7 +400,12 @@ impl GpuModel {
         kv: &mut GpuKv,
         futures: &[FutureToken],
     ) -> Result<(), ModelError> {
-        let (t, rows) = (batch.num_tokens(), batch.logits_rows.len());
+        // Hidden rows go through the final norm (and, unused, the head) after the logits
+        // rows.
+        let (t, rows) = (
+            batch.num_tokens(),
+            batch.logits_rows.len() + batch.hidden_rows.len(),
+        );
         let merged = self.device_model().merges_qkv();
         if self.acts.as_ref().is_none_or(|a| !a.fits(t, rows, merged)) {
             // Powers of two: a handful of reallocations over a server's life.
@@ -408,7 +446,11 @@ impl GpuModel {
         } else {
             None
         };
-        let wanted = gpu.upload(&batch.logits_rows)?;
+        let wanted_rows: Vec<u32> = (batch.logits_rows.iter())
+            .chain(&batch.hidden_rows)
+            .copied()
+            .collect();
+        let wanted = gpu.upload(&wanted_rows)?;
         let inputs = StepInputs {
             tokens: t,
             rows,
