@@ -233,6 +233,13 @@ fn overlap_graphs_and_pages_of_sixteen_change_no_output() {
     assert_agree(&outputs(&overlapped, params), &expected);
     assert!(overlapped.server_info().overlapped_decodes > 100);
     assert!(overlapped.server_info().graph_replays > 0);
+    // An embedding under overlap scheduling (taken at its launch) is the default engine's.
+    let prompt = chat(default.tokenizer(), "Be brief.", "What is a radix tree?");
+    let (plain, launched) = (
+        embedding(&default, &prompt),
+        embedding(&overlapped, &prompt),
+    );
+    assert_eq!(plain, launched);
 
     let eager = engine_on(Device::Cuda(0), |c| c.cuda_graph_max_batch = 0);
     assert_agree(&outputs(&eager, params), &expected);

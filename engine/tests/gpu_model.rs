@@ -494,7 +494,8 @@ fn decode_graphs_replay_what_the_eager_pass_computes() {
     }
 }
 
-/// One batch on `runner`: `a`'s last logits and `b`'s final hidden state (an embedding).
+/// One batch on `runner`: `a`'s last logits, and the final hidden states of `a`'s last
+/// token (a logits row too) and of `b`'s (an embedding), in that order.
 fn logits_and_hidden<M: ForwardModel>(
     runner: &mut Runner<M>,
     a: &[u32],
@@ -507,6 +508,7 @@ fn logits_and_hidden<M: ForwardModel>(
         let slots = runner.cache.slots(req);
         batch.push_request(req.row_index() as u32, tokens, 0, slots, slots, logits);
     }
+    batch.hidden_rows.push(a.len() as u32 - 1);
     batch.hidden_rows.push(batch.num_tokens() as u32 - 1);
     let logits = runner
         .model
@@ -541,16 +543,17 @@ fn gpu_runner_gives_the_cpu_models_hidden_states() {
     let (cpu_logits, cpu_hidden) = logits_and_hidden(&mut cpu, &a, &b);
     let (gpu_logits, gpu_hidden) = logits_and_hidden(&mut gpu, &a, &b);
     assert_eq!(cpu_logits.len(), gpu_logits.len());
-    assert_eq!(cpu_hidden.len(), hidden_size);
-    assert_eq!(gpu_hidden.len(), hidden_size);
-    // The rounding of the two paths differs (see the lockstep test above); another row's
-    // state or a missing final norm are far off.
-    let (hidden, logits) = (
-        cosine(&cpu_hidden, &gpu_hidden),
-        cosine(&cpu_logits, &gpu_logits),
-    );
+    assert_eq!(cpu_hidden.len(), 2 * hidden_size);
+    assert_eq!(gpu_hidden.len(), 2 * hidden_size);
+    // The rounding of the two paths differs (see the lockstep test above): each row nearer
+    // its own CPU state than the other row's.
+    let (cpu_a, cpu_b) = cpu_hidden.split_at(hidden_size);
+    let (gpu_a, gpu_b) = gpu_hidden.split_at(hidden_size);
+    let (hidden, logits) = (cosine(cpu_b, gpu_b), cosine(&cpu_logits, &gpu_logits));
     eprintln!("GPU vs CPU: hidden state cosine {hidden:.5}, logits cosine {logits:.5}");
     assert!(hidden > 0.99, "hidden state cosine {hidden}");
+    assert!(cosine(cpu_a, gpu_a) > 0.99);
+    assert!(cosine(cpu_a, gpu_b) < hidden, "b's state is nearer a's");
     assert!(logits > 0.99, "logits cosine {logits}");
     assert_eq!(greedy(&cpu_logits), greedy(&gpu_logits));
 }

@@ -10,7 +10,8 @@
 use crate::common;
 
 use common::scripted::{
-    assert_idle_without_leak, collect_tokens, reference, start_model, start_model_with,
+    assert_idle_without_leak, collect_tokens, finish_within, reference, start_model,
+    start_model_with,
 };
 use engine::grammar::GrammarSpec;
 use engine::handle::{EngineHandle, GenerateEvent, GenerateRequest, TenantInfo};
@@ -639,6 +640,52 @@ fn embeddings_fit_the_limits_a_prompt_does() {
     assert!(message.contains("4 requests at once"), "{message}");
     let message = refused(2, (0..2).map(|s| prompt(s, 30)).collect());
     assert!(message.starts_with("input:"), "{message}");
+    assert_idle_without_leak(&engine);
+    engine.shutdown(Duration::from_secs(1));
+}
+
+/// Under overlap scheduling, with a pool too small for every decode, one tenant decoding and
+/// another sending embeddings (some computed and awaiting their collect when room runs
+/// out): retraction always finds a victim, every request finishes with its reference
+/// output, nothing leaks.
+#[test]
+fn decodes_short_of_memory_beside_embeddings_all_finish() {
+    let engine = start_model_with(ScriptedModel::new(50_000, 2048), 160, |config| {
+        config.scheduler.overlap_schedule = true;
+        config.scheduler.max_running_requests = 8;
+        config.scheduler.speculative_draft_tokens = 0;
+    });
+    two_tenants(&engine, false);
+    let decoding: Vec<_> = (0..3)
+        .map(|seed| {
+            let p = prompt(100 + seed, 20);
+            (p.clone(), engine.submit(request(1, p, 40)).unwrap())
+        })
+        .collect();
+    let embedding: Vec<_> = (0..12)
+        .map(|seed| {
+            let p = prompt(seed, 30);
+            let mut r = GenerateRequest::embedding(p.clone());
+            r.namespace = Namespace::scoped(CacheScope::Tenant(0));
+            (p, engine.submit(r).unwrap())
+        })
+        .collect();
+    for (p, stream) in decoding {
+        let (tokens, _) = finish_within(stream, Duration::from_secs(20));
+        assert_eq!(tokens, reference(&p, 40));
+    }
+    for (p, mut stream) in embedding {
+        let done = loop {
+            match stream.blocking_next().unwrap() {
+                GenerateEvent::Finished(done) => break done,
+                GenerateEvent::Chunk { .. } => {}
+                GenerateEvent::Error(e) => panic!("{e}"),
+            }
+        };
+        let hidden = ScriptedModel::reference_hidden(&p);
+        assert_eq!(done.embedding.as_deref(), Some(&hidden[..]));
+    }
+    assert!(engine.server_info().retractions > 0, "room never ran out");
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }

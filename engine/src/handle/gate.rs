@@ -102,10 +102,10 @@ impl TenantGate {
         let Some(limits) = self.limits.get(index) else {
             return Ok(());
         };
-        let what = if count == 1 {
-            "this request counts".to_string()
-        } else {
-            format!("its {count} choices count")
+        let what = match (count, output) {
+            (1, _) => "this request counts".to_string(),
+            (_, true) => format!("its {count} choices count"),
+            (_, false) => format!("its {count} inputs count"),
         };
         if let Some(Some(bucket)) = self.buckets.get_mut(index) {
             if tokens as f64 > bucket.burst() {

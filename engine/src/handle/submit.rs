@@ -168,7 +168,11 @@ impl EngineHandle {
         // Queued at once: every request when each has one sample (a batch of prompts or of
         // embedding inputs); with more, a prompt's first sample, then its others once it
         // runs. More than the queues hold could never all be queued: invalid, not "later".
-        let at_once = if n == 1 { requests.len() } else { n as usize };
+        let at_once = if n == 1 {
+            requests.len()
+        } else {
+            n as usize - 1
+        };
         let limit = (self.inner.gate.lock().max_queued(tenant))
             .map_or(self.inner.max_queued, |t| t.min(self.inner.max_queued));
         if at_once > limit {

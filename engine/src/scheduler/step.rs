@@ -182,12 +182,13 @@ impl<M: ForwardModel> Scheduler<M> {
     fn retract_one_where(&mut self, eligible: impl Fn(&Req) -> bool) {
         let victim = (0..self.running.len())
             .filter(|&i| eligible(&self.running[i]))
-            // An embedding already computed (its batch not yet collected) frees its memory
-            // at the collect; retracting it would only compute it again.
-            .filter(|&i| self.running[i].embedding.is_none())
             .min_by_key(|&i| {
                 let r = &self.running[i];
                 (
+                    // An embedding already computed (its batch not yet collected) frees its
+                    // memory at the collect: retracting it would compute it again, so it
+                    // goes last (never skipped: the caller needs a victim to make room).
+                    r.embedding.is_some(),
                     r.output_ids.len(),
                     std::cmp::Reverse(r.input_ids.len()),
                     std::cmp::Reverse(r.seq),
