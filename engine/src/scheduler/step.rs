@@ -210,6 +210,8 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         req.retractions += 1;
         req.grammar_waiting = false;
+        // Computed again when its prompt is.
+        req.embedding = None;
         self.counters.retractions += 1;
         metrics::counter!(names::RETRACTIONS).increment(1);
         // Retraction means admission was too optimistic: reserve more from now on.
