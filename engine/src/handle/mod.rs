@@ -448,6 +448,19 @@ impl EngineHandle {
             .map_err(SubmitError::InvalidArgument)
     }
 
+    /// How many values of each embedding a client gets for its `dimensions` (default: the
+    /// model's hidden size, which is also the most).
+    pub fn embedding_dimensions(&self, requested: Option<u32>) -> Result<usize, SubmitError> {
+        let hidden = self.inner.model_info.hidden_size;
+        match requested {
+            None => Ok(hidden),
+            Some(d) if d >= 1 && d as usize <= hidden => Ok(d as usize),
+            Some(d) => Err(SubmitError::InvalidArgument(format!(
+                "dimensions must be between 1 and the model's {hidden}, got {d}"
+            ))),
+        }
+    }
+
     /// What a client may ask the grammar compiler for.
     pub fn grammar_limits(&self) -> GrammarLimits {
         self.inner.grammars.limits()

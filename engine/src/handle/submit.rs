@@ -86,15 +86,9 @@ impl EngineHandle {
                 )));
             }
         }
+        // The prompt plus one more token must fit the context and the pool: a generation's
+        // first output token, the step admission reserves past an embedding's prompt.
         let limit = inner.max_context_len.min(inner.kv_capacity);
-        if request.embed {
-            return self.validate_embedding(request, limit);
-        }
-        request
-            .params
-            .validate(vocab)
-            .map_err(SubmitError::InvalidArgument)?;
-        // The prompt plus at least one generated token must fit the context and the pool.
         if prompt_len >= limit {
             return Err(SubmitError::InvalidArgument(format!(
                 "the prompt has {prompt_len} tokens; at most {} fit (context {}, KV pool {})",
@@ -103,6 +97,14 @@ impl EngineHandle {
                 inner.kv_capacity
             )));
         }
+        if request.embed {
+            self.validate_embedding(request)?;
+            return Ok((prompt_len, 0));
+        }
+        request
+            .params
+            .validate(vocab)
+            .map_err(SubmitError::InvalidArgument)?;
         let max_new_tokens = fit_max_new_tokens(
             request,
             request.params.max_new_tokens,
@@ -114,30 +116,16 @@ impl EngineHandle {
         Ok((prompt_len, max_new_tokens))
     }
 
-    /// [`Self::validate`] for an embedding request: the model must compute embeddings, and
-    /// the prompt fit the context and the pool as a generation's does (admission holds
-    /// room for one token past every prompt); nothing is generated.
-    fn validate_embedding(
-        &self,
-        request: &GenerateRequest,
-        limit: usize,
-    ) -> Result<(usize, u32), SubmitError> {
+    /// What [`Self::validate`] adds for an embedding request: the model computes embeddings
+    /// and no grammar is asked for (nothing is generated).
+    fn validate_embedding(&self, request: &GenerateRequest) -> Result<(), SubmitError> {
         self.embeddings_supported()?;
         if request.constraint.is_some() {
             return Err(SubmitError::InvalidArgument(
                 "an embedding request takes no grammar".into(),
             ));
         }
-        let prompt_len = request.input_ids.len();
-        if prompt_len >= limit {
-            return Err(SubmitError::InvalidArgument(format!(
-                "the input has {prompt_len} tokens; at most {} fit (context {}, KV pool {})",
-                limit - 1,
-                self.inner.max_context_len,
-                self.inner.kv_capacity
-            )));
-        }
-        Ok((prompt_len, 0))
+        Ok(())
     }
 
     /// The refusals that need no prompt: a draining engine, a full queue, a tenant at its

@@ -446,11 +446,15 @@ impl GpuModel {
         } else {
             None
         };
-        let wanted_rows: Vec<u32> = (batch.logits_rows.iter())
-            .chain(&batch.hidden_rows)
-            .copied()
-            .collect();
-        let wanted = gpu.upload(&wanted_rows)?;
+        let wanted = if batch.hidden_rows.is_empty() {
+            gpu.upload(&batch.logits_rows)?
+        } else {
+            let rows: Vec<u32> = (batch.logits_rows.iter())
+                .chain(&batch.hidden_rows)
+                .copied()
+                .collect();
+            gpu.upload(&rows)?
+        };
         let inputs = StepInputs {
             tokens: t,
             rows,

@@ -88,16 +88,9 @@ impl RadixServe for RadixServeService {
         let (caller, engine, deadline) = self.admit_call(&request)?;
         engine.embeddings_supported().map_err(status::from_submit)?;
         let request = request.into_inner();
-        let hidden_size = engine.model_info().hidden_size;
-        let dimensions = match request.dimensions {
-            None => hidden_size,
-            Some(d) if d >= 1 && d as usize <= hidden_size => d as usize,
-            Some(d) => {
-                return Err(Status::invalid_argument(format!(
-                    "dimensions must be between 1 and the model's {hidden_size}, got {d}"
-                )))
-            }
-        };
+        let dimensions = engine
+            .embedding_dimensions(request.dimensions)
+            .map_err(status::from_submit)?;
         let embed = input::prepare_embedding(engine, &caller, request, deadline).await?;
         let stream = engine.submit(embed).map_err(status::from_submit)?;
         let (hidden, usage) = finished_embedding(stream, deadline).await?;

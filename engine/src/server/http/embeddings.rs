@@ -88,17 +88,9 @@ pub async fn embeddings(
             ))
         }
     };
-    let hidden = engine.model_info().hidden_size;
-    let dimensions = match request.dimensions {
-        None => hidden,
-        Some(d) if d >= 1 && d as usize <= hidden => d as usize,
-        Some(d) => {
-            return Err(ApiError::invalid_param(
-                "dimensions",
-                format!("dimensions must be between 1 and the model's {hidden}, got {d}"),
-            ))
-        }
-    };
+    let dimensions = engine
+        .embedding_dimensions(request.dimensions)
+        .map_err(|e| ApiError::from(e).with_param("dimensions"))?;
     let inputs = embedding_inputs(request.input)?;
     let ids = engine
         .build_prompts(inputs, caller.tenant)
