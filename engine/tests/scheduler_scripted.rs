@@ -98,6 +98,8 @@ struct Outcome {
     aborted: usize,
     /// Of the completed, embeddings.
     embedded: usize,
+    /// Of the completed, those that had their prompt scored.
+    scored: usize,
 }
 
 fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
@@ -105,7 +107,8 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
     let bases: Vec<Vec<u32>> = (0..4)
         .map(|_| (0..48).map(|_| 100 + rng.below(900) as u32).collect())
         .collect();
-    let (mut completed, mut aborted, mut embedded) = (0, 0, 0);
+    let (mut completed, mut aborted, mut embedded, mut scored) = (0, 0, 0, 0);
+    let vocab = engine.model_info().vocab_size;
     let mut submitted = 0;
     while submitted < requests {
         // A wave of concurrent requests; their streams buffer while we read them in turn.
@@ -124,11 +127,23 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
             };
             // Some are embeddings: the prompt's hidden state, nothing generated.
             let embeds = rng.below(8) == 0;
+            // Some score their prompt from a random position (and a third of those
+            // generate nothing).
+            let scores = (!embeds && rng.below(6) == 0)
+                .then(|| (rng.below(prompt.len() as u64) as u32, rng.below(4) as u32));
+            let max_new = match scores {
+                Some(_) if rng.below(3) == 0 => 0,
+                _ => max_new,
+            };
             let mut req = if embeds {
                 GenerateRequest::embedding(prompt.clone())
             } else {
                 GenerateRequest::new(prompt.clone(), SamplingParams::greedy(max_new))
             };
+            if let Some((from, top)) = scores {
+                req.prompt_logprobs_from = Some(from);
+                req.params.logprobs = Some(top);
+            }
             req.params.ignore_eos = true;
             if let Plan::Deadline(ms) = plan {
                 req.deadline = Some(Instant::now() + Duration::from_millis(ms));
@@ -138,11 +153,12 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 engine.abort(&stream.rid);
             }
             let max_new = if embeds { 0 } else { max_new };
-            streams.push((prompt, max_new, plan, stream));
+            streams.push((prompt, max_new, plan, scores, stream));
             submitted += 1;
         }
-        for (prompt, max_new, plan, mut stream) in streams {
+        for (prompt, max_new, plan, scores, mut stream) in streams {
             let mut tokens = Vec::new();
+            let mut prompt_scores = Vec::new();
             let mut events = 0;
             let finish = loop {
                 if let Plan::DropAfter(n) = plan {
@@ -151,13 +167,53 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                     }
                 }
                 match stream.blocking_next() {
-                    Some(GenerateEvent::Chunk { token_ids, .. }) => tokens.extend(token_ids),
+                    Some(GenerateEvent::Chunk {
+                        token_ids,
+                        prompt_logprobs,
+                        ..
+                    }) => {
+                        let first = events == 0;
+                        assert!(first || prompt_logprobs.is_empty(), "only the first chunk");
+                        tokens.extend(token_ids);
+                        prompt_scores.extend(prompt_logprobs);
+                    }
                     Some(GenerateEvent::Finished(c)) => break Some(c),
                     Some(GenerateEvent::Error(e)) => panic!("engine error: {e}"),
                     None => panic!("stream ended without a final event"),
                 }
                 events += 1;
             };
+            let finished = finish
+                .as_ref()
+                .is_some_and(|c| c.finish_reason == FinishReason::Length);
+            // An aborted request may have had them already, whole.
+            let received = finished || !prompt_scores.is_empty();
+            if let (Some((from, top)), true) = (scores, received) {
+                // Each prompt token from `from` (from 1: the first has nothing before it)
+                // scored under the prompt before it.
+                let from = (from as usize).max(1);
+                assert_eq!(prompt_scores.len(), prompt.len() - from, "one per position");
+                for (p, got) in (from..).zip(&prompt_scores) {
+                    let want = ScriptedModel::reference_score(
+                        &prompt[..p],
+                        prompt[p],
+                        top as usize,
+                        vocab,
+                    );
+                    assert_eq!(got.token_id, want.token_id, "position {p}");
+                    assert!(
+                        (got.logprob - want.logprob).abs() < 1e-4,
+                        "position {p}: {got:?} {want:?}"
+                    );
+                    let ids = |t: &engine::handle::TokenLogprob| -> Vec<u32> {
+                        t.top.iter().map(|&(id, _)| id).collect()
+                    };
+                    assert_eq!(ids(got), ids(&want), "position {p}");
+                }
+                scored += usize::from(finished);
+            } else {
+                assert!(prompt_scores.is_empty(), "scores only for who asked, whole");
+            }
             let want = reference(&prompt, max_new as usize);
             assert_eq!(
                 tokens,
@@ -165,6 +221,16 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 "tokens must follow the reference"
             );
             match finish {
+                Some(c)
+                    if c.finish_reason == FinishReason::Length
+                        && scores.is_some()
+                        && max_new == 0 =>
+                {
+                    assert!(tokens.is_empty(), "a scoring request generates nothing");
+                    assert_eq!(c.embedding, None);
+                    assert_eq!(c.usage.completion_tokens, 0);
+                    completed += 1;
+                }
                 Some(c) if c.finish_reason == FinishReason::Length && max_new == 0 => {
                     assert!(tokens.is_empty(), "an embedding generates nothing");
                     let hidden = ScriptedModel::reference_hidden(&prompt);
@@ -201,6 +267,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
         completed,
         aborted,
         embedded,
+        scored,
     }
 }
 
@@ -223,9 +290,10 @@ fn randomized_load_on_roomy_and_tiny_pools() {
         let begun = Instant::now();
         let outcome = run_workload(&engine, 7 + page as u64 + kv_tokens as u64, 600);
         eprintln!(
-            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed ({} embeddings), {} aborted, {} retractions in {:?}",
+            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed ({} embeddings, {} scored), {} aborted, {} retractions in {:?}",
             outcome.completed,
             outcome.embedded,
+            outcome.scored,
             outcome.aborted,
             outcome.retractions,
             begun.elapsed()
@@ -237,6 +305,7 @@ fn randomized_load_on_roomy_and_tiny_pools() {
         );
         assert!(outcome.aborted > 0);
         assert!(outcome.embedded > 30, "{} embeddings", outcome.embedded);
+        assert!(outcome.scored > 30, "{} scored", outcome.scored);
         if kv_tokens < 1000 {
             assert!(
                 outcome.retractions > 0,

@@ -213,6 +213,8 @@ struct Inner {
     grammars: Arc<Grammars>,
     /// Whether embedding requests can be served, or why not.
     embeddings: Result<(), String>,
+    /// Whether the runner scores prompt tokens (prompt log-probabilities).
+    scores_prompts: bool,
     kv_events: Option<KvEventHub>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
@@ -337,6 +339,7 @@ impl EngineHandle {
         };
         let kv_capacity = cache.allocator().capacity();
         let embeddings = embedding_support(model.computes_hidden_states(), model_info.pooling);
+        let scores_prompts = model.computes_scores();
         // A rendered conversation longer than the longest prompt can hold would be refused
         // after rendering: the template may not build more than that.
         chat_template.set_max_output_bytes(
@@ -398,6 +401,7 @@ impl EngineHandle {
                 grammar_permits: FairPermits::new(cores),
                 grammars,
                 embeddings,
+                scores_prompts,
                 kv_events,
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),

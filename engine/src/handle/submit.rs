@@ -105,6 +105,7 @@ impl EngineHandle {
             .params
             .validate(vocab)
             .map_err(SubmitError::InvalidArgument)?;
+        self.validate_prompt_logprobs(request)?;
         let max_new_tokens = fit_max_new_tokens(
             request,
             request.params.max_new_tokens,
@@ -123,6 +124,44 @@ impl EngineHandle {
         if request.constraint.is_some() {
             return Err(SubmitError::InvalidArgument(
                 "an embedding request takes no grammar".into(),
+            ));
+        }
+        if request.prompt_logprobs_from.is_some() {
+            return Err(SubmitError::InvalidArgument(
+                "an embedding request takes no prompt log-probabilities".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Prompt log-probabilities start inside the prompt and need a runner that scores
+    /// tokens; only a request that asks for them may generate nothing (it scores its
+    /// prompt).
+    fn validate_prompt_logprobs(&self, request: &GenerateRequest) -> Result<(), SubmitError> {
+        let Some(from) = request.prompt_logprobs_from else {
+            if request.params.max_new_tokens == 0 {
+                return Err(SubmitError::InvalidArgument(
+                    "max_new_tokens must be at least 1 (0 only when the prompt's \
+                     log-probabilities are asked for)"
+                        .into(),
+                ));
+            }
+            return Ok(());
+        };
+        if !self.inner.scores_prompts {
+            return Err(SubmitError::InvalidArgument(
+                "this server's runner does not compute prompt log-probabilities".into(),
+            ));
+        }
+        let len = request.input_ids.len();
+        if from as usize >= len {
+            return Err(SubmitError::InvalidArgument(format!(
+                "prompt log-probabilities from position {from}: the prompt has {len} tokens"
+            )));
+        }
+        if request.params.max_new_tokens == 0 && request.constraint.is_some() {
+            return Err(SubmitError::InvalidArgument(
+                "a request that generates nothing takes no grammar".into(),
             ));
         }
         Ok(())

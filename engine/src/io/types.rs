@@ -27,6 +27,10 @@ pub struct GenerateRequest {
     /// An embedding request: the prompt is computed and the request ends with its
     /// embedding ([`Completion::embedding`]), generating nothing.
     pub embed: bool,
+    /// Prompt log-probabilities from this position on: each prompt token from it (the
+    /// first from position 1) is scored under the tokens before it, with the
+    /// `params.logprobs` most likely alternatives; they arrive with the first chunk.
+    pub prompt_logprobs_from: Option<u32>,
 }
 
 impl GenerateRequest {
@@ -41,6 +45,7 @@ impl GenerateRequest {
             max_new_tokens_explicit: false,
             constraint: None,
             embed: false,
+            prompt_logprobs_from: None,
         }
     }
 
@@ -103,6 +108,9 @@ pub enum GenerateEvent {
         logprobs: Vec<TokenLogprob>,
         /// Prompt tokens served from the prefix cache (as the completion reports them).
         cached_tokens: u32,
+        /// The prompt's log-probabilities when the request asked for them
+        /// ([`GenerateRequest::prompt_logprobs_from`]), whole, in the first chunk only.
+        prompt_logprobs: Vec<TokenLogprob>,
     },
     Finished(Completion),
     Error(GenerateError),

@@ -26,6 +26,18 @@ pub struct ForwardBatch {
     /// Token rows whose final hidden state (after the output norm, before the head) is
     /// wanted: the last prompt token of an embedding request.
     pub hidden_rows: Vec<u32>,
+    /// Token rows whose logits score a known next token (prompt log-probabilities).
+    pub score_rows: Vec<ScoreRow>,
+}
+
+/// A token row whose logits score the token that follows it in the prompt: the model
+/// reduces them to `target`'s log-probability and the `top` most likely tokens, so no
+/// vocabulary-wide row leaves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRow {
+    pub row: u32,
+    pub target: u32,
+    pub top: u32,
 }
 
 impl ForwardBatch {
@@ -69,6 +81,18 @@ impl ForwardBatch {
         if let Some(&r) = self.hidden_rows.iter().find(|&&r| r as usize >= t) {
             return bad(format!("hidden row {r} outside the batch of {t} tokens"));
         }
+        if let Some(s) = self.score_rows.iter().find(|s| s.row as usize >= t) {
+            return bad(format!(
+                "score row {} outside the batch of {t} tokens",
+                s.row
+            ));
+        }
+        if let Some(s) = (self.score_rows.iter()).find(|s| s.target as usize >= vocab_size) {
+            return bad(format!(
+                "scored token {} outside the vocabulary of {vocab_size}",
+                s.target
+            ));
+        }
         let n = self.q_indptr.len();
         if n < 2 || self.kv_indptr.len() != n || self.req_pool_indices.len() != n - 1 {
             return bad(format!(
@@ -109,6 +133,7 @@ impl ForwardBatch {
         self.req_pool_indices.clear();
         self.logits_rows.clear();
         self.hidden_rows.clear();
+        self.score_rows.clear();
     }
 
     /// Appends the request in `req_to_token` row `row`: `new_ids` computed at positions
@@ -159,13 +184,27 @@ mod tests {
         assert_eq!(ok.logits_rows, [2, 3]);
         ok.validate(100).unwrap();
         type Break = fn(&mut ForwardBatch);
-        let broken: [(&str, Break); 8] = [
+        let broken: [(&str, Break); 10] = [
             ("outside the vocabulary", |b| b.input_ids[0] = 100),
             ("positions", |b| {
                 b.positions.pop();
             }),
             ("logits row", |b| b.logits_rows.push(4)),
             ("hidden row", |b| b.hidden_rows.push(4)),
+            ("score row", |b| {
+                b.score_rows.push(ScoreRow {
+                    row: 4,
+                    target: 0,
+                    top: 0,
+                })
+            }),
+            ("scored token", |b| {
+                b.score_rows.push(ScoreRow {
+                    row: 0,
+                    target: 100,
+                    top: 0,
+                })
+            }),
             ("rows", |b| {
                 b.req_pool_indices.pop();
             }),

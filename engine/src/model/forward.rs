@@ -5,19 +5,27 @@
 //! output projection (-> post-norm) -> residual, RMSNorm -> fused gate/up -> SiLU or GELU
 //! times up -> down, or a mixture of experts (-> post-norm) -> residual, and the output head
 //! (scaled and soft-capped where declared) on the requested rows; rows wanted for embeddings
-//! stop at the output norm. Which of the optional steps run is the family's choice,
+//! stop at the output norm, and rows that score a prompt token are reduced to its
+//! log-probability block by block. Which of the optional steps run is the family's choice,
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
 use super::moe::MoeScratch;
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
+use crate::io::TokenLogprob;
+use crate::sampling::score_row;
 use kernels::activation::{gelu_mul, silu_mul};
 use kernels::attention::{paged_attention_with_rules, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
 use kernels::rope::RopeAngles;
 use pools::{KvDtype, KvLayout, KvStorage};
+use rayon::prelude::*;
 use std::path::Path;
+
+/// Score rows whose logits are computed at once: the head's matrix work stays batched
+/// while the vocabulary-wide rows held stay small.
+const SCORE_BLOCK: usize = 32;
 
 /// Activation buffers reused across steps (sized to the largest batch seen).
 #[derive(Default)]
@@ -36,6 +44,11 @@ struct Scratch {
     logits: Vec<f32>,
     /// The last pass's final hidden states of its `hidden_rows`.
     hidden: Vec<f32>,
+    /// The last pass's scores of its `score_rows`.
+    scores: Vec<TokenLogprob>,
+    /// Normed rows and logits of one block of score rows.
+    score_normed: Vec<f32>,
+    score_logits: Vec<f32>,
     tmp: Vec<f32>,
     /// RoPE angles of the batch's positions per RoPE table, shared by the layers using it.
     angles: Vec<RopeAngles>,
@@ -214,14 +227,31 @@ impl Model {
         s.logits.resize(rows * c.vocab_size, 0.0);
         w.output_head()
             .matmul(&s.normed[..rows * hidden], rows, &mut s.logits)?;
-        if let Some(divisor) = c.logit_divisor {
-            let inverse = 1.0 / divisor;
-            s.logits.iter_mut().for_each(|l| *l *= inverse);
-        }
-        if let Some(cap) = c.final_logit_softcap {
-            s.logits
-                .iter_mut()
-                .for_each(|l| *l = cap * (*l / cap).tanh());
+        finish_logits(c, &mut s.logits);
+        s.scores.clear();
+        for block in batch.score_rows.chunks(SCORE_BLOCK) {
+            s.selected.clear();
+            for r in block {
+                s.selected
+                    .extend_from_slice(&s.x[r.row as usize * hidden..][..hidden]);
+            }
+            s.score_normed.resize(block.len() * hidden, 0.0);
+            rms_norm(
+                &s.selected,
+                &w.output_norm,
+                c.rms_norm_eps,
+                &mut s.score_normed,
+            )?;
+            s.score_logits.resize(block.len() * c.vocab_size, 0.0);
+            (w.output_head()).matmul(&s.score_normed, block.len(), &mut s.score_logits)?;
+            finish_logits(c, &mut s.score_logits);
+            let scored: Vec<TokenLogprob> = s
+                .score_logits
+                .par_chunks_exact_mut(c.vocab_size)
+                .zip(block)
+                .map(|(logits, r)| score_row(logits, r.target, r.top as usize))
+                .collect();
+            s.scores.extend(scored);
         }
         Ok(&s.logits)
     }
@@ -242,9 +272,25 @@ impl Model {
         &self.scratch.hidden
     }
 
+    /// The scores of the last pass's `score_rows`, in their order.
+    pub fn scores(&self) -> &[TokenLogprob] {
+        &self.scratch.scores
+    }
+
     /// The loaded weights (the GPU runner uploads them).
     pub fn weights(&self) -> &Weights {
         &self.weights
+    }
+}
+
+/// What the family does to the head's output: a divisor, then a soft cap.
+fn finish_logits(c: &ModelConfig, logits: &mut [f32]) {
+    if let Some(divisor) = c.logit_divisor {
+        let inverse = 1.0 / divisor;
+        logits.iter_mut().for_each(|l| *l *= inverse);
+    }
+    if let Some(cap) = c.final_logit_softcap {
+        logits.iter_mut().for_each(|l| *l = cap * (*l / cap).tanh());
     }
 }
 

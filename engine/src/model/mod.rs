@@ -30,7 +30,7 @@ mod qwen3;
 mod qwen3moe;
 mod smollm3;
 
-pub use batch::ForwardBatch;
+pub use batch::{ForwardBatch, ScoreRow};
 pub use config::{Activation, ModelConfig};
 pub use device::Device;
 pub use forward::Model;
@@ -41,6 +41,7 @@ pub use table_diff::req_to_token_updates;
 pub use weights::{LayerPlan, LayerWeights, Mlp, Weights};
 
 use crate::gguf::GgufError;
+use crate::io::TokenLogprob;
 use kernels::sampling::{SampledRow, SamplingBatch};
 use kernels::KernelError;
 use pools::PoolError;
@@ -149,6 +150,20 @@ pub trait ForwardModel: Send {
         ))
     }
 
+    /// Whether [`Self::scores`] gives the scores of `score_rows` (prompt
+    /// log-probabilities).
+    fn computes_scores(&self) -> bool {
+        false
+    }
+
+    /// The scores of the last batch's `score_rows`, in their order; valid until the next
+    /// pass.
+    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+        Err(ModelError::Unsupported(
+            "prompt log-probabilities from this runner".into(),
+        ))
+    }
+
     /// Decode steps this model replayed from a CUDA graph (the GPU runner's count).
     fn graph_replays(&self) -> u64 {
         0
@@ -242,6 +257,14 @@ impl ForwardModel for Model {
 
     fn hidden_states(&self) -> Result<&[f32], ModelError> {
         Ok(Model::hidden_states(self))
+    }
+
+    fn computes_scores(&self) -> bool {
+        true
+    }
+
+    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+        Ok(Model::scores(self))
     }
 
     fn sliding_window_layers(&self) -> usize {

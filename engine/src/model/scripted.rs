@@ -8,6 +8,8 @@
 //! rule directly from a token sequence, independently of pools and batches.
 
 use super::{ForwardBatch, ForwardModel, FutureToken, KvPoolSize, Launched, ModelError};
+use crate::io::TokenLogprob;
+use crate::sampling::score_row;
 use kernels::sampling::{RowPlan, SampledRow, SamplingBatch};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
@@ -21,6 +23,8 @@ pub struct ScriptedModel {
     logits: Vec<f32>,
     /// The last batch's hidden states of its `hidden_rows`.
     hidden: Vec<f32>,
+    /// The last batch's scores of its `score_rows`.
+    scores: Vec<TokenLogprob>,
     /// A batch holding this token id fails (to test how the engine handles model errors).
     failing_token: Option<u32>,
     /// The first launched batch holding this token id (once its future inputs are filled
@@ -54,6 +58,7 @@ impl ScriptedModel {
             context_length,
             logits: Vec::new(),
             hidden: Vec::new(),
+            scores: Vec::new(),
             failing_token: None,
             failing_collect_token: None,
             failed_slots: [false; 2],
@@ -179,11 +184,20 @@ impl ScriptedModel {
             .iter()
             .flat_map(|&row| hidden_of(row_hash(row)))
             .collect();
-        let next = batch.logits_rows.iter().map(|&row| {
+        let vocab = self.vocab_size;
+        let next_of = |row: u32| {
             let next = FIRST_TOKEN as u64 + row_hash(row) % RANGE;
-            (next < self.vocab_size as u64).then_some(next as u32)
-        });
-        Ok(next.collect())
+            (next < vocab as u64).then_some(next as u32)
+        };
+        self.scores = batch
+            .score_rows
+            .iter()
+            .map(|r| {
+                let mut logits = one_hot_logits(next_of(r.row), vocab);
+                score_row(&mut logits, r.target, r.top as usize)
+            })
+            .collect();
+        Ok(batch.logits_rows.iter().map(|&row| next_of(row)).collect())
     }
 
     /// The hidden state this model gives the last token of `history` (an embedding).
@@ -191,10 +205,39 @@ impl ScriptedModel {
         hidden_of(history_hash(history))
     }
 
+    /// The score this model gives `target` after `history` with `top` alternatives (a
+    /// prompt log-probability), written out: its logits row is 10 at the next token and 0
+    /// elsewhere.
+    pub fn reference_score(history: &[u32], target: u32, top: usize, vocab: usize) -> TokenLogprob {
+        let next = Self::reference_next(history);
+        let ln_z = (10f64.exp() + (vocab - 1) as f64).ln();
+        let logprob_of = |t: u32| (if t == next { 10.0 - ln_z } else { -ln_z }) as f32;
+        // Ties among the zeros go to the lower ids.
+        let others = (0..vocab as u32).filter(|&t| t != next);
+        TokenLogprob {
+            token_id: target,
+            logprob: logprob_of(target),
+            top: std::iter::once(next)
+                .chain(others)
+                .take(top)
+                .map(|t| (t, logprob_of(t)))
+                .collect(),
+        }
+    }
+
     /// The token this model produces after `history` (prompt and output so far).
     pub fn reference_next(history: &[u32]) -> u32 {
         FIRST_TOKEN + (history_hash(history) % RANGE) as u32
     }
+}
+
+/// A logits row of 10 at `next` (if within the vocabulary) and 0 elsewhere.
+fn one_hot_logits(next: Option<u32>, vocab: usize) -> Vec<f32> {
+    let mut logits = vec![0.0; vocab];
+    if let Some(next) = next {
+        logits[next as usize] = 10.0;
+    }
+    logits
 }
 
 fn history_hash(history: &[u32]) -> u64 {
@@ -252,6 +295,14 @@ impl ForwardModel for ScriptedModel {
 
     fn hidden_states(&self) -> Result<&[f32], ModelError> {
         Ok(&self.hidden)
+    }
+
+    fn computes_scores(&self) -> bool {
+        true
+    }
+
+    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+        Ok(&self.scores)
     }
 
     fn launch_sampled(

@@ -118,9 +118,6 @@ impl SamplingParams {
                 return Err(format!("{name} must be in [-2, 2], got {v}"));
             }
         }
-        if self.max_new_tokens == 0 {
-            return Err("max_new_tokens must be at least 1".into());
-        }
         if self.min_new_tokens > self.max_new_tokens {
             return Err(format!(
                 "min_new_tokens ({}) must not exceed max_new_tokens ({})",

@@ -6,6 +6,7 @@
 //! `new_token_ratio` (most requests stop well before `max_new_tokens`).
 
 use super::policy::order_waiting;
+use super::req::PromptScores;
 use super::{Req, Scheduler};
 use crate::io::{GenerateError, NewRequest};
 use crate::model::ForwardModel;
@@ -73,6 +74,8 @@ impl<M: ForwardModel> Scheduler<M> {
             request.params.shown_control_tokens.clone(),
         );
         self.next_seq += 1;
+        let top = request.params.logprobs.unwrap_or(0);
+        let prompt_scores = (request.prompt_logprobs_from).map(|from| PromptScores::new(from, top));
         let req = Req {
             seq: self.next_seq,
             rid,
@@ -103,6 +106,7 @@ impl<M: ForwardModel> Scheduler<M> {
             constraint: request.constraint,
             embed: request.embed,
             embedding: None,
+            prompt_scores,
             staged: None,
             disk_loads: 0,
             may_evict_any: false,
@@ -205,8 +209,9 @@ impl<M: ForwardModel> Scheduler<M> {
                     let step = req.stop.abort();
                     req.pending_text.push_str(&step.text);
                     req.finish = Some(FinishReason::Length);
-                    if req.embed {
-                        // Nothing to cut short: an embedding needs its whole prompt.
+                    if req.embed || req.next_scored().is_some() {
+                        // Nothing to cut short: an embedding or prompt scores need the
+                        // whole prompt.
                         req.error = Some(GenerateError::Engine(
                             "the input does not fit the KV pool".into(),
                         ));
@@ -274,7 +279,10 @@ impl<M: ForwardModel> Scheduler<M> {
             return Admission::NoRoom(req);
         }
         let ids = req.fill_ids();
-        let key = &ids[..ids.len() - 1];
+        // At least the last token is computed; prompt scores still due need the logits
+        // of the token before each, so the cached prefix stops there.
+        let key_len = (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1));
+        let key = &ids[..key_len];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
         if self.shares_uncached_prefix(&req, &ids, cached) {
             return Admission::Later(req);

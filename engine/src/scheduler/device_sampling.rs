@@ -35,7 +35,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let rows = self
             .model
             .forward_sampled(&self.batch, &mut self.kv, &sampling)?;
-        self.take_embeddings(entries)?;
+        self.take_prompt_outputs(entries)?;
         // The masks were computed before the pass, not beside it: none of their time hides.
         self.forward_time = Duration::ZERO;
         let forwarded = phase_done("forward", since);

@@ -14,6 +14,13 @@ pub(super) struct Entry {
     /// Whether this finishes an embedding request's prompt, so its last token's hidden
     /// state is its embedding (it samples nothing).
     pub(super) embeds: bool,
+    /// Whether this finishes a request that ends with its prompt (an embedding, or prompt
+    /// scores without output): it samples nothing and is done.
+    pub(super) ends: bool,
+    /// Prompt scores this entry's rows give (`score_rows` follow the entries), from this
+    /// prompt position on.
+    pub(super) scores: usize,
+    pub(super) score_from: usize,
     /// A decode's speculative draft, computed after its pending token (logits of every
     /// position are sampled in turn while the draft matches).
     pub(super) draft: Vec<u32>,

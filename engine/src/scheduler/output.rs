@@ -335,9 +335,16 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 }
 
-/// Sends the tokens and text a request produced this step, if any.
+/// Sends the tokens and text a request produced this step, if any, and its prompt
+/// log-probabilities once they are all computed (in the first chunk after that).
 fn flush_chunk(req: &mut Req) {
-    if req.pending_ids.is_empty() && req.pending_text.is_empty() {
+    // Once sent, the request is done with them: nothing is scored again, and a
+    // retraction may find its whole prompt cached.
+    let prompt_logprobs = match req.next_scored() {
+        None => req.prompt_scores.take().map(|s| s.scores),
+        Some(_) => None,
+    };
+    if req.pending_ids.is_empty() && req.pending_text.is_empty() && prompt_logprobs.is_none() {
         return;
     }
     let event = GenerateEvent::Chunk {
@@ -345,6 +352,7 @@ fn flush_chunk(req: &mut Req) {
         text: std::mem::take(&mut req.pending_text),
         logprobs: std::mem::take(&mut req.pending_logprobs),
         cached_tokens: req.cached_tokens.unwrap_or(0),
+        prompt_logprobs: prompt_logprobs.unwrap_or_default(),
     };
     // A failed send means the client left: the next step's reaper aborts the request.
     req.tx.send(event);

@@ -54,6 +54,8 @@ struct FlightEntry {
     row: Option<usize>,
     /// It finishes an embedding request (whose embedding was taken at the launch).
     embeds: bool,
+    /// It finishes a request that ends with its prompt (see [`Entry::ends`]).
+    ends: bool,
 }
 
 impl Flight {
@@ -140,7 +142,7 @@ impl<M: ForwardModel> Scheduler<M> {
             .launch_sampled(&self.batch, &mut self.kv, &sampling, &futures)?;
         // Launches that complete at once have their hidden states now (a runner that
         // computes them completes its launches).
-        self.take_embeddings(entries)?;
+        self.take_prompt_outputs(entries)?;
         if let Launched::Ready(rows) = &launched {
             if rows.len() != failed.len() {
                 return Err(ModelError::Batch(format!(
@@ -166,6 +168,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     tokens: e.tokens,
                     row,
                     embeds: e.embeds,
+                    ends: e.ends,
                 }
             })
             .collect();
@@ -268,6 +271,10 @@ impl<M: ForwardModel> Scheduler<M> {
                 tokens: fe.tokens,
                 samples: fe.row.is_some(),
                 embeds: fe.embeds,
+                ends: fe.ends,
+                // Taken at the launch.
+                scores: 0,
+                score_from: 0,
                 draft: Vec::new(),
                 future: false,
             });

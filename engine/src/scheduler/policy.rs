@@ -162,6 +162,7 @@ mod tests {
             constraint: None,
             embed: false,
             embedding: None,
+            prompt_scores: None,
             staged: None,
             disk_loads: 0,
             may_evict_any: false,

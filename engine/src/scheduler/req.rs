@@ -55,6 +55,9 @@ pub struct Req {
     pub embed: bool,
     /// That hidden state, once computed (it ends the request).
     pub embedding: Option<Vec<f32>>,
+    /// Its prompt log-probabilities, if it asked for them, until they are sent (with its
+    /// first chunk).
+    pub prompt_scores: Option<PromptScores>,
     /// Speculative draft tokens proposed and accepted so far (drafting stops for a
     /// request whose drafts are mostly wrong).
     pub drafted: u32,
@@ -74,7 +77,41 @@ pub struct Req {
     pub grammar_waiting: bool,
 }
 
+/// A request's prompt log-probabilities as they are computed, chunk by chunk. Scores of
+/// positions already computed survive a retraction: the prefix the request finds cached
+/// again stops before the first position still to score.
+pub struct PromptScores {
+    /// First scored position (at least 1: the first token has nothing before it).
+    pub from: usize,
+    /// Most likely alternatives given with each score.
+    pub top: u32,
+    pub scores: Vec<TokenLogprob>,
+}
+
+impl PromptScores {
+    pub fn new(from: u32, top: u32) -> Self {
+        Self {
+            from: (from as usize).max(1),
+            top,
+            scores: Vec::new(),
+        }
+    }
+}
+
 impl Req {
+    /// The prompt position to score next, while prompt log-probabilities are still due.
+    pub fn next_scored(&self) -> Option<usize> {
+        let s = self.prompt_scores.as_ref()?;
+        let next = s.from + s.scores.len();
+        (next < self.input_ids.len()).then_some(next)
+    }
+
+    /// Whether the request ends with its prompt: an embedding, or a request that only
+    /// scores its prompt.
+    pub fn prompt_only(&self) -> bool {
+        self.embed || self.params.max_new_tokens == 0
+    }
+
     /// Prompt followed by the output so far: the tokens the model must have seen.
     pub fn fill_len(&self) -> usize {
         self.input_ids.len() + self.output_ids.len()

@@ -7,7 +7,7 @@ use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
 use crate::io::GenerateError;
 use crate::metric_names as names;
-use crate::model::{ForwardModel, ModelError};
+use crate::model::{ForwardModel, ModelError, ScoreRow};
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
 use crate::tenants::TenantId;
 use rayon::prelude::*;
@@ -381,8 +381,11 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         ids.extend_from_slice(&draft);
         let last = future || tokens - draft.len() == pending;
-        // An embedding request's last prompt token gives its hidden state, not logits.
-        let (samples, embeds) = (last && !req.embed, last && req.embed);
+        // An embedding request's last prompt token gives its hidden state, not logits; a
+        // request that only scores its prompt ends with it.
+        let ends = last && req.prompt_only();
+        let (samples, embeds) = (last && !ends, ends && req.embed);
+        let base = self.batch.num_tokens();
         self.batch.push_request(
             row,
             &ids,
@@ -396,6 +399,21 @@ impl<M: ForwardModel> Scheduler<M> {
                 .hidden_rows
                 .push(self.batch.num_tokens() as u32 - 1);
         }
+        // Each prompt token computed here scores the prompt token after it, from the next
+        // one due (admission left it uncached).
+        let (mut scores, mut score_from) = (0, 0);
+        if let (Some(next), Some(s), false) = (req.next_scored(), &req.prompt_scores, future) {
+            let end = (start + tokens - draft.len()).min(req.input_ids.len() - 1);
+            let first = start.max(next - 1);
+            for q in first..end {
+                self.batch.score_rows.push(ScoreRow {
+                    row: (base + q - start) as u32,
+                    target: req.input_ids[q + 1],
+                    top: s.top,
+                });
+            }
+            (scores, score_from) = (end.saturating_sub(first), first + 1);
+        }
         if !draft.is_empty() {
             // Every position's logits: the pending token's, then each draft token's.
             let end = self.batch.num_tokens() as u32;
@@ -407,6 +425,9 @@ impl<M: ForwardModel> Scheduler<M> {
             tokens,
             samples,
             embeds,
+            ends,
+            scores,
+            score_from,
             draft,
             future,
         })
@@ -468,10 +489,10 @@ impl<M: ForwardModel> Scheduler<M> {
             if e.samples {
                 self.bill_grammar(e.index);
             }
-            if e.embeds {
-                // Its embedding was taken after the pass: the request is done.
+            if e.ends {
+                // Its embedding or scores were taken after the pass: the request is done.
                 let req = &mut self.running[e.index];
-                if req.embedding.is_none() {
+                if e.embeds && req.embedding.is_none() {
                     req.error = Some(GenerateError::Engine(
                         "no hidden state for the embedding".into(),
                     ));
@@ -592,14 +613,54 @@ impl<M: ForwardModel> Scheduler<M> {
         self.forward_time = forward_time;
         self.logits_scratch.clear();
         self.logits_scratch.extend_from_slice(logits);
-        self.take_embeddings(entries)?;
+        self.take_prompt_outputs(entries)?;
         let forwarded = phase_done("forward", since);
         Ok((self.sample_rows(entries, vocab, &mut masks), forwarded))
     }
 
+    /// What the batch just run computed from its prompts besides logits: embeddings and
+    /// prompt scores.
+    pub(super) fn take_prompt_outputs(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+        self.take_embeddings(entries)?;
+        self.take_scores(entries)
+    }
+
+    /// Gives each scoring entry of the batch just run its scores (rows follow the
+    /// entries), which continue its request's scores exactly.
+    fn take_scores(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+        if self.batch.score_rows.is_empty() {
+            return Ok(());
+        }
+        let mut rest = self.model.scores()?;
+        if rest.len() != self.batch.score_rows.len() {
+            return Err(ModelError::Batch(format!(
+                "{} scores for {} score rows",
+                rest.len(),
+                self.batch.score_rows.len()
+            )));
+        }
+        for e in entries.iter().filter(|e| e.scores > 0) {
+            let (mine, more) = rest.split_at(e.scores);
+            rest = more;
+            let Some(req) = self.running.get_mut(e.index) else {
+                continue;
+            };
+            if req.next_scored() != Some(e.score_from) {
+                return Err(ModelError::Batch(format!(
+                    "prompt scores of {} from position {} do not continue its scores",
+                    req.rid, e.score_from
+                )));
+            }
+            if let Some(s) = req.prompt_scores.as_mut() {
+                s.scores.extend_from_slice(mine);
+            }
+        }
+        Ok(())
+    }
+
     /// Gives each embedding entry of the batch just run its row of the model's hidden
     /// states (rows follow the entries).
-    pub(super) fn take_embeddings(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+    fn take_embeddings(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
         if self.batch.hidden_rows.is_empty() {
             return Ok(());
         }
