@@ -9,6 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+#[path = "http_api/echo.rs"]
+mod echo;
 #[path = "http_api/embeddings.rs"]
 mod embeddings;
 #[path = "http_api/prometheus.rs"]

@@ -176,6 +176,7 @@ pub(super) async fn start_chat(
         fields: sampling,
         grammar,
         samples,
+        prompt_logprobs_from: None,
     };
     let streams = submit_choices(engine, caller, vec![prompt.ids], spec)
         .await

@@ -1,9 +1,11 @@
 //! `POST /v1/completions`: text or token-id prompts (one, or a batch), completed as they are,
-//! `n` choices each.
+//! `n` choices each. With `echo` each choice's text starts with its prompt, and with
+//! `logprobs` its prompt tokens are scored too (the first has none: `null`), as evaluation
+//! harnesses ask to score continuations; `max_tokens: 0` then scores the prompt alone.
 
 use super::error::ApiError;
 use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
-use super::logprobs::CompletionLogprobsBuilder;
+use super::logprobs::{CompletionLogprobs, CompletionLogprobsBuilder};
 use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
 use super::protocol::{prompt_inputs, CompletionRequest};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
@@ -27,9 +29,7 @@ pub async fn completions(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (engine, request): (_, CompletionRequest) = accept(&state, &caller, body).await?;
-    if request.echo == Some(true) {
-        return Err(ApiError::invalid_param("echo", "echo is not supported"));
-    }
+    let echo = request.echo == Some(true);
     if request.suffix.as_deref().is_some_and(|s| !s.is_empty()) {
         return Err(ApiError::invalid_param("suffix", "suffix is not supported"));
     }
@@ -56,12 +56,16 @@ pub async fn completions(
         .await
         .map_err(ApiError::from)?;
     let prompt_count = prompts.len();
+    // The prompt is scored when its logprobs are echoed, or when it is all there is.
+    let scores_prompt = echo && (request.logprobs.is_some() || sampling.max_tokens == Some(0));
+    let echoed = if echo { prompts.clone() } else { Vec::new() };
     let spec = ChoiceSpec {
         params,
         max_tokens_explicit: sampling.max_tokens.is_some(),
         fields: sampling,
         grammar,
         samples,
+        prompt_logprobs_from: scores_prompt.then_some(0),
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;
     let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
@@ -78,22 +82,35 @@ pub async fn completions(
                     .take(prompt_count * n)
                     .collect()
             }),
+            echo: Echo::new(echoed, n, skip_special),
         };
         return Ok(sse_response(streams, n, formatter));
     }
     let outs = collect_all(&mut streams).await?;
     let usages: Vec<_> = outs.iter().map(|o| o.completion.usage).collect();
+    let mut echo = Echo::new(echoed, n, skip_special);
+    let tokenizer = engine.tokenizer();
     let choices = outs
         .into_iter()
         .enumerate()
-        .map(|(i, out)| CompletionChoice {
-            index: i as u32,
-            logprobs: want_logprobs.then(|| {
-                CompletionLogprobsBuilder::new(skip_special)
-                    .build(engine.tokenizer(), &out.logprobs)
-            }),
-            finish_reason: Some(out.completion.finish_reason.as_str()),
-            text: out.text,
+        .map(|(i, out)| {
+            let mut builder = want_logprobs.then(|| CompletionLogprobsBuilder::new(skip_special));
+            let (mut text, mut logprobs) = echo
+                .take(tokenizer, i, builder.as_mut(), &out.prompt_logprobs)
+                .unwrap_or_default();
+            text.push_str(&out.text);
+            if let Some(builder) = builder.as_mut() {
+                let generated = builder.build(tokenizer, &out.logprobs);
+                logprobs
+                    .get_or_insert_with(Default::default)
+                    .append(generated);
+            }
+            CompletionChoice {
+                index: i as u32,
+                logprobs,
+                finish_reason: Some(out.completion.finish_reason.as_str()),
+                text,
+            }
         })
         .collect();
     debug_assert_eq!(usages.len(), prompt_count * n);
@@ -107,6 +124,59 @@ struct CompletionChunks {
     include_usage: bool,
     /// Each choice's logprobs builder (its own text offsets), when logprobs are asked for.
     logprobs: Option<Vec<CompletionLogprobsBuilder>>,
+    echo: Echo,
+}
+
+/// The prompts a response echoes (`echo`), each once per choice, at the start of the
+/// choice's text (and logprobs).
+struct Echo {
+    /// Each prompt's ids; empty without `echo`.
+    prompts: Vec<Vec<u32>>,
+    samples: usize,
+    skip_special: bool,
+    /// Per choice: its prompt's log-probabilities (streams get them before the first
+    /// chunk), and whether its echo was sent.
+    scores: Vec<Vec<TokenLogprob>>,
+    sent: Vec<bool>,
+}
+
+impl Echo {
+    fn new(prompts: Vec<Vec<u32>>, samples: usize, skip_special: bool) -> Self {
+        let choices = prompts.len() * samples;
+        Self {
+            prompts,
+            samples,
+            skip_special,
+            scores: vec![Vec::new(); choices],
+            sent: vec![false; choices],
+        }
+    }
+
+    /// Choice `index`'s echo, the first time only: its prompt's text, and with a
+    /// `builder` its prompt's logprobs (scored by `scores`, or by those given earlier).
+    fn take(
+        &mut self,
+        tokenizer: &crate::tokenizer::Tokenizer,
+        index: usize,
+        builder: Option<&mut CompletionLogprobsBuilder>,
+        scores: &[TokenLogprob],
+    ) -> Option<(String, Option<CompletionLogprobs>)> {
+        let prompt = self.prompts.get(index / self.samples.max(1))?;
+        let sent = self.sent.get_mut(index)?;
+        if std::mem::replace(sent, true) {
+            return None;
+        }
+        let scores = match scores {
+            [] => self.scores.get(index).map_or(&[][..], Vec::as_slice),
+            given => given,
+        };
+        // An id outside the vocabulary was refused at submission.
+        let text = tokenizer
+            .decode(prompt, self.skip_special)
+            .unwrap_or_default();
+        let logprobs = builder.map(|b| b.build_prompt(tokenizer, prompt, scores));
+        Some((text, logprobs))
+    }
 }
 
 impl CompletionChunks {
@@ -125,16 +195,28 @@ impl ChunkFormatter for CompletionChunks {
         text: String,
         logprobs: &[TokenLogprob],
     ) -> Vec<Payload> {
-        let builder = self
+        let tokenizer = self.engine.tokenizer();
+        let mut builder = self
             .logprobs
             .as_mut()
             .and_then(|builders| builders.get_mut(index as usize));
-        let logprobs = match builder {
-            Some(builder) if !logprobs.is_empty() => {
-                Some(builder.build(self.engine.tokenizer(), logprobs))
-            }
-            _ if text.is_empty() => return Vec::new(),
+        let echo = (self.echo).take(tokenizer, index as usize, builder.as_deref_mut(), &[]);
+        let generated = match builder {
+            Some(builder) if !logprobs.is_empty() => Some(builder.build(tokenizer, logprobs)),
             _ => None,
+        };
+        let (text, logprobs) = match echo {
+            Some((mut echoed, mut prompt_logprobs)) => {
+                echoed.push_str(&text);
+                if let Some(generated) = generated {
+                    prompt_logprobs
+                        .get_or_insert_with(Default::default)
+                        .append(generated);
+                }
+                (echoed, prompt_logprobs)
+            }
+            None if text.is_empty() && generated.is_none() => return Vec::new(),
+            None => (text, generated),
         };
         let choice = CompletionChoice {
             index,
@@ -145,14 +227,23 @@ impl ChunkFormatter for CompletionChunks {
         vec![self.body(vec![choice], None)]
     }
 
+    fn prompt_logprobs(&mut self, index: u32, logprobs: Vec<TokenLogprob>) {
+        if let Some(scores) = self.echo.scores.get_mut(index as usize) {
+            *scores = logprobs;
+        }
+    }
+
     fn finish(&mut self, index: u32, completion: &Completion) -> Vec<Payload> {
+        // A choice that got no chunk still echoes its prompt first.
+        let mut payloads = self.chunk(index, &[], String::new(), &[]);
         let choice = CompletionChoice {
             index,
             text: String::new(),
             logprobs: None,
             finish_reason: Some(completion.finish_reason.as_str()),
         };
-        vec![self.body(vec![choice], None)]
+        payloads.push(self.body(vec![choice], None));
+        payloads
     }
 
     fn usage(&mut self, usage: Usage) -> Option<Payload> {

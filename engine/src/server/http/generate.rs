@@ -73,6 +73,8 @@ pub struct ChoiceSpec<'a> {
     pub grammar: Option<GrammarSpec>,
     /// Samples of each prompt (`n`).
     pub samples: u32,
+    /// Prompt log-probabilities from this position (each sample gets its own).
+    pub prompt_logprobs_from: Option<u32>,
 }
 
 /// Queues `spec.samples` samples of each prompt for `caller`, prompt by prompt (choice `i`
@@ -91,6 +93,7 @@ pub async fn submit_choices(
         .map(|input_ids| {
             let mut request = GenerateRequest::new(input_ids, spec.params.clone());
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
+            request.prompt_logprobs_from = spec.prompt_logprobs_from;
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
             request
@@ -118,6 +121,8 @@ pub struct Collected {
     pub text: String,
     pub token_ids: Vec<u32>,
     pub logprobs: Vec<TokenLogprob>,
+    /// The prompt's log-probabilities, when asked for.
+    pub prompt_logprobs: Vec<TokenLogprob>,
     pub completion: Completion,
 }
 
@@ -134,17 +139,20 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
     let mut text = String::new();
     let mut all_ids = Vec::new();
     let mut all_logprobs = Vec::new();
+    let mut all_prompt_logprobs = Vec::new();
     loop {
         match stream.next().await {
             Some(GenerateEvent::Chunk {
                 token_ids,
                 text: piece,
                 logprobs,
+                prompt_logprobs,
                 ..
             }) => {
                 text.push_str(&piece);
                 all_ids.extend(token_ids);
                 all_logprobs.extend(logprobs);
+                all_prompt_logprobs.extend(prompt_logprobs);
             }
             Some(GenerateEvent::Finished(completion)) if completion.finish_reason.is_abort() => {
                 return Err(aborted());
@@ -154,6 +162,7 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
                     text,
                     token_ids: all_ids,
                     logprobs: all_logprobs,
+                    prompt_logprobs: all_prompt_logprobs,
                     completion,
                 })
             }

@@ -11,10 +11,21 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct CompletionLogprobs {
     pub tokens: Vec<String>,
-    pub token_logprobs: Vec<f32>,
-    pub top_logprobs: Vec<Map<String, Value>>,
-    /// Character offset of each token in the generated text.
+    /// `null` for an echoed prompt's first token (nothing comes before it).
+    pub token_logprobs: Vec<Option<f32>>,
+    pub top_logprobs: Vec<Option<Map<String, Value>>>,
+    /// Character offset of each token in the choice's text (the echoed prompt's, then the
+    /// generated).
     pub text_offset: Vec<usize>,
+}
+
+impl CompletionLogprobs {
+    pub fn append(&mut self, mut more: CompletionLogprobs) {
+        self.tokens.append(&mut more.tokens);
+        self.token_logprobs.append(&mut more.token_logprobs);
+        self.top_logprobs.append(&mut more.top_logprobs);
+        self.text_offset.append(&mut more.text_offset);
+    }
 }
 
 /// `/v1/chat/completions` logprobs.
@@ -74,9 +85,37 @@ impl CompletionLogprobsBuilder {
     pub fn build(&mut self, tokenizer: &Tokenizer, entries: &[TokenLogprob]) -> CompletionLogprobs {
         let mut out = CompletionLogprobs::default();
         for e in entries {
-            let text = token_text(tokenizer, e.token_id);
+            self.push(tokenizer, &mut out, e.token_id, Some(e));
+        }
+        out
+    }
+
+    /// The echoed prompt `ids`, each scored by `scores` (the prompt log-probabilities from
+    /// position 1 on); the first has nothing before it and is `null`.
+    pub fn build_prompt(
+        &mut self,
+        tokenizer: &Tokenizer,
+        ids: &[u32],
+        scores: &[TokenLogprob],
+    ) -> CompletionLogprobs {
+        let mut out = CompletionLogprobs::default();
+        let scores = std::iter::once(None).chain(scores.iter().map(Some));
+        for (&id, score) in ids.iter().zip(scores.chain(std::iter::repeat(None))) {
+            self.push(tokenizer, &mut out, id, score);
+        }
+        out
+    }
+
+    fn push(
+        &mut self,
+        tokenizer: &Tokenizer,
+        out: &mut CompletionLogprobs,
+        id: u32,
+        entry: Option<&TokenLogprob>,
+    ) {
+        let top = entry.map(|e| {
             let mut top = Map::new();
-            // OpenAI always includes the sampled token among the top entries.
+            // OpenAI always includes the chosen token among the top entries.
             for &(id, lp) in e
                 .top
                 .iter()
@@ -87,15 +126,15 @@ impl CompletionLogprobsBuilder {
                     top.insert(key, json_f32(lp));
                 }
             }
-            out.text_offset.push(self.offset);
-            // An id outside the vocabulary has no text (the engine never samples one).
-            let delta = self.text.step(tokenizer, e.token_id).unwrap_or_default();
-            self.offset += delta.chars().count();
-            out.tokens.push(text);
-            out.token_logprobs.push(e.logprob);
-            out.top_logprobs.push(top);
-        }
-        out
+            top
+        });
+        out.text_offset.push(self.offset);
+        // An id outside the vocabulary has no text (the engine never samples one).
+        let delta = self.text.step(tokenizer, id).unwrap_or_default();
+        self.offset += delta.chars().count();
+        out.tokens.push(token_text(tokenizer, id));
+        out.token_logprobs.push(entry.map(|e| e.logprob));
+        out.top_logprobs.push(top);
     }
 }
 

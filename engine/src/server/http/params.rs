@@ -109,7 +109,7 @@ fn refuse_unsupported(fields: &UnsupportedFields) -> Result<(), ApiError> {
         (
             set(&fields.prompt_logprobs),
             "prompt_logprobs",
-            "prompt logprobs are not returned",
+            "vLLM's prompt_logprobs are not returned; use echo with logprobs (completions)",
         ),
         (
             set(&fields.allowed_token_ids),

@@ -49,6 +49,9 @@ pub trait ChunkFormatter: Send + 'static {
         text: String,
         logprobs: &[TokenLogprob],
     ) -> Vec<Payload>;
+    /// The prompt log-probabilities of choice `index`, when it asked for them: they come
+    /// just before its first chunk.
+    fn prompt_logprobs(&mut self, _index: u32, _logprobs: Vec<TokenLogprob>) {}
     /// The payloads that end choice `index` (its finish reason).
     fn finish(&mut self, index: u32, completion: &Completion) -> Vec<Payload>;
     /// The last payload, once every choice has ended: the response's usage, if asked for.
@@ -107,9 +110,13 @@ pub fn sse_response<F: ChunkFormatter>(
                         token_ids,
                         text,
                         logprobs,
+                        prompt_logprobs,
                         ..
                     }),
                 )) => {
+                    if !prompt_logprobs.is_empty() {
+                        st.formatter.prompt_logprobs(index, prompt_logprobs);
+                    }
                     let payload = st.formatter.chunk(index, &token_ids, text, &logprobs);
                     st.pending.extend(payload);
                 }
