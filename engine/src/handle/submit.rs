@@ -153,8 +153,9 @@ impl EngineHandle {
                 "this server's runner does not compute prompt log-probabilities".into(),
             ));
         }
+        // From the prompt's length on there is nothing to score: the answer is empty.
         let len = request.input_ids.len();
-        if from as usize >= len {
+        if from as usize > len {
             return Err(SubmitError::InvalidArgument(format!(
                 "prompt log-probabilities from position {from}: the prompt has {len} tokens"
             )));

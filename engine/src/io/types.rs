@@ -27,9 +27,10 @@ pub struct GenerateRequest {
     /// An embedding request: the prompt is computed and the request ends with its
     /// embedding ([`Completion::embedding`]), generating nothing.
     pub embed: bool,
-    /// Prompt log-probabilities from this position on: each prompt token from it (the
-    /// first from position 1) is scored under the tokens before it, with the
-    /// `params.logprobs` most likely alternatives; they arrive with the first chunk.
+    /// Prompt log-probabilities from this position on (at most the prompt's length): each
+    /// prompt token from it (the first from position 1) is scored under the tokens before
+    /// it, with the `params.logprobs` most likely alternatives; they arrive with the first
+    /// chunk.
     pub prompt_logprobs_from: Option<u32>,
 }
 

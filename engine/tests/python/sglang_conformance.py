@@ -77,10 +77,11 @@ def sampling(max_new_tokens, temperature=0.0, **fields):
 
 
 def request(input_ids, params, stream=False, rid=None, **fields):
+    fields.setdefault("logprob_start_len", -1)
     return pb.GenerateRequest(
         request_id=rid or f"conformance-{next(_ids)}",
         tokenized=pb.TokenizedInput(input_ids=input_ids), sampling_params=params,
-        logprob_start_len=-1, stream=stream, **fields,
+        stream=stream, **fields,
     )
 
 
@@ -344,6 +345,49 @@ def check_logprobs():
     assert len(lp.token_logprobs) == len(lp.top_logprobs) == len(case["output_ids"]), f"lengths; {what}"
     for row in zip(lp.token_ids, lp.token_logprobs, lp.top_logprobs):
         check_position_logprobs(*row, what)
+
+
+def check_input_logprobs():
+    """Input (prompt) logprobs: aligned with the prompt from logprob_start_len, the first
+    null as SGLang sends it; a generated token, fed back in the prompt, scores the logprob
+    it was sampled with; streamed, the first chunk alone carries them; max_new_tokens 0
+    scores the prompt alone."""
+    case = greedy_cases()[0]
+    prompt, out = case["input_ids"], case["output_ids"]
+    sampled = complete_of(request(prompt, sampling(len(out)), return_logprob=True,
+                                  top_logprobs_num=3)).output_logprobs
+    whole, start = prompt + out, len(prompt) - 1
+    for stream in (False, True):
+        req = request(whole, sampling(0), stream=stream, return_logprob=True, top_logprobs_num=3,
+                      logprob_start_len=start)
+        chunks, done = generate(req)
+        what = f"{'streamed' if stream else 'complete'} {show(chunks)} {show(done)}"
+        if stream:
+            assert chunks and chunks[0].HasField("input_logprobs"), f"no input_logprobs first; {what}"
+            assert not any(c.HasField("input_logprobs") for c in chunks[1:]), f"sent twice; {what}"
+            lp = chunks[0].input_logprobs
+        else:
+            lp = done.input_logprobs
+        assert list(lp.token_ids) == whole[start:], f"input_logprobs.token_ids; {what}"
+        assert len(lp.token_logprobs) == len(lp.top_logprobs) == len(whole) - start, f"lengths; {what}"
+        assert not lp.token_logprobs[0].HasField("value"), f"the first is not null; {what}"
+        assert len(lp.top_logprobs[0].values) == 0, f"the first has top logprobs; {what}"
+        for i, got in enumerate(lp.token_logprobs[1:]):
+            want = sampled.token_logprobs[i]
+            assert abs(got.value - want) <= 1e-3, f"token {i}: scored {got.value}, sampled {want}; {what}"
+            assert list(lp.top_logprobs[i + 1].token_ids) == list(sampled.top_logprobs[i].token_ids), (
+                f"token {i}: top ids; {what}")
+        assert list(done.output_ids) == [] and done.completion_tokens == 0, f"generated; {what}"
+    # From the start: every prompt token but the first scored.
+    lp = complete_of(request(prompt, sampling(2), return_logprob=True, logprob_start_len=0)).input_logprobs
+    assert len(lp.token_logprobs) == len(prompt), f"lengths {show(lp)}"
+    assert all(v.HasField("value") and v.value <= 1e-6 for v in lp.token_logprobs[1:]), f"values {show(lp)}"
+    cases = [
+        ("logprob_start_len past the prompt", request(prompt, sampling(2), return_logprob=True,
+                                                      logprob_start_len=len(prompt)), "logprob_start_len"),
+        ("max_new_tokens 0 without input logprobs", request(prompt, sampling(0)), "max_new_tokens"),
+    ]
+    expect_invalid(lambda req: list(rpc("Generate", req, timeout=30)), cases, "bad input logprobs")
 
 
 def stop_case():
@@ -735,7 +779,8 @@ def check_samples():
 
 CHECKS = [
     check_auth, check_health, check_model_info, check_server_info, check_loads, check_tokenizer,
-    check_generate, check_generate_stream, check_logprobs, check_stop_and_limits, check_sampling,
+    check_generate, check_generate_stream, check_logprobs, check_input_logprobs, check_stop_and_limits,
+    check_sampling,
     check_bad_input, check_embed, check_cached_tokens, check_flush_cache, check_abort, check_dropped_stream,
     check_samples, check_kv_events, check_health,
 ]

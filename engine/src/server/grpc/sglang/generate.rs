@@ -1,7 +1,8 @@
 //! The response stream of `Generate`: while streaming, one chunk per engine chunk (new
-//! token ids, cumulative counts, their logprobs, the sample's `index`); one
-//! `GenerateComplete` with the whole output per sample (its logprobs only when not
-//! streamed: the chunks had them); the stream ends after the last.
+//! token ids, cumulative counts, their logprobs, the sample's `index`, and in its first
+//! chunk the prompt's logprobs when asked for); one `GenerateComplete` with the whole
+//! output per sample (its logprobs only when not streamed: the chunks had them); the
+//! stream ends after the last.
 //! Dropping the stream (the client cancelled or vanished) drops the engine's request
 //! streams, which aborts every sample.
 
@@ -25,6 +26,10 @@ pub(super) type GenerateStream =
 struct Sample {
     output_ids: Vec<u32>,
     logprobs: pb::OutputLogProbs,
+    /// The prompt's logprobs, once they came (kept for the completion when not streamed).
+    input_logprobs: Option<pb::InputLogProbs>,
+    /// Its first chunk came (the prompt's logprobs arrive with it).
+    started: bool,
     reasoning: ReasoningCount,
 }
 
@@ -62,6 +67,7 @@ struct Generation {
     deadline: Option<Instant>,
     prompt_tokens: u32,
     think_end: Option<u32>,
+    input_logprob_ids: Option<Vec<u32>>,
     samples: Vec<Sample>,
     done: bool,
     /// Keeps the request id abortable while the stream lives.
@@ -75,6 +81,8 @@ pub(super) struct Options {
     pub prompt_tokens: u32,
     /// See [`ReasoningCount`].
     pub think_end: Option<u32>,
+    /// The prompt's ids from `logprob_start_len`, when input logprobs are asked for.
+    pub input_logprob_ids: Option<Vec<u32>>,
 }
 
 /// Streams the samples of one request (one per stream of `samples`, index = position):
@@ -93,6 +101,7 @@ pub(super) fn response_stream(
         deadline: options.deadline,
         prompt_tokens: options.prompt_tokens,
         think_end: options.think_end,
+        input_logprob_ids: options.input_logprob_ids,
         samples: (0..count).map(|_| Sample::default()).collect(),
         done: false,
         _inflight: inflight,
@@ -130,20 +139,31 @@ impl Generation {
                     token_ids,
                     logprobs,
                     cached_tokens,
+                    prompt_logprobs,
                     ..
                 } => {
                     let delta = output_logprobs(logprobs);
+                    let ids = self.input_logprob_ids.as_deref();
                     let sample = &mut self.samples[index as usize];
+                    let input = match ids {
+                        Some(ids) if !std::mem::replace(&mut sample.started, true) => {
+                            Some(input_logprobs(ids, prompt_logprobs))
+                        }
+                        _ => None,
+                    };
                     sample.output_ids.extend_from_slice(&token_ids);
                     sample.reasoning.add(&token_ids, self.think_end);
                     // A stream's chunks carry them; its completion does not repeat them all
                     // (one message could outgrow what a client decodes).
                     if !self.stream {
                         append(&mut sample.logprobs, &delta);
+                        sample.input_logprobs = sample.input_logprobs.take().or(input);
+                        continue;
                     }
                     // Without streaming, only the completions are sent.
-                    if self.stream && !token_ids.is_empty() {
-                        return Some(Ok(self.chunk(index, token_ids, delta, cached_tokens)));
+                    if !token_ids.is_empty() || input.is_some() {
+                        let logprobs = (delta, input);
+                        return Some(Ok(self.chunk(index, token_ids, logprobs, cached_tokens)));
                     }
                 }
                 GenerateEvent::Finished(completion) => {
@@ -166,7 +186,7 @@ impl Generation {
         &self,
         index: u32,
         token_ids: Vec<u32>,
-        logprobs: Option<pb::OutputLogProbs>,
+        (logprobs, input_logprobs): (Option<pb::OutputLogProbs>, Option<pb::InputLogProbs>),
         cached_tokens: u32,
     ) -> pb::GenerateResponse {
         let sample = &self.samples[index as usize];
@@ -177,6 +197,7 @@ impl Generation {
             cached_tokens,
             reasoning_tokens: sample.reasoning.tokens,
             output_logprobs: logprobs,
+            input_logprobs,
             index,
             ..Default::default()
         }))
@@ -194,6 +215,7 @@ impl Generation {
             cached_tokens: usage.cached_tokens,
             reasoning_tokens: sample.reasoning.tokens,
             output_logprobs: (!sample.logprobs.token_ids.is_empty()).then_some(sample.logprobs),
+            input_logprobs: sample.input_logprobs,
             matched_stop,
             index,
             spec_accepted_tokens: completion.spec_accepted_tokens,
@@ -242,6 +264,26 @@ fn output_logprobs(logprobs: Vec<TokenLogprob>) -> Option<pb::OutputLogProbs> {
         out.top_logprobs.push(pb::TopLogProbs { values, token_ids });
     }
     Some(out)
+}
+
+/// The prompt's logprobs in the protocol's columns: one entry per id of `ids` (the prompt
+/// from `logprob_start_len`), the first null as in SGLang, the others scored by `scores`.
+fn input_logprobs(ids: &[u32], scores: Vec<TokenLogprob>) -> pb::InputLogProbs {
+    let mut out = pb::InputLogProbs {
+        token_ids: ids.to_vec(),
+        ..Default::default()
+    };
+    out.token_logprobs
+        .push(pb::InputTokenLogProb { value: None });
+    out.top_logprobs.push(pb::TopLogProbs::default());
+    for lp in scores {
+        out.token_logprobs.push(pb::InputTokenLogProb {
+            value: Some(lp.logprob),
+        });
+        let (token_ids, values) = lp.top.into_iter().unzip();
+        out.top_logprobs.push(pb::TopLogProbs { values, token_ids });
+    }
+    out
 }
 
 fn append(all: &mut pb::OutputLogProbs, delta: &Option<pb::OutputLogProbs>) {

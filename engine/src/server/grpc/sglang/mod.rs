@@ -180,6 +180,7 @@ impl SglangScheduler for SglangService {
             deadline,
             prompt_tokens: prepared.prompt_tokens,
             think_end: prepared.think_end,
+            input_logprob_ids: prepared.input_logprob_ids,
         };
         Ok(Response::new(generate::response_stream(
             samples, options, inflight,

@@ -26,6 +26,8 @@ pub(super) struct Prepared {
     /// With `require_reasoning`, the token that ends the thinking (`</think>`), when the
     /// vocabulary has one: output up to it counts as reasoning tokens.
     pub think_end: Option<u32>,
+    /// The prompt's ids from `logprob_start_len`, when input logprobs are asked for.
+    pub input_logprob_ids: Option<Vec<u32>>,
 }
 
 pub(super) fn refuse(field: &str, why: &str) -> Status {
@@ -74,11 +76,6 @@ fn refuse_unsupported(request: &pb::GenerateRequest) -> Result<(), Status> {
             request.data_parallel_rank.is_some_and(|r| r != 0),
             "data_parallel_rank",
             "this worker has one rank (0)",
-        ),
-        (
-            request.return_logprob && request.logprob_start_len >= 0,
-            "logprob_start_len",
-            "input (prompt) logprobs are not returned; send -1",
         ),
     ];
     first_refusal(&unsupported)
@@ -231,13 +228,18 @@ fn logprob_bytes_per_token(top: usize) -> usize {
 /// which must stay within what a client can read: an explicit `max_new_tokens` that could
 /// outgrow it is refused; without one, the output is capped there. (A stream carries them
 /// in its chunks, one step each.)
-fn fit_complete(sampling: &mut SamplingParams, explicit: bool, room: usize) -> Result<(), Status> {
+fn fit_complete(
+    sampling: &mut SamplingParams,
+    explicit: bool,
+    room: usize,
+    input_bytes: usize,
+) -> Result<(), Status> {
     let Some(top) = sampling.logprobs else {
         return Ok(());
     };
     let tokens = (sampling.max_new_tokens as usize).min(room);
     let per_token = logprob_bytes_per_token(top as usize);
-    let most = MAX_COMPLETE_LOGPROB_BYTES / per_token;
+    let most = MAX_COMPLETE_LOGPROB_BYTES.saturating_sub(input_bytes) / per_token;
     if tokens > most && !explicit {
         sampling.max_new_tokens = u32::try_from(most).unwrap_or(u32::MAX);
         return Ok(());
@@ -293,11 +295,20 @@ pub(super) async fn prepare(
     };
     let explicit = params.max_new_tokens.is_some();
     let mut sampling = sampling(&params, request.return_logprob, request.top_logprobs_num)?;
+    let input_start = input_logprob_start(
+        (request.return_logprob, request.logprob_start_len),
+        request.top_logprobs_num,
+        input_ids.len(),
+    )?;
+    let input_bytes = input_start.map_or(0, |start| {
+        let top = sampling.logprobs.unwrap_or(0) as usize;
+        (input_ids.len() - start) * logprob_bytes_per_token(top)
+    });
     if !request.stream {
         // The context as the KV pool bounds it too (a prompt leaves at least one token).
         let context = engine.max_prompt_tokens() + 1;
         let room = context.saturating_sub(input_ids.len());
-        fit_complete(&mut sampling, explicit, room)?;
+        fit_complete(&mut sampling, explicit, room, input_bytes)?;
     }
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
     let think_end = if request.require_reasoning {
@@ -305,8 +316,11 @@ pub(super) async fn prepare(
     } else {
         None
     };
+    let input_logprob_ids = input_start.map(|start| input_ids[start..].to_vec());
     let mut generate = GenerateRequest::new(input_ids, sampling);
     generate.max_new_tokens_explicit = explicit;
+    // SGLang's first input logprob is always null: scores start one past it.
+    generate.prompt_logprobs_from = input_start.map(|start| count(start + 1));
     let rid = request.request_id;
     generate.rid = (!rid.is_empty()).then(|| rid.clone());
     generate.namespace = caller.namespace_for(None);
@@ -330,7 +344,46 @@ pub(super) async fn prepare(
         prompt_tokens,
         samples: params.n.max(1),
         think_end,
+        input_logprob_ids,
     })
+}
+
+/// Where the prompt's logprobs start (`logprob_start_len`, when logprobs are asked for and
+/// it is not negative); refused past the prompt, or when they could not fit one message
+/// (a stream sends them whole in its first chunk).
+fn input_logprob_start(
+    (return_logprob, start): (bool, i32),
+    top: i32,
+    len: usize,
+) -> Result<Option<usize>, Status> {
+    if !return_logprob || start < 0 {
+        return Ok(None);
+    }
+    let start = start as usize;
+    if start >= len {
+        return Err(refuse(
+            "logprob_start_len",
+            &format!("must be less than the prompt's {len} tokens"),
+        ));
+    }
+    let top = top.max(0) as usize;
+    let most = MAX_COMPLETE_LOGPROB_BYTES / logprob_bytes_per_token(top);
+    if len - start > most {
+        return Err(refuse(
+            "logprob_start_len",
+            &format!(
+                "log-probabilities of {} prompt tokens with {top} alternatives each do not \
+                 fit one message (at most {most}); raise logprob_start_len or lower \
+                 top_logprobs_num",
+                len - start
+            ),
+        ));
+    }
+    Ok(Some(start))
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
