@@ -1,7 +1,9 @@
 //! The OpenAI Python SDK (the client most users have) against a live server on the real
 //! model: tool calls with `tool_choice` required and named, their streamed deltas, a
-//! JSON-schema `response_format`, and embeddings. The SDK is installed into `.cache/openai-sdk` when missing
-//! (`scripts/fetch-openai-sdk.sh`); the checks are in `tests/python/openai_sdk_tools.py`.
+//! JSON-schema `response_format`, embeddings, and continuations scored as evaluation
+//! harnesses score them (`echo` with logprobs). The SDK is installed into
+//! `.cache/openai-sdk` when missing (`scripts/fetch-openai-sdk.sh`); the checks are in
+//! `tests/python/openai_sdk_tools.py`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

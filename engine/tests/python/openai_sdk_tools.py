@@ -153,4 +153,26 @@ for a, b in zip(packed.data, plain.data):
 short = client.embeddings.create(model="smollm2", input=TEXTS[0], dimensions=32)
 check(len(short.data[0].embedding) == 32, f"dimensions: {len(short.data[0].embedding)} values")
 
+# Scoring continuations as evaluation harnesses do (lm-eval's loglikelihood): the context
+# and continuation echoed with logprobs and no output; the continuation's tokens are those
+# at or past the context's length in characters.
+def loglikelihood(context, continuation):
+    done = client.completions.create(model="smollm2", prompt=context + continuation, echo=True,
+                                     logprobs=1, max_tokens=0, temperature=0)
+    choice = done.choices[0]
+    lp = choice.logprobs
+    check(choice.text == context + continuation, f"echo {choice.text!r}")
+    check(lp.token_logprobs[0] is None and lp.top_logprobs[0] is None, f"first token {lp}")
+    at = [i for i, offset in enumerate(lp.text_offset) if offset >= len(context)]
+    check(at and "".join(lp.tokens[at[0]:]) == continuation, f"continuation tokens {lp.tokens}")
+    total = sum(lp.token_logprobs[i] for i in at)
+    greedy = all(lp.token_logprobs[i] >= max(lp.top_logprobs[i].values()) - 1e-5 for i in at)
+    return total, greedy
+
+
+paris, paris_greedy = loglikelihood("The capital of France is", " Paris")
+banana, _ = loglikelihood("The capital of France is", " a banana")
+check(paris > banana, f"loglikelihoods: Paris {paris}, a banana {banana}")
+check(paris_greedy, "Paris is not the greedy continuation")
+
 print("openai SDK checks passed")
