@@ -13,6 +13,8 @@ use crate::common;
 mod echo;
 #[path = "http_api/embeddings.rs"]
 mod embeddings;
+#[path = "http_api/native.rs"]
+mod native;
 #[path = "http_api/prometheus.rs"]
 mod prometheus;
 #[path = "http_api/responses.rs"]

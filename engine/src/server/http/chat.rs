@@ -177,6 +177,7 @@ pub(super) async fn start_chat(
         grammar,
         samples,
         prompt_logprobs_from: None,
+        rids: Vec::new(),
     };
     let streams = submit_choices(engine, caller, vec![prompt.ids], spec)
         .await

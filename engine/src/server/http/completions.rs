@@ -66,6 +66,7 @@ pub async fn completions(
         grammar,
         samples,
         prompt_logprobs_from: scores_prompt.then_some(0),
+        rids: Vec::new(),
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;
     let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();

@@ -73,8 +73,11 @@ pub struct ChoiceSpec<'a> {
     pub grammar: Option<GrammarSpec>,
     /// Samples of each prompt (`n`).
     pub samples: u32,
-    /// Prompt log-probabilities from this position (each sample gets its own).
+    /// Prompt log-probabilities from this position (each sample gets its own), at most
+    /// each prompt's length (`u32::MAX`: none scored, the prompt alone computed).
     pub prompt_logprobs_from: Option<u32>,
+    /// The client's id of each prompt's request (none: the engine names them).
+    pub rids: Vec<String>,
 }
 
 /// Queues `spec.samples` samples of each prompt for `caller`, prompt by prompt (choice `i`
@@ -90,10 +93,13 @@ pub async fn submit_choices(
     let namespace = caller.namespace_for(spec.fields.cache_salt.as_deref());
     let mut requests: Vec<GenerateRequest> = prompts
         .into_iter()
-        .map(|input_ids| {
+        .enumerate()
+        .map(|(i, input_ids)| {
             let mut request = GenerateRequest::new(input_ids, spec.params.clone());
+            request.rid = spec.rids.get(i).cloned();
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
-            request.prompt_logprobs_from = spec.prompt_logprobs_from;
+            let len = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);
+            request.prompt_logprobs_from = spec.prompt_logprobs_from.map(|from| from.min(len));
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
             request

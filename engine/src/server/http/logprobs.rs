@@ -56,7 +56,7 @@ fn piece(tokenizer: &Tokenizer, id: u32) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-fn token_text(tokenizer: &Tokenizer, id: u32) -> String {
+pub(super) fn token_text(tokenizer: &Tokenizer, id: u32) -> String {
     String::from_utf8_lossy(&piece(tokenizer, id)).into_owned()
 }
 

@@ -1,6 +1,6 @@
 //! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` and
-//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, `/tokenize` and `/detokenize`,
-//! `/v1/models`, `/health` and `/metrics`.
+//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, SGLang's native `/generate`,
+//! `/tokenize` and `/detokenize`, `/v1/models`, `/health` and `/metrics`.
 //!
 //! The server may start before the model is loaded: [`HttpState`] then has no engine,
 //! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
@@ -16,6 +16,7 @@ mod generate;
 mod info;
 mod listen;
 mod logprobs;
+mod native;
 pub mod params;
 pub mod protocol;
 mod reasoning;
@@ -107,6 +108,7 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/chat/completions", post(chat::chat_completions))
         .route("/v1/responses", post(responses::responses))
         .route("/v1/embeddings", post(embeddings::embeddings))
+        .route("/generate", post(native::generate))
         .route("/tokenize", post(tokenize::tokenize))
         .route("/v1/tokenize", post(tokenize::tokenize))
         .route("/detokenize", post(tokenize::detokenize))
