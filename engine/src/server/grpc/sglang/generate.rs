@@ -199,7 +199,6 @@ impl Generation {
             output_logprobs: logprobs,
             input_logprobs,
             index,
-            ..Default::default()
         }))
     }
 
@@ -220,7 +219,6 @@ impl Generation {
             index,
             spec_accepted_tokens: completion.spec_accepted_tokens,
             spec_draft_tokens: completion.spec_draft_tokens,
-            ..Default::default()
         }))
     }
 
