@@ -15,7 +15,7 @@ use common::llama_reference::{
 use common::{cosine, greedy, Runner};
 use engine::gguf::GgufFile;
 use engine::model::gpu::{GpuModel, GpuRunOptions};
-use engine::model::{ForwardBatch, ForwardModel, LoadOptions, Model};
+use engine::model::{ForwardBatch, ForwardModel, LoadOptions, Model, ScoreRow};
 use engine::tokenizer::Tokenizer;
 use pools::{KvDtype, ReqKv};
 use sha2::{Digest, Sha256};
@@ -556,4 +556,70 @@ fn gpu_runner_gives_the_cpu_models_hidden_states() {
     assert!(cosine(cpu_a, gpu_b) < hidden, "b's state is nearer a's");
     assert!(logits > 0.99, "logits cosine {logits}");
     assert_eq!(greedy(&cpu_logits), greedy(&gpu_logits));
+}
+
+/// The scores of every prompt token of `a` (under the tokens before it, two alternatives
+/// each) in a batch beside `b`, which is sampled as usual.
+fn prompt_scores<M: ForwardModel>(
+    runner: &mut Runner<M>,
+    a: &[u32],
+    b: &[u32],
+) -> Vec<engine::handle::TokenLogprob> {
+    let (mut ra, mut rb) = (runner.admit_uncached(), runner.admit_uncached());
+    let mut batch = ForwardBatch::default();
+    for (req, tokens, logits) in [(&mut ra, a, false), (&mut rb, b, true)] {
+        runner.cache.alloc_tokens(req, tokens.len()).unwrap();
+        let slots = runner.cache.slots(req);
+        batch.push_request(req.row_index() as u32, tokens, 0, slots, slots, logits);
+    }
+    for q in 0..a.len() - 1 {
+        batch.score_rows.push(ScoreRow {
+            row: q as u32,
+            target: a[q + 1],
+            top: 2,
+        });
+    }
+    runner.model.forward(&batch, &mut runner.kv).unwrap();
+    let scores = runner.model.scores().unwrap().to_vec();
+    runner.release(ra);
+    runner.release(rb);
+    scores
+}
+
+/// A prompt scored beside a request sampled as usual: the GPU runner's score of each prompt
+/// token is the CPU model's (their rounding differs, see the lockstep test above), and its
+/// most likely alternative the same wherever the CPU's is clear.
+#[test]
+fn gpu_runner_scores_prompts_as_the_cpu_model_does() {
+    let Some(ctx) = gpu("gpu_runner_scores_prompts_as_the_cpu_model_does") else {
+        return;
+    };
+    let (cpu_model, tok) = common::load_model();
+    let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
+    let a = chat(&tok, "Be terse.", "Count from one to five.");
+    let b = chat(
+        &tok,
+        "You are a careful assistant.",
+        "What is a radix tree?",
+    );
+    let mut cpu = Runner::with_dtype(cpu_model, 1, 1024, KvDtype::F32);
+    let mut gpu = Runner::with_dtype(gpu_model, 1, 1024, KvDtype::F32);
+    let (want, got) = (
+        prompt_scores(&mut cpu, &a, &b),
+        prompt_scores(&mut gpu, &a, &b),
+    );
+    assert_eq!(want.len(), a.len() - 1);
+    assert_eq!(got.len(), want.len());
+    let mut worst = 0f32;
+    for (p, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert_eq!(g.token_id, a[p + 1]);
+        worst = worst.max((w.logprob.exp() - g.logprob.exp()).abs());
+        let clear = w.top[0].1 - w.top[1].1 > 0.1;
+        assert!(
+            !clear || w.top[0].0 == g.top[0].0,
+            "position {p}: {w:?} {g:?}"
+        );
+    }
+    eprintln!("GPU vs CPU prompt scores: largest probability difference {worst:.4}");
+    assert!(worst < 0.05, "probability difference {worst}");
 }

@@ -140,6 +140,9 @@ pub struct RequestStream {
     rx: EventReceiver,
     /// An event already taken from `rx` (see [`EngineHandle::submit_samples`]).
     front: Option<GenerateEvent>,
+    /// Prompt log-probabilities computed by another sample of the same prompt, given to
+    /// this stream's first chunk (see [`EngineHandle::submit_group`]).
+    shared_prompt_logprobs: Option<Vec<TokenLogprob>>,
 }
 
 impl RequestStream {
@@ -150,6 +153,7 @@ impl RequestStream {
             rid,
             rx,
             front: last,
+            shared_prompt_logprobs: None,
         }
     }
 
@@ -173,18 +177,34 @@ impl RequestStream {
     }
 
     pub async fn next(&mut self) -> Option<GenerateEvent> {
-        if let Some(event) = self.front.take() {
-            return Some(event);
-        }
-        self.rx.recv().await
+        let event = match self.front.take() {
+            Some(event) => Some(event),
+            None => self.rx.recv().await,
+        };
+        self.share_prompt_logprobs(event)
     }
 
     /// For synchronous callers (the CLI, tests): blocks until the next event.
     pub fn blocking_next(&mut self) -> Option<GenerateEvent> {
-        if let Some(event) = self.front.take() {
-            return Some(event);
+        let event = match self.front.take() {
+            Some(event) => Some(event),
+            None => self.rx.blocking_recv(),
+        };
+        self.share_prompt_logprobs(event)
+    }
+
+    /// `event`, given the prompt log-probabilities shared with this stream if it is its
+    /// first chunk.
+    fn share_prompt_logprobs(&mut self, mut event: Option<GenerateEvent>) -> Option<GenerateEvent> {
+        if let Some(GenerateEvent::Chunk {
+            prompt_logprobs, ..
+        }) = event.as_mut()
+        {
+            if let Some(shared) = self.shared_prompt_logprobs.take() {
+                *prompt_logprobs = shared;
+            }
         }
-        self.rx.blocking_recv()
+        event
     }
 }
 

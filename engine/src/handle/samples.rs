@@ -1,5 +1,6 @@
 //! Several samples of one prompt (OpenAI's `n`): the prompt is computed once and shared
-//! through the prefix cache, and each sample draws from its own seed stream.
+//! through the prefix cache (its log-probabilities, when asked for, scored once), and each
+//! sample draws from its own seed stream.
 
 use super::{EngineHandle, GenerateEvent, GenerateRequest, RequestStream, SubmitError, Usage};
 use crate::sampling::FinishReason;
@@ -62,12 +63,22 @@ impl EngineHandle {
                 Some(GenerateEvent::Chunk { .. }) => false,
             };
             let last = first.front.clone();
+            // Sample 0 scored the prompt (its first chunk has the scores): the others
+            // compute nothing again and get the same scores.
+            let scores = match &first.front {
+                Some(GenerateEvent::Chunk {
+                    prompt_logprobs, ..
+                }) if request.prompt_logprobs_from.is_some() => Some(prompt_logprobs.clone()),
+                _ => None,
+            };
             streams.push(first);
             for i in 1..n {
                 if ended_early {
                     streams.push(RequestStream::ended(rid.clone(), last.clone()));
                 } else {
-                    streams.push(self.submit(sample(request, i, Some(&rid)))?);
+                    let mut other = self.submit(sample(request, i, Some(&rid)))?;
+                    other.shared_prompt_logprobs = scores.clone();
+                    streams.push(other);
                 }
             }
         }
@@ -83,6 +94,9 @@ fn sample(request: &GenerateRequest, index: u32, rid: Option<&str>) -> GenerateR
         .map(|seed| seed.wrapping_add(u64::from(index)));
     if let Some(rid) = rid {
         sample.rid = Some(rid.to_string());
+        // Scores nothing (sample 0 did), and so finds the whole prompt cached.
+        let len = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);
+        sample.prompt_logprobs_from = request.prompt_logprobs_from.map(|_| len);
     }
     sample
 }

@@ -61,6 +61,7 @@ impl EngineHandle {
             rid,
             rx,
             front: None,
+            shared_prompt_logprobs: None,
         })
     }
 
@@ -148,17 +149,17 @@ impl EngineHandle {
             }
             return Ok(());
         };
-        if !self.inner.scores_prompts {
-            return Err(SubmitError::InvalidArgument(
-                "this server's runner does not compute prompt log-probabilities".into(),
-            ));
-        }
         // From the prompt's length on there is nothing to score: the answer is empty.
         let len = request.input_ids.len();
         if from as usize > len {
             return Err(SubmitError::InvalidArgument(format!(
                 "prompt log-probabilities from position {from}: the prompt has {len} tokens"
             )));
+        }
+        if (from as usize) < len && !self.inner.scores_prompts {
+            return Err(SubmitError::InvalidArgument(
+                "this server's runner does not compute prompt log-probabilities".into(),
+            ));
         }
         if request.params.max_new_tokens == 0 && request.constraint.is_some() {
             return Err(SubmitError::InvalidArgument(

@@ -2,6 +2,8 @@
 //! computed (several per request in extend, one in decode), CSR ranges per request.
 
 use super::ModelError;
+use crate::io::TokenLogprob;
+use crate::sampling::score_row;
 use pools::SlotId;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,6 +40,18 @@ pub struct ScoreRow {
     pub row: u32,
     pub target: u32,
     pub top: u32,
+}
+
+impl ScoreRow {
+    /// Its score under `logits` (its row's; scratch afterwards).
+    pub fn score(&self, logits: &mut [f32]) -> TokenLogprob {
+        let scored = score_row(logits, self.target, self.top as usize);
+        TokenLogprob {
+            token_id: scored.token,
+            logprob: scored.logprob,
+            top: scored.top,
+        }
+    }
 }
 
 impl ForwardBatch {

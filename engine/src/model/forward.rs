@@ -14,7 +14,6 @@ use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 use crate::io::TokenLogprob;
-use crate::sampling::score_row;
 use kernels::activation::{gelu_mul, silu_mul};
 use kernels::attention::{paged_attention_with_rules, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
@@ -249,7 +248,7 @@ impl Model {
                 .score_logits
                 .par_chunks_exact_mut(c.vocab_size)
                 .zip(block)
-                .map(|(logits, r)| score_row(logits, r.target, r.top as usize))
+                .map(|(logits, r)| r.score(logits))
                 .collect();
             s.scores.extend(scored);
         }

@@ -9,7 +9,6 @@
 
 use super::{ForwardBatch, ForwardModel, FutureToken, KvPoolSize, Launched, ModelError};
 use crate::io::TokenLogprob;
-use crate::sampling::score_row;
 use kernels::sampling::{RowPlan, SampledRow, SamplingBatch};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
@@ -192,10 +191,7 @@ impl ScriptedModel {
         self.scores = batch
             .score_rows
             .iter()
-            .map(|r| {
-                let mut logits = one_hot_logits(next_of(r.row), vocab);
-                score_row(&mut logits, r.target, r.top as usize)
-            })
+            .map(|r| r.score(&mut one_hot_logits(next_of(r.row), vocab)))
             .collect();
         Ok(batch.logits_rows.iter().map(|&row| next_of(row)).collect())
     }

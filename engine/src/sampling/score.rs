@@ -4,14 +4,15 @@
 //! distribution, so a generated token scores the same when it comes back in a prompt.
 
 use super::math;
-use crate::io::TokenLogprob;
+use super::SampleOutput;
 
 /// `target`'s log-probability under `logits` and the `top` most likely tokens, most likely
-/// first (ties: lower id first). `logits` is scratch afterwards (sanitized in place).
-pub fn score_row(logits: &mut [f32], target: u32, top: usize) -> TokenLogprob {
+/// first (ties: lower id first), as a sample of `target` would report them. `logits` is
+/// scratch afterwards (sanitized in place).
+pub fn score_row(logits: &mut [f32], target: u32, top: usize) -> SampleOutput {
     if logits.is_empty() {
-        return TokenLogprob {
-            token_id: target,
+        return SampleOutput {
+            token: target,
             logprob: f32::NEG_INFINITY,
             top: Vec::new(),
         };
@@ -26,8 +27,8 @@ pub fn score_row(logits: &mut [f32], target: u32, top: usize) -> TokenLogprob {
         .into_iter()
         .map(|i| (i, logprob_of(logits[i as usize])))
         .collect();
-    TokenLogprob {
-        token_id: target,
+    SampleOutput {
+        token: target,
         logprob,
         top,
     }
@@ -47,7 +48,7 @@ mod tests {
         let z: f64 = logits.iter().map(|&x| f64::from(x).exp()).sum();
         let expected = |i: usize| (f64::from(logits[i]) - z.ln()) as f32;
         let scored = score_row(&mut logits.clone(), 17, 3);
-        assert_eq!(scored.token_id, 17);
+        assert_eq!(scored.token, 17);
         assert!((scored.logprob - expected(17)).abs() < 1e-5);
         let mut order: Vec<usize> = (0..logits.len()).collect();
         order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));

@@ -284,7 +284,8 @@ impl<M: ForwardModel> Scheduler<M> {
         let key_len = (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1));
         let key = &ids[..key_len];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
-        if self.shares_uncached_prefix(&req, &ids, cached) {
+        // Only the part it may find cached is worth waiting for.
+        if self.shares_uncached_prefix(&req, &ids[..=key_len], cached) {
             return Admission::Later(req);
         }
         let kv = match self.cache.admit(req.ns, key) {

@@ -227,6 +227,35 @@ async fn echo_prepends_the_prompt_and_max_tokens_zero_needs_it() {
         assert_eq!(choice["text"], want);
         assert!(choice["logprobs"].is_null());
     }
+    // Three samples: the first scores the prompt, the others get its scores.
+    let sampled = complete(json!({
+        "prompt": prompt, "max_tokens": 3, "temperature": 1, "seed": 5, "echo": true,
+        "logprobs": 1, "n": 3
+    }))
+    .await;
+    let choices = sampled["choices"].as_array().unwrap();
+    let prompt_part = |c: &Value| {
+        let (tokens, values, _) = scored(c);
+        let n = tokens.len() - 3;
+        (tokens[..n].to_vec(), values[..n].to_vec())
+    };
+    let first = prompt_part(&choices[0]);
+    assert!(first.1[1..].iter().all(Option::is_some), "{first:?}");
+    for c in &choices[1..] {
+        assert_eq!(
+            prompt_part(c),
+            first,
+            "every sample echoes the same prompt scores"
+        );
+    }
+    // Too many entries at once: refused before anything runs.
+    let long = "hello ".repeat(300);
+    let (status, body) = post_json(
+        "/v1/completions",
+        json!({"prompt": vec![long; 64], "max_tokens": 0, "echo": true, "logprobs": 20}),
+    )
+    .await;
+    assert_openai_error(status, &body, 400, Some("logprobs"));
     let only = complete(json!({"prompt": prompt, "max_tokens": 0, "echo": true})).await;
     assert_eq!(only["choices"][0]["text"], prompt);
     assert_eq!(only["usage"]["completion_tokens"], 0);

@@ -145,6 +145,25 @@ async fn generate_logprobs_are_sglangs_triples_of_the_engines_scores() {
         assert!((top[0][0].as_f64().unwrap() - triple[0].as_f64().unwrap()).abs() < 1e-6);
     }
 
+    // Again, its prefix up to the start now cached: the same scores.
+    let again = native(json!({
+        "text": prompt, "return_logprob": true, "logprob_start_len": start,
+        "top_logprobs_num": 2, "return_text_in_logprobs": true,
+        "sampling_params": {"temperature": 0, "max_new_tokens": 4, "ignore_eos": true}
+    }))
+    .await;
+    assert!(
+        again["meta_info"]["cached_tokens"].as_u64().unwrap() > 0,
+        "{again}"
+    );
+    for key in [
+        "input_token_logprobs",
+        "input_top_logprobs",
+        "output_token_logprobs",
+    ] {
+        assert_eq!(again["meta_info"][key], meta[key], "{key}");
+    }
+
     // The default start: the last prompt token alone, null; no text unless asked for.
     let last = native(json!({
         "text": prompt, "return_logprob": true,
@@ -250,6 +269,12 @@ async fn generate_refuses_bad_fields_by_name() {
         (json!({"text": ["a", "b"], "rid": "one"}), "rid"),
         (json!({"text": "hi", "rid": "r".repeat(300)}), "rid"),
         (json!({"input_ids": [99_999_999]}), "input_ids"),
+        (json!({"input_ids": []}), "input_ids"),
+        (
+            json!({"text": vec!["hello ".repeat(300); 64], "return_logprob": true,
+                   "logprob_start_len": 0, "top_logprobs_num": 20}),
+            "top_logprobs_num",
+        ),
     ];
     for (body, field) in cases {
         let (status, response) = post_json("/generate", body.clone()).await;

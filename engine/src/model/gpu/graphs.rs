@@ -88,6 +88,8 @@ impl DecodeGraphs {
     pub fn bucket_of(&self, batch: &ForwardBatch) -> Option<usize> {
         let n = batch.num_requests();
         let decode = batch.num_tokens() == n
+            && batch.hidden_rows.is_empty()
+            && batch.score_rows.is_empty()
             && batch.logits_rows.len() == n
             && batch
                 .logits_rows

@@ -24,6 +24,7 @@ use super::{
     ForwardBatch, ForwardModel, FutureToken, KvPool, KvPoolSize, Launched, Model, ModelConfig,
     ModelError,
 };
+use crate::io::TokenLogprob;
 use graphs::DecodeGraphs;
 use kernels::cuda::{
     CudaSlice, DeviceAttentionBatch, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
@@ -32,6 +33,7 @@ use kernels::cuda::{
 use kernels::sampling::{SampledRow, SamplingBatch};
 use layers::{Activations, DeviceModel, StepInputs};
 use pools::{KvDtype, KvLayout};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use weights::DeviceWeights;
 
@@ -104,6 +106,10 @@ pub struct GpuModel {
     /// The last pass's final hidden states of its `hidden_rows` (embeddings), downloaded
     /// when the pass had any.
     hidden_host: Vec<f32>,
+    /// The last pass's scores of its `score_rows` (prompt log-probabilities), reduced on
+    /// the host from their logits rows.
+    scores: Vec<TokenLogprob>,
+    score_logits_host: Vec<f32>,
     sampling: SamplingBuffers,
     /// The host slot (0 or 1) the next launch copies its sampled rows to.
     next_slot: usize,
@@ -151,6 +157,8 @@ impl GpuModel {
             last_graphed: false,
             logits_host: Vec::new(),
             hidden_host: Vec::new(),
+            scores: Vec::new(),
+            score_logits_host: Vec::new(),
             sampling: SamplingBuffers::default(),
             next_slot: 0,
         })
@@ -294,6 +302,14 @@ impl ForwardModel for GpuModel {
         Ok(&self.hidden_host)
     }
 
+    fn computes_scores(&self) -> bool {
+        true
+    }
+
+    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+        Ok(&self.scores)
+    }
+
     fn graph_replays(&self) -> u64 {
         self.graphs.as_ref().map_or(0, DecodeGraphs::replays)
     }
@@ -372,7 +388,30 @@ impl GpuModel {
         if !batch.hidden_rows.is_empty() {
             self.download_hidden(batch)?;
         }
+        self.scores.clear();
+        if !batch.score_rows.is_empty() {
+            self.score_on_host(batch)?;
+        }
         Ok(rows)
+    }
+
+    /// Scores the eager pass's `score_rows` (their logits follow the logits and hidden
+    /// rows'), waiting for the pass: their logits rows come back and are reduced here.
+    fn score_on_host(&mut self, batch: &ForwardBatch) -> Result<(), ModelError> {
+        let vocab = self.config.vocab_size;
+        let first = batch.logits_rows.len() + batch.hidden_rows.len();
+        let all = first + batch.score_rows.len();
+        let acts = self
+            .acts
+            .as_ref()
+            .ok_or_else(|| ModelError::Batch("GPU activations not allocated".into()))?;
+        (self.gpu).download_prefix(&acts.logits, all * vocab, &mut self.score_logits_host)?;
+        self.scores = self.score_logits_host[first * vocab..]
+            .par_chunks_exact_mut(vocab)
+            .zip(&batch.score_rows)
+            .map(|(logits, r)| r.score(logits))
+            .collect();
+        Ok(())
     }
 
     /// The final hidden states of the eager pass just launched for `batch`'s
@@ -401,10 +440,10 @@ impl GpuModel {
         futures: &[FutureToken],
     ) -> Result<(), ModelError> {
         // Hidden rows go through the final norm (and, unused, the head) after the logits
-        // rows.
+        // rows, then score rows through both.
         let (t, rows) = (
             batch.num_tokens(),
-            batch.logits_rows.len() + batch.hidden_rows.len(),
+            batch.logits_rows.len() + batch.hidden_rows.len() + batch.score_rows.len(),
         );
         let merged = self.device_model().merges_qkv();
         if self.acts.as_ref().is_none_or(|a| !a.fits(t, rows, merged)) {
@@ -446,12 +485,12 @@ impl GpuModel {
         } else {
             None
         };
-        let wanted = if batch.hidden_rows.is_empty() {
+        let wanted = if batch.hidden_rows.is_empty() && batch.score_rows.is_empty() {
             gpu.upload(&batch.logits_rows)?
         } else {
-            let rows: Vec<u32> = (batch.logits_rows.iter())
-                .chain(&batch.hidden_rows)
-                .copied()
+            let rows: Vec<u32> = (batch.logits_rows.iter().copied())
+                .chain(batch.hidden_rows.iter().copied())
+                .chain(batch.score_rows.iter().map(|r| r.row))
                 .collect();
             gpu.upload(&rows)?
         };

@@ -6,7 +6,9 @@
 use super::error::ApiError;
 use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
 use super::logprobs::{CompletionLogprobs, CompletionLogprobsBuilder};
-use super::params::{grammar_spec, samples_per_prompt, sampling_params, stream_flags};
+use super::params::{
+    check_prompt_logprobs, grammar_spec, samples_per_prompt, sampling_params, stream_flags,
+};
 use super::protocol::{prompt_inputs, CompletionRequest};
 use super::response::{CompletionBody, CompletionChoice, ResponseMeta, UsageOut};
 use super::sse::{sse_response, ChunkFormatter, Payload};
@@ -56,8 +58,17 @@ pub async fn completions(
         .await
         .map_err(ApiError::from)?;
     let prompt_count = prompts.len();
-    // The prompt is scored when its logprobs are echoed, or when it is all there is.
-    let scores_prompt = echo && (request.logprobs.is_some() || sampling.max_tokens == Some(0));
+    // The prompt is scored when its logprobs are echoed; echoed alone (`max_tokens: 0`),
+    // it is computed with nothing scored (its cache then serves it whole).
+    let prompt_logprobs_from = match (echo, request.logprobs) {
+        (true, Some(top)) => {
+            let tokens = prompts.iter().map(Vec::len).sum::<usize>() * samples as usize;
+            check_prompt_logprobs(tokens, top, "logprobs")?;
+            Some(0)
+        }
+        (true, None) if sampling.max_tokens == Some(0) => Some(u32::MAX),
+        _ => None,
+    };
     let echoed = if echo { prompts.clone() } else { Vec::new() };
     let spec = ChoiceSpec {
         params,
@@ -65,7 +76,7 @@ pub async fn completions(
         fields: sampling,
         grammar,
         samples,
-        prompt_logprobs_from: scores_prompt.then_some(0),
+        prompt_logprobs_from,
         rids: Vec::new(),
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;

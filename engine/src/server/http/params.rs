@@ -13,6 +13,27 @@ use serde_json::Value;
 /// The most logprob candidates per token the engine returns.
 pub const MAX_TOP_LOGPROBS: u32 = 20;
 
+/// Most prompt log-probability entries (scored tokens times one plus their alternatives)
+/// of one response: each is a JSON value built and held at once.
+pub const MAX_PROMPT_LOGPROB_ENTRIES: usize = 1 << 18;
+
+/// Refuses prompt log-probabilities of `tokens` tokens (over every choice) with `top`
+/// alternatives each when they exceed [`MAX_PROMPT_LOGPROB_ENTRIES`].
+pub fn check_prompt_logprobs(tokens: usize, top: u32, param: &str) -> Result<(), ApiError> {
+    let entries = tokens.saturating_mul(top as usize + 1);
+    if entries > MAX_PROMPT_LOGPROB_ENTRIES {
+        return Err(ApiError::invalid_param(
+            param,
+            format!(
+                "prompt logprobs of {tokens} tokens with {top} alternatives each are \
+                 {entries} entries; at most {MAX_PROMPT_LOGPROB_ENTRIES} are returned at \
+                 once: send fewer or shorter prompts, or fewer alternatives"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Choices per prompt (`n`, default 1): samples of the prompt, computed once.
 pub fn samples_per_prompt(fields: &SamplingFields) -> Result<u32, ApiError> {
     match fields.n {

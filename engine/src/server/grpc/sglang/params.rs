@@ -240,7 +240,8 @@ fn fit_complete(
     let tokens = (sampling.max_new_tokens as usize).min(room);
     let per_token = logprob_bytes_per_token(top as usize);
     let most = MAX_COMPLETE_LOGPROB_BYTES.saturating_sub(input_bytes) / per_token;
-    if tokens > most && !explicit {
+    // Capped to nothing, it would end without a token as if it had asked for none.
+    if tokens > most && !explicit && most > 0 {
         sampling.max_new_tokens = u32::try_from(most).unwrap_or(u32::MAX);
         return Ok(());
     }

@@ -9,7 +9,9 @@ mod request;
 
 use super::error::ApiError;
 use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
-use super::params::{grammar_spec, samples_per_prompt, sampling_params, MAX_TOP_LOGPROBS};
+use super::params::{
+    check_prompt_logprobs, grammar_spec, samples_per_prompt, sampling_params, MAX_TOP_LOGPROBS,
+};
 use super::protocol::{prompt_inputs, Prompt};
 use super::sse::sse_response;
 use super::HttpState;
@@ -71,6 +73,9 @@ pub async fn generate(
     // Input logprobs from `start` (-1: the last prompt token), checked against each prompt.
     let mut input_ids = Vec::with_capacity(prompts.len());
     for ids in &prompts {
+        if ids.is_empty() {
+            return Err(ApiError::invalid_param(field, "the prompt is empty"));
+        }
         let from = if start < 0 {
             ids.len() - 1
         } else {
@@ -86,6 +91,10 @@ pub async fn generate(
             ));
         }
         input_ids.push(ids[from..].to_vec());
+    }
+    if want_logprobs {
+        let scored = input_ids.iter().map(Vec::len).sum::<usize>() * samples as usize;
+        check_prompt_logprobs(scored, top, "top_logprobs_num")?;
     }
     let prompt_tokens = prompts.iter().map(|p| p.len() as u32).collect();
     let max_new = params.max_new_tokens;
@@ -130,6 +139,7 @@ pub async fn generate(
                 .take(choices)
                 .collect(),
             input_sent: vec![false; choices],
+            sent_tokens: vec![0; choices],
         };
         return Ok(sse_response(streams, n, formatter));
     }

@@ -3,7 +3,8 @@
 //! and with `return_logprob` the `(logprob, id, text)` triples of the output and of the
 //! prompt from `logprob_start_len`, the prompt's first null as SGLang sends it). Streamed,
 //! each chunk holds the choice so far (SGLang's default, cumulative), its prompt's
-//! logprobs only in the first chunk that has them and the last.
+//! logprobs only in the first chunk that has them and the last; with logprobs, chunks are
+//! spaced out as the choice grows ([`worth_sending`]).
 
 use super::super::logprobs::token_text;
 use super::super::sse::{ChunkFormatter, Payload};
@@ -169,6 +170,15 @@ pub struct NativeChunks {
     pub outputs: Vec<ChoiceOutput>,
     /// Per choice: its prompt's logprobs were sent.
     pub input_sent: Vec<bool>,
+    /// Per choice: output tokens when its last chunk was sent.
+    pub sent_tokens: Vec<usize>,
+}
+
+/// With logprobs, a chunk goes out once its choice has grown by an eighth since the last
+/// one (every step for the first tokens): each chunk repeats the whole choice, so sending
+/// every step would cost the square of the output; this keeps it to about nine times.
+fn worth_sending(total: usize, sent: usize) -> bool {
+    total <= 64 || (total - sent) * 8 >= total
 }
 
 impl NativeChunks {
@@ -204,6 +214,13 @@ impl ChunkFormatter for NativeChunks {
         out.text.push_str(&text);
         out.output_ids.extend_from_slice(token_ids);
         out.logprobs.extend_from_slice(logprobs);
+        let total = out.output_ids.len();
+        if let Some(sent) = self.sent_tokens.get_mut(index as usize) {
+            if self.answer.logprobs.is_some() && !worth_sending(total, *sent) {
+                return Vec::new();
+            }
+            *sent = total;
+        }
         self.payload(index, None)
     }
 
