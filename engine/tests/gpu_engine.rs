@@ -135,10 +135,45 @@ fn engine_serves_on_the_gpu_with_prefix_reuse_and_no_leaks() {
         assert_eq!(on_gpu.len(), on_cpu.len());
         let cosine = common::cosine(&on_gpu, &on_cpu);
         assert!(cosine > 0.99, "embedding cosine {cosine}");
+        // Its prompt scored from its third token (the first two cached) and a token
+        // generated: the CPU engine's scores, but for the rounding.
+        let (on_gpu, on_cpu) = (
+            prompt_scores(&gpu_engine, prompt),
+            prompt_scores(&cpu_engine, prompt),
+        );
+        assert_eq!(on_gpu.len(), prompt.len() - 2);
+        assert_eq!(on_gpu.len(), on_cpu.len());
+        for (g, c) in on_gpu.iter().zip(&on_cpu) {
+            assert_eq!(g.token_id, c.token_id);
+            let diff = (g.logprob.exp() - c.logprob.exp()).abs();
+            assert!(
+                diff < 0.08,
+                "probability {} on the GPU, {} on the CPU",
+                g.logprob,
+                c.logprob
+            );
+        }
     }
     drop(generation);
     for engine in [&gpu_engine, &cpu_engine] {
         common::wait_idle(engine);
+    }
+}
+
+/// `engine`'s scores of `ids` from position 2 on, beside one generated token.
+fn prompt_scores(engine: &EngineHandle, ids: &[u32]) -> Vec<engine::handle::TokenLogprob> {
+    let mut request = GenerateRequest::new(ids.to_vec(), SamplingParams::greedy(1));
+    request.prompt_logprobs_from = Some(2);
+    let mut stream = engine.submit(request).unwrap();
+    let mut scores = Vec::new();
+    loop {
+        match stream.blocking_next().expect("stream ended early") {
+            GenerateEvent::Finished(_) => return scores,
+            GenerateEvent::Chunk {
+                prompt_logprobs, ..
+            } => scores.extend(prompt_logprobs),
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
     }
 }
 
