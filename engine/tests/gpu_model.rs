@@ -494,6 +494,23 @@ fn decode_graphs_replay_what_the_eager_pass_computes() {
     }
 }
 
+/// A batch computing prompts `a` and `b` whole in two new rows of `runner`, each with its
+/// last token's logits when its flag says so.
+fn two_requests<M: ForwardModel>(
+    runner: &mut Runner<M>,
+    (a, a_logits): (&[u32], bool),
+    (b, b_logits): (&[u32], bool),
+) -> (ForwardBatch, ReqKv, ReqKv) {
+    let (mut ra, mut rb) = (runner.admit_uncached(), runner.admit_uncached());
+    let mut batch = ForwardBatch::default();
+    for (req, tokens, logits) in [(&mut ra, a, a_logits), (&mut rb, b, b_logits)] {
+        runner.cache.alloc_tokens(req, tokens.len()).unwrap();
+        let slots = runner.cache.slots(req);
+        batch.push_request(req.row_index() as u32, tokens, 0, slots, slots, logits);
+    }
+    (batch, ra, rb)
+}
+
 /// One batch on `runner`: `a`'s last logits, and the final hidden states of `a`'s last
 /// token (a logits row too) and of `b`'s (an embedding), in that order.
 fn logits_and_hidden<M: ForwardModel>(
@@ -501,13 +518,7 @@ fn logits_and_hidden<M: ForwardModel>(
     a: &[u32],
     b: &[u32],
 ) -> (Vec<f32>, Vec<f32>) {
-    let (mut ra, mut rb) = (runner.admit_uncached(), runner.admit_uncached());
-    let mut batch = ForwardBatch::default();
-    for (req, tokens, logits) in [(&mut ra, a, true), (&mut rb, b, false)] {
-        runner.cache.alloc_tokens(req, tokens.len()).unwrap();
-        let slots = runner.cache.slots(req);
-        batch.push_request(req.row_index() as u32, tokens, 0, slots, slots, logits);
-    }
+    let (mut batch, ra, rb) = two_requests(runner, (a, true), (b, false));
     batch.hidden_rows.push(a.len() as u32 - 1);
     batch.hidden_rows.push(batch.num_tokens() as u32 - 1);
     let logits = runner
@@ -565,13 +576,7 @@ fn prompt_scores<M: ForwardModel>(
     a: &[u32],
     b: &[u32],
 ) -> Vec<engine::handle::TokenLogprob> {
-    let (mut ra, mut rb) = (runner.admit_uncached(), runner.admit_uncached());
-    let mut batch = ForwardBatch::default();
-    for (req, tokens, logits) in [(&mut ra, a, false), (&mut rb, b, true)] {
-        runner.cache.alloc_tokens(req, tokens.len()).unwrap();
-        let slots = runner.cache.slots(req);
-        batch.push_request(req.row_index() as u32, tokens, 0, slots, slots, logits);
-    }
+    let (mut batch, ra, rb) = two_requests(runner, (a, false), (b, true));
     for q in 0..a.len() - 1 {
         batch.score_rows.push(ScoreRow {
             row: q as u32,

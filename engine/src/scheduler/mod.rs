@@ -13,6 +13,7 @@ mod ngram;
 mod output;
 mod overlap;
 mod policy;
+mod prompt_outputs;
 mod req;
 mod step;
 mod tenant_kv;

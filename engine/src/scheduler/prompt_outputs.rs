@@ -1,0 +1,73 @@
+//! What a pass computes from prompts besides logits, taken right after it (before the next
+//! step is planned): embeddings (hidden states) and prompt scores, each given to its
+//! request in the order its rows follow the batch's entries.
+
+use super::entry::Entry;
+use super::Scheduler;
+use crate::model::{ForwardModel, ModelError};
+
+impl<M: ForwardModel> Scheduler<M> {
+    /// What the batch just run computed from its prompts besides logits: embeddings and
+    /// prompt scores.
+    pub(super) fn take_prompt_outputs(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+        self.take_embeddings(entries)?;
+        self.take_scores(entries)
+    }
+
+    /// Gives each scoring entry of the batch just run its scores (rows follow the
+    /// entries), which continue its request's scores exactly.
+    fn take_scores(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+        if self.batch.score_rows.is_empty() {
+            return Ok(());
+        }
+        let mut rest = self.model.scores()?;
+        if rest.len() != self.batch.score_rows.len() {
+            return Err(ModelError::Batch(format!(
+                "{} scores for {} score rows",
+                rest.len(),
+                self.batch.score_rows.len()
+            )));
+        }
+        for e in entries.iter().filter(|e| e.scores > 0) {
+            let (mine, more) = rest.split_at(e.scores);
+            rest = more;
+            let Some(req) = self.running.get_mut(e.index) else {
+                continue;
+            };
+            if req.next_scored() != Some(e.score_from) {
+                return Err(ModelError::Batch(format!(
+                    "prompt scores of {} from position {} do not continue its scores",
+                    req.rid, e.score_from
+                )));
+            }
+            if let Some(s) = req.prompt_scores.as_mut() {
+                s.scores.extend_from_slice(mine);
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives each embedding entry of the batch just run its row of the model's hidden
+    /// states (rows follow the entries).
+    fn take_embeddings(&mut self, entries: &[Entry]) -> Result<(), ModelError> {
+        if self.batch.hidden_rows.is_empty() {
+            return Ok(());
+        }
+        let hidden = self.model.hidden_states()?;
+        let rows = self.batch.hidden_rows.len();
+        if hidden.is_empty() || hidden.len() % rows != 0 {
+            return Err(ModelError::Batch(format!(
+                "{} hidden values for {rows} rows",
+                hidden.len()
+            )));
+        }
+        let width = hidden.len() / rows;
+        let embedding_entries = entries.iter().filter(|e| e.embeds);
+        for (e, row) in embedding_entries.zip(hidden.chunks_exact(width)) {
+            if let Some(req) = self.running.get_mut(e.index) {
+                req.embedding = Some(row.to_vec());
+            }
+        }
+        Ok(())
+    }
+}
