@@ -575,7 +575,7 @@ fn prompt_scores<M: ForwardModel>(
     runner: &mut Runner<M>,
     a: &[u32],
     b: &[u32],
-) -> Vec<engine::handle::TokenLogprob> {
+) -> Vec<engine::sampling::SampleOutput> {
     let (mut batch, ra, rb) = two_requests(runner, (a, false), (b, true));
     for q in 0..a.len() - 1 {
         batch.score_rows.push(ScoreRow {
@@ -617,7 +617,7 @@ fn gpu_runner_scores_prompts_as_the_cpu_model_does() {
     assert_eq!(got.len(), want.len());
     let mut worst = 0f32;
     for (p, (w, g)) in want.iter().zip(&got).enumerate() {
-        assert_eq!(g.token_id, a[p + 1]);
+        assert_eq!(g.token, a[p + 1]);
         worst = worst.max((w.logprob.exp() - g.logprob.exp()).abs());
         let clear = w.top[0].1 - w.top[1].1 > 0.1;
         assert!(

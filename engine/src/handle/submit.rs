@@ -156,7 +156,7 @@ impl EngineHandle {
                 "prompt log-probabilities from position {from}: the prompt has {len} tokens"
             )));
         }
-        if (from as usize) < len && !self.inner.scores_prompts {
+        if (from as usize).max(1) < len && !self.inner.scores_prompts {
             return Err(SubmitError::InvalidArgument(
                 "this server's runner does not compute prompt log-probabilities".into(),
             ));

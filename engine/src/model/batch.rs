@@ -2,8 +2,7 @@
 //! computed (several per request in extend, one in decode), CSR ranges per request.
 
 use super::ModelError;
-use crate::io::TokenLogprob;
-use crate::sampling::score_row;
+use crate::sampling::{score_row, SampleOutput};
 use pools::SlotId;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -43,14 +42,10 @@ pub struct ScoreRow {
 }
 
 impl ScoreRow {
-    /// Its score under `logits` (its row's; scratch afterwards).
-    pub fn score(&self, logits: &mut [f32]) -> TokenLogprob {
-        let scored = score_row(logits, self.target, self.top as usize);
-        TokenLogprob {
-            token_id: scored.token,
-            logprob: scored.logprob,
-            top: scored.top,
-        }
+    /// Its score under `logits` (its row's; scratch afterwards), as a sample of its target
+    /// would report it.
+    pub fn score(&self, logits: &mut [f32]) -> SampleOutput {
+        score_row(logits, self.target, self.top as usize)
     }
 }
 

@@ -13,7 +13,7 @@ use super::moe::MoeScratch;
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
-use crate::io::TokenLogprob;
+use crate::sampling::SampleOutput;
 use kernels::activation::{gelu_mul, silu_mul};
 use kernels::attention::{paged_attention_with_rules, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
@@ -44,7 +44,7 @@ struct Scratch {
     /// The last pass's final hidden states of its `hidden_rows`.
     hidden: Vec<f32>,
     /// The last pass's scores of its `score_rows`.
-    scores: Vec<TokenLogprob>,
+    scores: Vec<SampleOutput>,
     /// Normed rows and logits of one block of score rows.
     score_normed: Vec<f32>,
     score_logits: Vec<f32>,
@@ -244,7 +244,7 @@ impl Model {
             s.score_logits.resize(block.len() * c.vocab_size, 0.0);
             (w.output_head()).matmul(&s.score_normed, block.len(), &mut s.score_logits)?;
             finish_logits(c, &mut s.score_logits);
-            let scored: Vec<TokenLogprob> = s
+            let scored: Vec<SampleOutput> = s
                 .score_logits
                 .par_chunks_exact_mut(c.vocab_size)
                 .zip(block)
@@ -272,7 +272,7 @@ impl Model {
     }
 
     /// The scores of the last pass's `score_rows`, in their order.
-    pub fn scores(&self) -> &[TokenLogprob] {
+    pub fn scores(&self) -> &[SampleOutput] {
         &self.scratch.scores
     }
 

@@ -41,7 +41,7 @@ pub use table_diff::req_to_token_updates;
 pub use weights::{LayerPlan, LayerWeights, Mlp, Weights};
 
 use crate::gguf::GgufError;
-use crate::io::TokenLogprob;
+use crate::sampling::SampleOutput;
 use kernels::sampling::{SampledRow, SamplingBatch};
 use kernels::KernelError;
 use pools::PoolError;
@@ -158,7 +158,7 @@ pub trait ForwardModel: Send {
 
     /// The scores of the last batch's `score_rows`, in their order; valid until the next
     /// pass.
-    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+    fn scores(&self) -> Result<&[SampleOutput], ModelError> {
         Err(ModelError::Unsupported(
             "prompt log-probabilities from this runner".into(),
         ))
@@ -263,7 +263,7 @@ impl ForwardModel for Model {
         true
     }
 
-    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+    fn scores(&self) -> Result<&[SampleOutput], ModelError> {
         Ok(Model::scores(self))
     }
 

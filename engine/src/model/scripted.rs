@@ -8,7 +8,7 @@
 //! rule directly from a token sequence, independently of pools and batches.
 
 use super::{ForwardBatch, ForwardModel, FutureToken, KvPoolSize, Launched, ModelError};
-use crate::io::TokenLogprob;
+use crate::sampling::SampleOutput;
 use kernels::sampling::{RowPlan, SampledRow, SamplingBatch};
 use pools::{KvDtype, KvLayout, KvStorage, LayerKv};
 
@@ -23,7 +23,7 @@ pub struct ScriptedModel {
     /// The last batch's hidden states of its `hidden_rows`.
     hidden: Vec<f32>,
     /// The last batch's scores of its `score_rows`.
-    scores: Vec<TokenLogprob>,
+    scores: Vec<SampleOutput>,
     /// A batch holding this token id fails (to test how the engine handles model errors).
     failing_token: Option<u32>,
     /// The first launched batch holding this token id (once its future inputs are filled
@@ -204,14 +204,14 @@ impl ScriptedModel {
     /// The score this model gives `target` after `history` with `top` alternatives (a
     /// prompt log-probability), written out: its logits row is 10 at the next token and 0
     /// elsewhere.
-    pub fn reference_score(history: &[u32], target: u32, top: usize, vocab: usize) -> TokenLogprob {
+    pub fn reference_score(history: &[u32], target: u32, top: usize, vocab: usize) -> SampleOutput {
         let next = Self::reference_next(history);
         let ln_z = (10f64.exp() + (vocab - 1) as f64).ln();
         let logprob_of = |t: u32| (if t == next { 10.0 - ln_z } else { -ln_z }) as f32;
         // Ties among the zeros go to the lower ids.
         let others = (0..vocab as u32).filter(|&t| t != next);
-        TokenLogprob {
-            token_id: target,
+        SampleOutput {
+            token: target,
             logprob: logprob_of(target),
             top: std::iter::once(next)
                 .chain(others)
@@ -297,7 +297,7 @@ impl ForwardModel for ScriptedModel {
         true
     }
 
-    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+    fn scores(&self) -> Result<&[SampleOutput], ModelError> {
         Ok(&self.scores)
     }
 

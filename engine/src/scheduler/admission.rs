@@ -209,7 +209,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     let step = req.stop.abort();
                     req.pending_text.push_str(&step.text);
                     req.finish = Some(FinishReason::Length);
-                    if req.embed || req.next_scored().is_some() {
+                    if req.embed || req.prompt_scores.is_some() {
                         // Nothing to cut short: an embedding or prompt scores need the
                         // whole prompt.
                         req.error = Some(GenerateError::Engine(

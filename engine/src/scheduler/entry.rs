@@ -36,10 +36,16 @@ impl Entry {
     }
 }
 
+/// Prompt tokens one step scores at most, over all requests: each is a logits row of the
+/// whole vocabulary that the runner holds at once (the GPU runner copies them back).
+pub(super) const MAX_SCORE_ROWS_PER_STEP: usize = 512;
+
 /// What the entries of a step share while `prepare_for_extend` plans them one by one.
 pub(super) struct ExtendPlan {
     /// Prompt tokens the step may still take.
     pub(super) prefill_budget: usize,
+    /// Prompt tokens the step may still score (see [`MAX_SCORE_ROWS_PER_STEP`]).
+    pub(super) score_rows: usize,
     /// Free slots the decodes still to be planned need (only counted when speculating).
     pub(super) decode_slots: usize,
     /// Overlap scheduling: decodes may take the token still being sampled as their input.

@@ -4,6 +4,7 @@
 
 use super::entry::Entry;
 use super::Scheduler;
+use crate::io::TokenLogprob;
 use crate::model::{ForwardModel, ModelError};
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -41,7 +42,11 @@ impl<M: ForwardModel> Scheduler<M> {
                 )));
             }
             if let Some(s) = req.prompt_scores.as_mut() {
-                s.scores.extend_from_slice(mine);
+                s.scores.extend(mine.iter().map(|m| TokenLogprob {
+                    token_id: m.token,
+                    logprob: m.logprob,
+                    top: m.top.clone(),
+                }));
             }
         }
         Ok(())

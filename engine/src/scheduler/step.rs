@@ -2,7 +2,7 @@
 //! `prepare_for_extend` for one mixed batch, `run_batch`, and result processing.
 
 use super::device_sampling::SampleResult;
-use super::entry::{Entry, ExtendPlan};
+use super::entry::{Entry, ExtendPlan, MAX_SCORE_ROWS_PER_STEP};
 use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
 use crate::io::GenerateError;
@@ -294,6 +294,7 @@ impl<M: ForwardModel> Scheduler<M> {
         };
         ExtendPlan {
             prefill_budget: self.config.max_prefill_tokens,
+            score_rows: MAX_SCORE_ROWS_PER_STEP,
             decode_slots,
             overlap,
             speculate,
@@ -320,12 +321,18 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             Vec::new()
         };
+        let scoring = self.running[i].next_scored().is_some();
         let tokens = if future || pending == 1 {
             1 + draft.len()
         } else {
-            pending
-                .min(plan.prefill_budget)
-                .min(self.config.chunked_prefill_size)
+            let tokens = (pending.min(plan.prefill_budget)).min(self.config.chunked_prefill_size);
+            // Each scored token's logits row is vocabulary-wide: a step scores a bounded
+            // number (the runner holds them all at once).
+            if scoring {
+                tokens.min(plan.score_rows)
+            } else {
+                tokens
+            }
         };
         if tokens == 0 {
             return None;
@@ -367,6 +374,9 @@ impl<M: ForwardModel> Scheduler<M> {
         }
         if pending > 1 {
             plan.prefill_budget -= tokens;
+            if scoring {
+                plan.score_rows = plan.score_rows.saturating_sub(tokens);
+            }
         }
         let row = kv.row_index() as u32;
         let slots = self.cache.slots(kv);

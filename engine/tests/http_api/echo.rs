@@ -108,11 +108,16 @@ async fn echoed_prompt_logprobs_agree_with_llama_cpp() {
 }
 
 /// A greedy generation's logprobs are what its tokens score when echoed back as a
-/// prompt: decode steps and a prefill compute the same distributions.
+/// prompt: decode steps and a prefill compute the same distributions. The prompt is
+/// longer than one step scores, so its scores come over several steps.
 #[tokio::test]
 async fn generated_tokens_score_their_sampling_logprobs_when_echoed() {
     let _turn = SERIAL.lock().await;
-    let prompt = "The three primary colors are";
+    let prompt = format!(
+        "{}The three primary colors are",
+        "Colors mix in many ways on a painter's palette. ".repeat(60)
+    );
+    let prompt = prompt.as_str();
     let generated = complete(json!({
         "prompt": prompt, "max_tokens": 12, "temperature": 0, "logprobs": 3
     }))
@@ -121,6 +126,10 @@ async fn generated_tokens_score_their_sampling_logprobs_when_echoed() {
     let text = choice["text"].as_str().unwrap();
     let (tokens, values, _) = scored(choice);
     let prompt_tokens = generated["usage"]["prompt_tokens"].as_u64().unwrap() as usize;
+    assert!(
+        prompt_tokens > 600,
+        "{prompt_tokens} tokens: more than a step scores"
+    );
 
     // The prompt and its continuation, as text: the same tokens again.
     let echoed = complete(json!({

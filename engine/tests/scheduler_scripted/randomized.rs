@@ -120,15 +120,15 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                         top as usize,
                         vocab,
                     );
-                    assert_eq!(got.token_id, want.token_id, "position {p}");
+                    assert_eq!(got.token_id, want.token, "position {p}");
                     assert!(
                         (got.logprob - want.logprob).abs() < 1e-4,
                         "position {p}: {got:?} {want:?}"
                     );
-                    let ids = |t: &engine::handle::TokenLogprob| -> Vec<u32> {
-                        t.top.iter().map(|&(id, _)| id).collect()
+                    let ids = |top: &[(u32, f32)]| -> Vec<u32> {
+                        top.iter().map(|&(id, _)| id).collect()
                     };
-                    assert_eq!(ids(got), ids(&want), "position {p}");
+                    assert_eq!(ids(&got.top), ids(&want.top), "position {p}");
                 }
                 scored += usize::from(finished);
             } else {

@@ -24,7 +24,7 @@ use super::{
     ForwardBatch, ForwardModel, FutureToken, KvPool, KvPoolSize, Launched, Model, ModelConfig,
     ModelError,
 };
-use crate::io::TokenLogprob;
+use crate::sampling::SampleOutput;
 use graphs::DecodeGraphs;
 use kernels::cuda::{
     CudaSlice, DeviceAttentionBatch, DeviceKvStorage, DeviceRope, DeviceSlots, GpuContext,
@@ -108,7 +108,7 @@ pub struct GpuModel {
     hidden_host: Vec<f32>,
     /// The last pass's scores of its `score_rows` (prompt log-probabilities), reduced on
     /// the host from their logits rows.
-    scores: Vec<TokenLogprob>,
+    scores: Vec<SampleOutput>,
     score_logits_host: Vec<f32>,
     sampling: SamplingBuffers,
     /// The host slot (0 or 1) the next launch copies its sampled rows to.
@@ -306,7 +306,7 @@ impl ForwardModel for GpuModel {
         true
     }
 
-    fn scores(&self) -> Result<&[TokenLogprob], ModelError> {
+    fn scores(&self) -> Result<&[SampleOutput], ModelError> {
         Ok(&self.scores)
     }
 

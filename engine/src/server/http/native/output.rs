@@ -3,8 +3,8 @@
 //! and with `return_logprob` the `(logprob, id, text)` triples of the output and of the
 //! prompt from `logprob_start_len`, the prompt's first null as SGLang sends it). Streamed,
 //! each chunk holds the choice so far (SGLang's default, cumulative), its prompt's
-//! logprobs only in the first chunk that has them and the last; with logprobs, chunks are
-//! spaced out as the choice grows ([`worth_sending`]).
+//! logprobs only in the first chunk that has them and the last; past its first tokens,
+//! chunks are spaced out as the choice grows ([`worth_sending`]).
 
 use super::super::logprobs::token_text;
 use super::super::sse::{ChunkFormatter, Payload};
@@ -174,11 +174,13 @@ pub struct NativeChunks {
     pub sent_tokens: Vec<usize>,
 }
 
-/// With logprobs, a chunk goes out once its choice has grown by an eighth since the last
-/// one (every step for the first tokens): each chunk repeats the whole choice, so sending
-/// every step would cost the square of the output; this keeps it to about nine times.
-fn worth_sending(total: usize, sent: usize) -> bool {
-    total <= 64 || (total - sent) * 8 >= total
+/// A chunk goes out every step for the first tokens (64 with logprobs, 256 without), then
+/// once its choice has grown by an eighth since the last one: each chunk repeats the whole
+/// choice, so sending every step would cost the square of the output; this keeps it to a
+/// few times the output.
+fn worth_sending(total: usize, sent: usize, logprobs: bool) -> bool {
+    let every_step = if logprobs { 64 } else { 256 };
+    total <= every_step || (total - sent) * 8 >= total
 }
 
 impl NativeChunks {
@@ -216,7 +218,7 @@ impl ChunkFormatter for NativeChunks {
         out.logprobs.extend_from_slice(logprobs);
         let total = out.output_ids.len();
         if let Some(sent) = self.sent_tokens.get_mut(index as usize) {
-            if self.answer.logprobs.is_some() && !worth_sending(total, *sent) {
+            if !worth_sending(total, *sent, self.answer.logprobs.is_some()) {
                 return Vec::new();
             }
             *sent = total;
