@@ -3,9 +3,34 @@
 //! request in the order its rows follow the batch's entries.
 
 use super::entry::Entry;
-use super::Scheduler;
+use super::{Req, Scheduler};
 use crate::io::TokenLogprob;
-use crate::model::{ForwardModel, ModelError};
+use crate::model::{ForwardBatch, ForwardModel, ModelError, ScoreRow};
+use std::ops::Range;
+
+/// Adds the score rows of `req`'s prompt positions `computed` (whose first token is batch
+/// row `base`): each scores the prompt token after it, from the next one due (admission
+/// left that one uncached). Returns how many, and the position of the first scored token.
+pub(super) fn push_score_rows(
+    batch: &mut ForwardBatch,
+    req: &Req,
+    base: usize,
+    computed: Range<usize>,
+) -> (usize, usize) {
+    let (Some(next), Some(s)) = (req.next_scored(), &req.prompt_scores) else {
+        return (0, 0);
+    };
+    let end = computed.end.min(req.input_ids.len() - 1);
+    let first = computed.start.max(next - 1);
+    for q in first..end {
+        batch.score_rows.push(ScoreRow {
+            row: (base + q - computed.start) as u32,
+            target: req.input_ids[q + 1],
+            top: s.top,
+        });
+    }
+    (end.saturating_sub(first), first + 1)
+}
 
 impl<M: ForwardModel> Scheduler<M> {
     /// What the batch just run computed from its prompts besides logits: embeddings and

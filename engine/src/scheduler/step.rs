@@ -3,11 +3,12 @@
 
 use super::device_sampling::SampleResult;
 use super::entry::{Entry, ExtendPlan, MAX_SCORE_ROWS_PER_STEP};
+use super::prompt_outputs::push_score_rows;
 use super::{ngram, phase_done, Req, Scheduler};
 use crate::grammar::Constraint;
 use crate::io::GenerateError;
 use crate::metric_names as names;
-use crate::model::{ForwardModel, ModelError, ScoreRow};
+use crate::model::{ForwardModel, ModelError};
 use crate::sampling::{FinishReason, SampleOutput, Sampler};
 use crate::tenants::TenantId;
 use rayon::prelude::*;
@@ -409,21 +410,16 @@ impl<M: ForwardModel> Scheduler<M> {
                 .hidden_rows
                 .push(self.batch.num_tokens() as u32 - 1);
         }
-        // Each prompt token computed here scores the prompt token after it, from the next
-        // one due (admission left it uncached).
-        let (mut scores, mut score_from) = (0, 0);
-        if let (Some(next), Some(s), false) = (req.next_scored(), &req.prompt_scores, future) {
-            let end = (start + tokens - draft.len()).min(req.input_ids.len() - 1);
-            let first = start.max(next - 1);
-            for q in first..end {
-                self.batch.score_rows.push(ScoreRow {
-                    row: (base + q - start) as u32,
-                    target: req.input_ids[q + 1],
-                    top: s.top,
-                });
-            }
-            (scores, score_from) = (end.saturating_sub(first), first + 1);
-        }
+        let (scores, score_from) = if future {
+            (0, 0)
+        } else {
+            push_score_rows(
+                &mut self.batch,
+                req,
+                base,
+                start..start + tokens - draft.len(),
+            )
+        };
         if !draft.is_empty() {
             // Every position's logits: the pending token's, then each draft token's.
             let end = self.batch.num_tokens() as u32;
