@@ -494,6 +494,24 @@ fn decode_graphs_replay_what_the_eager_pass_computes() {
     }
 }
 
+/// The default model on the CPU and on the GPU of `ctx` (f32 K/V, one row each), and two
+/// chat prompts.
+fn cpu_and_gpu_runners(
+    ctx: kernels::cuda::GpuContext,
+) -> (Runner, Runner<GpuModel>, [Vec<u32>; 2]) {
+    let (cpu_model, tok) = common::load_model();
+    let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
+    let a = chat(&tok, "Be terse.", "Count from one to five.");
+    let b = chat(
+        &tok,
+        "You are a careful assistant.",
+        "What is a radix tree?",
+    );
+    let cpu = Runner::with_dtype(cpu_model, 1, 1024, KvDtype::F32);
+    let gpu = Runner::with_dtype(gpu_model, 1, 1024, KvDtype::F32);
+    (cpu, gpu, [a, b])
+}
+
 /// A batch computing prompts `a` and `b` whole in two new rows of `runner`, each with its
 /// last token's logits when its flag says so.
 fn two_requests<M: ForwardModel>(
@@ -540,17 +558,8 @@ fn gpu_runner_gives_the_cpu_models_hidden_states() {
     let Some(ctx) = gpu("gpu_runner_gives_the_cpu_models_hidden_states") else {
         return;
     };
-    let (cpu_model, tok) = common::load_model();
-    let hidden_size = cpu_model.config().hidden;
-    let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
-    let a = chat(&tok, "Be terse.", "Count from one to five.");
-    let b = chat(
-        &tok,
-        "You are a careful assistant.",
-        "What is a radix tree?",
-    );
-    let mut cpu = Runner::with_dtype(cpu_model, 1, 1024, KvDtype::F32);
-    let mut gpu = Runner::with_dtype(gpu_model, 1, 1024, KvDtype::F32);
+    let (mut cpu, mut gpu, [a, b]) = cpu_and_gpu_runners(ctx);
+    let hidden_size = cpu.model.config().hidden;
     let (cpu_logits, cpu_hidden) = logits_and_hidden(&mut cpu, &a, &b);
     let (gpu_logits, gpu_hidden) = logits_and_hidden(&mut gpu, &a, &b);
     assert_eq!(cpu_logits.len(), gpu_logits.len());
@@ -599,16 +608,7 @@ fn gpu_runner_scores_prompts_as_the_cpu_model_does() {
     let Some(ctx) = gpu("gpu_runner_scores_prompts_as_the_cpu_model_does") else {
         return;
     };
-    let (cpu_model, tok) = common::load_model();
-    let gpu_model = GpuModel::with_context(&cpu_model, ctx).unwrap();
-    let a = chat(&tok, "Be terse.", "Count from one to five.");
-    let b = chat(
-        &tok,
-        "You are a careful assistant.",
-        "What is a radix tree?",
-    );
-    let mut cpu = Runner::with_dtype(cpu_model, 1, 1024, KvDtype::F32);
-    let mut gpu = Runner::with_dtype(gpu_model, 1, 1024, KvDtype::F32);
+    let (mut cpu, mut gpu, [a, b]) = cpu_and_gpu_runners(ctx);
     let (want, got) = (
         prompt_scores(&mut cpu, &a, &b),
         prompt_scores(&mut gpu, &a, &b),

@@ -15,6 +15,7 @@ mod overlap;
 mod policy;
 mod prompt_outputs;
 mod req;
+mod retract;
 mod step;
 mod tenant_kv;
 mod tier;

@@ -338,14 +338,7 @@ impl<M: ForwardModel> Scheduler<M> {
 /// Sends the tokens and text a request produced this step, if any, and its prompt
 /// log-probabilities once they are all computed (in the first chunk after that).
 fn flush_chunk(req: &mut Req) {
-    // Sent once the whole prompt is computed (never before its first chunk of K/V); then
-    // the request is done with them: nothing is scored again, and a retraction may find
-    // its whole prompt cached.
-    let computed = req.kv_len() >= req.input_ids.len();
-    let prompt_logprobs = match req.next_scored() {
-        None if computed => req.prompt_scores.take().map(|s| s.scores),
-        _ => None,
-    };
+    let prompt_logprobs = req.take_computed_prompt_scores();
     if req.pending_ids.is_empty() && req.pending_text.is_empty() && prompt_logprobs.is_none() {
         return;
     }

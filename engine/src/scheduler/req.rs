@@ -106,6 +106,18 @@ impl Req {
         (next < self.input_ids.len()).then_some(next)
     }
 
+    /// Its prompt scores, once all are computed and its whole prompt is (never before its
+    /// first chunk of K/V); then the request is done with them: nothing is scored again,
+    /// and a retraction may find its whole prompt cached.
+    pub fn take_computed_prompt_scores(&mut self) -> Option<Vec<TokenLogprob>> {
+        let ready = self.prompt_scores.is_some()
+            && self.next_scored().is_none()
+            && self.kv_len() >= self.input_ids.len();
+        ready
+            .then(|| self.prompt_scores.take().map(|s| s.scores))
+            .flatten()
+    }
+
     /// Whether the request ends with its prompt: an embedding, or a request that only
     /// scores its prompt.
     pub fn prompt_only(&self) -> bool {

@@ -321,7 +321,7 @@ pub(super) async fn prepare(
     let mut generate = GenerateRequest::new(input_ids, sampling);
     generate.max_new_tokens_explicit = explicit;
     // SGLang's first input logprob is always null: scores start one past it.
-    generate.prompt_logprobs_from = input_start.map(|start| count(start + 1));
+    generate.prompt_logprobs_from = input_start.map(|start| super::generate::count(start + 1));
     let rid = request.request_id;
     generate.rid = (!rid.is_empty()).then(|| rid.clone());
     generate.namespace = caller.namespace_for(None);
@@ -381,10 +381,6 @@ fn input_logprob_start(
         ));
     }
     Ok(Some(start))
-}
-
-fn count(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

@@ -75,7 +75,9 @@ impl Answer {
                 meta.insert("prompt_tokens".into(), prompt_tokens.into());
                 meta.insert(
                     "completion_tokens".into(),
-                    count(out.output_ids.len()).into(),
+                    u32::try_from(out.output_ids.len())
+                        .unwrap_or(u32::MAX)
+                        .into(),
                 );
             }
         }
@@ -157,10 +159,6 @@ fn finish(reason: &FinishReason, usage: Usage) -> Value {
         FinishReason::Length => json!({"type": "length", "length": usage.completion_tokens}),
         FinishReason::Abort => json!({"type": "abort", "message": "aborted"}),
     }
-}
-
-fn count(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The SSE chunks of a streamed `/generate`: `data: {choice so far}`, then `data: [DONE]`.
