@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates the small random-weight llama/qwen2/qwen3/qwen3moe/gemma2/gemma3/smollm3/phi3/granite
 # GGUFs, phi3's two LongRoPE variants and a Mixtral-style llama that the family tests run
-# (scripts/make-family-models.py) into .cache/family-models, with gguf and numpy pinned in
+# (scripts/make-family-models.py), and two LoRA adapters for SmolLM2 that the LoRA tests run
+# (scripts/make-lora-adapters.py) into .cache/family-models, with gguf and numpy pinned in
 # .cache/gguf-py so the files come out byte-identical, and checks each against the sha256 in
 # its fixture (engine/tests/fixtures/families/<family>.json). Prints the models directory
 # as the last line of stdout.
@@ -14,7 +15,7 @@ fixtures="$root/engine/tests/fixtures/families"
 gguf_version="0.17.1"
 numpy_version="2.2.6"
 families=(llama llama_moe qwen2 qwen3 qwen3moe gemma2 gemma3 smollm3 phi3 phi3_longrope_short
-  phi3_longrope_long granite)
+  phi3_longrope_long granite smollm2_lora_a smollm2_lora_b)
 
 # The sha256 a family's fixture was made from, or nothing if it has no fixture yet.
 expected_sha256() {
@@ -49,8 +50,22 @@ sys.exit(m.version('gguf') != '$gguf_version' or numpy.__version__ != '$numpy_ve
 
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' EXIT
-  PYTHONPATH="$deps" python3 "$root/scripts/make-family-models.py" \
-    --out "$tmp" "${missing[@]}" >&2
+  # The LoRA adapters (for SmolLM2 itself) have a generator of their own.
+  models=() adapters=()
+  for family in "${missing[@]}"; do
+    case "$family" in
+      smollm2_lora_*) adapters+=("$family") ;;
+      *) models+=("$family") ;;
+    esac
+  done
+  if [ "${#models[@]}" -gt 0 ]; then
+    PYTHONPATH="$deps" python3 "$root/scripts/make-family-models.py" \
+      --out "$tmp" "${models[@]}" >&2
+  fi
+  if [ "${#adapters[@]}" -gt 0 ]; then
+    PYTHONPATH="$deps" python3 "$root/scripts/make-lora-adapters.py" \
+      --out "$tmp" "${adapters[@]}" >&2
+  fi
   mkdir -p "$dest"
   status=0
   for family in "${missing[@]}"; do

@@ -735,6 +735,7 @@ async fn embed_gives_the_engines_embedding() {
         request_id: None,
         cache_salt: None,
         dimensions,
+        lora_adapter: None,
     };
     let mut client = client().await;
     let from_text = client
@@ -759,6 +760,7 @@ async fn embed_gives_the_engines_embedding() {
                 request_id: None,
                 cache_salt: None,
                 dimensions: None,
+                lora_adapter: None,
             },
             "input",
         ),

@@ -15,6 +15,8 @@ mod grpc_api;
 mod hardening;
 mod http_api;
 mod kv_disk_tier;
+mod lora;
+mod lora_serving;
 mod model_cache_equivalence;
 mod model_families;
 mod model_reference;

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::process::Rng;
 use common::scripted::{
-    assert_idle_without_leak, collect_tokens, finish_within, reference, start_model,
+    assert_idle_without_leak, collect_tokens, finish_within, reference, reference_for, start_model,
     start_model_with, SCRIPTED_BYTES_PER_TOKEN,
 };
 use engine::gguf::GgufFile;
@@ -68,7 +68,8 @@ fn start_sampling(
     let file = GgufFile::open(&path).unwrap();
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let template = ChatTemplate::from_gguf_metadata(file.metadata(), &tok).unwrap();
-    let mut model = ScriptedModel::new(tok.vocab_size(), 512);
+    // Two LoRA adapters: the randomized load runs generations under each.
+    let mut model = ScriptedModel::new(tok.vocab_size(), 512).with_adapters(2);
     if sampling == Sampling::Device {
         model = model.sampling_on_device();
     }

@@ -6,7 +6,7 @@ use super::DEFAULT_MODEL;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::grammar::{GrammarLimits, ToolFormat};
-use engine::handle::{EngineConfig, KvDiskConfig, ReasoningParser, SaltLimits};
+use engine::handle::{EngineConfig, KvDiskConfig, LoraSpec, ReasoningParser, SaltLimits};
 use engine::scheduler::{Policy, SchedulerConfig};
 use engine::server::connections::ConnectionLimits;
 use pools::KvDtype;
@@ -160,6 +160,11 @@ pub struct ServeArgs {
     /// `granite`, `mistral_v11` or `phi4_mini` to choose [default: auto]
     #[arg(long)]
     pub tool_call_parser: Option<ToolCallParserArg>,
+    /// LoRA adapters (llama.cpp's GGUF adapter files) served beside the base model, as
+    /// `NAME=PATH` (or a bare path, named by its file stem); a request runs one by giving
+    /// its name as `model` or `lora_path` (CPU runner)
+    #[arg(long, num_args = 1.., value_name = "NAME=PATH")]
+    pub lora_paths: Option<Vec<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -293,6 +298,7 @@ impl ServeArgs {
             chat_template_file: self.chat_template_file.or(file.chat_template_file),
             reasoning_parser: self.reasoning_parser.or(file.reasoning_parser),
             tool_call_parser: self.tool_call_parser.or(file.tool_call_parser),
+            lora_paths: self.lora_paths.or(file.lora_paths),
         }
     }
 
@@ -349,6 +355,10 @@ impl ServeArgs {
             Some(ToolCallParserArg::MistralV11) => Some(ToolFormat::MistralArgs),
             Some(ToolCallParserArg::Phi4Mini) => Some(ToolFormat::Phi4Mini),
         };
+        for arg in self.lora_paths.iter().flatten() {
+            let spec = LoraSpec::parse(arg).map_err(|e| anyhow::anyhow!("--lora-paths: {e}"))?;
+            engine.lora_paths.push(spec);
+        }
         if let Some(device) = &self.device {
             engine.device = device.parse().map_err(anyhow::Error::msg)?;
             anyhow::ensure!(
@@ -603,6 +613,15 @@ mod tests {
             parser(&["--reasoning-parser", "think"])?,
             ReasoningParser::Think
         );
+        let lora = |flags: &[&str]| parse(flags).resolve().map(|c| c.engine.lora_paths);
+        assert_eq!(
+            lora(&["--lora-paths", "a=/x/a.gguf", "/y/b.gguf"])?,
+            [
+                LoraSpec::parse("a=/x/a.gguf").map_err(anyhow::Error::msg)?,
+                LoraSpec::parse("b=/y/b.gguf").map_err(anyhow::Error::msg)?
+            ]
+        );
+        assert!(lora(&["--lora-paths", "a b=/x.gguf"]).is_err());
         let tools = |flags: &[&str]| parse(flags).resolve().map(|c| c.engine.tool_format);
         assert_eq!(tools(&[])?, None);
         assert_eq!(tools(&["--tool-call-parser", "auto"])?, None);

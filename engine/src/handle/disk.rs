@@ -72,5 +72,6 @@ pub(super) fn open(
         fingerprint: model_fingerprint(&file_hash, &settings),
         max_pending_bytes: MAX_PENDING_BYTES,
     })?;
-    Ok(DiskKv::new(disk, layout, config.budget_bytes))
+    let adapters = model.adapters.iter().map(|a| a.sha256.clone()).collect();
+    Ok(DiskKv::new(disk, layout, config.budget_bytes, adapters))
 }

@@ -2,6 +2,7 @@
 //! output streams, abort, flush, and read the engine's state. Cheap to clone; every server
 //! and the CLI go through it.
 
+mod adapters;
 mod conversation;
 mod disk;
 mod embed;
@@ -12,10 +13,11 @@ mod samples;
 mod submit;
 
 pub use crate::io::{
-    Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, Pooling,
-    ServerInfo, SubmitError, TenantInfo, TokenLogprob, Usage,
+    AdapterInfo, Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest,
+    ModelInfo, Pooling, ServerInfo, SubmitError, TenantInfo, TokenLogprob, Usage,
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
+pub use adapters::{LoraSpec, MAX_ADAPTER_NAME_BYTES};
 pub use conversation::Conversation;
 pub use disk::KvDiskConfig;
 pub use embed::normalized_embedding;
@@ -80,6 +82,8 @@ pub struct EngineConfig {
     pub reasoning_parser: ReasoningParser,
     /// The syntax of tool calls; `None`: the one the chat template speaks, else Hermes.
     pub tool_format: Option<ToolFormat>,
+    /// LoRA adapters served beside the base model (CPU runner).
+    pub lora_paths: Vec<LoraSpec>,
 }
 
 /// When the OpenAI chat API splits a reasoning model's thinking from its answer.
@@ -112,6 +116,7 @@ impl EngineConfig {
             chat_template: None,
             reasoning_parser: ReasoningParser::Auto,
             tool_format: None,
+            lora_paths: Vec::new(),
         }
     }
 }
@@ -265,12 +270,26 @@ impl EngineHandle {
             .get_u64(&format!("{architecture}.pooling_type"))
             .map(|n| Pooling::from_gguf(u32::try_from(n).unwrap_or(u32::MAX)));
         drop(file);
+        let model_config = model.config().clone();
+        let base_name = model_info.name.clone();
         match model {
-            LoadedModel::Cpu(model) => {
+            LoadedModel::Cpu(mut model) => {
+                model_info.adapters = adapters::load_adapters(
+                    &mut *model,
+                    &model_config,
+                    &base_name,
+                    &config.lora_paths,
+                )?;
                 Self::start_with_model(*model, tokenizer, chat_template, model_info, &config)
             }
             #[cfg(feature = "cuda")]
             LoadedModel::Cuda(mut gpu) => {
+                model_info.adapters = adapters::load_adapters(
+                    &mut *gpu,
+                    &model_config,
+                    &base_name,
+                    &config.lora_paths,
+                )?;
                 let max_batch = config
                     .cuda_graph_max_batch
                     .min(config.scheduler.max_running_requests);
@@ -295,6 +314,13 @@ impl EngineHandle {
         model_info: ModelInfo,
         config: &EngineConfig,
     ) -> Result<Self, EngineError> {
+        if model.adapters() != model_info.adapters.len() {
+            return Err(EngineError::Config(format!(
+                "the model holds {} LoRA adapters, {} are described",
+                model.adapters(),
+                model_info.adapters.len()
+            )));
+        }
         let layout = model.kv_layout(config.kv_dtype);
         let model_vocab = model.vocab_size();
         // Token ids past the logits rows could never be sampled, and every grammar would
@@ -457,6 +483,11 @@ impl EngineHandle {
 
     pub fn model_info(&self) -> &ModelInfo {
         &self.inner.model_info
+    }
+
+    /// The number of the LoRA adapter named `name`, if one is loaded.
+    pub fn adapter(&self, name: &str) -> Option<u32> {
+        adapters::adapter_index(&self.inner.model_info.adapters, name)
     }
 
     /// Longest prompt + output a request may have.
@@ -642,5 +673,6 @@ pub fn describe_model(
         num_kv_heads: c.num_kv_heads,
         eos_token_ids: tokenizer.stop_token_ids().to_vec(),
         pooling: None,
+        adapters: Vec::new(),
     }
 }

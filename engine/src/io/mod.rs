@@ -15,6 +15,6 @@ pub use salts::{SaltLimits, MAX_SALT_BYTES};
 pub use shared::AbortScope;
 pub(crate) use shared::{Command, NewRequest, Shared};
 pub use types::{
-    Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest, ModelInfo, Pooling,
-    ServerInfo, SubmitError, TenantInfo, TokenLogprob, Usage,
+    AdapterInfo, Completion, DiskTierInfo, GenerateError, GenerateEvent, GenerateRequest,
+    ModelInfo, Pooling, ServerInfo, SubmitError, TenantInfo, TokenLogprob, Usage,
 };

@@ -158,6 +158,21 @@ pub struct ModelInfo {
     pub eos_token_ids: Vec<u32>,
     /// How the file says its embeddings are pooled (`{arch}.pooling_type`), if it does.
     pub pooling: Option<Pooling>,
+    /// The LoRA adapters served beside the base model; a request names one by its name and
+    /// runs it as adapter number its index.
+    pub adapters: Vec<AdapterInfo>,
+}
+
+/// A LoRA adapter loaded at start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterInfo {
+    pub name: String,
+    pub path: String,
+    /// Its largest rank.
+    pub rank: usize,
+    /// The sha256 of its file: what names its K/V where that outlives the process (the disk
+    /// tier), so a restart that loads adapters in another order never mixes them up.
+    pub sha256: String,
 }
 
 /// How a model's embedding is pooled from its prompt's hidden states, as GGUF numbers them

@@ -29,6 +29,9 @@ pub struct ForwardBatch {
     pub hidden_rows: Vec<u32>,
     /// Token rows whose logits score a known next token (prompt log-probabilities).
     pub score_rows: Vec<ScoreRow>,
+    /// `[requests]` or empty: the LoRA adapter each request runs (`None`: the base model);
+    /// empty, every request runs the base model.
+    pub adapters: Vec<Option<u32>>,
 }
 
 /// A token row whose logits score the token that follows it in the prompt: the model
@@ -52,6 +55,11 @@ impl ScoreRow {
 impl ForwardBatch {
     pub fn num_tokens(&self) -> usize {
         self.input_ids.len()
+    }
+
+    /// Whether some request runs a LoRA adapter.
+    pub fn uses_adapters(&self) -> bool {
+        self.adapters.iter().any(Option::is_some)
     }
 
     pub fn num_requests(&self) -> usize {
@@ -103,6 +111,13 @@ impl ForwardBatch {
             ));
         }
         let n = self.q_indptr.len();
+        if !self.adapters.is_empty() && self.adapters.len() + 1 != n {
+            return bad(format!(
+                "{} adapters for {} requests",
+                self.adapters.len(),
+                n.saturating_sub(1)
+            ));
+        }
         if n < 2 || self.kv_indptr.len() != n || self.req_pool_indices.len() != n - 1 {
             return bad(format!(
                 "{} q ranges, {} KV ranges, {} rows",
@@ -143,6 +158,7 @@ impl ForwardBatch {
         self.logits_rows.clear();
         self.hidden_rows.clear();
         self.score_rows.clear();
+        self.adapters.clear();
     }
 
     /// Appends the request in `req_to_token` row `row`: `new_ids` computed at positions

@@ -9,6 +9,7 @@
 //! log-probability block by block. Which of the optional steps run is the family's choice,
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
+use super::lora::{adapter_segments, LoraAdapter, Target};
 use super::moe::MoeScratch;
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
@@ -57,7 +58,36 @@ struct Scratch {
 /// A loaded model ready to run batches.
 pub struct Model {
     weights: Weights,
+    /// LoRA adapters a batch's requests may name, by index.
+    adapters: Vec<LoraAdapter>,
     scratch: Scratch,
+}
+
+/// The step's runs of rows per adapter, and the adapters: what [`Adapted::apply`] needs to
+/// update a projection's output.
+struct Adapted<'a> {
+    adapters: &'a [LoraAdapter],
+    segments: Vec<(u32, std::ops::Range<usize>)>,
+}
+
+impl Adapted<'_> {
+    /// Adds each segment's adapter update of `layer`'s `target` to its rows of `out`
+    /// (`[rows, out.len() / rows]`) from their rows of `x` (`[rows, n_in]`).
+    fn apply(&self, layer: usize, target: Target, x: &[f32], n_in: usize, out: &mut [f32]) {
+        let rows = x.len() / n_in.max(1);
+        let width = out.len() / rows.max(1);
+        for (adapter, range) in &self.segments {
+            if let Some(adapter) = self.adapters.get(*adapter as usize) {
+                adapter.apply(
+                    layer,
+                    target,
+                    &x[range.start * n_in..range.end * n_in],
+                    &mut out[range.start * width..range.end * width],
+                    width,
+                );
+            }
+        }
+    }
 }
 
 impl Model {
@@ -85,8 +115,31 @@ impl Model {
     pub fn from_weights(weights: Weights) -> Self {
         Self {
             weights,
+            adapters: Vec::new(),
             scratch: Scratch::default(),
         }
+    }
+
+    /// LoRA adapters loaded so far.
+    pub fn adapters(&self) -> usize {
+        self.adapters.len()
+    }
+
+    /// Adds `adapter` under the next index; refused where it updates the MLP of a layer
+    /// with a mixture of experts.
+    pub fn add_adapter(&mut self, adapter: LoraAdapter) -> Result<u32, ModelError> {
+        for (i, layer) in self.weights.layers.iter().enumerate() {
+            let mlp = adapter.updates(i, Target::GateUp) || adapter.updates(i, Target::Down);
+            if mlp && matches!(layer.mlp, Mlp::Experts(_)) {
+                return Err(ModelError::Adapter(format!(
+                    "it updates the MLP of layer {i}, a mixture of experts"
+                )));
+            }
+        }
+        let index = u32::try_from(self.adapters.len())
+            .map_err(|_| ModelError::Adapter("too many adapters".into()))?;
+        self.adapters.push(adapter);
+        Ok(index)
     }
 
     pub fn config(&self) -> &ModelConfig {
@@ -122,6 +175,10 @@ impl Model {
         let w = &self.weights;
         let c = &w.config;
         let s = &mut self.scratch;
+        let adapted = Adapted {
+            adapters: &self.adapters,
+            segments: adapter_segments(&batch.adapters, &batch.q_indptr),
+        };
         let t = batch.num_tokens();
         let (hidden, q_dim, kv_dim) = (c.hidden, c.q_dim(), c.kv_dim());
         s.x.resize(t * hidden, 0.0);
@@ -150,6 +207,7 @@ impl Model {
             rms_norm(&s.x, &lw.attn_norm, c.rms_norm_eps, &mut s.normed)?;
             s.qkv.resize(t * (q_dim + 2 * kv_dim), 0.0);
             lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
+            adapted.apply(layer, Target::Qkv, &s.normed, hidden, &mut s.qkv);
             if let Some(bias) = &lw.qkv_bias {
                 s.qkv
                     .chunks_exact_mut(bias.len())
@@ -178,6 +236,7 @@ impl Model {
             paged_attention_with_rules(&shape, rules, &paged, &s.q, k_cache, v_cache, &mut s.attn)?;
             s.proj.resize(t * hidden, 0.0);
             lw.attn_output.matmul(&s.attn, t, &mut s.proj)?;
+            adapted.apply(layer, Target::AttnOutput, &s.attn, q_dim, &mut s.proj);
             if let Some(post) = &lw.post_attn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
             }
@@ -189,12 +248,14 @@ impl Model {
                 Mlp::Dense { gate_up, down } => {
                     s.gate_up.resize(t * 2 * c.ffn, 0.0);
                     gate_up.matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
+                    adapted.apply(layer, Target::GateUp, &s.normed, hidden, &mut s.gate_up);
                     s.act.resize(t * c.ffn, 0.0);
                     match c.activation {
                         Activation::Silu => silu_mul(&s.gate_up, c.ffn, &mut s.act)?,
                         Activation::GeluTanh => gelu_mul(&s.gate_up, c.ffn, &mut s.act)?,
                     }
                     down.matmul(&s.act, t, &mut s.proj)?;
+                    adapted.apply(layer, Target::Down, &s.act, c.ffn, &mut s.proj);
                 }
                 Mlp::Experts(moe) => moe.forward(&s.normed, t, hidden, &mut s.moe, &mut s.proj)?,
             }
@@ -257,6 +318,14 @@ impl Model {
 
     fn validate(&self, batch: &ForwardBatch, kv: &KvStorage) -> Result<(), ModelError> {
         batch.validate(self.weights.config.vocab_size)?;
+        if let Some(a) =
+            (batch.adapters.iter().flatten()).find(|&&a| a as usize >= self.adapters.len())
+        {
+            return Err(ModelError::Batch(format!(
+                "LoRA adapter {a} of {} loaded",
+                self.adapters.len()
+            )));
+        }
         if kv.layout() != self.kv_layout(kv.layout().dtype) {
             return Err(ModelError::Batch(
                 "KV pool layout does not match the model".into(),

@@ -14,6 +14,7 @@ pub mod graph_buckets;
 pub mod hparams;
 mod launch;
 mod load;
+pub mod lora;
 pub mod moe;
 mod rope;
 pub mod scripted;
@@ -63,6 +64,8 @@ pub enum ModelError {
     Unsupported(String),
     #[error("invalid batch: {0}")]
     Batch(String),
+    #[error("LoRA adapter: {0}")]
+    Adapter(String),
     #[cfg(feature = "cuda")]
     #[error("CUDA: {0}")]
     Cuda(#[from] kernels::cuda::CudaError),
@@ -161,6 +164,19 @@ pub trait ForwardModel: Send {
     fn scores(&self) -> Result<&[SampleOutput], ModelError> {
         Err(ModelError::Unsupported(
             "prompt log-probabilities from this runner".into(),
+        ))
+    }
+
+    /// LoRA adapters this runner holds: a batch's requests may name `0..adapters()`.
+    fn adapters(&self) -> usize {
+        0
+    }
+
+    /// Adds `adapter` as number [`Self::adapters`] (before serving).
+    fn add_adapter(&mut self, adapter: lora::LoraAdapter) -> Result<u32, ModelError> {
+        let _ = adapter;
+        Err(ModelError::Unsupported(
+            "LoRA adapters on this runner".into(),
         ))
     }
 
@@ -265,6 +281,14 @@ impl ForwardModel for Model {
 
     fn scores(&self) -> Result<&[SampleOutput], ModelError> {
         Ok(Model::scores(self))
+    }
+
+    fn adapters(&self) -> usize {
+        Model::adapters(self)
+    }
+
+    fn add_adapter(&mut self, adapter: lora::LoraAdapter) -> Result<u32, ModelError> {
+        Model::add_adapter(self, adapter)
     }
 
     fn sliding_window_layers(&self) -> usize {

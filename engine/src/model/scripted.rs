@@ -5,7 +5,10 @@
 //! Each token's "K" is `(token id, position)`. The next token of a request is a hash of every
 //! `(token, position)` its attention reads through `kv_indices`, so any wrong, missing or
 //! foreign KV slot changes the output; [`ScriptedModel::reference_next`] computes the same
-//! rule directly from a token sequence, independently of pools and batches.
+//! rule directly from a token sequence, independently of pools and batches. Its "V" is the
+//! LoRA adapter the token was computed under (0: none, `n + 1`: adapter `n`), hashed in too:
+//! K/V computed under one adapter and read under another changes the output, as it would
+//! in a real model ([`ScriptedModel::reference_next_for`]).
 
 use super::{ForwardBatch, ForwardModel, FutureToken, KvPoolSize, Launched, ModelError};
 use crate::sampling::SampleOutput;
@@ -45,6 +48,8 @@ pub struct ScriptedModel {
     tokens_only: bool,
     /// Called with every batch before it runs (tests that act between steps).
     on_forward: Option<ForwardHook>,
+    /// LoRA adapters a batch's requests may name.
+    adapters: usize,
 }
 
 /// See [`ScriptedModel::with_forward_hook`].
@@ -68,7 +73,14 @@ impl ScriptedModel {
             last_tokens: Vec::new(),
             tokens_only: false,
             on_forward: None,
+            adapters: 0,
         }
+    }
+
+    /// The same model holding `n` LoRA adapters (each changes every token's K/V).
+    pub fn with_adapters(mut self, n: usize) -> Self {
+        self.adapters = n;
+        self
     }
 
     /// The same model, calling `hook` with every batch before running it, on the
@@ -129,6 +141,14 @@ impl ScriptedModel {
             num_kv_heads: 1,
             eos_token_ids: eos_token_ids.to_vec(),
             pooling: None,
+            adapters: (0..self.adapters)
+                .map(|i| crate::io::AdapterInfo {
+                    name: format!("adapter-{i}"),
+                    path: String::new(),
+                    rank: 1,
+                    sha256: format!("{i:064x}"),
+                })
+                .collect(),
         }
     }
 
@@ -153,14 +173,27 @@ impl ScriptedModel {
                 )));
             }
         }
+        if let Some(a) = (batch.adapters.iter().flatten()).find(|&&a| a as usize >= self.adapters) {
+            return Err(ModelError::Batch(format!(
+                "LoRA adapter {a} of {} loaded",
+                self.adapters
+            )));
+        }
         let keys: Vec<f32> = batch
             .input_ids
             .iter()
             .zip(&batch.positions)
             .flat_map(|(&id, &pos)| [id as f32, pos as f32])
             .collect();
-        kv.set_kv(0, &batch.out_cache_loc, &keys, &vec![0.0; keys.len()])?;
-        let Some((LayerKv::F32(k_cache), _)) = kv.layer(0) else {
+        // Each token's adapter tag, twice (the value is as wide as the key).
+        let mut values = Vec::with_capacity(keys.len());
+        for b in 0..batch.num_requests() {
+            let tag = adapter_tag(batch.adapters.get(b).copied().flatten());
+            let rows = batch.q_indptr[b + 1] - batch.q_indptr[b];
+            values.extend((0..rows).flat_map(|_| [tag as f32; 2]));
+        }
+        kv.set_kv(0, &batch.out_cache_loc, &keys, &values)?;
+        let Some((LayerKv::F32(k_cache), LayerKv::F32(v_cache))) = kv.layer(0) else {
             return Err(ModelError::Batch("scripted model needs an f32 pool".into()));
         };
         // The hash of every (token, position) row `row` reads.
@@ -175,7 +208,8 @@ impl ScriptedModel {
                 .iter()
                 .fold(SEED, |h, &slot| {
                     let at = slot as usize * 2;
-                    mix(h, k_cache[at] as u64, k_cache[at + 1] as u64)
+                    let token = k_cache[at] as u64 + ((v_cache[at] as u64) << 32);
+                    mix(h, token, k_cache[at + 1] as u64)
                 })
         };
         self.hidden = batch
@@ -223,8 +257,18 @@ impl ScriptedModel {
 
     /// The token this model produces after `history` (prompt and output so far).
     pub fn reference_next(history: &[u32]) -> u32 {
-        FIRST_TOKEN + (history_hash(history) % RANGE) as u32
+        Self::reference_next_for(history, None)
     }
+
+    /// [`Self::reference_next`] under LoRA adapter `adapter`.
+    pub fn reference_next_for(history: &[u32], adapter: Option<u32>) -> u32 {
+        FIRST_TOKEN + (history_hash_for(history, adapter) % RANGE) as u32
+    }
+}
+
+/// What a token's V holds: 0 without an adapter, `n + 1` under adapter `n`.
+fn adapter_tag(adapter: Option<u32>) -> u64 {
+    adapter.map_or(0, |a| a as u64 + 1)
 }
 
 /// A logits row of 10 at `next` (if within the vocabulary) and 0 elsewhere.
@@ -237,10 +281,15 @@ fn one_hot_logits(next: Option<u32>, vocab: usize) -> Vec<f32> {
 }
 
 fn history_hash(history: &[u32]) -> u64 {
+    history_hash_for(history, None)
+}
+
+fn history_hash_for(history: &[u32], adapter: Option<u32>) -> u64 {
+    let tag = adapter_tag(adapter) << 32;
     history
         .iter()
         .enumerate()
-        .fold(SEED, |h, (pos, &tok)| mix(h, tok as u64, pos as u64))
+        .fold(SEED, |h, (pos, &tok)| mix(h, tok as u64 + tag, pos as u64))
 }
 
 /// A two-wide hidden state from a row's hash (exact small integers).
@@ -283,6 +332,10 @@ impl ForwardModel for ScriptedModel {
 
     fn samples_on_device(&self) -> bool {
         self.device_sampling
+    }
+
+    fn adapters(&self) -> usize {
+        self.adapters
     }
 
     fn computes_hidden_states(&self) -> bool {

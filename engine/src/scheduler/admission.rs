@@ -44,6 +44,7 @@ impl<M: ForwardModel> Scheduler<M> {
         } = new;
         // Released when the request ends (`stream_and_release`).
         let ns = self.cache.acquire_namespace(&request.namespace);
+        let adapter = request.namespace.adapter;
         let tenant = request.tenant;
         let active = |r: &Req| r.tenant == tenant;
         let loading = self.loading_tenants().any(|t| t == tenant);
@@ -84,6 +85,7 @@ impl<M: ForwardModel> Scheduler<M> {
             output_ids: Vec::new(),
             params: request.params,
             ns,
+            adapter,
             kv: None,
             cached_tokens: None,
             admitted_prefix: 0,

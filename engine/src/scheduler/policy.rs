@@ -142,6 +142,7 @@ mod tests {
             output_ids: Vec::new(),
             params,
             ns,
+            adapter: None,
             kv: None,
             cached_tokens: None,
             admitted_prefix: 0,

@@ -24,6 +24,8 @@ pub struct Req {
     pub output_ids: Vec<u32>,
     pub params: SamplingParams,
     pub ns: NsId,
+    /// The LoRA adapter it runs (its namespace's), `None`: the base model.
+    pub adapter: Option<u32>,
     /// KV state while the request holds a row (running); `None` while waiting.
     pub kv: Option<ReqKv>,
     /// Prompt tokens served from the cache at first admission (reported as `cached_tokens`).

@@ -336,6 +336,7 @@ impl<M: ForwardModel> Scheduler<M> {
             slots,
             samples && draft.is_empty(),
         );
+        self.batch.adapters.push(req.adapter);
         if embeds {
             self.batch
                 .hidden_rows

@@ -93,10 +93,14 @@ pub(crate) struct DiskKv {
     flushes: u64,
     flushed_all_at: u64,
     flushed_at: rustc_hash::FxHashMap<NsId, u64>,
+    /// Each LoRA adapter's file sha256, by adapter number: what names an adapter's pages,
+    /// so that a restart loading adapters in another order never reads one's as another's.
+    adapters: Vec<String>,
 }
 
 impl DiskKv {
-    pub fn new(disk: DiskTier, layout: KvLayout, budget_bytes: u64) -> Self {
+    /// The tier over `disk`; `adapters`: each LoRA adapter's file sha256, by number.
+    pub fn new(disk: DiskTier, layout: KvLayout, budget_bytes: u64, adapters: Vec<String>) -> Self {
         let (done_tx, done_rx) = channel();
         Self {
             disk,
@@ -112,6 +116,7 @@ impl DiskKv {
             flushes: 0,
             flushed_all_at: 0,
             flushed_at: rustc_hash::FxHashMap::default(),
+            adapters,
         }
     }
 
@@ -135,8 +140,8 @@ impl DiskKv {
     }
 }
 
-/// The stable name of a namespace, if it has one.
-fn identity(ns: &Namespace, tenants: &TenantBook) -> Option<String> {
+/// The stable name of a namespace, if it has one (`adapters`: [`DiskKv::adapters`]).
+fn identity(ns: &Namespace, tenants: &TenantBook, adapters: &[String]) -> Option<String> {
     let named = |kind: &str, name: &str| format!("{kind}:{}:{name}", name.len());
     let mut id = match ns.scope {
         CacheScope::Global => "global".to_string(),
@@ -148,20 +153,23 @@ fn identity(ns: &Namespace, tenants: &TenantBook) -> Option<String> {
         id.push_str(&named("salt", salt));
     }
     if let Some(adapter) = ns.adapter {
-        id.push_str(&format!("/adapter:{adapter}"));
+        id.push_str("/adapter:");
+        id.push_str(adapters.get(adapter as usize)?);
     }
     Some(id)
 }
 
 /// Copies out and queues the full pages that end inside the evicted node.
-fn spill_path(disk: &DiskTier, kv: &impl KvPool, tenants: &TenantBook, ev: &EvictedPath) {
+fn spill_path(disk_kv: &DiskKv, kv: &impl KvPool, tenants: &TenantBook, ev: &EvictedPath) {
+    let disk = &disk_kv.disk;
     let p = disk.page_tokens();
     let pages = ev.tokens.len() / p;
     let first = ev.node_start / p;
     if first >= pages {
         return;
     }
-    let Some(tag) = identity(ev.namespace, tenants).map(|id| disk.tag(&id)) else {
+    let identity = identity(ev.namespace, tenants, &disk_kv.adapters);
+    let Some(tag) = identity.map(|id| disk.tag(&id)) else {
         return;
     };
     for (j, id) in disk
@@ -185,9 +193,9 @@ fn spill_path(disk: &DiskTier, kv: &impl KvPool, tenants: &TenantBook, ev: &Evic
 
 impl<M: ForwardModel> Scheduler<M> {
     fn ns_tag(&self, ns: NsId) -> Option<Digest32> {
-        let disk = &self.disk.as_ref()?.disk;
+        let disk_kv = self.disk.as_ref()?;
         let namespace = self.cache.tree().namespace(ns)?;
-        identity(namespace, &self.tenants).map(|id| disk.tag(&id))
+        identity(namespace, &self.tenants, &disk_kv.adapters).map(|id| disk_kv.disk.tag(&id))
     }
 
     /// Starts reading the pages that continue `req`'s cached prefix, if the disk has any;
@@ -408,7 +416,7 @@ impl<M: ForwardModel> Scheduler<M> {
         let mut spill = self
             .disk
             .as_ref()
-            .map(|d| move |ev: &EvictedPath| spill_path(&d.disk, kv, tenants, ev));
+            .map(|d| move |ev: &EvictedPath| spill_path(d, kv, tenants, ev));
         let observe = spill.as_mut().map(|f| f as &mut dyn FnMut(&EvictedPath));
         let result = self.cache.evict_where_spilling(tokens, allowed, observe);
         result.unwrap_or_else(|e| {
@@ -442,7 +450,7 @@ impl<M: ForwardModel> Scheduler<M> {
         match namespace {
             None => disk.disk.flush_all(),
             Some(ns) => {
-                if let Some(id) = identity(ns, &self.tenants) {
+                if let Some(id) = identity(ns, &self.tenants, &disk.adapters) {
                     disk.disk.flush_namespace(&disk.disk.tag(&id));
                 }
             }

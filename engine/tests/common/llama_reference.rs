@@ -23,7 +23,7 @@ use serde_json::Value;
 pub const NEAR_TIE: f64 = 0.05;
 pub const FAMILY_NEAR_TIE: f64 = 0.1;
 
-fn softmax_prob(logits: &[f32], id: usize) -> f64 {
+pub fn softmax_prob(logits: &[f32], id: usize) -> f64 {
     let max = logits.iter().cloned().fold(f32::NEG_INFINITY, f32::max) as f64;
     let z: f64 = logits.iter().map(|&l| (l as f64 - max).exp()).sum();
     (logits[id] as f64 - max).exp() / z

@@ -96,6 +96,8 @@ pub struct Runner<M: ForwardModel = Model> {
     pub cache: KvCache,
     pub kv: M::Kv,
     pub ns: NsId,
+    /// The LoRA adapter every request of [`Self::extend`] runs.
+    pub adapter: Option<u32>,
 }
 
 impl<M: ForwardModel> Runner<M> {
@@ -123,6 +125,7 @@ impl<M: ForwardModel> Runner<M> {
             cache,
             kv,
             ns,
+            adapter: None,
         }
     }
 
@@ -151,6 +154,7 @@ impl<M: ForwardModel> Runner<M> {
                 slots,
                 true,
             );
+            batch.adapters.push(self.adapter);
         }
         let vocab = self.model.vocab_size();
         let logits = self.model.forward(&batch, &mut self.kv).unwrap();

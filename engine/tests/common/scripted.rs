@@ -14,9 +14,14 @@ pub const SCRIPTED_BYTES_PER_TOKEN: usize = 16;
 
 /// The scripted rule's next `n` tokens after `prompt`.
 pub fn reference(prompt: &[u32], n: usize) -> Vec<u32> {
+    reference_for(prompt, n, None)
+}
+
+/// [`reference`] under LoRA adapter `adapter`.
+pub fn reference_for(prompt: &[u32], n: usize, adapter: Option<u32>) -> Vec<u32> {
     let mut seq = prompt.to_vec();
     for _ in 0..n {
-        let next = ScriptedModel::reference_next(&seq);
+        let next = ScriptedModel::reference_next_for(&seq, adapter);
         seq.push(next);
     }
     seq[prompt.len()..].to_vec()

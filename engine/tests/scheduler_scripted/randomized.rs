@@ -1,7 +1,9 @@
 //! The scheduler under a randomized load of generations, embeddings and prompt scores,
 //! with aborts, deadlines and dropped readers, on roomy and tiny pools, every page size,
 //! host and device sampling and both overlap modes: every output must equal the scripted
-//! model's reference, and nothing may leak.
+//! model's reference, and nothing may leak. A third of the generations run one of two LoRA
+//! adapters on the same shared prefixes: K/V cached under one adapter and read under
+//! another (or the base model) would change their output.
 
 use super::*;
 
@@ -20,6 +22,8 @@ struct Outcome {
     embedded: usize,
     /// Of the completed, those that had their prompt scored.
     scored: usize,
+    /// Of the completed, those that ran an adapter.
+    adapted: usize,
 }
 
 fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
@@ -27,7 +31,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
     let bases: Vec<Vec<u32>> = (0..4)
         .map(|_| (0..48).map(|_| 100 + rng.below(900) as u32).collect())
         .collect();
-    let (mut completed, mut aborted, mut embedded, mut scored) = (0, 0, 0, 0);
+    let (mut completed, mut aborted, mut embedded, mut scored, mut adapted) = (0, 0, 0, 0, 0);
     let vocab = engine.model_info().vocab_size;
     let mut submitted = 0;
     while submitted < requests {
@@ -55,6 +59,12 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 Some(_) if rng.below(3) == 0 => 0,
                 _ => max_new,
             };
+            let adapter = match rng.below(6) {
+                _ if embeds || scores.is_some() => None,
+                0 => Some(0),
+                1 => Some(1),
+                _ => None,
+            };
             let mut req = if embeds {
                 GenerateRequest::embedding(prompt.clone())
             } else {
@@ -65,6 +75,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 req.params.logprobs = Some(top);
             }
             req.params.ignore_eos = true;
+            req.namespace.adapter = adapter;
             if let Plan::Deadline(ms) = plan {
                 req.deadline = Some(Instant::now() + Duration::from_millis(ms));
             }
@@ -73,10 +84,10 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 engine.abort(&stream.rid);
             }
             let max_new = if embeds { 0 } else { max_new };
-            streams.push((prompt, max_new, plan, scores, stream));
+            streams.push((prompt, max_new, plan, scores, adapter, stream));
             submitted += 1;
         }
-        for (prompt, max_new, plan, scores, mut stream) in streams {
+        for (prompt, max_new, plan, scores, adapter, mut stream) in streams {
             let mut tokens = Vec::new();
             let mut prompt_scores = Vec::new();
             let mut events = 0;
@@ -134,7 +145,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
             } else {
                 assert!(prompt_scores.is_empty(), "scores only for who asked, whole");
             }
-            let want = reference(&prompt, max_new as usize);
+            let want = reference_for(&prompt, max_new as usize, adapter);
             assert_eq!(
                 tokens,
                 want[..tokens.len()],
@@ -168,6 +179,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                     assert_eq!(c.usage.prompt_tokens as usize, prompt.len());
                     assert!(c.usage.cached_tokens < c.usage.prompt_tokens);
                     completed += 1;
+                    adapted += usize::from(adapter.is_some());
                 }
                 Some(c) => {
                     assert_eq!(c.finish_reason, FinishReason::Abort);
@@ -188,6 +200,7 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
         aborted,
         embedded,
         scored,
+        adapted,
     }
 }
 
@@ -210,10 +223,11 @@ fn randomized_load_on_roomy_and_tiny_pools() {
         let begun = Instant::now();
         let outcome = run_workload(&engine, 7 + page as u64 + kv_tokens as u64, 600);
         eprintln!(
-            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed ({} embeddings, {} scored), {} aborted, {} retractions in {:?}",
+            "page {page}, {kv_tokens} slots, {policy:?}, {sampling:?}: {} completed ({} embeddings, {} scored, {} adapted), {} aborted, {} retractions in {:?}",
             outcome.completed,
             outcome.embedded,
             outcome.scored,
+            outcome.adapted,
             outcome.aborted,
             outcome.retractions,
             begun.elapsed()
@@ -226,6 +240,7 @@ fn randomized_load_on_roomy_and_tiny_pools() {
         assert!(outcome.aborted > 0);
         assert!(outcome.embedded > 30, "{} embeddings", outcome.embedded);
         assert!(outcome.scored > 30, "{} scored", outcome.scored);
+        assert!(outcome.adapted > 60, "{} adapted", outcome.adapted);
         if kv_tokens < 1000 {
             assert!(
                 outcome.retractions > 0,

@@ -197,6 +197,11 @@ impl GpuModel {
 
     fn validate(&self, batch: &ForwardBatch, kv: &GpuKv) -> Result<(), ModelError> {
         batch.validate(self.config.vocab_size)?;
+        if batch.uses_adapters() {
+            return Err(ModelError::Unsupported(
+                "LoRA adapters on the GPU runner".into(),
+            ));
+        }
         let layout = kv.storage.layout();
         if layout != ForwardModel::kv_layout(self, layout.dtype) {
             return Err(ModelError::Batch(

@@ -75,6 +75,8 @@ pub(super) async fn prepare(
     generate.max_new_tokens_explicit = explicit;
     generate.rid = rid;
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
+    generate.namespace.adapter =
+        adapter_named(engine, request.lora_adapter.as_deref(), "lora_adapter")?;
     generate.tenant = caller.tenant;
     generate.deadline = deadline;
     if let Some(spec) = spec {
@@ -118,6 +120,8 @@ pub(super) async fn prepare_embedding(
     let mut embed = GenerateRequest::embedding(input_ids);
     embed.rid = rid;
     embed.namespace = caller.namespace_for(request.cache_salt.as_deref());
+    embed.namespace.adapter =
+        adapter_named(engine, request.lora_adapter.as_deref(), "lora_adapter")?;
     embed.tenant = caller.tenant;
     embed.deadline = deadline;
     Ok(embed)
@@ -190,6 +194,26 @@ fn grammar_spec(params: Option<&pb::SamplingParams>) -> Result<Option<GrammarSpe
         ));
     }
     Ok(specs.pop())
+}
+
+/// The number of the LoRA adapter `name` names (`field` of the request), `None` for none.
+pub(super) fn adapter_named(
+    engine: &EngineHandle,
+    name: Option<&str>,
+    field: &str,
+) -> Result<Option<u32>, Status> {
+    let Some(name) = name.filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    engine.adapter(name).map(Some).ok_or_else(|| {
+        let loaded: Vec<&str> = (engine.model_info().adapters.iter())
+            .map(|a| a.name.as_str())
+            .collect();
+        Status::invalid_argument(format!(
+            "{field}: no LoRA adapter {name:?} is loaded (loaded: [{}])",
+            loaded.join(", ")
+        ))
+    })
 }
 
 #[cfg(test)]

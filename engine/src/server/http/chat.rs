@@ -1,6 +1,7 @@
 //! `POST /v1/chat/completions`: messages rendered with the model's chat template, then
 //! generated like a completion.
 
+use super::adapter::served_model;
 use super::chat_stream::{ChatChunks, ChatStreamOptions};
 use super::error::ApiError;
 use super::generate::{accept, collect_all, submit_choices, ChoiceSpec, Collected};
@@ -31,7 +32,7 @@ pub async fn chat_completions(
 ) -> Result<Response, ApiError> {
     let (engine, request): (_, ChatCompletionRequest) = accept(&state, &caller, body).await?;
     let mut run = start_chat(engine, &caller, &request).await?;
-    let meta = ResponseMeta::new("chatcmpl", &run.rid, &engine.model_info().name);
+    let meta = ResponseMeta::new("chatcmpl", &run.rid, &run.model);
     if run.stream {
         let formatter = ChatChunks::new(engine.clone(), meta, run.options);
         return Ok(sse_response(run.streams, run.samples, formatter));
@@ -89,6 +90,8 @@ pub(super) struct ChatRun {
     pub samples: usize,
     /// How the output is read, whole or streamed.
     pub options: ChatStreamOptions,
+    /// The model it runs, as responses name it (the base model's or an adapter's name).
+    pub model: String,
 }
 
 /// One choice's output read: the thinking, the content and the calls.
@@ -106,6 +109,11 @@ pub(super) async fn start_chat(
     request: &ChatCompletionRequest,
 ) -> Result<ChatRun, ApiError> {
     refuse_legacy_functions(request)?;
+    let served = served_model(
+        engine,
+        request.model.as_deref(),
+        request.sampling.lora_path.as_ref(),
+    )?;
     let messages = request
         .messages
         .iter()
@@ -178,6 +186,7 @@ pub(super) async fn start_chat(
         samples,
         prompt_logprobs_from: None,
         rids: Vec::new(),
+        adapter: served.adapter,
     };
     let streams = submit_choices(engine, caller, vec![prompt.ids], spec)
         .await
@@ -195,6 +204,7 @@ pub(super) async fn start_chat(
         stream,
         samples: samples as usize,
         options,
+        model: served.name,
     })
 }
 

@@ -3,6 +3,7 @@
 //! `logprobs` its prompt tokens are scored too (the first has none: `null`), as evaluation
 //! harnesses ask to score continuations; `max_tokens: 0` then scores the prompt alone.
 
+use super::adapter::served_model;
 use super::error::ApiError;
 use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
 use super::logprobs::{CompletionLogprobs, CompletionLogprobsBuilder};
@@ -39,6 +40,11 @@ pub async fn completions(
         return Err(ApiError::invalid_param("best_of", "best_of must be 1"));
     }
     let sampling = &request.sampling;
+    let served = served_model(
+        engine,
+        request.model.as_deref(),
+        sampling.lora_path.as_ref(),
+    )?;
     // Every parameter check before the prompts are built: a batch of many prompts costs
     // tokenizing, and a request refused anyway should not.
     let params = sampling_params(
@@ -78,10 +84,11 @@ pub async fn completions(
         samples,
         prompt_logprobs_from,
         rids: Vec::new(),
+        adapter: served.adapter,
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;
     let rid = streams.first().map(|s| s.rid.clone()).unwrap_or_default();
-    let meta = ResponseMeta::new("cmpl", &rid, &engine.model_info().name);
+    let meta = ResponseMeta::new("cmpl", &rid, &served.name);
     let want_logprobs = request.logprobs.is_some();
     let n = samples as usize;
     if stream {

@@ -78,6 +78,7 @@ pub async fn embeddings(
     engine
         .embeddings_supported()
         .map_err(|e| ApiError::from(e).with_param("model"))?;
+    let served = super::adapter::served_model(engine, request.model.as_deref(), None)?;
     let encoding = match request.encoding_format.as_deref() {
         None | Some("float") => Encoding::Float,
         Some("base64") => Encoding::Base64,
@@ -96,7 +97,8 @@ pub async fn embeddings(
         .build_prompts(inputs, caller.tenant)
         .await
         .map_err(|e| ApiError::from(e).with_param("input"))?;
-    let namespace = caller.namespace_for(request.cache_salt.as_deref());
+    let mut namespace = caller.namespace_for(request.cache_salt.as_deref());
+    namespace.adapter = served.adapter;
     let requests = ids
         .into_iter()
         .map(|ids| {
@@ -132,7 +134,7 @@ pub async fn embeddings(
     let body = EmbeddingBody {
         object: "list",
         data,
-        model: engine.model_info().name.clone(),
+        model: served.name,
         usage: EmbeddingUsage {
             prompt_tokens,
             total_tokens: prompt_tokens,

@@ -78,6 +78,8 @@ pub struct ChoiceSpec<'a> {
     pub prompt_logprobs_from: Option<u32>,
     /// The client's id of each prompt's request (none: the engine names them).
     pub rids: Vec<String>,
+    /// The LoRA adapter every choice runs (`None`: the base model).
+    pub adapter: Option<u32>,
 }
 
 /// Queues `spec.samples` samples of each prompt for `caller`, prompt by prompt (choice `i`
@@ -90,7 +92,9 @@ pub async fn submit_choices(
     spec: ChoiceSpec<'_>,
 ) -> Result<Vec<RequestStream>, ApiError> {
     check_choice_count(prompts.len(), spec.samples)?;
-    let namespace = caller.namespace_for(spec.fields.cache_salt.as_deref());
+    let mut namespace = caller.namespace_for(spec.fields.cache_salt.as_deref());
+    // Another adapter computes other K/V: its requests share a cache only among themselves.
+    namespace.adapter = spec.adapter;
     let mut requests: Vec<GenerateRequest> = prompts
         .into_iter()
         .enumerate()

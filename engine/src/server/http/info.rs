@@ -26,41 +26,56 @@ pub async fn health(State(state): State<Arc<HttpState>>) -> Response {
 pub async fn models(State(state): State<Arc<HttpState>>) -> Result<Response, ApiError> {
     let body = json!({
         "object": "list",
-        "data": [model_object(&state)?],
+        "data": model_objects(&state)?,
     });
     Ok(Json(body).into_response())
 }
 
-/// `/v1/models/{id}`: the served model by its id; 404 for any other.
+/// `/v1/models/{id}`: a served model (the base model or an adapter) by its id; 404 for any
+/// other.
 pub async fn model(
     State(state): State<Arc<HttpState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let model = model_object(&state)?;
-    if model["id"] != id.as_str() {
-        return Err(
-            ApiError::not_found(format!("no model {id:?} is served here"))
-                .with_param("model")
-                .with_code("model_not_found"),
-        );
-    }
+    let model = model_objects(&state)?
+        .into_iter()
+        .find(|m| m["id"] == id.as_str());
+    let model = model.ok_or_else(|| {
+        ApiError::not_found(format!("no model {id:?} is served here"))
+            .with_param("model")
+            .with_code("model_not_found")
+    })?;
     Ok(Json(model).into_response())
 }
 
-/// The served model as OpenAI describes a model.
-fn model_object(state: &HttpState) -> Result<serde_json::Value, ApiError> {
+/// The served models as OpenAI describes models: the base model, then each LoRA adapter
+/// with the base model as its `parent` (as vLLM lists them).
+fn model_objects(state: &HttpState) -> Result<Vec<serde_json::Value>, ApiError> {
     let engine = state
         .engine()
         .ok_or_else(|| ApiError::unavailable("the model is loading"))?;
     let info = engine.model_info();
-    Ok(json!({
+    let base = json!({
         "id": info.name,
         "object": "model",
         "created": state.started,
         "owned_by": "radixserve",
         "root": info.path,
+        "parent": null,
         "max_model_len": engine.max_context_len(),
-    }))
+    });
+    let adapters = info.adapters.iter().map(|a| {
+        json!({
+            "id": a.name,
+            "object": "model",
+            "created": state.started,
+            "owned_by": "radixserve",
+            "root": a.path,
+            "parent": info.name,
+            "max_model_len": engine.max_context_len(),
+        })
+    });
+    Ok(std::iter::once(base).chain(adapters).collect())
 }
 
 /// Prometheus text exposition. Administrators only (always true single-tenant).

@@ -6,6 +6,7 @@
 //! `/health` answers 503 and generation requests 503 until [`HttpState::set_engine`].
 //! While the engine drains, `/health` and new generation requests answer 503 too.
 
+mod adapter;
 mod auth;
 mod chat;
 mod chat_stream;

@@ -158,11 +158,6 @@ fn refuse_unsupported(fields: &UnsupportedFields) -> Result<(), ApiError> {
             "custom logits processors are not supported",
         ),
         (
-            set(&fields.lora_path),
-            "lora_path",
-            "LoRA adapters are not supported",
-        ),
-        (
             fields.return_hidden_states == Some(true),
             "return_hidden_states",
             "hidden states are not returned",

@@ -61,6 +61,8 @@ pub struct SamplingFields {
     /// `params::refuse_unsupported`).
     #[serde(flatten)]
     pub unsupported: UnsupportedFields,
+    /// SGLang's: the LoRA adapter to run, by name (see `adapter`).
+    pub lora_path: Option<serde_json::Value>,
     /// OpenAI: token id (as a string) -> bias in [-100, 100].
     pub logit_bias: Option<std::collections::HashMap<String, f32>>,
 }
@@ -78,7 +80,6 @@ pub struct UnsupportedFields {
     pub include_stop_str_in_output: Option<bool>,
     pub truncate_prompt_tokens: Option<serde_json::Value>,
     pub logits_processors: Option<serde_json::Value>,
-    pub lora_path: Option<serde_json::Value>,
     pub return_hidden_states: Option<bool>,
 }
 

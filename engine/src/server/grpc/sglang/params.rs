@@ -68,11 +68,6 @@ fn refuse_unsupported(request: &pb::GenerateRequest) -> Result<(), Status> {
             "input embeddings are not supported",
         ),
         (
-            !request.lora_id.is_empty(),
-            "lora_id",
-            "LoRA adapters are not supported",
-        ),
-        (
             request.data_parallel_rank.is_some_and(|r| r != 0),
             "data_parallel_rank",
             "this worker has one rank (0)",
@@ -325,6 +320,9 @@ pub(super) async fn prepare(
     let rid = request.request_id;
     generate.rid = (!rid.is_empty()).then(|| rid.clone());
     generate.namespace = caller.namespace_for(None);
+    // SGLang's router names the adapter in `lora_id`; here that is its name.
+    generate.namespace.adapter =
+        super::super::input::adapter_named(engine, Some(&request.lora_id), "lora_id")?;
     generate.tenant = caller.tenant;
     generate.deadline = deadline;
     if let Some(spec) = spec {
@@ -482,11 +480,11 @@ mod tests {
             );
         }
         let request = pb::GenerateRequest {
-            lora_id: "a".into(),
+            custom_logit_processor: "a".into(),
             ..Default::default()
         };
         let status = refuse_unsupported(&request).err();
-        assert!(status.is_some_and(|s| s.message().starts_with("lora_id")));
+        assert!(status.is_some_and(|s| s.message().starts_with("custom_logit_processor")));
         let request = pb::GenerateRequest {
             return_logprob: true,
             logprob_start_len: -1,

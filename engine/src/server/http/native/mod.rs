@@ -7,6 +7,7 @@
 mod output;
 mod request;
 
+use super::adapter::served_model;
 use super::error::ApiError;
 use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
 use super::params::{
@@ -33,6 +34,7 @@ pub async fn generate(
 ) -> Result<Response, ApiError> {
     let (engine, request): (_, NativeRequest) = accept(&state, &caller, body).await?;
     request.unsupported.refuse()?;
+    let served = served_model(engine, None, one_lora_path(request.lora_path)?.as_ref())?;
     let (prompt, field, single) = prompt_of(request.text, request.input_ids)?;
     let fields = sampling_of(request.sampling_params)?.into_fields()?;
     let uniform = |v: Option<PerPrompt<bool>>, field| v.map(|v| v.uniform(field)).transpose();
@@ -114,6 +116,7 @@ pub async fn generate(
         samples,
         prompt_logprobs_from,
         rids: rids_of(request.rid, prompt_count)?,
+        adapter: served.adapter,
     };
     let mut streams = (submit_choices(engine, &caller, prompts, spec).await)
         .map_err(|e| sglang_names(e, field))?;
@@ -237,4 +240,23 @@ fn prompt_of(
     })?;
     let single = matches!(prompt, Prompt::Text(_) | Prompt::Tokens(_));
     Ok((prompt, field, single))
+}
+
+/// The one adapter a request's `lora_path` names: a name, or a list of one per prompt that
+/// all name the same (a batch runs one model here).
+fn one_lora_path(lora_path: Option<Value>) -> Result<Option<Value>, ApiError> {
+    match lora_path {
+        Some(Value::Array(names)) => {
+            let first = names.first().cloned();
+            if names.iter().any(|n| Some(n) != first.as_ref()) {
+                return Err(ApiError::invalid_param(
+                    "lora_path",
+                    "lora_path: every prompt of a batch must run the same adapter here; send \
+                     one request per adapter",
+                ));
+            }
+            Ok(first)
+        }
+        other => Ok(other),
+    }
 }

@@ -25,6 +25,8 @@ pub struct NativeRequest {
     pub top_logprobs_num: Option<PerPrompt<u32>>,
     pub return_text_in_logprobs: Option<bool>,
     pub stream: Option<bool>,
+    /// The LoRA adapter to run, by name; a batch may give one per prompt (all the same).
+    pub lora_path: Option<Value>,
     #[serde(flatten)]
     pub unsupported: NativeUnsupported,
 }
@@ -36,7 +38,6 @@ pub struct NativeUnsupported {
     pub image_data: Option<Value>,
     pub audio_data: Option<Value>,
     pub video_data: Option<Value>,
-    pub lora_path: Option<Value>,
     pub lora_id: Option<Value>,
     pub return_hidden_states: Option<Value>,
     pub custom_logit_processor: Option<Value>,
@@ -220,11 +221,10 @@ impl NativeUnsupported {
                 "multimodal input is not supported",
             ),
             (
-                &self.lora_path,
-                "lora_path",
-                "LoRA adapters are not supported",
+                &self.lora_id,
+                "lora_id",
+                "name the LoRA adapter with lora_path",
             ),
-            (&self.lora_id, "lora_id", "LoRA adapters are not supported"),
             (
                 &self.return_hidden_states,
                 "return_hidden_states",

@@ -37,7 +37,7 @@ pub async fn responses(
     let mut run = start_chat(engine, &caller, &chat)
         .await
         .map_err(responses_param)?;
-    let shell = ResponseShell::new(&run.rid, &engine.model_info().name, &request);
+    let shell = ResponseShell::new(&run.rid, &run.model, &request);
     if run.stream {
         let events = ResponseEvents::new(engine.clone(), shell, &run);
         return Ok(sse_response(run.streams, run.samples, events));

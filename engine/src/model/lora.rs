@@ -1,0 +1,343 @@
+//! LoRA adapters in llama.cpp's GGUF form (`general.type = adapter`, `adapter.type = lora`,
+//! `blk.N.<projection>.weight.lora_{a,b}`): per projection a low-rank update
+//! `y += scale * B (A x)`, `scale = alpha / rank` (1 without an alpha, as llama.cpp reads it).
+//! One batch runs the base model and any number of adapters at once: each request names its
+//! adapter and only its rows get that adapter's updates (S-LoRA's segmented form). Each row
+//! is updated on its own, in a fixed order, so a token's output does not depend on what else
+//! the batch holds.
+
+use super::{ModelConfig, ModelError};
+use crate::gguf::{GgufFile, TensorView};
+use kernels::quant::dequantize;
+use kernels::vector::dot;
+use rayon::prelude::*;
+
+/// Ranks above this are refused: a real adapter's rank is 4-256, and a hostile file's
+/// `[n_in, rank]` could otherwise ask for any amount of memory.
+const MAX_RANK: usize = 1024;
+
+/// The projections an adapter may update, by the fused matrix whose output it adds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Q|K|V (`attn_q`, `attn_k`, `attn_v`, or Phi-3's `attn_qkv`).
+    Qkv = 0,
+    AttnOutput = 1,
+    /// gate|up (`ffn_gate`, `ffn_up`, or Phi-3's `ffn_up` holding both).
+    GateUp = 2,
+    Down = 3,
+}
+
+/// One projection's update: `out[col..col + n_out] += scale * B (A x)`.
+struct LowRank {
+    /// `[rank, n_in]`.
+    a: Vec<f32>,
+    /// `[n_out, rank]`.
+    b: Vec<f32>,
+    rank: usize,
+    n_in: usize,
+    n_out: usize,
+    /// Where its output starts in the fused matrix's output row.
+    col: usize,
+    scale: f32,
+}
+
+impl LowRank {
+    /// Adds the update of each row of `x` (`[rows, n_in]`) to the same row of `out`
+    /// (`[rows, width]`).
+    fn apply(&self, x: &[f32], out: &mut [f32], width: usize) {
+        out.par_chunks_mut(width)
+            .zip(x.par_chunks(self.n_in))
+            .for_each_init(
+                || vec![0.0f32; self.rank],
+                |down, (out_row, x_row)| {
+                    for (d, a_row) in down.iter_mut().zip(self.a.chunks_exact(self.n_in)) {
+                        *d = self.scale * dot(a_row, x_row);
+                    }
+                    let out_row = &mut out_row[self.col..self.col + self.n_out];
+                    for (o, b_row) in out_row.iter_mut().zip(self.b.chunks_exact(self.rank)) {
+                        *o += dot(b_row, down);
+                    }
+                },
+            );
+    }
+}
+
+/// A loaded adapter: its updates per layer and target.
+pub struct LoraAdapter {
+    /// `[layer][target]`.
+    layers: Vec<[Vec<LowRank>; 4]>,
+    /// The largest rank of its updates.
+    rank: usize,
+}
+
+impl LoraAdapter {
+    /// Reads the adapter in `file` for a base model of `config` (refusing one made for
+    /// another architecture or other shapes, and every tensor it could not apply).
+    pub fn from_gguf(file: &GgufFile, config: &ModelConfig) -> Result<Self, ModelError> {
+        let bad = |m: String| Err(ModelError::Adapter(m));
+        let meta = file.metadata();
+        if meta.get_str("general.type") != Some("adapter") {
+            return bad("general.type is not \"adapter\": not a LoRA adapter file".into());
+        }
+        if meta.get_str("adapter.type") != Some("lora") {
+            return bad(format!(
+                "adapter.type is {:?}, only \"lora\" is supported",
+                meta.get_str("adapter.type")
+            ));
+        }
+        if file.architecture() != Some(config.architecture.as_str()) {
+            return bad(format!(
+                "made for a {:?} model, the base model is {:?}",
+                file.architecture().unwrap_or("unnamed"),
+                config.architecture
+            ));
+        }
+        if meta.get("adapter.alora.invocation_tokens").is_some() {
+            return bad("activated LoRA (invocation tokens) is not supported".into());
+        }
+        let alpha = match meta.get("adapter.lora.alpha") {
+            None => 0.0,
+            Some(v) => match v.as_f64() {
+                Some(a) if a.is_finite() => a as f32,
+                _ => return bad("adapter.lora.alpha is not a finite number".into()),
+            },
+        };
+        let mut adapter = Self {
+            layers: (0..config.num_layers).map(|_| Default::default()).collect(),
+            rank: 0,
+        };
+        for info in file.tensors() {
+            let name = info.name.as_str();
+            let Some(base) = name.strip_suffix(".lora_a") else {
+                if name.strip_suffix(".lora_b").is_some() {
+                    // Read with its A.
+                    continue;
+                }
+                return bad(format!("tensor {name:?} is neither a lora_a nor a lora_b"));
+            };
+            let (layer, target, place) = locate(base, config)?;
+            let low_rank = read_pair(file, base, place, alpha)?;
+            adapter.rank = adapter.rank.max(low_rank.rank);
+            adapter.layers[layer][target as usize].push(low_rank);
+        }
+        for info in file.tensors() {
+            if let Some(base) = info.name.strip_suffix(".lora_b") {
+                if file.tensor(&format!("{base}.lora_a")).is_none() {
+                    return bad(format!("{base}: a lora_b without its lora_a"));
+                }
+            }
+        }
+        if adapter.rank == 0 {
+            return bad("the file holds no LoRA tensors".into());
+        }
+        Ok(adapter)
+    }
+
+    /// The largest rank of its updates.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// Adds this adapter's updates of `layer`'s `target` to `out` (`[rows, width]`, the
+    /// fused projection's output) from its input `x` (`[rows, n_in]`).
+    pub fn apply(&self, layer: usize, target: Target, x: &[f32], out: &mut [f32], width: usize) {
+        if let Some(updates) = self.layers.get(layer) {
+            for low_rank in &updates[target as usize] {
+                low_rank.apply(x, out, width);
+            }
+        }
+    }
+
+    /// Whether it updates `layer`'s `target` (a mixture of experts' MLP has no dense
+    /// gate|up or down to update).
+    pub fn updates(&self, layer: usize, target: Target) -> bool {
+        self.layers
+            .get(layer)
+            .is_some_and(|l| !l[target as usize].is_empty())
+    }
+}
+
+/// Where a projection's update goes: its input width, output width and first column in the
+/// fused output.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    n_in: usize,
+    n_out: usize,
+    col: usize,
+}
+
+/// The layer, target and place of the projection `base` (`blk.N.attn_q.weight`).
+fn locate(base: &str, config: &ModelConfig) -> Result<(usize, Target, Place), ModelError> {
+    let unknown = || {
+        ModelError::Adapter(format!(
+            "{base}: only the attention and dense MLP projections of the layers can be adapted"
+        ))
+    };
+    let rest = base.strip_prefix("blk.").ok_or_else(unknown)?;
+    let (layer, projection) = rest.split_once('.').ok_or_else(unknown)?;
+    let layer: usize = layer.parse().map_err(|_| unknown())?;
+    if layer >= config.num_layers {
+        return Err(ModelError::Adapter(format!(
+            "{base}: the base model has {} layers",
+            config.num_layers
+        )));
+    }
+    let (hidden, q, kv, ffn) = (config.hidden, config.q_dim(), config.kv_dim(), config.ffn);
+    let place = |n_in, n_out, col| Place { n_in, n_out, col };
+    let (target, place) = match projection {
+        "attn_q.weight" => (Target::Qkv, place(hidden, q, 0)),
+        "attn_k.weight" => (Target::Qkv, place(hidden, kv, q)),
+        "attn_v.weight" => (Target::Qkv, place(hidden, kv, q + kv)),
+        "attn_qkv.weight" => (Target::Qkv, place(hidden, q + 2 * kv, 0)),
+        "attn_output.weight" => (Target::AttnOutput, place(q, hidden, 0)),
+        "ffn_gate.weight" => (Target::GateUp, place(hidden, ffn, 0)),
+        // Phi-3's ffn_up holds gate|up: its width says which it is.
+        "ffn_up.weight" => (Target::GateUp, place(hidden, ffn, ffn)),
+        "ffn_down.weight" => (Target::Down, place(ffn, hidden, 0)),
+        _ => return Err(unknown()),
+    };
+    Ok((layer, target, place))
+}
+
+/// The update of projection `base` from its `lora_a` and `lora_b`, checked against `place`.
+fn read_pair(file: &GgufFile, base: &str, place: Place, alpha: f32) -> Result<LowRank, ModelError> {
+    let bad = |m: String| ModelError::Adapter(format!("{base}: {m}"));
+    let a = file
+        .tensor(&format!("{base}.lora_a"))
+        .ok_or_else(|| bad("no lora_a".into()))?;
+    let b = file
+        .tensor(&format!("{base}.lora_b"))
+        .ok_or_else(|| bad("a lora_a without its lora_b".into()))?;
+    let (n_in, rank) = dims2(&a).ok_or_else(|| bad(format!("lora_a dims {:?}", a.dims())))?;
+    let (rank_b, n_out) = dims2(&b).ok_or_else(|| bad(format!("lora_b dims {:?}", b.dims())))?;
+    let mut place = place;
+    if base.ends_with("ffn_up.weight") && n_out == 2 * place.n_out {
+        place = Place {
+            n_out,
+            col: 0,
+            ..place
+        };
+    }
+    if n_in != place.n_in || n_out != place.n_out {
+        return Err(bad(format!(
+            "maps {n_in} inputs to {n_out} outputs, the base model's projection {} to {}",
+            place.n_in, place.n_out
+        )));
+    }
+    if rank != rank_b || rank == 0 || rank > MAX_RANK {
+        return Err(bad(format!(
+            "lora_a has rank {rank} and lora_b {rank_b} (1 to {MAX_RANK} and equal)"
+        )));
+    }
+    let values = |v: &TensorView<'_>, len: usize| -> Result<Vec<f32>, ModelError> {
+        let mut out = vec![0.0; len];
+        dequantize(v.ggml_type(), v.data(), &mut out)?;
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(bad("holds a value that is not finite".into()));
+        }
+        Ok(out)
+    };
+    Ok(LowRank {
+        a: values(&a, rank * n_in)?,
+        b: values(&b, n_out * rank)?,
+        rank,
+        n_in,
+        n_out,
+        col: place.col,
+        scale: if alpha != 0.0 {
+            alpha / rank as f32
+        } else {
+            1.0
+        },
+    })
+}
+
+/// A 2-D tensor's `(ne0, ne1)`.
+fn dims2(v: &TensorView<'_>) -> Option<(usize, usize)> {
+    match v.dims() {
+        [x, y] => Some((usize::try_from(*x).ok()?, usize::try_from(*y).ok()?)),
+        _ => None,
+    }
+}
+
+/// Runs of consecutive batch rows that use the same adapter: `(adapter, rows)`.
+pub fn adapter_segments(
+    adapters: &[Option<u32>],
+    q_indptr: &[u32],
+) -> Vec<(u32, std::ops::Range<usize>)> {
+    let mut segments: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+    for (b, adapter) in adapters.iter().enumerate() {
+        let (Some(adapter), Some(w)) = (adapter, q_indptr.get(b..b + 2)) else {
+            continue;
+        };
+        let rows = w[0] as usize..w[1] as usize;
+        match segments.last_mut() {
+            Some((last, prev)) if *last == *adapter && prev.end == rows.start => {
+                prev.end = rows.end;
+            }
+            _ => segments.push((*adapter, rows)),
+        }
+    }
+    segments
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The update written out: `scale * B (A x)` at its columns, in f64.
+    #[test]
+    fn a_low_rank_update_adds_scale_b_a_x_at_its_columns() {
+        let (n_in, rank, n_out, width, col) = (40, 3, 5, 9, 2);
+        let a: Vec<f32> = (0..rank * n_in)
+            .map(|i| ((i * 7) % 11) as f32 - 5.0)
+            .collect();
+        let b: Vec<f32> = (0..n_out * rank)
+            .map(|i| ((i * 3) % 7) as f32 - 3.0)
+            .collect();
+        let x: Vec<f32> = (0..2 * n_in)
+            .map(|i| ((i * 5) % 13) as f32 * 0.25)
+            .collect();
+        let update = LowRank {
+            a: a.clone(),
+            b: b.clone(),
+            rank,
+            n_in,
+            n_out,
+            col,
+            scale: 0.5,
+        };
+        let mut out = vec![1.0f32; 2 * width];
+        update.apply(&x, &mut out, width);
+        for row in 0..2 {
+            for c in 0..width {
+                let mut want = 1.0f64;
+                if (col..col + n_out).contains(&c) {
+                    let o = c - col;
+                    for r in 0..rank {
+                        let ax: f64 = (0..n_in)
+                            .map(|i| a[r * n_in + i] as f64 * x[row * n_in + i] as f64)
+                            .sum();
+                        want += 0.5 * b[o * rank + r] as f64 * ax;
+                    }
+                }
+                let got = out[row * width + c] as f64;
+                assert!(
+                    (got - want).abs() < 1e-3 * want.abs().max(1.0),
+                    "{row},{c}: {got} {want}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn segments_join_neighbouring_requests_of_one_adapter() {
+        let q_indptr = [0, 3, 4, 9, 10, 12];
+        let adapters = [Some(1), Some(1), None, Some(0), Some(1)];
+        assert_eq!(
+            adapter_segments(&adapters, &q_indptr),
+            vec![(1, 0..4), (0, 9..10), (1, 10..12)]
+        );
+        assert!(adapter_segments(&[], &q_indptr).is_empty());
+    }
+}
