@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Generates the small random-weight llama/qwen2/qwen3/qwen3moe/gemma2/gemma3/smollm3/phi3/granite
 # GGUFs, phi3's two LongRoPE variants and a Mixtral-style llama that the family tests run
-# (scripts/make-family-models.py), and two LoRA adapters for SmolLM2 that the LoRA tests run
-# (scripts/make-lora-adapters.py) into .cache/family-models, with gguf and numpy pinned in
+# (scripts/make-family-models.py), and the LoRA adapters the LoRA tests run (two GGUF ones and
+# a PEFT directory for SmolLM2, one for phi3: scripts/make-lora-adapters.py) into
+# .cache/family-models, with gguf and numpy pinned in
 # .cache/gguf-py so the files come out byte-identical, and checks each against the sha256 in
 # its fixture (engine/tests/fixtures/families/<family>.json). Prints the models directory
 # as the last line of stdout.
@@ -15,20 +16,30 @@ fixtures="$root/engine/tests/fixtures/families"
 gguf_version="0.17.1"
 numpy_version="2.2.6"
 families=(llama llama_moe qwen2 qwen3 qwen3moe gemma2 gemma3 smollm3 phi3 phi3_longrope_short
-  phi3_longrope_long granite smollm2_lora_a smollm2_lora_b)
+  phi3_longrope_long granite smollm2_lora_a smollm2_lora_b smollm2_lora_a_peft phi3_lora)
+
+# The file of `$1` under directory `$2` whose sha256 its fixture records: a PEFT adapter is a
+# directory, checked by its weights.
+file_of() {
+  case "$1" in
+    *_peft) echo "$2/$1/adapter_model.safetensors" ;;
+    *) echo "$2/$1.gguf" ;;
+  esac
+}
 
 # The sha256 a family's fixture was made from, or nothing if it has no fixture yet.
 expected_sha256() {
   local fixture="$fixtures/$1.json"
   [ -f "$fixture" ] || return 0
-  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["gguf_sha256"])' "$fixture"
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(d.get("file_sha256") or d["gguf_sha256"])' "$fixture"
 }
 
 up_to_date() {
   local want
   want="$(expected_sha256 "$1")"
-  [ -n "$want" ] && [ -f "$dest/$1.gguf" ] &&
-    echo "$want  $dest/$1.gguf" | sha256sum --check --status
+  [ -n "$want" ] && [ -f "$(file_of "$1" "$dest")" ] &&
+    echo "$want  $(file_of "$1" "$dest")" | sha256sum --check --status
 }
 
 missing=()
@@ -54,7 +65,7 @@ sys.exit(m.version('gguf') != '$gguf_version' or numpy.__version__ != '$numpy_ve
   models=() adapters=()
   for family in "${missing[@]}"; do
     case "$family" in
-      smollm2_lora_*) adapters+=("$family") ;;
+      *_lora*) adapters+=("$family") ;;
       *) models+=("$family") ;;
     esac
   done
@@ -70,15 +81,19 @@ sys.exit(m.version('gguf') != '$gguf_version' or numpy.__version__ != '$numpy_ve
   status=0
   for family in "${missing[@]}"; do
     want="$(expected_sha256 "$family")"
-    got="$(sha256sum "$tmp/$family.gguf" | cut -d' ' -f1)"
+    got="$(sha256sum "$(file_of "$family" "$tmp")" | cut -d' ' -f1)"
     if [ -n "$want" ] && [ "$got" != "$want" ]; then
-      echo "fetch-family-models: $family.gguf came out with sha256 $got, but" \
+      echo "fetch-family-models: $family came out with sha256 $got, but" \
         "$fixtures/$family.json was made from $want (if the generator changed on purpose," \
-        "regenerate with scripts/make-family-models.py and scripts/make-family-fixtures.py)" >&2
+        "regenerate with scripts/make-family-models.py or make-lora-adapters.py, then" \
+        "scripts/make-family-fixtures.py or make-lora-fixtures.py)" >&2
       status=1
       continue
     fi
-    mv "$tmp/$family.gguf" "$dest/$family.gguf"
+    case "$family" in
+      *_peft) rm -rf "${dest:?}/$family"; mv "$tmp/$family" "$dest/$family" ;;
+      *) mv "$tmp/$family.gguf" "$dest/$family.gguf" ;;
+    esac
   done
   [ "$status" -eq 0 ] || exit "$status"
 fi

@@ -139,6 +139,44 @@ async fn requests_pick_adapters_by_model_or_lora_path_and_keep_their_own_cache()
         let other = complete(&s, greedy_body(model, &fresh, json!({}))).await;
         assert_eq!(cached(&other), 0, "{model:?} must not read a's K/V");
     }
+    // Flushing the caller's cache flushes its adapters' caches too.
+    let mut client = RadixServeClient::connect(format!("http://{}", s.grpc))
+        .await
+        .unwrap();
+    client
+        .flush_cache(pb::FlushCacheRequest::default())
+        .await
+        .unwrap();
+    let flushed = complete(&s, greedy_body(Some(a), &fresh, json!({}))).await;
+    assert_eq!(cached(&flushed), 0, "{flushed}");
+
+    // Embeddings run the adapter too.
+    let embed = |extra: Value| {
+        let mut body = json!({"input": "The capital of France is Paris."});
+        if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+            body.extend(extra.clone());
+        }
+        post_json(s.http, "/v1/embeddings", body)
+    };
+    let (status, base_vector) = embed(json!({})).await;
+    assert_eq!(status, 200, "{base_vector}");
+    let (_, by_model) = embed(json!({"model": a})).await;
+    let (_, by_path) = embed(json!({"lora_path": a})).await;
+    assert_eq!(by_model["model"], json!(a));
+    assert_eq!(by_model["data"], by_path["data"]);
+    assert_ne!(by_model["data"], base_vector["data"]);
+
+    // The engine refuses an adapter number it does not hold (a library caller's mistake).
+    let mut request = engine::handle::GenerateRequest::new(
+        vec![1, 2, 3],
+        engine::sampling::SamplingParams::greedy(1),
+    );
+    request.namespace.adapter = Some(2);
+    let err = s.engine.submit(request).err().map(|e| e.to_string());
+    assert!(
+        err.as_deref().is_some_and(|e| e.contains("LoRA adapter 2")),
+        "{err:?}"
+    );
 
     // The native /generate and gRPC name it too.
     let (status, native) = post_json(
@@ -150,9 +188,13 @@ async fn requests_pick_adapters_by_model_or_lora_path_and_keep_their_own_cache()
     .await;
     assert_eq!(status, 200, "{native}");
     assert_eq!(native["text"].as_str().unwrap(), alone[2]);
-    let mut client = RadixServeClient::connect(format!("http://{}", s.grpc))
-        .await
-        .unwrap();
+    let (status, native) = post_json(
+        s.http,
+        "/generate",
+        json!({"input_ids": [prompt, prompt], "lora_path": [b, b, b]}),
+    )
+    .await;
+    assert_eq!(status, 400, "{native}");
     let info = client
         .get_model_info(pb::GetModelInfoRequest {})
         .await

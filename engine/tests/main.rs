@@ -16,6 +16,7 @@ mod hardening;
 mod http_api;
 mod kv_disk_tier;
 mod lora;
+mod lora_peft;
 mod lora_serving;
 mod model_cache_equivalence;
 mod model_families;

@@ -160,9 +160,9 @@ pub struct ServeArgs {
     /// `granite`, `mistral_v11` or `phi4_mini` to choose [default: auto]
     #[arg(long)]
     pub tool_call_parser: Option<ToolCallParserArg>,
-    /// LoRA adapters (llama.cpp's GGUF adapter files) served beside the base model, as
-    /// `NAME=PATH` (or a bare path, named by its file stem); a request runs one by giving
-    /// its name as `model` or `lora_path` (CPU runner)
+    /// LoRA adapters (PEFT directories or llama.cpp GGUF adapter files) served beside the
+    /// base model, as `NAME=PATH` (or a bare path, named by its file stem); a request runs
+    /// one by giving its name as `model` or `lora_path` (CPU runner)
     #[arg(long, num_args = 1.., value_name = "NAME=PATH")]
     pub lora_paths: Option<Vec<String>>,
 }

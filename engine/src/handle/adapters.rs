@@ -1,5 +1,6 @@
 //! LoRA adapters named at start (`--lora-paths name=path`): loaded onto the model, described
-//! for clients, and found again by the name a request gives.
+//! for clients, and found again by the name a request gives. A path is llama.cpp's GGUF
+//! adapter file, or a PEFT adapter (its directory, or its `.safetensors` file).
 
 use super::EngineError;
 use crate::gguf::GgufFile;
@@ -7,7 +8,7 @@ use crate::io::AdapterInfo;
 use crate::model::lora::LoraAdapter;
 use crate::model::ForwardModel;
 use sha2::{Digest, Sha256};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Longest adapter name.
 pub const MAX_ADAPTER_NAME_BYTES: usize = 128;
@@ -72,10 +73,16 @@ pub fn load_adapters<M: ForwardModel>(
                 spec.path.display()
             ))
         };
-        let bytes = std::fs::read(&spec.path).map_err(|e| context(&e))?;
-        let sha256 = hex::encode(Sha256::digest(&bytes));
-        let file = GgufFile::from_bytes(bytes).map_err(|e| context(&e))?;
-        let adapter = LoraAdapter::from_gguf(&file, config).map_err(|e| context(&e))?;
+        let (adapter, sha256) = if is_peft(&spec.path) {
+            let adapter = LoraAdapter::from_peft(&spec.path, config).map_err(|e| context(&e))?;
+            (adapter, peft_sha256(&spec.path).map_err(|e| context(&e))?)
+        } else {
+            let bytes = std::fs::read(&spec.path).map_err(|e| context(&e))?;
+            let sha256 = hex::encode(Sha256::digest(&bytes));
+            let file = GgufFile::from_bytes(bytes).map_err(|e| context(&e))?;
+            let adapter = LoraAdapter::from_gguf(&file, config).map_err(|e| context(&e))?;
+            (adapter, sha256)
+        };
         let rank = adapter.rank();
         model.add_adapter(adapter).map_err(|e| context(&e))?;
         loaded.push(AdapterInfo {
@@ -86,6 +93,28 @@ pub fn load_adapters<M: ForwardModel>(
         });
     }
     Ok(loaded)
+}
+
+/// Whether `path` is a PEFT adapter: a directory, or a `.safetensors` file.
+fn is_peft(path: &Path) -> bool {
+    path.is_dir() || path.extension().is_some_and(|e| e == "safetensors")
+}
+
+/// The sha256 of a PEFT adapter's weights and configuration together.
+fn peft_sha256(path: &Path) -> std::io::Result<String> {
+    let (dir, weights) = if path.is_dir() {
+        (path.to_path_buf(), path.join("adapter_model.safetensors"))
+    } else {
+        (
+            path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            path.to_path_buf(),
+        )
+    };
+    let mut hasher = Sha256::new();
+    for file in [weights, dir.join("adapter_config.json")] {
+        hasher.update(Sha256::digest(std::fs::read(file)?));
+    }
+    Ok(hex::encode(hasher.finalize()))
 }
 
 /// The index of the adapter `name` names among `adapters`.

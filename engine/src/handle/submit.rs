@@ -79,6 +79,14 @@ impl EngineHandle {
                 "token id {bad} is outside the vocabulary of {vocab}"
             )));
         }
+        if let Some(a) = request.namespace.adapter {
+            let loaded = inner.model_info.adapters.len();
+            if a as usize >= loaded {
+                return Err(SubmitError::InvalidArgument(format!(
+                    "LoRA adapter {a}: {loaded} are loaded"
+                )));
+            }
+        }
         if let Some(salt) = &request.namespace.salt {
             if salt.len() > MAX_SALT_BYTES {
                 return Err(SubmitError::InvalidArgument(format!(

@@ -232,14 +232,30 @@ impl ScriptedModel {
 
     /// The hidden state this model gives the last token of `history` (an embedding).
     pub fn reference_hidden(history: &[u32]) -> [f32; 2] {
-        hidden_of(history_hash(history))
+        Self::reference_hidden_for(history, None)
+    }
+
+    /// [`Self::reference_hidden`] under LoRA adapter `adapter`.
+    pub fn reference_hidden_for(history: &[u32], adapter: Option<u32>) -> [f32; 2] {
+        hidden_of(history_hash_for(history, adapter))
     }
 
     /// The score this model gives `target` after `history` with `top` alternatives (a
     /// prompt log-probability), written out: its logits row is 10 at the next token and 0
     /// elsewhere.
     pub fn reference_score(history: &[u32], target: u32, top: usize, vocab: usize) -> SampleOutput {
-        let next = Self::reference_next(history);
+        Self::reference_score_for(history, None, target, top, vocab)
+    }
+
+    /// [`Self::reference_score`] under LoRA adapter `adapter`.
+    pub fn reference_score_for(
+        history: &[u32],
+        adapter: Option<u32>,
+        target: u32,
+        top: usize,
+        vocab: usize,
+    ) -> SampleOutput {
+        let next = Self::reference_next_for(history, adapter);
         let ln_z = (10f64.exp() + (vocab - 1) as f64).ln();
         let logprob_of = |t: u32| (if t == next { 10.0 - ln_z } else { -ln_z }) as f32;
         // Ties among the zeros go to the lower ids.
@@ -278,10 +294,6 @@ fn one_hot_logits(next: Option<u32>, vocab: usize) -> Vec<f32> {
         logits[next as usize] = 10.0;
     }
     logits
-}
-
-fn history_hash(history: &[u32]) -> u64 {
-    history_hash_for(history, None)
 }
 
 fn history_hash_for(history: &[u32], adapter: Option<u32>) -> u64 {

@@ -403,14 +403,36 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             Command::SetTenants(limits) => self.tenants.set_limits(limits),
             Command::Flush { namespace, reply } => {
-                self.flush_disk(namespace.as_ref());
                 let result = match namespace {
-                    // Flushing a namespace that does not exist (any more) frees nothing.
-                    Some(ns) => match self.cache.tree().find_namespace(&ns) {
-                        Some(id) => self.cache.flush_namespace(id),
-                        None => Ok(0),
-                    },
-                    None => self.cache.flush_all(),
+                    Some(ns) => {
+                        // A caller's namespace holds its caches under every adapter too.
+                        let adapters = if ns.adapter.is_none() {
+                            self.model.adapters()
+                        } else {
+                            0
+                        };
+                        let with = |a| radix::Namespace {
+                            adapter: Some(a),
+                            ..ns.clone()
+                        };
+                        let all: Vec<radix::Namespace> = std::iter::once(ns.clone())
+                            .chain((0..adapters as u32).map(with))
+                            .collect();
+                        let mut freed = Ok(0);
+                        for ns in &all {
+                            self.flush_disk(Some(ns));
+                            // Flushing a namespace that does not exist (any more) frees nothing.
+                            if let Some(id) = self.cache.tree().find_namespace(ns) {
+                                freed =
+                                    freed.and_then(|n| Ok(n + self.cache.flush_namespace(id)?));
+                            }
+                        }
+                        freed
+                    }
+                    None => {
+                        self.flush_disk(None);
+                        self.cache.flush_all()
+                    }
                 };
                 self.sync_salts();
                 // The caller may have gone; nothing to do then.

@@ -1,7 +1,7 @@
 //! The scheduler under a randomized load of generations, embeddings and prompt scores,
 //! with aborts, deadlines and dropped readers, on roomy and tiny pools, every page size,
 //! host and device sampling and both overlap modes: every output must equal the scripted
-//! model's reference, and nothing may leak. A third of the generations run one of two LoRA
+//! model's reference, and nothing may leak. A third of the requests run one of two LoRA
 //! adapters on the same shared prefixes: K/V cached under one adapter and read under
 //! another (or the base model) would change their output.
 
@@ -60,7 +60,6 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 _ => max_new,
             };
             let adapter = match rng.below(6) {
-                _ if embeds || scores.is_some() => None,
                 0 => Some(0),
                 1 => Some(1),
                 _ => None,
@@ -125,8 +124,9 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 let from = (from as usize).max(1);
                 assert_eq!(prompt_scores.len(), prompt.len() - from, "one per position");
                 for (p, got) in (from..).zip(&prompt_scores) {
-                    let want = ScriptedModel::reference_score(
+                    let want = ScriptedModel::reference_score_for(
                         &prompt[..p],
+                        adapter,
                         prompt[p],
                         top as usize,
                         vocab,
@@ -164,13 +164,14 @@ fn run_workload(engine: &EngineHandle, seed: u64, requests: usize) -> Outcome {
                 }
                 Some(c) if c.finish_reason == FinishReason::Length && max_new == 0 => {
                     assert!(tokens.is_empty(), "an embedding generates nothing");
-                    let hidden = ScriptedModel::reference_hidden(&prompt);
+                    let hidden = ScriptedModel::reference_hidden_for(&prompt, adapter);
                     assert_eq!(c.embedding.as_deref(), Some(&hidden[..]));
                     assert_eq!(c.usage.completion_tokens, 0);
                     assert_eq!(c.usage.prompt_tokens as usize, prompt.len());
                     assert!(c.usage.cached_tokens < c.usage.prompt_tokens);
                     completed += 1;
                     embedded += 1;
+                    adapted += usize::from(adapter.is_some());
                 }
                 Some(c) if c.finish_reason == FinishReason::Length => {
                     assert_eq!(c.embedding, None);

@@ -33,6 +33,8 @@ pub struct EmbeddingRequest {
     pub dimensions: Option<u32>,
     /// Narrows the caller's cache namespace, as for generation.
     pub cache_salt: Option<String>,
+    /// SGLang's: the LoRA adapter to run, by name (see `adapter`).
+    pub lora_path: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +80,8 @@ pub async fn embeddings(
     engine
         .embeddings_supported()
         .map_err(|e| ApiError::from(e).with_param("model"))?;
-    let served = super::adapter::served_model(engine, request.model.as_deref(), None)?;
+    let served =
+        super::adapter::served_model(engine, request.model.as_deref(), request.lora_path.as_ref())?;
     let encoding = match request.encoding_format.as_deref() {
         None | Some("float") => Encoding::Float,
         Some("base64") => Encoding::Base64,

@@ -34,7 +34,8 @@ pub async fn generate(
 ) -> Result<Response, ApiError> {
     let (engine, request): (_, NativeRequest) = accept(&state, &caller, body).await?;
     request.unsupported.refuse()?;
-    let served = served_model(engine, None, one_lora_path(request.lora_path)?.as_ref())?;
+    let (lora_path, lora_paths) = one_lora_path(request.lora_path)?;
+    let served = served_model(engine, None, lora_path.as_ref())?;
     let (prompt, field, single) = prompt_of(request.text, request.input_ids)?;
     let fields = sampling_of(request.sampling_params)?.into_fields()?;
     let uniform = |v: Option<PerPrompt<bool>>, field| v.map(|v| v.uniform(field)).transpose();
@@ -69,6 +70,15 @@ pub async fn generate(
     let samples = samples_per_prompt(&fields)?;
     let grammar = grammar_spec(&fields)?;
     let inputs = prompt_inputs(prompt, field)?;
+    if lora_paths.is_some_and(|n| n != 1 && n != inputs.len()) {
+        return Err(ApiError::invalid_param(
+            "lora_path",
+            format!(
+                "lora_path: one adapter, or one per prompt ({})",
+                inputs.len()
+            ),
+        ));
+    }
     check_choice_count(inputs.len(), samples)?;
     let prompts = (engine.build_prompts(inputs, caller.tenant).await)
         .map_err(|e| sglang_names(ApiError::from(e), field))?;
@@ -243,8 +253,8 @@ fn prompt_of(
 }
 
 /// The one adapter a request's `lora_path` names: a name, or a list of one per prompt that
-/// all name the same (a batch runs one model here).
-fn one_lora_path(lora_path: Option<Value>) -> Result<Option<Value>, ApiError> {
+/// all name the same (a batch runs one model here); and the list's length, if a list.
+fn one_lora_path(lora_path: Option<Value>) -> Result<(Option<Value>, Option<usize>), ApiError> {
     match lora_path {
         Some(Value::Array(names)) => {
             let first = names.first().cloned();
@@ -255,8 +265,8 @@ fn one_lora_path(lora_path: Option<Value>) -> Result<Option<Value>, ApiError> {
                      one request per adapter",
                 ));
             }
-            Ok(first)
+            Ok((first, Some(names.len())))
         }
-        other => Ok(other),
+        other => Ok((other, None)),
     }
 }

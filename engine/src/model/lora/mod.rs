@@ -12,6 +12,8 @@ use kernels::quant::dequantize;
 use kernels::vector::dot;
 use rayon::prelude::*;
 
+mod peft;
+
 /// Ranks above this are refused: a real adapter's rank is 4-256, and a hostile file's
 /// `[n_in, rank]` could otherwise ask for any amount of memory.
 const MAX_RANK: usize = 1024;
@@ -68,6 +70,8 @@ pub struct LoraAdapter {
     layers: Vec<[Vec<LowRank>; 4]>,
     /// The largest rank of its updates.
     rank: usize,
+    /// The projections it updates (their GGUF names), each once.
+    projections: std::collections::BTreeSet<String>,
 }
 
 impl LoraAdapter {
@@ -102,10 +106,7 @@ impl LoraAdapter {
                 _ => return bad("adapter.lora.alpha is not a finite number".into()),
             },
         };
-        let mut adapter = Self {
-            layers: (0..config.num_layers).map(|_| Default::default()).collect(),
-            rank: 0,
-        };
+        let mut adapter = Self::empty(config);
         for info in file.tensors() {
             let name = info.name.as_str();
             let Some(base) = name.strip_suffix(".lora_a") else {
@@ -116,9 +117,7 @@ impl LoraAdapter {
                 return bad(format!("tensor {name:?} is neither a lora_a nor a lora_b"));
             };
             let (layer, target, place) = locate(base, config)?;
-            let low_rank = read_pair(file, base, place, alpha)?;
-            adapter.rank = adapter.rank.max(low_rank.rank);
-            adapter.layers[layer][target as usize].push(low_rank);
+            adapter.push(base, layer, target, read_pair(file, base, place, alpha)?)?;
         }
         for info in file.tensors() {
             if let Some(base) = info.name.strip_suffix(".lora_b") {
@@ -127,10 +126,42 @@ impl LoraAdapter {
                 }
             }
         }
-        if adapter.rank == 0 {
-            return bad("the file holds no LoRA tensors".into());
+        adapter.finished()
+    }
+
+    /// An adapter of `config`'s layers that updates nothing yet.
+    fn empty(config: &ModelConfig) -> Self {
+        Self {
+            layers: (0..config.num_layers).map(|_| Default::default()).collect(),
+            rank: 0,
+            projections: Default::default(),
         }
-        Ok(adapter)
+    }
+
+    /// Adds the update of projection `base` (its GGUF name), refusing a second one.
+    fn push(
+        &mut self,
+        base: &str,
+        layer: usize,
+        target: Target,
+        update: LowRank,
+    ) -> Result<(), ModelError> {
+        if !self.projections.insert(base.to_string()) {
+            return Err(ModelError::Adapter(format!("{base}: updated twice")));
+        }
+        self.rank = self.rank.max(update.rank);
+        if let Some(l) = self.layers.get_mut(layer) {
+            l[target as usize].push(update);
+        }
+        Ok(())
+    }
+
+    /// The adapter, or an error if it updates nothing.
+    fn finished(self) -> Result<Self, ModelError> {
+        if self.rank == 0 {
+            return Err(ModelError::Adapter("the file holds no LoRA tensors".into()));
+        }
+        Ok(self)
     }
 
     /// The largest rank of its updates.
@@ -175,7 +206,12 @@ fn locate(base: &str, config: &ModelConfig) -> Result<(usize, Target, Place), Mo
     };
     let rest = base.strip_prefix("blk.").ok_or_else(unknown)?;
     let (layer, projection) = rest.split_once('.').ok_or_else(unknown)?;
+    let layer_text = layer;
     let layer: usize = layer.parse().map_err(|_| unknown())?;
+    // One spelling per layer: `blk.01` would be `blk.1` updated twice.
+    if layer.to_string() != layer_text {
+        return Err(unknown());
+    }
     if layer >= config.num_layers {
         return Err(ModelError::Adapter(format!(
             "{base}: the base model has {} layers",
@@ -184,17 +220,24 @@ fn locate(base: &str, config: &ModelConfig) -> Result<(usize, Target, Place), Mo
     }
     let (hidden, q, kv, ffn) = (config.hidden, config.q_dim(), config.kv_dim(), config.ffn);
     let place = |n_in, n_out, col| Place { n_in, n_out, col };
-    let (target, place) = match projection {
-        "attn_q.weight" => (Target::Qkv, place(hidden, q, 0)),
-        "attn_k.weight" => (Target::Qkv, place(hidden, kv, q)),
-        "attn_v.weight" => (Target::Qkv, place(hidden, kv, q + kv)),
-        "attn_qkv.weight" => (Target::Qkv, place(hidden, q + 2 * kv, 0)),
-        "attn_output.weight" => (Target::AttnOutput, place(q, hidden, 0)),
-        "ffn_gate.weight" => (Target::GateUp, place(hidden, ffn, 0)),
-        // Phi-3's ffn_up holds gate|up: its width says which it is.
-        "ffn_up.weight" => (Target::GateUp, place(hidden, ffn, ffn)),
-        "ffn_down.weight" => (Target::Down, place(ffn, hidden, 0)),
-        _ => return Err(unknown()),
+    // The projections the base model's file has: Phi-3 keeps Q|K|V in `attn_qkv` and
+    // gate|up in `ffn_up`.
+    let fused = config.architecture == "phi3";
+    let (target, place) = match (projection, fused) {
+        ("attn_q.weight", false) => (Target::Qkv, place(hidden, q, 0)),
+        ("attn_k.weight", false) => (Target::Qkv, place(hidden, kv, q)),
+        ("attn_v.weight", false) => (Target::Qkv, place(hidden, kv, q + kv)),
+        ("attn_qkv.weight", true) => (Target::Qkv, place(hidden, q + 2 * kv, 0)),
+        ("attn_output.weight", _) => (Target::AttnOutput, place(q, hidden, 0)),
+        ("ffn_gate.weight", false) => (Target::GateUp, place(hidden, ffn, 0)),
+        ("ffn_up.weight", false) => (Target::GateUp, place(hidden, ffn, ffn)),
+        ("ffn_up.weight", true) => (Target::GateUp, place(hidden, 2 * ffn, 0)),
+        ("ffn_down.weight", _) => (Target::Down, place(ffn, hidden, 0)),
+        _ => {
+            return Err(ModelError::Adapter(format!(
+                "{base}: the base model has no such projection to adapt"
+            )))
+        }
     };
     Ok((layer, target, place))
 }
@@ -210,14 +253,31 @@ fn read_pair(file: &GgufFile, base: &str, place: Place, alpha: f32) -> Result<Lo
         .ok_or_else(|| bad("a lora_a without its lora_b".into()))?;
     let (n_in, rank) = dims2(&a).ok_or_else(|| bad(format!("lora_a dims {:?}", a.dims())))?;
     let (rank_b, n_out) = dims2(&b).ok_or_else(|| bad(format!("lora_b dims {:?}", b.dims())))?;
-    let mut place = place;
-    if base.ends_with("ffn_up.weight") && n_out == 2 * place.n_out {
-        place = Place {
-            n_out,
-            col: 0,
-            ..place
-        };
-    }
+    let place = checked_place(base, place, [n_in, rank, rank_b, n_out])?;
+    let values = |v: &TensorView<'_>, len: usize| -> Result<Vec<f32>, ModelError> {
+        let mut out = vec![0.0; len];
+        dequantize(v.ggml_type(), v.data(), &mut out)?;
+        Ok(out)
+    };
+    // llama.cpp's scale: alpha / rank, or 1 without an alpha.
+    let scale = if alpha != 0.0 {
+        alpha / rank as f32
+    } else {
+        1.0
+    };
+    LowRank::new(
+        base,
+        place,
+        values(&a, rank * n_in)?,
+        values(&b, n_out * rank)?,
+        scale,
+    )
+}
+
+/// `place` if the update's shape `[n_in, rank of A, rank of B, n_out]` fills it, or why not.
+fn checked_place(base: &str, place: Place, shape: [usize; 4]) -> Result<Place, ModelError> {
+    let [n_in, rank, rank_b, n_out] = shape;
+    let bad = |m: String| ModelError::Adapter(format!("{base}: {m}"));
     if n_in != place.n_in || n_out != place.n_out {
         return Err(bad(format!(
             "maps {n_in} inputs to {n_out} outputs, the base model's projection {} to {}",
@@ -229,27 +289,44 @@ fn read_pair(file: &GgufFile, base: &str, place: Place, alpha: f32) -> Result<Lo
             "lora_a has rank {rank} and lora_b {rank_b} (1 to {MAX_RANK} and equal)"
         )));
     }
-    let values = |v: &TensorView<'_>, len: usize| -> Result<Vec<f32>, ModelError> {
-        let mut out = vec![0.0; len];
-        dequantize(v.ggml_type(), v.data(), &mut out)?;
-        if out.iter().any(|x| !x.is_finite()) {
-            return Err(bad("holds a value that is not finite".into()));
+    Ok(place)
+}
+
+impl LowRank {
+    /// The update of `base` at `place` (checked) from `a` (`[rank, n_in]`) and `b`
+    /// (`[n_out, rank]`), refused if any value is not finite.
+    fn new(
+        base: &str,
+        place: Place,
+        a: Vec<f32>,
+        b: Vec<f32>,
+        scale: f32,
+    ) -> Result<Self, ModelError> {
+        let rank = a.len() / place.n_in.max(1);
+        if a.len() != rank * place.n_in || b.len() != place.n_out * rank {
+            return Err(ModelError::Adapter(format!(
+                "{base}: {} and {} values for a rank-{rank} update of {} to {}",
+                a.len(),
+                b.len(),
+                place.n_in,
+                place.n_out
+            )));
         }
-        Ok(out)
-    };
-    Ok(LowRank {
-        a: values(&a, rank * n_in)?,
-        b: values(&b, n_out * rank)?,
-        rank,
-        n_in,
-        n_out,
-        col: place.col,
-        scale: if alpha != 0.0 {
-            alpha / rank as f32
-        } else {
-            1.0
-        },
-    })
+        if a.iter().chain(&b).any(|x| !x.is_finite()) || !scale.is_finite() {
+            return Err(ModelError::Adapter(format!(
+                "{base}: holds a value that is not finite"
+            )));
+        }
+        Ok(Self {
+            a,
+            b,
+            rank,
+            n_in: place.n_in,
+            n_out: place.n_out,
+            col: place.col,
+            scale,
+        })
+    }
 }
 
 /// A 2-D tensor's `(ne0, ne1)`.
