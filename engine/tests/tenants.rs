@@ -646,3 +646,35 @@ async fn a_grammar_that_fails_to_compile_is_charged_to_the_rate_limit() {
     assert_eq!(status, 200, "{body}");
     assert_idle().await;
 }
+
+/// Loading and unloading LoRA adapters reads files on the server and changes what every
+/// tenant is served: administrators only.
+#[tokio::test]
+async fn only_administrators_load_and_unload_lora_adapters() {
+    let _turn = SERIAL.lock().await;
+    let post = |path: &'static str, key: &'static str, body: Value| async move {
+        let response = reqwest::Client::new()
+            .post(format!("{}{path}", server().http))
+            .header("content-type", "application/json")
+            .header("authorization", format!("Bearer {key}"))
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        response.status().as_u16()
+    };
+    let load = json!({"lora_name": "x", "lora_path": "/nonexistent"});
+    let unload = json!({"lora_name": "x"});
+    for path in ["/load_lora_adapter", "/v1/load_lora_adapter"] {
+        assert_eq!(post(path, "alpha-key", load.clone()).await, 403, "{path}");
+    }
+    for path in ["/unload_lora_adapter", "/v1/unload_lora_adapter"] {
+        assert_eq!(post(path, "alpha-key", unload.clone()).await, 403, "{path}");
+    }
+    // An administrator reaches the engine: the file is not there, the adapter not served.
+    assert_eq!(post("/v1/load_lora_adapter", "ops-key", load).await, 400);
+    assert_eq!(
+        post("/v1/unload_lora_adapter", "ops-key", unload).await,
+        404
+    );
+}

@@ -2,13 +2,12 @@
 //! for clients, and found again by the name a request gives. A path is llama.cpp's GGUF
 //! adapter file, or a PEFT adapter (its directory, or its `.safetensors` file).
 
-use super::EngineError;
-use crate::gguf::GgufFile;
-use crate::io::AdapterInfo;
-use crate::model::lora::LoraAdapter;
+use super::{EngineError, EngineHandle};
+use crate::io::{AdapterInfo, Command};
+use crate::model::lora::read_adapter;
 use crate::model::ForwardModel;
-use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use tokio::sync::oneshot;
 
 /// Longest adapter name.
 pub const MAX_ADAPTER_NAME_BYTES: usize = 128;
@@ -49,23 +48,28 @@ fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that `name` may name a new adapter: well formed, and neither the base model's name
+/// nor a served adapter's.
+pub fn check_new_name(name: &str, base_name: &str, served: &[AdapterInfo]) -> Result<(), String> {
+    check_name(name)?;
+    if name == base_name || served.iter().any(|a| a.name == name) {
+        return Err(format!(
+            "adapter name {name:?} is taken (by the base model or another adapter)"
+        ));
+    }
+    Ok(())
+}
+
 /// Loads each of `specs` onto `model` (adapter `i` is `specs[i]`), refusing duplicate names,
 /// a name equal to the base model's, and any file the model cannot apply.
 pub fn load_adapters<M: ForwardModel>(
     model: &mut M,
-    config: &crate::model::ModelConfig,
     base_name: &str,
     specs: &[LoraSpec],
 ) -> Result<Vec<AdapterInfo>, EngineError> {
     let mut loaded: Vec<AdapterInfo> = Vec::with_capacity(specs.len());
     for spec in specs {
-        check_name(&spec.name).map_err(EngineError::Config)?;
-        if spec.name == base_name || loaded.iter().any(|a| a.name == spec.name) {
-            return Err(EngineError::Config(format!(
-                "adapter name {:?} is taken (by the base model or another adapter)",
-                spec.name
-            )));
-        }
+        check_new_name(&spec.name, base_name, &loaded).map_err(EngineError::Config)?;
         let context = |e: &dyn std::fmt::Display| {
             EngineError::Config(format!(
                 "LoRA adapter {:?} ({}): {e}",
@@ -73,16 +77,10 @@ pub fn load_adapters<M: ForwardModel>(
                 spec.path.display()
             ))
         };
-        let (adapter, sha256) = if is_peft(&spec.path) {
-            let adapter = LoraAdapter::from_peft(&spec.path, config).map_err(|e| context(&e))?;
-            (adapter, peft_sha256(&spec.path).map_err(|e| context(&e))?)
-        } else {
-            let bytes = std::fs::read(&spec.path).map_err(|e| context(&e))?;
-            let sha256 = hex::encode(Sha256::digest(&bytes));
-            let file = GgufFile::from_bytes(bytes).map_err(|e| context(&e))?;
-            let adapter = LoraAdapter::from_gguf(&file, config).map_err(|e| context(&e))?;
-            (adapter, sha256)
-        };
+        let base = model
+            .adapter_base()
+            .ok_or_else(|| context(&"this runner takes no LoRA adapters"))?;
+        let (adapter, sha256) = read_adapter(&spec.path, &base).map_err(|e| context(&e))?;
         let rank = adapter.rank();
         model.add_adapter(adapter).map_err(|e| context(&e))?;
         loaded.push(AdapterInfo {
@@ -95,32 +93,87 @@ pub fn load_adapters<M: ForwardModel>(
     Ok(loaded)
 }
 
-/// Whether `path` is a PEFT adapter: a directory, or a `.safetensors` file.
-fn is_peft(path: &Path) -> bool {
-    path.is_dir() || path.extension().is_some_and(|e| e == "safetensors")
-}
-
-/// The sha256 of a PEFT adapter's weights and configuration together.
-fn peft_sha256(path: &Path) -> std::io::Result<String> {
-    let (dir, weights) = if path.is_dir() {
-        (path.to_path_buf(), path.join("adapter_model.safetensors"))
-    } else {
-        (
-            path.parent().map(Path::to_path_buf).unwrap_or_default(),
-            path.to_path_buf(),
-        )
-    };
-    let mut hasher = Sha256::new();
-    for file in [weights, dir.join("adapter_config.json")] {
-        hasher.update(Sha256::digest(std::fs::read(file)?));
-    }
-    Ok(hex::encode(hasher.finalize()))
-}
-
-/// The index of the adapter `name` names among `adapters`.
-pub fn adapter_index(adapters: &[AdapterInfo], name: &str) -> Option<u32> {
-    let i = adapters.iter().position(|a| a.name == name)?;
+/// The number of the served adapter `name` (`adapters` by number, `None` where unloaded).
+pub fn adapter_index(adapters: &[Option<AdapterInfo>], name: &str) -> Option<u32> {
+    let i = adapters
+        .iter()
+        .position(|a| a.as_ref().is_some_and(|a| a.name == name))?;
     u32::try_from(i).ok()
+}
+
+/// Why an adapter could not be loaded or unloaded.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum AdapterError {
+    /// A bad or taken name (400).
+    #[error("{0}")]
+    BadName(String),
+    /// A file the model cannot apply, or a runner that takes none (400).
+    #[error("{0}")]
+    Invalid(String),
+    /// No adapter of that name is served (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The engine has stopped (503).
+    #[error("the engine has stopped")]
+    Stopped,
+}
+
+impl EngineHandle {
+    /// Loads the adapter of `spec` while serving: its file is read on the blocking pool,
+    /// then the scheduler adds it between two steps; requests may name it once this returns.
+    pub async fn load_adapter(&self, spec: LoraSpec) -> Result<AdapterInfo, AdapterError> {
+        let _one_at_a_time = self.inner.adapter_changes.lock().await;
+        check_new_name(&spec.name, &self.inner.model_info.name, &self.adapters())
+            .map_err(AdapterError::BadName)?;
+        let base = (self.inner.adapter_base.clone())
+            .ok_or_else(|| AdapterError::Invalid("this runner takes no LoRA adapters".into()))?;
+        let path = spec.path.clone();
+        let read = tokio::task::spawn_blocking(move || read_adapter(&path, &base));
+        let (adapter, sha256) = (read.await)
+            .map_err(|_| AdapterError::Stopped)?
+            .map_err(|e| AdapterError::Invalid(e.to_string()))?;
+        let rank = adapter.rank();
+        let (reply, rx) = oneshot::channel();
+        let command = Command::AddAdapter {
+            adapter: Box::new(adapter),
+            sha256: sha256.clone(),
+            reply,
+        };
+        self.inner
+            .tx
+            .send(command)
+            .map_err(|_| AdapterError::Stopped)?;
+        let id = (rx.await)
+            .map_err(|_| AdapterError::Stopped)?
+            .map_err(AdapterError::Invalid)?;
+        let info = AdapterInfo {
+            name: spec.name,
+            path: spec.path.display().to_string(),
+            rank,
+            sha256,
+        };
+        let mut served = self.inner.adapters.write();
+        let id = id as usize;
+        if served.len() <= id {
+            served.resize(id + 1, None);
+        }
+        if let Some(slot) = served.get_mut(id) {
+            *slot = Some(info.clone());
+        }
+        Ok(info)
+    }
+
+    /// Unloads the adapter `name`: new requests may not name it from now on; those already
+    /// in the engine finish with it, and its weights and cached prefixes go after them.
+    pub async fn unload_adapter(&self, name: &str) -> Result<AdapterInfo, AdapterError> {
+        let _one_at_a_time = self.inner.adapter_changes.lock().await;
+        let id = self
+            .adapter(name)
+            .ok_or_else(|| AdapterError::NotFound(format!("no LoRA adapter {name:?} is served")))?;
+        let info = (self.inner.adapters.write().get_mut(id as usize)).and_then(Option::take);
+        (self.inner.tx.send(Command::UnloadAdapter { id })).map_err(|_| AdapterError::Stopped)?;
+        info.ok_or(AdapterError::Stopped)
+    }
 }
 
 #[cfg(test)]

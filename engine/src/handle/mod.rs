@@ -17,7 +17,7 @@ pub use crate::io::{
     ModelInfo, Pooling, ServerInfo, SubmitError, TenantInfo, TokenLogprob, Usage,
 };
 pub use crate::io::{SaltLimits, MAX_SALT_BYTES};
-pub use adapters::{LoraSpec, MAX_ADAPTER_NAME_BYTES};
+pub use adapters::{AdapterError, LoraSpec, MAX_ADAPTER_NAME_BYTES};
 pub use conversation::Conversation;
 pub use disk::KvDiskConfig;
 pub use embed::normalized_embedding;
@@ -240,6 +240,12 @@ struct Inner {
     embeddings: Result<(), String>,
     /// Whether the runner scores prompt tokens (prompt log-probabilities).
     scores_prompts: bool,
+    /// The LoRA adapters served, by number (`None`: unloaded; numbers are not reused).
+    adapters: parking_lot::RwLock<Vec<Option<AdapterInfo>>>,
+    /// Held by a load or unload of an adapter from start to end: one at a time.
+    adapter_changes: tokio::sync::Mutex<()>,
+    /// The configuration adapter files are read against, if the runner takes them.
+    adapter_base: Option<crate::model::ModelConfig>,
     kv_events: Option<KvEventHub>,
     thread: parking_lot::Mutex<Option<JoinHandle<()>>>,
 }
@@ -270,26 +276,17 @@ impl EngineHandle {
             .get_u64(&format!("{architecture}.pooling_type"))
             .map(|n| Pooling::from_gguf(u32::try_from(n).unwrap_or(u32::MAX)));
         drop(file);
-        let model_config = model.config().clone();
         let base_name = model_info.name.clone();
         match model {
             LoadedModel::Cpu(mut model) => {
-                model_info.adapters = adapters::load_adapters(
-                    &mut *model,
-                    &model_config,
-                    &base_name,
-                    &config.lora_paths,
-                )?;
+                model_info.adapters =
+                    adapters::load_adapters(&mut *model, &base_name, &config.lora_paths)?;
                 Self::start_with_model(*model, tokenizer, chat_template, model_info, &config)
             }
             #[cfg(feature = "cuda")]
             LoadedModel::Cuda(mut gpu) => {
-                model_info.adapters = adapters::load_adapters(
-                    &mut *gpu,
-                    &model_config,
-                    &base_name,
-                    &config.lora_paths,
-                )?;
+                model_info.adapters =
+                    adapters::load_adapters(&mut *gpu, &base_name, &config.lora_paths)?;
                 let max_batch = config
                     .cuda_graph_max_batch
                     .min(config.scheduler.max_running_requests);
@@ -386,6 +383,9 @@ impl EngineHandle {
         let kv_capacity = cache.allocator().capacity();
         let embeddings = embedding_support(model.computes_hidden_states(), model_info.pooling);
         let scores_prompts = model.computes_scores();
+        let served: Vec<Option<AdapterInfo>> =
+            model_info.adapters.iter().cloned().map(Some).collect();
+        let adapter_base = model.adapter_base();
         // A rendered conversation longer than the longest prompt can hold would be refused
         // after rendering: the template may not build more than that.
         chat_template.set_max_output_bytes(
@@ -448,6 +448,9 @@ impl EngineHandle {
                 grammars,
                 embeddings,
                 scores_prompts,
+                adapters: parking_lot::RwLock::new(served),
+                adapter_changes: tokio::sync::Mutex::new(()),
+                adapter_base,
                 kv_events,
                 thread: parking_lot::Mutex::new(Some(thread)),
             }),
@@ -485,9 +488,25 @@ impl EngineHandle {
         &self.inner.model_info
     }
 
-    /// The number of the LoRA adapter named `name`, if one is loaded.
+    /// The number of the LoRA adapter named `name`, if one is served.
     pub fn adapter(&self, name: &str) -> Option<u32> {
-        adapters::adapter_index(&self.inner.model_info.adapters, name)
+        adapters::adapter_index(&self.inner.adapters.read(), name)
+    }
+
+    /// The LoRA adapters served now, by number.
+    pub fn adapters(&self) -> Vec<AdapterInfo> {
+        self.inner
+            .adapters
+            .read()
+            .iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
+
+    /// Whether any LoRA adapter was ever served (loaded at start or since, unloaded or not).
+    pub fn adapters_ever_served(&self) -> bool {
+        !self.inner.adapters.read().is_empty()
     }
 
     /// Longest prompt + output a request may have.

@@ -80,10 +80,14 @@ impl EngineHandle {
             )));
         }
         if let Some(a) = request.namespace.adapter {
-            let loaded = inner.model_info.adapters.len();
-            if a as usize >= loaded {
+            let served = inner
+                .adapters
+                .read()
+                .get(a as usize)
+                .is_some_and(Option::is_some);
+            if !served {
                 return Err(SubmitError::InvalidArgument(format!(
-                    "LoRA adapter {a}: {loaded} are loaded"
+                    "LoRA adapter {a} is not served"
                 )));
             }
         }

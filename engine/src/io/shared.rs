@@ -32,6 +32,18 @@ pub(crate) enum Command {
     Shutdown {
         grace: Duration,
     },
+    /// Adds a LoRA adapter read while serving to the model, answering its number. It is a
+    /// `model::lora::LoraAdapter`, boxed as `Any`: the model imports this module, so this
+    /// module does not name the model's types.
+    AddAdapter {
+        adapter: Box<dyn std::any::Any + Send>,
+        sha256: String,
+        reply: oneshot::Sender<Result<u32, String>>,
+    },
+    /// Takes no new request for adapter `id`; drops it once none uses it.
+    UnloadAdapter {
+        id: u32,
+    },
 }
 
 /// Whose requests an abort by id ends (ids are chosen by clients, so tenants may share one).

@@ -124,6 +124,10 @@ pub enum GenerateError {
     /// allowed, or a step more work): the client's to change (400 / INVALID_ARGUMENT).
     #[error("{0}")]
     Grammar(String),
+    /// The request can no longer run as asked (its LoRA adapter was unloaded on its way in):
+    /// the client's to change (400 / INVALID_ARGUMENT).
+    #[error("{0}")]
+    Invalid(String),
     /// The engine failed (a forward pass, the device): the server's fault (500 / INTERNAL).
     #[error("{0}")]
     Engine(String),
@@ -158,12 +162,12 @@ pub struct ModelInfo {
     pub eos_token_ids: Vec<u32>,
     /// How the file says its embeddings are pooled (`{arch}.pooling_type`), if it does.
     pub pooling: Option<Pooling>,
-    /// The LoRA adapters served beside the base model; a request names one by its name and
-    /// runs it as adapter number its index.
+    /// The LoRA adapters loaded at start, adapter number `i` the `i`th (`EngineHandle::
+    /// adapters` gives those served now, loaded or unloaded since).
     pub adapters: Vec<AdapterInfo>,
 }
 
-/// A LoRA adapter loaded at start.
+/// A LoRA adapter served.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AdapterInfo {
     pub name: String,

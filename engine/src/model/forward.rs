@@ -58,15 +58,16 @@ struct Scratch {
 /// A loaded model ready to run batches.
 pub struct Model {
     weights: Weights,
-    /// LoRA adapters a batch's requests may name, by index.
-    adapters: Vec<LoraAdapter>,
+    /// LoRA adapters a batch's requests may name, by number (`None`: unloaded; numbers are
+    /// never reused, so a request can never run another adapter than it named).
+    adapters: Vec<Option<LoraAdapter>>,
     scratch: Scratch,
 }
 
 /// The step's runs of rows per adapter, and the adapters: what [`Adapted::apply`] needs to
 /// update a projection's output.
 struct Adapted<'a> {
-    adapters: &'a [LoraAdapter],
+    adapters: &'a [Option<LoraAdapter>],
     segments: Vec<(u32, std::ops::Range<usize>)>,
 }
 
@@ -77,7 +78,7 @@ impl Adapted<'_> {
         let rows = x.len() / n_in.max(1);
         let width = out.len() / rows.max(1);
         for (adapter, range) in &self.segments {
-            if let Some(adapter) = self.adapters.get(*adapter as usize) {
+            if let Some(Some(adapter)) = self.adapters.get(*adapter as usize) {
                 adapter.apply(
                     layer,
                     target,
@@ -120,9 +121,22 @@ impl Model {
         }
     }
 
-    /// LoRA adapters loaded so far.
+    /// LoRA adapter numbers given out so far (loaded or since unloaded).
     pub fn adapters(&self) -> usize {
         self.adapters.len()
+    }
+
+    /// Unloads adapter `id`; its number is not given out again.
+    pub fn remove_adapter(&mut self, id: u32) -> Result<(), ModelError> {
+        match self.adapters.get_mut(id as usize) {
+            Some(slot @ Some(_)) => {
+                *slot = None;
+                Ok(())
+            }
+            _ => Err(ModelError::Adapter(format!(
+                "no LoRA adapter {id} is loaded"
+            ))),
+        }
     }
 
     /// Adds `adapter` under the next index; refused where it updates the MLP of a layer
@@ -138,7 +152,7 @@ impl Model {
         }
         let index = u32::try_from(self.adapters.len())
             .map_err(|_| ModelError::Adapter("too many adapters".into()))?;
-        self.adapters.push(adapter);
+        self.adapters.push(Some(adapter));
         Ok(index)
     }
 
@@ -318,11 +332,10 @@ impl Model {
 
     fn validate(&self, batch: &ForwardBatch, kv: &KvStorage) -> Result<(), ModelError> {
         batch.validate(self.weights.config.vocab_size)?;
-        if let Some(a) =
-            (batch.adapters.iter().flatten()).find(|&&a| a as usize >= self.adapters.len())
-        {
+        let loaded = |a: u32| matches!(self.adapters.get(a as usize), Some(Some(_)));
+        if let Some(a) = (batch.adapters.iter().flatten()).find(|&&a| !loaded(a)) {
             return Err(ModelError::Batch(format!(
-                "LoRA adapter {a} of {} loaded",
+                "LoRA adapter {a} is not loaded ({} numbers given out)",
                 self.adapters.len()
             )));
         }

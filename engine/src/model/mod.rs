@@ -172,12 +172,25 @@ pub trait ForwardModel: Send {
         0
     }
 
-    /// Adds `adapter` as number [`Self::adapters`] (before serving).
+    /// The configuration adapters are read against ([`lora::read_adapter`]), if this runner
+    /// takes adapter files.
+    fn adapter_base(&self) -> Option<ModelConfig> {
+        None
+    }
+
+    /// Adds `adapter` as number [`Self::adapters`].
     fn add_adapter(&mut self, adapter: lora::LoraAdapter) -> Result<u32, ModelError> {
         let _ = adapter;
         Err(ModelError::Unsupported(
             "LoRA adapters on this runner".into(),
         ))
+    }
+
+    /// Unloads adapter `id` (its number is not given out again).
+    fn remove_adapter(&mut self, id: u32) -> Result<(), ModelError> {
+        Err(ModelError::Adapter(format!(
+            "no LoRA adapter {id} is loaded"
+        )))
     }
 
     /// Decode steps this model replayed from a CUDA graph (the GPU runner's count).
@@ -289,6 +302,14 @@ impl ForwardModel for Model {
 
     fn add_adapter(&mut self, adapter: lora::LoraAdapter) -> Result<u32, ModelError> {
         Model::add_adapter(self, adapter)
+    }
+
+    fn remove_adapter(&mut self, id: u32) -> Result<(), ModelError> {
+        Model::remove_adapter(self, id)
+    }
+
+    fn adapter_base(&self) -> Option<ModelConfig> {
+        Some(self.config().clone())
     }
 
     fn sliding_window_layers(&self) -> usize {

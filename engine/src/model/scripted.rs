@@ -48,8 +48,9 @@ pub struct ScriptedModel {
     tokens_only: bool,
     /// Called with every batch before it runs (tests that act between steps).
     on_forward: Option<ForwardHook>,
-    /// LoRA adapters a batch's requests may name.
+    /// LoRA adapter numbers given out; a batch's requests may name those not `removed`.
     adapters: usize,
+    removed: Vec<u32>,
 }
 
 /// See [`ScriptedModel::with_forward_hook`].
@@ -74,6 +75,7 @@ impl ScriptedModel {
             tokens_only: false,
             on_forward: None,
             adapters: 0,
+            removed: Vec::new(),
         }
     }
 
@@ -173,11 +175,9 @@ impl ScriptedModel {
                 )));
             }
         }
-        if let Some(a) = (batch.adapters.iter().flatten()).find(|&&a| a as usize >= self.adapters) {
-            return Err(ModelError::Batch(format!(
-                "LoRA adapter {a} of {} loaded",
-                self.adapters
-            )));
+        let loaded = |a: u32| (a as usize) < self.adapters && !self.removed.contains(&a);
+        if let Some(a) = (batch.adapters.iter().flatten()).find(|&&a| !loaded(a)) {
+            return Err(ModelError::Batch(format!("LoRA adapter {a} is not loaded")));
         }
         let keys: Vec<f32> = batch
             .input_ids
@@ -348,6 +348,23 @@ impl ForwardModel for ScriptedModel {
 
     fn adapters(&self) -> usize {
         self.adapters
+    }
+
+    /// Takes any adapter as the next number (its weights mean nothing to this model: each
+    /// number tags K/V differently).
+    fn add_adapter(&mut self, _adapter: super::lora::LoraAdapter) -> Result<u32, ModelError> {
+        self.adapters += 1;
+        Ok(self.adapters as u32 - 1)
+    }
+
+    fn remove_adapter(&mut self, id: u32) -> Result<(), ModelError> {
+        if id as usize >= self.adapters || self.removed.contains(&id) {
+            return Err(ModelError::Adapter(format!(
+                "no LoRA adapter {id} is loaded"
+            )));
+        }
+        self.removed.push(id);
+        Ok(())
     }
 
     fn computes_hidden_states(&self) -> bool {

@@ -42,6 +42,11 @@ impl<M: ForwardModel> Scheduler<M> {
             tx,
             submitted_at,
         } = new;
+        // Its adapter was unloaded on its way in: it ends before it touches anything.
+        if let Some(error) = self.adapter_error(request.namespace.adapter) {
+            tx.send(crate::io::GenerateEvent::Error(error));
+            return;
+        }
         // Released when the request ends (`stream_and_release`).
         let ns = self.cache.acquire_namespace(&request.namespace);
         let adapter = request.namespace.adapter;

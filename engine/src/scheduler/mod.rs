@@ -4,10 +4,12 @@
 //! short), admit waiting requests (SGLang's PrefillAdder), run one mixed batch of decode tokens
 //! and prefill chunks, then sample, stream and cache.
 
+mod adapters;
 mod admission;
 mod device_sampling;
 mod entry;
 mod fair;
+mod flush;
 mod grammar_turns;
 mod ngram;
 mod output;
@@ -170,6 +172,10 @@ pub struct Scheduler<M: ForwardModel> {
     /// touch (`None`: any): applied in one pass, so a flood of aborts costs a lookup each,
     /// not a scan of every request each.
     aborts: rustc_hash::FxHashMap<String, Vec<AbortScope>>,
+    /// LoRA adapters unloaded: no new request may run them.
+    retired_adapters: rustc_hash::FxHashSet<u32>,
+    /// Of those, the ones still loaded while requests use them.
+    retiring_adapters: Vec<u32>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -214,6 +220,8 @@ impl<M: ForwardModel> Scheduler<M> {
             flight: None,
             abandoned_in_flight: Default::default(),
             aborts: Default::default(),
+            retired_adapters: Default::default(),
+            retiring_adapters: Vec::new(),
         };
         (scheduler, inbox)
     }
@@ -269,6 +277,7 @@ impl<M: ForwardModel> Scheduler<M> {
             if idle {
                 // A launched batch's results concern no running request any more.
                 self.drop_flight();
+                self.drop_unused_adapters();
                 self.check_idle();
                 if self.shutdown_at.is_some() {
                     break;
@@ -310,6 +319,7 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             let before = (self.work_done(), self.running.len(), self.waiting.len());
             self.step();
+            self.drop_unused_adapters();
             self.publish();
             self.send_block_events();
             let after = (self.work_done(), self.running.len(), self.waiting.len());
@@ -403,44 +413,25 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             Command::SetTenants(limits) => self.tenants.set_limits(limits),
             Command::Flush { namespace, reply } => {
-                let result = match namespace {
-                    Some(ns) => {
-                        // A caller's namespace holds its caches under every adapter too.
-                        let adapters = if ns.adapter.is_none() {
-                            self.model.adapters()
-                        } else {
-                            0
-                        };
-                        let with = |a| radix::Namespace {
-                            adapter: Some(a),
-                            ..ns.clone()
-                        };
-                        let all: Vec<radix::Namespace> = std::iter::once(ns.clone())
-                            .chain((0..adapters as u32).map(with))
-                            .collect();
-                        let mut freed = Ok(0);
-                        for ns in &all {
-                            self.flush_disk(Some(ns));
-                            // Flushing a namespace that does not exist (any more) frees nothing.
-                            if let Some(id) = self.cache.tree().find_namespace(ns) {
-                                freed =
-                                    freed.and_then(|n| Ok(n + self.cache.flush_namespace(id)?));
-                            }
-                        }
-                        freed
-                    }
-                    None => {
-                        self.flush_disk(None);
-                        self.cache.flush_all()
-                    }
-                };
-                self.sync_salts();
+                let result = self.flush(namespace);
                 // The caller may have gone; nothing to do then.
                 let _ = reply.send(result.map_err(|e| e.to_string()));
             }
             Command::Shutdown { grace } => {
                 self.shutdown_at = Some(Instant::now() + grace);
             }
+            Command::AddAdapter {
+                adapter,
+                sha256,
+                reply,
+            } => {
+                let added = self.add_adapter(adapter, &sha256);
+                if let Err(Ok(id)) = reply.send(added) {
+                    // Its caller went: nobody could name it, nor unload it.
+                    self.unload_adapter(id);
+                }
+            }
+            Command::UnloadAdapter { id } => self.unload_adapter(id),
         }
     }
 

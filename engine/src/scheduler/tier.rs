@@ -99,6 +99,24 @@ pub(crate) struct DiskKv {
 }
 
 impl DiskKv {
+    /// One adapter number per distinct adapter file whose pages may be on disk.
+    pub fn adapter_files(&self) -> Vec<u32> {
+        let mut seen = std::collections::BTreeSet::new();
+        (self.adapters.iter().enumerate())
+            .filter(|(_, sha)| !sha.is_empty() && seen.insert(sha.as_str()))
+            .filter_map(|(id, _)| u32::try_from(id).ok())
+            .collect()
+    }
+
+    /// Names adapter `id`'s pages by its file's sha256 (an adapter loaded while serving).
+    pub fn name_adapter(&mut self, id: u32, sha256: &str) {
+        let id = id as usize;
+        if self.adapters.len() <= id {
+            self.adapters.resize(id + 1, String::new());
+        }
+        self.adapters[id] = sha256.to_string();
+    }
+
     /// The tier over `disk`; `adapters`: each LoRA adapter's file sha256, by number.
     pub fn new(disk: DiskTier, layout: KvLayout, budget_bytes: u64, adapters: Vec<String>) -> Self {
         let (done_tx, done_rx) = channel();
@@ -154,7 +172,7 @@ fn identity(ns: &Namespace, tenants: &TenantBook, adapters: &[String]) -> Option
     }
     if let Some(adapter) = ns.adapter {
         id.push_str("/adapter:");
-        id.push_str(adapters.get(adapter as usize)?);
+        id.push_str(adapters.get(adapter as usize).filter(|s| !s.is_empty())?);
     }
     Some(id)
 }
@@ -260,6 +278,11 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Requests waiting for the disk.
     pub(super) fn loading_count(&self) -> usize {
         self.disk.as_ref().map_or(0, |d| d.loading.len())
+    }
+
+    /// Whether a request waiting for its pages runs adapter `id`.
+    pub(super) fn loading_uses_adapter(&self, id: u32) -> bool {
+        (self.disk.iter()).any(|d| d.loading.iter().any(|l| l.req.adapter == Some(id)))
     }
 
     /// The tenant of each request waiting for its pages.

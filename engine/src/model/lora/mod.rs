@@ -9,10 +9,13 @@
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
 use kernels::quant::dequantize;
-use kernels::vector::dot;
+use kernels::vector::{axpy, dot};
 use rayon::prelude::*;
 
 mod peft;
+mod read;
+
+pub use read::read_adapter;
 
 /// Ranks above this are refused: a real adapter's rank is 4-256, and a hostile file's
 /// `[n_in, rank]` could otherwise ask for any amount of memory.
@@ -33,8 +36,9 @@ pub enum Target {
 struct LowRank {
     /// `[rank, n_in]`.
     a: Vec<f32>,
-    /// `[n_out, rank]`.
-    b: Vec<f32>,
+    /// B transposed, `[rank, n_out]`: each of its rows is added to the output scaled by
+    /// one value of `A x`, a whole vector at a time.
+    b_t: Vec<f32>,
     rank: usize,
     n_in: usize,
     n_out: usize,
@@ -50,15 +54,18 @@ impl LowRank {
         out.par_chunks_mut(width)
             .zip(x.par_chunks(self.n_in))
             .for_each_init(
-                || vec![0.0f32; self.rank],
-                |down, (out_row, x_row)| {
+                || (vec![0.0f32; self.rank], vec![0.0f32; self.n_out]),
+                |(down, up), (out_row, x_row)| {
                     for (d, a_row) in down.iter_mut().zip(self.a.chunks_exact(self.n_in)) {
                         *d = self.scale * dot(a_row, x_row);
                     }
-                    let out_row = &mut out_row[self.col..self.col + self.n_out];
-                    for (o, b_row) in out_row.iter_mut().zip(self.b.chunks_exact(self.rank)) {
-                        *o += dot(b_row, down);
+                    // The whole update first, then added once (as llama.cpp adds B A x).
+                    up.fill(0.0);
+                    for (&d, b_col) in down.iter().zip(self.b_t.chunks_exact(self.n_out)) {
+                        axpy(d, b_col, up);
                     }
+                    let out_row = &mut out_row[self.col..self.col + self.n_out];
+                    out_row.iter_mut().zip(up.iter()).for_each(|(o, u)| *o += u);
                 },
             );
     }
@@ -317,9 +324,15 @@ impl LowRank {
                 "{base}: holds a value that is not finite"
             )));
         }
+        let mut b_t = vec![0.0; b.len()];
+        for (o, row) in b.chunks_exact(rank.max(1)).enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                b_t[j * place.n_out + o] = v;
+            }
+        }
         Ok(Self {
             a,
-            b,
+            b_t,
             rank,
             n_in: place.n_in,
             n_out: place.n_out,
@@ -375,15 +388,9 @@ mod tests {
         let x: Vec<f32> = (0..2 * n_in)
             .map(|i| ((i * 5) % 13) as f32 * 0.25)
             .collect();
-        let update = LowRank {
-            a: a.clone(),
-            b: b.clone(),
-            rank,
-            n_in,
-            n_out,
-            col,
-            scale: 0.5,
-        };
+        let place = Place { n_in, n_out, col };
+        let update = LowRank::new("test", place, a.clone(), b.clone(), 0.5).unwrap();
+        assert_eq!(update.rank, rank);
         let mut out = vec![1.0f32; 2 * width];
         update.apply(&x, &mut out, width);
         for row in 0..2 {

@@ -11,6 +11,7 @@ use crate::model::{ModelConfig, ModelError};
 use half::{bf16, f16};
 use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// The parts of `adapter_config.json` that change what the adapter computes.
@@ -84,20 +85,25 @@ impl LoraAdapter {
     /// Reads the PEFT adapter at `path` (its directory, or its `.safetensors` file with
     /// `adapter_config.json` beside it) for a base model of `config`.
     pub fn from_peft(path: &Path, config: &ModelConfig) -> Result<Self, ModelError> {
-        let (dir, weights) = if path.is_dir() {
-            (path.to_path_buf(), path.join("adapter_model.safetensors"))
-        } else {
-            let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            (dir, path.to_path_buf())
-        };
-        let read = |p: &Path| {
-            std::fs::read(p).map_err(|e| ModelError::Adapter(format!("{}: {e}", p.display())))
-        };
-        let config_bytes = read(&dir.join("adapter_config.json"))?;
+        Ok(Self::read_peft(path, config)?.0)
+    }
+
+    /// [`Self::from_peft`], and the sha256 of what it read (weights and configuration).
+    pub(super) fn read_peft(
+        path: &Path,
+        config: &ModelConfig,
+    ) -> Result<(Self, String), ModelError> {
+        let (dir, weights) = super::read::peft_files(path);
+        let config_bytes = super::read::read_file(&dir.join("adapter_config.json"))?;
+        let weight_bytes = super::read::read_file(&weights)?;
+        let mut hasher = Sha256::new();
+        hasher.update(Sha256::digest(&weight_bytes));
+        hasher.update(Sha256::digest(&config_bytes));
         let peft: PeftConfig = serde_json::from_slice(&config_bytes)
             .map_err(|e| ModelError::Adapter(format!("adapter_config.json: {e}")))?;
         peft.check()?;
-        Self::from_peft_bytes(&read(&weights)?, &peft, config)
+        let adapter = Self::from_peft_bytes(&weight_bytes, &peft, config)?;
+        Ok((adapter, hex::encode(hasher.finalize())))
     }
 
     fn from_peft_bytes(

@@ -17,7 +17,7 @@ pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
         num_heads: saturate(info.num_heads),
         num_kv_heads: saturate(info.num_kv_heads),
         eos_token_ids: info.eos_token_ids.clone(),
-        lora_adapters: info.adapters.iter().map(|a| a.name.clone()).collect(),
+        lora_adapters: engine.adapters().into_iter().map(|a| a.name).collect(),
     }
 }
 

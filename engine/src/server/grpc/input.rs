@@ -206,9 +206,8 @@ pub(super) fn adapter_named(
         return Ok(None);
     };
     engine.adapter(name).map(Some).ok_or_else(|| {
-        let loaded: Vec<&str> = (engine.model_info().adapters.iter())
-            .map(|a| a.name.as_str())
-            .collect();
+        let served = engine.adapters();
+        let loaded: Vec<&str> = served.iter().map(|a| a.name.as_str()).collect();
         Status::invalid_argument(format!(
             "{field}: no LoRA adapter {name:?} is loaded (loaded: [{}])",
             loaded.join(", ")

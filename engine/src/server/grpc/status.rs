@@ -14,7 +14,9 @@ pub(super) fn from_submit(error: SubmitError) -> Status {
 /// A request that failed after it was accepted: its grammar is the caller's to change.
 pub(super) fn from_generate(error: GenerateError) -> Status {
     match error {
-        GenerateError::Grammar(message) => Status::invalid_argument(message),
+        GenerateError::Grammar(message) | GenerateError::Invalid(message) => {
+            Status::invalid_argument(message)
+        }
         GenerateError::Engine(message) => Status::internal(message),
     }
 }

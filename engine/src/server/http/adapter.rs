@@ -1,8 +1,8 @@
 //! Which model a request runs: the base model or one of the LoRA adapters served beside it.
 //! SGLang's `lora_path` names an adapter; so does `model`, as vLLM reads it (the adapter's
 //! name) and as SGLang writes it (`<base>:<adapter>`). Without adapters any `model` is the
-//! one model served, as before; with them, a `model` that names nothing served is a 404, so
-//! a misspelt adapter never falls back to the base model unnoticed.
+//! one model served, as before; once any was served, a `model` that names nothing served is
+//! a 404, so a misspelt or unloaded adapter never falls back to the base model unnoticed.
 
 use super::error::ApiError;
 use crate::handle::EngineHandle;
@@ -38,7 +38,7 @@ pub fn served_model(
         Some(m) => adapter(m)
             .or_else(|| m.rsplit_once(':').and_then(|(_, name)| adapter(name)))
             .map(Some)
-            .or_else(|| info.adapters.is_empty().then_some(None))
+            .or_else(|| (!engine.adapters_ever_served()).then_some(None))
             .ok_or_else(|| unknown_model(engine, m))?,
     };
     let by_path = match lora_path {
@@ -84,9 +84,8 @@ fn unknown_model(engine: &EngineHandle, model: &str) -> ApiError {
 
 /// ", and LoRA adapters a, b" (or nothing without adapters), for error messages.
 fn loaded(engine: &EngineHandle) -> String {
-    let names: Vec<&str> = (engine.model_info().adapters.iter())
-        .map(|a| a.name.as_str())
-        .collect();
+    let served = engine.adapters();
+    let names: Vec<&str> = served.iter().map(|a| a.name.as_str()).collect();
     if names.is_empty() {
         " (no LoRA adapters are loaded)".into()
     } else {

@@ -137,7 +137,9 @@ impl From<SubmitError> for ApiError {
 impl From<GenerateError> for ApiError {
     fn from(e: GenerateError) -> Self {
         match e {
-            GenerateError::Grammar(message) => ApiError::invalid(message),
+            GenerateError::Grammar(message) | GenerateError::Invalid(message) => {
+                ApiError::invalid(message)
+            }
             GenerateError::Engine(message) => ApiError::internal(message),
         }
     }

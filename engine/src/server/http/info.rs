@@ -64,7 +64,8 @@ fn model_objects(state: &HttpState) -> Result<Vec<serde_json::Value>, ApiError> 
         "parent": null,
         "max_model_len": engine.max_context_len(),
     });
-    let adapters = info.adapters.iter().map(|a| {
+    let served = engine.adapters();
+    let adapters = served.iter().map(|a| {
         json!({
             "id": a.name,
             "object": "model",

@@ -17,6 +17,7 @@ mod generate;
 mod info;
 mod listen;
 mod logprobs;
+mod lora_admin;
 mod native;
 pub mod params;
 pub mod protocol;
@@ -117,6 +118,10 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/models", get(info::models))
         .route("/v1/models/{id}", get(info::model))
         .route("/metrics", get(info::metrics))
+        .route("/load_lora_adapter", post(lora_admin::load))
+        .route("/v1/load_lora_adapter", post(lora_admin::load))
+        .route("/unload_lora_adapter", post(lora_admin::unload))
+        .route("/v1/unload_lora_adapter", post(lora_admin::unload))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             require_caller,

@@ -1,0 +1,54 @@
+//! Flushing the prefix cache: everything (an administrator's flush), or a caller's
+//! namespace, which holds its caches under every LoRA adapter too, in the pool and on disk.
+
+use super::Scheduler;
+use crate::model::ForwardModel;
+use pools::PoolError;
+use radix::Namespace;
+
+impl<M: ForwardModel> Scheduler<M> {
+    /// Flushes `namespace` (with its adapters' caches, when it names no adapter), or
+    /// everything; returns the tokens freed from the pool.
+    pub(super) fn flush(&mut self, namespace: Option<Namespace>) -> Result<usize, PoolError> {
+        let Some(ns) = namespace else {
+            self.flush_disk(None);
+            let freed = self.cache.flush_all();
+            self.sync_salts();
+            return freed;
+        };
+        let tree = self.cache.tree();
+        let mine = |n: &Namespace| {
+            n.scope == ns.scope
+                && n.salt == ns.salt
+                && (ns.adapter.is_none() || n.adapter == ns.adapter)
+        };
+        let mut all: Vec<Namespace> = (tree.namespace_ids())
+            .filter_map(|id| tree.namespace(id).filter(|n| mine(n)).cloned())
+            .collect();
+        // Its disk pages may outlive its pool cache: each adapter file's too.
+        let files = match (&self.disk, ns.adapter) {
+            (Some(disk), None) => disk.adapter_files(),
+            _ => Vec::new(),
+        };
+        let adapters = std::iter::once(ns.adapter).chain(files.into_iter().map(Some));
+        for adapter in adapters {
+            let ns = Namespace {
+                adapter,
+                ..ns.clone()
+            };
+            if !all.contains(&ns) {
+                all.push(ns);
+            }
+        }
+        let mut freed = Ok(0);
+        for ns in &all {
+            self.flush_disk(Some(ns));
+            // Flushing a namespace that does not exist (any more) frees nothing.
+            if let Some(id) = self.cache.tree().find_namespace(ns) {
+                freed = freed.and_then(|n| Ok(n + self.cache.flush_namespace(id)?));
+            }
+        }
+        self.sync_salts();
+        freed
+    }
+}
