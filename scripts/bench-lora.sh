@@ -24,6 +24,9 @@ llama="${LLAMA_CPP_PREFIX:-/opt/llama.cpp}/bin/llama-server"
 common=(--backend openai --max-concurrency 16 --temperature 0 --ignore-eos true --seed 1
   --dataset random --num-prompts 32 --random-input-len 512 --random-output-len 64)
 
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null' EXIT
+
 wait_healthy() {
   for _ in $(seq 120); do curl -sf "$1/health" >/dev/null && return 0; sleep 1; done
   echo "bench-lora: $1 did not come up" >&2
@@ -47,7 +50,7 @@ for mode in base lora_a; do
   extra=()
   [ "$mode" = lora_a ] && extra=(--lora "$adapter")
   "$llama" -m "$model" --host 127.0.0.1 --port 18090 -t 2 -tb 2 -np 16 -c 20480 \
-    "${extra[@]}" >"$out/llama-server-$mode.log" 2>&1 &
+    ${extra[@]+"${extra[@]}"} >"$out/llama-server-$mode.log" 2>&1 &
   pid=$!
   wait_healthy http://127.0.0.1:18090
   # What llama-server applies (empty without the adapter).

@@ -35,11 +35,24 @@ expected_sha256() {
 print(d.get("file_sha256") or d["gguf_sha256"])' "$fixture"
 }
 
+# A PEFT adapter's configuration, checked beside its weights: "<sha256>  <file>", or nothing.
+config_check() {
+  local fixture="$fixtures/$1.json"
+  case "$1" in *_peft) ;; *) return 0 ;; esac
+  [ -f "$fixture" ] || return 0
+  python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])).get("config_sha256")
+if c:
+    print(f"{c}  {sys.argv[2]}")' "$fixture" "$2/$1/adapter_config.json"
+}
+
 up_to_date() {
-  local want
+  local want config
   want="$(expected_sha256 "$1")"
+  config="$(config_check "$1" "$dest")"
   [ -n "$want" ] && [ -f "$(file_of "$1" "$dest")" ] &&
-    echo "$want  $(file_of "$1" "$dest")" | sha256sum --check --status
+    echo "$want  $(file_of "$1" "$dest")" | sha256sum --check --status &&
+    { [ -z "$config" ] || echo "$config" | sha256sum --check --status; }
 }
 
 missing=()
@@ -82,6 +95,10 @@ sys.exit(m.version('gguf') != '$gguf_version' or numpy.__version__ != '$numpy_ve
   for family in "${missing[@]}"; do
     want="$(expected_sha256 "$family")"
     got="$(sha256sum "$(file_of "$family" "$tmp")" | cut -d' ' -f1)"
+    config="$(config_check "$family" "$tmp")"
+    if [ -n "$config" ] && ! echo "$config" | sha256sum --check --status; then
+      got="$got (and its adapter_config.json differs)"
+    fi
     if [ -n "$want" ] && [ "$got" != "$want" ]; then
       echo "fetch-family-models: $family came out with sha256 $got, but" \
         "$fixtures/$family.json was made from $want (if the generator changed on purpose," \

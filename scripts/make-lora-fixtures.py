@@ -5,7 +5,7 @@ Runs llama.cpp's llama-server on SmolLM2-135M with both of its adapters from
 scripts/make-lora-adapters.py loaded (`--lora`), and records per prompt, with one adapter
 enabled at scale 1 through the request's `lora` field and the other at 0, the tokenization
 and a 32-step greedy continuation with the top-5 next-token probabilities: the engine's
-LoRA path is checked against an implementation we did not write. The same prompts without
+LoRA path is checked against an independent implementation. The same prompts without
 any adapter are recorded too (`base_greedy_ids`), so a test can see the adapter changed
 the output. The same for the phi3 family model and its fused-projection adapter, with the
 family fixtures' prompts and tokenization (BOS as the model asks).
@@ -26,26 +26,18 @@ ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = ("smollm2_lora_a", "smollm2_lora_b")
 
 
-def _load_reference_helpers():
-    path = Path(__file__).resolve().parent / "make-reference-fixtures.py"
-    spec = importlib.util.spec_from_file_location("make_reference_fixtures", path)
+def _load_script(name: str):
+    """Another fixture script of this folder, as a module (its helpers run llama-server the
+    same way for every fixture set)."""
+    path = Path(__file__).resolve().parent / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-ref = _load_reference_helpers()
-
-
-def _load_family_helpers():
-    path = Path(__file__).resolve().parent / "make-family-fixtures.py"
-    spec = importlib.util.spec_from_file_location("make_family_fixtures", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fam = _load_family_helpers()
+ref = _load_script("make-reference-fixtures")
+fam = _load_script("make-family-fixtures")
 
 PROMPTS = ref.PROMPTS
 

@@ -409,6 +409,12 @@ async fn adapters_load_and_unload_while_serving() {
     assert_eq!(status, 404);
     let models = reqwest_get(&s, "/v1/models").await;
     assert_eq!(models["data"].as_array().unwrap().len(), 1, "{models}");
+    // Only the two adapters ever ran here: with both gone, so is every cached token.
+    let engine = s.engine.clone();
+    tokio::task::spawn_blocking(move || wait_idle(&engine))
+        .await
+        .unwrap();
+    assert_eq!(s.engine.server_info().kv_evictable_tokens, 0);
 
     // Loaded again under its name: a new number, the same answers, a cold cache.
     let (status, _) = post_json(s.http, "/v1/load_lora_adapter", load("a", &peft)).await;
@@ -467,7 +473,8 @@ async fn adapters_load_and_unload_while_serving() {
 
 /// An adapter unloaded while the engine still holds a request of it (the scheduler busy, the
 /// request queued behind): that request runs it to the end (the scripted model fails any pass
-/// naming an adapter it no longer holds), a new one is refused, and nothing leaks.
+/// naming an adapter it no longer holds), a new one is refused, and the engine ends idle with
+/// no K/V leaked.
 #[test]
 fn an_unloaded_adapter_finishes_the_requests_it_has() {
     use common::scripted::{collect_tokens, reference_for, start_model};

@@ -12,7 +12,8 @@ use tokio::sync::oneshot;
 /// Longest adapter name.
 pub const MAX_ADAPTER_NAME_BYTES: usize = 128;
 
-/// An adapter to load: the name requests use, and its GGUF file.
+/// An adapter to load: the name requests use, and its file (PEFT directory or weights, or
+/// GGUF).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoraSpec {
     pub name: String,
@@ -122,6 +123,14 @@ impl EngineHandle {
     /// Loads the adapter of `spec` while serving: its file is read on the blocking pool,
     /// then the scheduler adds it between two steps; requests may name it once this returns.
     pub async fn load_adapter(&self, spec: LoraSpec) -> Result<AdapterInfo, AdapterError> {
+        // In a task of its own: a caller that goes away mid-load cannot leave the adapter
+        // loaded but unnamed (it could never be unloaded).
+        let handle = self.clone();
+        let load = tokio::spawn(async move { handle.load_adapter_to_end(spec).await });
+        load.await.map_err(|_| AdapterError::Stopped)?
+    }
+
+    async fn load_adapter_to_end(&self, spec: LoraSpec) -> Result<AdapterInfo, AdapterError> {
         let _one_at_a_time = self.inner.adapter_changes.lock().await;
         check_new_name(&spec.name, &self.inner.model_info.name, &self.adapters())
             .map_err(AdapterError::BadName)?;

@@ -612,7 +612,11 @@ impl EngineHandle {
         let (reply, rx) = oneshot::channel();
         self.inner
             .tx
-            .send(Command::Flush { namespace, reply })
+            .send(Command::Flush {
+                namespace,
+                exact: false,
+                reply,
+            })
             .map_err(|_| EngineError::Stopped)?;
         rx.await
             .map_err(|_| EngineError::Stopped)?

@@ -310,6 +310,7 @@ impl EngineHandle {
                 let (reply, _) = oneshot::channel();
                 let _ = inner.tx.send(Command::Flush {
                     namespace: Some(namespace),
+                    exact: true,
                     reply,
                 });
             }

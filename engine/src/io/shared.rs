@@ -27,6 +27,9 @@ pub(crate) enum Command {
     SetTenants(Vec<TenantLimits>),
     Flush {
         namespace: Option<Namespace>,
+        /// Only `namespace` itself; otherwise a namespace without an adapter takes its
+        /// caches under every adapter with it (a caller's flush).
+        exact: bool,
         reply: oneshot::Sender<Result<usize, String>>,
     },
     Shutdown {

@@ -7,9 +7,13 @@ use pools::PoolError;
 use radix::Namespace;
 
 impl<M: ForwardModel> Scheduler<M> {
-    /// Flushes `namespace` (with its adapters' caches, when it names no adapter), or
-    /// everything; returns the tokens freed from the pool.
-    pub(super) fn flush(&mut self, namespace: Option<Namespace>) -> Result<usize, PoolError> {
+    /// Flushes `namespace` (unless `exact`, with its adapters' caches when it names no
+    /// adapter), or everything; returns the tokens freed from the pool.
+    pub(super) fn flush(
+        &mut self,
+        namespace: Option<Namespace>,
+        exact: bool,
+    ) -> Result<usize, PoolError> {
         let Some(ns) = namespace else {
             self.flush_disk(None);
             let freed = self.cache.flush_all();
@@ -20,14 +24,14 @@ impl<M: ForwardModel> Scheduler<M> {
         let mine = |n: &Namespace| {
             n.scope == ns.scope
                 && n.salt == ns.salt
-                && (ns.adapter.is_none() || n.adapter == ns.adapter)
+                && (n.adapter == ns.adapter || (!exact && ns.adapter.is_none()))
         };
         let mut all: Vec<Namespace> = (tree.namespace_ids())
             .filter_map(|id| tree.namespace(id).filter(|n| mine(n)).cloned())
             .collect();
         // Its disk pages may outlive its pool cache: each adapter file's too.
         let files = match (&self.disk, ns.adapter) {
-            (Some(disk), None) => disk.adapter_files(),
+            (Some(disk), None) if !exact => disk.adapter_files(),
             _ => Vec::new(),
         };
         let adapters = std::iter::once(ns.adapter).chain(files.into_iter().map(Some));

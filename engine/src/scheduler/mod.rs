@@ -412,8 +412,12 @@ impl<M: ForwardModel> Scheduler<M> {
                 }
             }
             Command::SetTenants(limits) => self.tenants.set_limits(limits),
-            Command::Flush { namespace, reply } => {
-                let result = self.flush(namespace);
+            Command::Flush {
+                namespace,
+                exact,
+                reply,
+            } => {
+                let result = self.flush(namespace, exact);
                 // The caller may have gone; nothing to do then.
                 let _ = reply.send(result.map_err(|e| e.to_string()));
             }

@@ -34,7 +34,7 @@ pub async fn generate(
 ) -> Result<Response, ApiError> {
     let (engine, request): (_, NativeRequest) = accept(&state, &caller, body).await?;
     request.unsupported.refuse()?;
-    let (lora_path, lora_paths) = one_lora_path(request.lora_path)?;
+    let (lora_path, lora_path_count) = one_lora_path(request.lora_path)?;
     let served = served_model(engine, None, lora_path.as_ref())?;
     let (prompt, field, single) = prompt_of(request.text, request.input_ids)?;
     let fields = sampling_of(request.sampling_params)?.into_fields()?;
@@ -70,7 +70,7 @@ pub async fn generate(
     let samples = samples_per_prompt(&fields)?;
     let grammar = grammar_spec(&fields)?;
     let inputs = prompt_inputs(prompt, field)?;
-    if lora_paths.is_some_and(|n| n != 1 && n != inputs.len()) {
+    if lora_path_count.is_some_and(|n| n != 1 && n != inputs.len()) {
         return Err(ApiError::invalid_param(
             "lora_path",
             format!(
