@@ -6,7 +6,7 @@
 use super::error::ApiError;
 use super::generate::parse_body;
 use super::HttpState;
-use crate::handle::{AdapterError, LoraSpec};
+use crate::handle::{AdapterError, EngineHandle, LoraSpec};
 use crate::tenants::Caller;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -44,9 +44,7 @@ pub async fn load(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let engine = state.serving_engine()?;
-    admin_only(&caller)?;
-    let request: LoadRequest = parse_body(engine, &caller, body?).await?;
+    let (engine, request): (_, LoadRequest) = accept_admin(&state, &caller, body).await?;
     let spec = LoraSpec {
         name: request.lora_name,
         path: request.lora_path.into(),
@@ -63,9 +61,7 @@ pub async fn unload(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let engine = state.serving_engine()?;
-    admin_only(&caller)?;
-    let request: UnloadRequest = parse_body(engine, &caller, body?).await?;
+    let (engine, request): (_, UnloadRequest) = accept_admin(&state, &caller, body).await?;
     if request.lora_int_id.is_some() {
         return Err(ApiError::invalid_param(
             "lora_int_id",
@@ -79,18 +75,24 @@ pub async fn unload(
     ))
 }
 
-fn admin_only(caller: &Caller) -> Result<(), ApiError> {
-    if caller.is_admin {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden(
+/// The engine and the parsed body of an administrator's request; 403 for anyone else,
+/// before the body is read.
+async fn accept_admin<'a, T: serde::de::DeserializeOwned + Send + 'static>(
+    state: &'a HttpState,
+    caller: &Caller,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(&'a EngineHandle, T), ApiError> {
+    let engine = state.serving_engine()?;
+    if !caller.is_admin {
+        return Err(ApiError::forbidden(
             "loading and unloading LoRA adapters is for administrators",
-        ))
+        ));
     }
+    Ok((engine, parse_body(engine, caller, body?).await?))
 }
 
 /// SGLang's answer (`success`, `loaded_adapters`), with a message as vLLM gives one.
-fn answer(engine: &crate::handle::EngineHandle, message: String) -> Response {
+fn answer(engine: &EngineHandle, message: String) -> Response {
     let loaded: serde_json::Map<String, serde_json::Value> = (engine.adapters().into_iter())
         .map(|a| (a.name, json!(a.path)))
         .collect();
