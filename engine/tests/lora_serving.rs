@@ -10,7 +10,7 @@ use crate::common;
 use crate::lora::{adapter_file, fixture, ADAPTERS};
 
 use common::servers::{post_json, serve, Servers};
-use common::{family_model_path, model_path, wait_idle};
+use common::{family_model_path, model_path, wait_idle, wait_until};
 use engine::handle::{EngineConfig, EngineHandle, LoraSpec};
 use proto::v1 as pb;
 use proto::v1::radix_serve_client::RadixServeClient;
@@ -411,10 +411,15 @@ async fn adapters_load_and_unload_while_serving() {
     assert_eq!(models["data"].as_array().unwrap().len(), 1, "{models}");
     // Only the two adapters ever ran here: with both gone, so is every cached token.
     let engine = s.engine.clone();
-    tokio::task::spawn_blocking(move || wait_idle(&engine))
-        .await
-        .unwrap();
-    assert_eq!(s.engine.server_info().kv_evictable_tokens, 0);
+    tokio::task::spawn_blocking(move || {
+        wait_idle(&engine);
+        // The unload is answered before the scheduler drops the cache.
+        wait_until(&engine, "the adapters' cache stays", |info| {
+            info.kv_evictable_tokens == 0
+        });
+    })
+    .await
+    .unwrap();
 
     // Loaded again under its name: a new number, the same answers, a cold cache.
     let (status, _) = post_json(s.http, "/v1/load_lora_adapter", load("a", &peft)).await;

@@ -15,6 +15,7 @@ pub mod servers;
 
 use engine::gguf::GgufFile;
 use engine::handle::EngineHandle;
+use engine::io::ServerInfo;
 use engine::model::{ForwardBatch, ForwardModel, KvPoolSize, Model};
 use engine::tokenizer::Tokenizer;
 use pools::{KvCache, KvCacheConfig, KvDtype, ReqKv};
@@ -200,6 +201,17 @@ impl<M: ForwardModel> Runner<M> {
 
 /// Waits (up to two minutes) until nothing runs or waits, then checks that no K/V leaked:
 /// nothing protected, every slot free or held only by the prefix cache.
+/// Waits (two minutes at most) until the engine's published state satisfies `holds`: what
+/// the scheduler does after a command is answered (an unloaded adapter's cache going, say)
+/// shows in the next snapshot, not at once.
+pub fn wait_until(engine: &EngineHandle, what: &str, holds: impl Fn(&ServerInfo) -> bool) {
+    let until = Instant::now() + Duration::from_secs(120);
+    while !holds(&engine.server_info()) {
+        assert!(Instant::now() < until, "{what}: {:?}", engine.server_info());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 pub fn wait_idle(engine: &EngineHandle) {
     let until = Instant::now() + Duration::from_secs(120);
     loop {
