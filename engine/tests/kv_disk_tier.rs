@@ -1,7 +1,8 @@
 //! The disk tier below the KV pool, with the real model: prefixes evicted from a small pool
 //! come back from disk (counted as cached tokens) and give the same greedy output as when
 //! computed fresh; a restart finds them; another tenant, another K/V dtype (whose store
-//! replaces this one's) or a corrupted file never yields a page; a flush removes a namespace's pages; an unwritable disk stops
+//! replaces this one's) or a corrupted file never yields a page; an adapter's pages come back to it
+//! whatever its number; a flush removes a namespace's pages; an unwritable disk stops
 //! spills while serving goes on. The engine's idle ownership check runs throughout (debug
 //! assertions are on in the test profile).
 
@@ -10,7 +11,8 @@
 use crate::common;
 
 use engine::handle::{
-    EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, KvDiskConfig, RequestStream,
+    EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, KvDiskConfig, LoraSpec,
+    RequestStream,
 };
 use engine::sampling::SamplingParams;
 use engine::tenants::TenantLimits;
@@ -27,6 +29,10 @@ fn engine_with(dir: &Path, dtype: KvDtype) -> EngineHandle {
 }
 
 fn engine_serving(dir: &Path, dtype: KvDtype, max_context_len: usize) -> EngineHandle {
+    start_config(config_for(dir, dtype, max_context_len))
+}
+
+fn config_for(dir: &Path, dtype: KvDtype, max_context_len: usize) -> EngineConfig {
     let mut config = EngineConfig::new(common::model_path());
     config.kv_dtype = dtype;
     config.kv_budget_bytes = POOL_TOKENS * 46_080 / dtype_shrink(dtype);
@@ -35,6 +41,11 @@ fn engine_serving(dir: &Path, dtype: KvDtype, max_context_len: usize) -> EngineH
         dir: dir.to_path_buf(),
         budget_bytes: 1 << 30,
     });
+    config
+}
+
+/// The engine of `config`, serving tenants alice (0) and bob (1).
+fn start_config(config: EngineConfig) -> EngineHandle {
     let engine = EngineHandle::start(config).unwrap();
     engine.set_tenant_limits(vec![
         TenantLimits::unlimited("alice"),
@@ -83,6 +94,16 @@ fn tenant_ns(tenant: u32) -> Namespace {
 
 /// Greedy output ids and the number of cached prompt tokens.
 fn run(engine: &EngineHandle, ids: &[u32], tenant: u32) -> (Vec<u32>, u32) {
+    run_adapter(engine, ids, tenant, None)
+}
+
+/// [`run`] with LoRA adapter number `adapter`.
+fn run_adapter(
+    engine: &EngineHandle,
+    ids: &[u32],
+    tenant: u32,
+    adapter: Option<u32>,
+) -> (Vec<u32>, u32) {
     let params = SamplingParams {
         temperature: 0.0,
         max_new_tokens: 12,
@@ -90,6 +111,7 @@ fn run(engine: &EngineHandle, ids: &[u32], tenant: u32) -> (Vec<u32>, u32) {
     };
     let mut request = GenerateRequest::new(ids.to_vec(), params);
     request.namespace = tenant_ns(tenant);
+    request.namespace.adapter = adapter;
     request.tenant = tenant;
     collect(engine.submit(request).unwrap())
 }
@@ -220,6 +242,55 @@ fn a_restart_finds_the_pages_and_a_flush_removes_them() {
         "flushed pages must not come back after a restart"
     );
     assert_eq!(out, fresh_a);
+}
+
+/// An adapter's pages are named by its file, not its number: after a restart where the other
+/// adapter has its old number and it is loaded while serving under another name, each
+/// adapter's prefix comes back to its own requests only, with the output it gave before.
+#[test]
+fn an_adapters_pages_come_back_to_that_adapter_whatever_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let [a, b] = crate::lora::ADAPTERS.map(|name| {
+        crate::lora::adapter_file(name); // checks the file against its fixture
+        LoraSpec {
+            name: name.into(),
+            path: common::family_model_path(name),
+        }
+    });
+    let with = |adapters: Vec<LoraSpec>| {
+        let mut config = config_for(dir.path(), KvDtype::F32, 640);
+        config.lora_paths = adapters;
+        start_config(config)
+    };
+    let (p, fresh_a, fresh_base) = {
+        let engine = with(vec![a.clone(), b.clone()]);
+        let p = prompt(&engine, "orchards");
+        let fresh_a = run_adapter(&engine, &p, 0, Some(0)).0;
+        let fresh_base = run(&engine, &p, 0).0;
+        assert_ne!(fresh_a, fresh_base, "the adapter changes this output");
+        engine.shutdown(Duration::from_secs(5));
+        (p, fresh_a, fresh_base)
+    };
+    let engine = with(vec![b]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let a_again = LoraSpec {
+        name: "a-again".into(),
+        ..a
+    };
+    runtime.block_on(engine.load_adapter(a_again)).unwrap();
+    assert_eq!(engine.adapter("a-again"), Some(1));
+    // b now has a's old number: a's pages are not b's.
+    let (_, cached) = run_adapter(&engine, &p, 0, Some(0));
+    assert_eq!(cached, 0, "b must not load a's pages");
+    let (out, cached) = run_adapter(&engine, &p, 0, Some(1));
+    assert_eq!(out, fresh_a, "a's pages give a's output");
+    assert!(cached >= full_pages(p.len()) - 16, "cached {cached}");
+    let (out, cached) = run(&engine, &p, 0);
+    assert_eq!(out, fresh_base);
+    assert!(cached >= full_pages(p.len()) - 16, "cached {cached}");
+    assert_eq!(disk_info(&engine).bad_pages, 0);
+    // Another tenant running a gets none of alice's a pages.
+    assert_eq!(run_adapter(&engine, &p, 1, Some(1)), (fresh_a, 0));
 }
 
 #[test]
