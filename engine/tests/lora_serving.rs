@@ -16,7 +16,7 @@ use proto::v1 as pb;
 use proto::v1::radix_serve_client::RadixServeClient;
 use serde_json::{json, Value};
 
-fn config_with_adapters() -> EngineConfig {
+pub fn config_with_adapters() -> EngineConfig {
     let mut config = EngineConfig::new(model_path());
     config.kv_budget_bytes = 64 << 20;
     config.scheduler.max_running_requests = 8;
@@ -32,7 +32,7 @@ fn config_with_adapters() -> EngineConfig {
 
 /// The fixture's fibonacci prompt (token ids), whose first token llama.cpp gives
 /// differently with each adapter than without.
-fn fibonacci_prompt() -> Vec<u64> {
+pub fn fibonacci_prompt() -> Vec<u64> {
     let prompt = &fixture(ADAPTERS[0])["prompts"][2];
     (prompt["token_ids"].as_array().unwrap().iter())
         .map(|v| v.as_u64().unwrap())
@@ -45,7 +45,7 @@ async fn complete(s: &Servers, body: Value) -> Value {
     response
 }
 
-fn greedy_body(model: Option<&str>, prompt: &[u64], extra: Value) -> Value {
+pub fn greedy_body(model: Option<&str>, prompt: &[u64], extra: Value) -> Value {
     let mut body = json!({"prompt": prompt, "max_tokens": 12, "temperature": 0});
     if let Some(m) = model {
         body["model"] = json!(m);

@@ -18,6 +18,7 @@ mod kv_disk_tier;
 mod lora;
 mod lora_peft;
 mod lora_serving;
+mod lora_tenants;
 mod model_cache_equivalence;
 mod model_families;
 mod model_reference;

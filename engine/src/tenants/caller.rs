@@ -1,6 +1,6 @@
 //! The authenticated caller of a request, as both servers see it.
 
-use super::TenantId;
+use super::{AdapterAccess, TenantId};
 use radix::{CacheScope, Namespace};
 use std::sync::Arc;
 
@@ -13,6 +13,8 @@ pub struct Caller {
     pub namespace: Namespace,
     /// May flush every namespace, read `/metrics` and every tenant's statistics.
     pub is_admin: bool,
+    /// The LoRA adapters it may run (and see listed).
+    pub adapters: AdapterAccess,
 }
 
 impl Caller {
@@ -22,6 +24,11 @@ impl Caller {
             Some(salt) if !salt.is_empty() => self.namespace.clone().with_salt(salt),
             _ => self.namespace.clone(),
         }
+    }
+
+    /// Whether the caller may run (and see) the LoRA adapter named `adapter`.
+    pub fn may_use_adapter(&self, adapter: &str) -> bool {
+        self.adapters.allows(adapter)
     }
 
     /// Whether the caller may flush `namespace`: an administrator any; a tenant only what it

@@ -13,11 +13,12 @@
 //! token_rate_limit = 4000          # prompt + requested output tokens per second
 //! token_rate_burst = 16000         # default: 4 seconds' worth
 //! admin = false                    # may flush every namespace and read /metrics
+//! lora_adapters = ["sql", "search-*"]  # the LoRA adapters it may run (default: all)
 //! ```
 
 use super::keys::KeyHash;
 use super::limits::{TenantLimits, TokenRate};
-use super::TenantsError;
+use super::{AdapterAccess, TenantsError};
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::path::Path;
@@ -51,6 +52,8 @@ pub struct TenantEntry {
     pub token_rate_burst: Option<f64>,
     #[serde(default)]
     pub admin: bool,
+    /// Adapter names, or prefixes ending in `*`; unset: every adapter.
+    pub lora_adapters: Option<Vec<String>>,
 }
 
 fn private_scope() -> String {
@@ -70,6 +73,7 @@ pub(super) struct ValidTenant {
     /// `None`: private; `Some(group)`: shared with the group's other members.
     pub group: Option<String>,
     pub admin: bool,
+    pub adapters: AdapterAccess,
 }
 
 impl TenantsFile {
@@ -167,6 +171,10 @@ impl TenantEntry {
             "" => return Err(invalid(name, "cache_scope is empty")),
             group => Some(group.to_string()),
         };
+        let adapters = match &self.lora_adapters {
+            None => AdapterAccess::all(),
+            Some(patterns) => AdapterAccess::only(patterns).map_err(|e| invalid(name, &e))?,
+        };
         Ok(ValidTenant {
             limits: TenantLimits {
                 name: name.into(),
@@ -182,6 +190,7 @@ impl TenantEntry {
             revoked,
             group,
             admin: self.admin,
+            adapters,
         })
     }
 }

@@ -6,6 +6,7 @@
 //! key (stored only as a SHA-256 hash, compared in constant time) names the tenant, and the
 //! tenant's cache scope decides its radix namespace on the server, never the client.
 
+mod adapter_access;
 mod caller;
 mod config;
 mod keys;
@@ -13,6 +14,7 @@ mod limits;
 mod rate;
 mod registry;
 
+pub use adapter_access::AdapterAccess;
 pub use caller::Caller;
 pub use config::{TenantEntry, TenantsFile};
 pub use keys::{hash_api_key, KeyHash};

@@ -3,7 +3,7 @@
 use super::config::{TenantsFile, ValidTenant};
 use super::keys::{hash_api_key, KeyHash};
 use super::limits::{TenantId, TenantLimits};
-use super::{Caller, TenantsError};
+use super::{AdapterAccess, Caller, TenantsError};
 use parking_lot::{Mutex, RwLock};
 use radix::{CacheScope, Namespace};
 use std::sync::Arc;
@@ -131,6 +131,7 @@ impl TenantRegistry {
                 revoked,
                 group,
                 admin,
+                adapters,
             } = tenant;
             let id = ids.tenant(&limits.name);
             let scope = match &group {
@@ -146,6 +147,7 @@ impl TenantRegistry {
                 tenant_name: limits.name.clone(),
                 namespace: Namespace::scoped(scope),
                 is_admin: admin,
+                adapters,
             });
             ids.limits[id as usize] = limits;
             let entries = keys.into_iter().map(|hash| (hash, false));
@@ -187,6 +189,7 @@ impl TenantRegistry {
                 tenant_name: "default".into(),
                 namespace: Namespace::global(),
                 is_admin: true,
+                adapters: AdapterAccess::all(),
             });
         };
         let header = authorization.ok_or(AuthError::Missing)?;

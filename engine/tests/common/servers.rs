@@ -4,8 +4,10 @@
 use engine::handle::{EngineConfig, EngineHandle};
 use engine::server::grpc::GrpcServer;
 use engine::server::http::{self, HttpState};
+use engine::tenants::TenantRegistry;
 use serde_json::Value;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 pub struct Servers {
     pub engine: EngineHandle,
@@ -20,6 +22,16 @@ pub fn serve(config: EngineConfig) -> Servers {
 
 /// Both servers of `engine`, on their own runtime.
 pub fn serve_engine(engine: EngineHandle) -> Servers {
+    serve_registry(engine, Arc::new(TenantRegistry::open()))
+}
+
+/// Both servers of `engine` for the tenants of `tenants` (whose limits the engine takes).
+pub fn serve_tenants(engine: EngineHandle, tenants: Arc<TenantRegistry>) -> Servers {
+    engine.set_tenant_limits(tenants.limits());
+    serve_registry(engine, tenants)
+}
+
+fn serve_registry(engine: EngineHandle, tenants: Arc<TenantRegistry>) -> Servers {
     let (tx, rx) = std::sync::mpsc::channel();
     let served = engine.clone();
     std::thread::spawn(move || {
@@ -33,11 +45,12 @@ pub fn serve_engine(engine: EngineHandle) -> Servers {
             let g = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send((h.local_addr().unwrap(), g.local_addr().unwrap()))
                 .unwrap();
-            let grpc = GrpcServer::ready(served.clone()).await;
+            let grpc = GrpcServer::loading_with_tenants(tenants.clone()).await;
+            grpc.set_engine(served.clone()).await;
             tokio::spawn(grpc.serve(g, std::future::pending()));
-            http::serve(h, HttpState::ready(served, None), std::future::pending())
-                .await
-                .unwrap();
+            let state = HttpState::loading_with_tenants(None, tenants);
+            state.set_engine(served);
+            http::serve(h, state, std::future::pending()).await.unwrap();
         });
     });
     let (http, grpc) = rx.recv().unwrap();

@@ -1,10 +1,12 @@
 //! `GetModelInfo` and `GetServerInfo` replies from the engine's snapshots.
 
 use crate::handle::{DiskTierInfo, EngineHandle, ServerInfo, TenantInfo};
+use crate::server::adapters::usable_adapters;
 use crate::tenants::Caller;
 use proto::v1 as pb;
 
-pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
+/// The model served; of the LoRA adapters, those `caller` may run.
+pub(super) fn model_info(engine: &EngineHandle, caller: &Caller) -> pb::GetModelInfoResponse {
     let info = engine.model_info();
     pb::GetModelInfoResponse {
         name: info.name.clone(),
@@ -17,7 +19,9 @@ pub(super) fn model_info(engine: &EngineHandle) -> pb::GetModelInfoResponse {
         num_heads: saturate(info.num_heads),
         num_kv_heads: saturate(info.num_kv_heads),
         eos_token_ids: info.eos_token_ids.clone(),
-        lora_adapters: engine.adapters().into_iter().map(|a| a.name).collect(),
+        lora_adapters: (usable_adapters(engine, caller).into_iter())
+            .map(|a| a.name)
+            .collect(),
     }
 }
 
@@ -121,6 +125,7 @@ mod tests {
             tenant_name: "t".into(),
             namespace: Namespace::global(),
             is_admin,
+            adapters: crate::tenants::AdapterAccess::all(),
         }
     }
 

@@ -6,6 +6,7 @@
 use crate::grammar::GrammarSpec;
 use crate::handle::{EngineHandle, GenerateRequest, PromptInput, MAX_SAMPLES};
 use crate::sampling::SamplingParams;
+use crate::server::adapters::{usable_adapter, usable_adapters};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
 use proto::v1 as pb;
@@ -75,8 +76,12 @@ pub(super) async fn prepare(
     generate.max_new_tokens_explicit = explicit;
     generate.rid = rid;
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
-    generate.namespace.adapter =
-        adapter_named(engine, request.lora_adapter.as_deref(), "lora_adapter")?;
+    generate.namespace.adapter = adapter_named(
+        engine,
+        caller,
+        request.lora_adapter.as_deref(),
+        "lora_adapter",
+    )?;
     generate.tenant = caller.tenant;
     generate.deadline = deadline;
     if let Some(spec) = spec {
@@ -120,8 +125,12 @@ pub(super) async fn prepare_embedding(
     let mut embed = GenerateRequest::embedding(input_ids);
     embed.rid = rid;
     embed.namespace = caller.namespace_for(request.cache_salt.as_deref());
-    embed.namespace.adapter =
-        adapter_named(engine, request.lora_adapter.as_deref(), "lora_adapter")?;
+    embed.namespace.adapter = adapter_named(
+        engine,
+        caller,
+        request.lora_adapter.as_deref(),
+        "lora_adapter",
+    )?;
     embed.tenant = caller.tenant;
     embed.deadline = deadline;
     Ok(embed)
@@ -196,23 +205,27 @@ fn grammar_spec(params: Option<&pb::SamplingParams>) -> Result<Option<GrammarSpe
     Ok(specs.pop())
 }
 
-/// The number of the LoRA adapter `name` names (`field` of the request), `None` for none.
+/// The number of the LoRA adapter `name` names (`field` of the request), `None` for none; an
+/// adapter `caller` may not run counts as not loaded.
 pub(super) fn adapter_named(
     engine: &EngineHandle,
+    caller: &Caller,
     name: Option<&str>,
     field: &str,
 ) -> Result<Option<u32>, Status> {
     let Some(name) = name.filter(|n| !n.is_empty()) else {
         return Ok(None);
     };
-    engine.adapter(name).map(Some).ok_or_else(|| {
-        let served = engine.adapters();
-        let loaded: Vec<&str> = served.iter().map(|a| a.name.as_str()).collect();
-        Status::invalid_argument(format!(
-            "{field}: no LoRA adapter {name:?} is loaded (loaded: [{}])",
-            loaded.join(", ")
-        ))
-    })
+    usable_adapter(engine, caller, name)
+        .map(Some)
+        .ok_or_else(|| {
+            let served = usable_adapters(engine, caller);
+            let loaded: Vec<&str> = served.iter().map(|a| a.name.as_str()).collect();
+            Status::invalid_argument(format!(
+                "{field}: no LoRA adapter {name:?} is loaded (loaded: [{}])",
+                loaded.join(", ")
+            ))
+        })
 }
 
 #[cfg(test)]

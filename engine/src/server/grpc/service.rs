@@ -124,8 +124,8 @@ impl RadixServe for RadixServeService {
         &self,
         request: Request<pb::GetModelInfoRequest>,
     ) -> Result<Response<pb::GetModelInfoResponse>, Status> {
-        self.caller(&request)?;
-        Ok(Response::new(info::model_info(self.engine()?)))
+        let caller = self.caller(&request)?;
+        Ok(Response::new(info::model_info(self.engine()?, &caller)))
     }
 
     async fn get_server_info(

@@ -6,6 +6,8 @@
 
 use super::error::ApiError;
 use crate::handle::EngineHandle;
+use crate::server::adapters::{usable_adapter, usable_adapters};
+use crate::tenants::Caller;
 use serde_json::Value;
 
 /// The model a request runs, and the name its responses report.
@@ -15,15 +17,17 @@ pub struct ServedModel {
     pub name: String,
 }
 
-/// The model `model` and `lora_path` (a request's fields) ask for.
+/// The model `model` and `lora_path` (a request's fields) ask for; an adapter `caller` may
+/// not run counts as not served.
 pub fn served_model(
     engine: &EngineHandle,
+    caller: &Caller,
     model: Option<&str>,
     lora_path: Option<&Value>,
 ) -> Result<ServedModel, ApiError> {
     let info = engine.model_info();
     let adapter = |name: &str| {
-        engine.adapter(name).map(|a| ServedModel {
+        usable_adapter(engine, caller, name).map(|a| ServedModel {
             adapter: Some(a),
             name: name.to_string(),
         })
@@ -39,7 +43,7 @@ pub fn served_model(
             .or_else(|| m.rsplit_once(':').and_then(|(_, name)| adapter(name)))
             .map(Some)
             .or_else(|| (!engine.adapters_ever_served()).then_some(None))
-            .ok_or_else(|| unknown_model(engine, m))?,
+            .ok_or_else(|| unknown_model(engine, caller, m))?,
     };
     let by_path = match lora_path {
         None | Some(Value::Null) => None,
@@ -48,7 +52,7 @@ pub fn served_model(
                 "lora_path",
                 format!(
                     "lora_path: no LoRA adapter {name:?} is loaded{}",
-                    loaded(engine)
+                    loaded(engine, caller)
                 ),
             )
         })?),
@@ -72,19 +76,19 @@ pub fn served_model(
     }
 }
 
-fn unknown_model(engine: &EngineHandle, model: &str) -> ApiError {
+fn unknown_model(engine: &EngineHandle, caller: &Caller, model: &str) -> ApiError {
     ApiError::not_found(format!(
         "no model {model:?} is served here: the base model is {:?}{}",
         engine.model_info().name,
-        loaded(engine)
+        loaded(engine, caller)
     ))
     .with_param("model")
     .with_code("model_not_found")
 }
 
-/// ", and LoRA adapters a, b" (or nothing without adapters), for error messages.
-fn loaded(engine: &EngineHandle) -> String {
-    let served = engine.adapters();
+/// ", the LoRA adapters a, b" (those `caller` may run), for error messages.
+fn loaded(engine: &EngineHandle, caller: &Caller) -> String {
+    let served = usable_adapters(engine, caller);
     let names: Vec<&str> = served.iter().map(|a| a.name.as_str()).collect();
     if names.is_empty() {
         " (no LoRA adapters are loaded)".into()

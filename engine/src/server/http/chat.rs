@@ -111,6 +111,7 @@ pub(super) async fn start_chat(
     refuse_legacy_functions(request)?;
     let served = served_model(
         engine,
+        caller,
         request.model.as_deref(),
         request.sampling.lora_path.as_ref(),
     )?;

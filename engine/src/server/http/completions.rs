@@ -42,6 +42,7 @@ pub async fn completions(
     let sampling = &request.sampling;
     let served = served_model(
         engine,
+        &caller,
         request.model.as_deref(),
         sampling.lora_path.as_ref(),
     )?;

@@ -80,8 +80,12 @@ pub async fn embeddings(
     engine
         .embeddings_supported()
         .map_err(|e| ApiError::from(e).with_param("model"))?;
-    let served =
-        super::adapter::served_model(engine, request.model.as_deref(), request.lora_path.as_ref())?;
+    let served = super::adapter::served_model(
+        engine,
+        &caller,
+        request.model.as_deref(),
+        request.lora_path.as_ref(),
+    )?;
     let encoding = match request.encoding_format.as_deref() {
         None | Some("float") => Encoding::Float,
         Some("base64") => Encoding::Base64,

@@ -2,6 +2,7 @@
 
 use super::error::ApiError;
 use super::HttpState;
+use crate::server::adapters::usable_adapters;
 use crate::server::metrics::record_server_info;
 use crate::tenants::Caller;
 use axum::extract::{Path, State};
@@ -23,10 +24,13 @@ pub async fn health(State(state): State<Arc<HttpState>>) -> Response {
     (status, Json(json!({ "status": text }))).into_response()
 }
 
-pub async fn models(State(state): State<Arc<HttpState>>) -> Result<Response, ApiError> {
+pub async fn models(
+    State(state): State<Arc<HttpState>>,
+    Extension(caller): Extension<Caller>,
+) -> Result<Response, ApiError> {
     let body = json!({
         "object": "list",
-        "data": model_objects(&state)?,
+        "data": model_objects(&state, &caller)?,
     });
     Ok(Json(body).into_response())
 }
@@ -35,9 +39,10 @@ pub async fn models(State(state): State<Arc<HttpState>>) -> Result<Response, Api
 /// other.
 pub async fn model(
     State(state): State<Arc<HttpState>>,
+    Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let model = model_objects(&state)?
+    let model = model_objects(&state, &caller)?
         .into_iter()
         .find(|m| m["id"] == id.as_str());
     let model = model.ok_or_else(|| {
@@ -49,8 +54,8 @@ pub async fn model(
 }
 
 /// The served models as OpenAI describes models: the base model, then each LoRA adapter
-/// with the base model as its `parent` (as vLLM lists them).
-fn model_objects(state: &HttpState) -> Result<Vec<serde_json::Value>, ApiError> {
+/// with the base model as its `parent` (as vLLM lists them): those `caller` may run.
+fn model_objects(state: &HttpState, caller: &Caller) -> Result<Vec<serde_json::Value>, ApiError> {
     let engine = state
         .engine()
         .ok_or_else(|| ApiError::unavailable("the model is loading"))?;
@@ -64,7 +69,7 @@ fn model_objects(state: &HttpState) -> Result<Vec<serde_json::Value>, ApiError> 
         "parent": null,
         "max_model_len": engine.max_context_len(),
     });
-    let served = engine.adapters();
+    let served = usable_adapters(engine, caller);
     let adapters = served.iter().map(|a| {
         json!({
             "id": a.name,

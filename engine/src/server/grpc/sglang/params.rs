@@ -322,7 +322,7 @@ pub(super) async fn prepare(
     generate.namespace = caller.namespace_for(None);
     // SGLang's router names the adapter in `lora_id`; here that is its name.
     generate.namespace.adapter =
-        super::super::input::adapter_named(engine, Some(&request.lora_id), "lora_id")?;
+        super::super::input::adapter_named(engine, caller, Some(&request.lora_id), "lora_id")?;
     generate.tenant = caller.tenant;
     generate.deadline = deadline;
     if let Some(spec) = spec {

@@ -35,7 +35,7 @@ pub async fn generate(
     let (engine, request): (_, NativeRequest) = accept(&state, &caller, body).await?;
     request.unsupported.refuse()?;
     let (lora_path, lora_path_count) = one_lora_path(request.lora_path)?;
-    let served = served_model(engine, None, lora_path.as_ref())?;
+    let served = served_model(engine, &caller, None, lora_path.as_ref())?;
     let (prompt, field, single) = prompt_of(request.text, request.input_ids)?;
     let fields = sampling_of(request.sampling_params)?.into_fields()?;
     let uniform = |v: Option<PerPrompt<bool>>, field| v.map(|v| v.uniform(field)).transpose();
