@@ -215,10 +215,20 @@ async fn server_info(key: &str) -> pb::GetServerInfoResponse {
 }
 
 async fn post_completion(key: Option<&str>, body: Value) -> (u16, Value) {
-    let mut request = reqwest::Client::new()
-        .post(format!("{}/v1/completions", server().http))
-        .header("content-type", "application/json")
-        .body(body.to_string());
+    call(reqwest::Method::POST, "/v1/completions", key, Some(body)).await
+}
+
+/// The status and JSON answer (`Null` if none) of `method path` with `body`, as `key`.
+async fn call(
+    method: reqwest::Method,
+    path: &str,
+    key: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = reqwest::Client::new().request(method, format!("{}{path}", server().http));
+    if let Some(body) = body {
+        request = (request.header("content-type", "application/json")).body(body.to_string());
+    }
     if let Some(key) = key {
         request = request.header("authorization", format!("Bearer {key}"));
     }
@@ -677,4 +687,71 @@ async fn only_administrators_load_and_unload_lora_adapters() {
         post("/v1/unload_lora_adapter", "ops-key", unload).await,
         404
     );
+}
+
+/// SGLang's `/abort_request`, `/flush_cache` and `/server_info` follow the tenant rules: a
+/// tenant's aborts (by id or all) end only its own requests, a group member may not flush the
+/// group's cache, and only an administrator sees the engine's activity.
+#[tokio::test]
+async fn sglang_admin_endpoints_reach_only_the_callers_own() {
+    let _turn = SERIAL.lock().await;
+    let generate = |rid: &'static str, tokens: u32| {
+        let body = json!({"text": "Count:", "rid": rid,
+            "sampling_params": {"temperature": 0, "max_new_tokens": tokens, "ignore_eos": true}});
+        tokio::spawn(call(
+            reqwest::Method::POST,
+            "/generate",
+            Some("alpha-key"),
+            Some(body),
+        ))
+    };
+    let finish = |answer: &Value| answer["meta_info"]["finish_reason"]["type"].clone();
+    let abort = |key: &'static str, body: Value| {
+        call(
+            reqwest::Method::POST,
+            "/abort_request",
+            Some(key),
+            Some(body),
+        )
+    };
+    let wait_running = || async {
+        while server().engine.server_info().running_requests == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    let alphas = generate("shared-id", 200);
+    wait_running().await;
+    assert_eq!(abort("gamma-key", json!({"rid": "shared-id"})).await.0, 200);
+    assert_eq!(abort("gamma-key", json!({"abort_all": true})).await.0, 200);
+    let (status, answer) = alphas.await.unwrap();
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        finish(&answer),
+        json!("length"),
+        "another tenant ended it: {answer}"
+    );
+    let alphas = generate("shared-id", 900);
+    wait_running().await;
+    assert_eq!(abort("alpha-key", json!({"abort_all": true})).await.0, 200);
+    assert_eq!(finish(&alphas.await.unwrap().1), json!("abort"));
+
+    let flush = |key: &'static str| call(reqwest::Method::POST, "/flush_cache", Some(key), None);
+    assert_eq!(
+        flush("gamma-key").await.0,
+        403,
+        "gamma shares its group's cache"
+    );
+    assert_eq!(flush("alpha-key").await.0, 200);
+    let info = |key: &'static str| call(reqwest::Method::GET, "/server_info", Some(key), None);
+    let (status, alpha) = info("alpha-key").await;
+    assert_eq!((status, &alpha["internal_states"]), (200, &json!([])));
+    let (_, ops) = info("ops-key").await;
+    assert_eq!(ops["internal_states"].as_array().unwrap().len(), 1, "{ops}");
+    assert_eq!(
+        call(reqwest::Method::GET, "/server_info", None, None)
+            .await
+            .0,
+        401
+    );
+    assert_idle().await;
 }

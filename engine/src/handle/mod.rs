@@ -594,6 +594,11 @@ impl EngineHandle {
         });
     }
 
+    /// Aborts every request of `tenant` (of every tenant for `None`) in the engine now.
+    pub fn abort_every(&self, tenant: Option<TenantId>) {
+        let _ = self.inner.tx.send(Command::AbortAll { tenant });
+    }
+
     /// Every tenant's weight and limits, indexed by tenant id (from
     /// [`crate::tenants::TenantRegistry::limits`]); applies to requests already waiting too.
     pub fn set_tenant_limits(&self, limits: Vec<TenantLimits>) {

@@ -24,6 +24,10 @@ pub(crate) enum Command {
         rid: String,
         scope: AbortScope,
     },
+    /// Ends every request of `tenant` (of every tenant for `None`), wherever it is.
+    AbortAll {
+        tenant: Option<TenantId>,
+    },
     SetTenants(Vec<TenantLimits>),
     Flush {
         namespace: Option<Namespace>,

@@ -345,6 +345,17 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Marks the requests that the aborts received since the last call name as past their
     /// deadline (reaped at the next step).
+    /// Ends every request of `tenant` (every tenant's for `None`): each is reaped at the next
+    /// step, as a request aborted by id is.
+    fn abort_every(&mut self, tenant: Option<crate::tenants::TenantId>) {
+        let now = Instant::now();
+        let loading = self.disk.iter_mut().flat_map(|d| d.loading_mut());
+        let all = (self.waiting.iter_mut().chain(self.running.iter_mut())).chain(loading);
+        for req in all.filter(|r| tenant.is_none_or(|t| r.tenant == t)) {
+            req.deadline = Some(now);
+        }
+    }
+
     fn apply_aborts(&mut self) {
         if self.aborts.is_empty() {
             return;
@@ -411,6 +422,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     scopes.push(scope);
                 }
             }
+            Command::AbortAll { tenant } => self.abort_every(tenant),
             Command::SetTenants(limits) => self.tenants.set_limits(limits),
             Command::Flush {
                 namespace,

@@ -140,12 +140,21 @@ pub struct Collected {
 /// a stream left unread while another is read would pile up its events (and be aborted
 /// once too many wait, see `io::MAX_UNREAD_EVENTS`).
 pub async fn collect_all(streams: &mut [RequestStream]) -> Result<Vec<Collected>, ApiError> {
-    futures_util::future::try_join_all(streams.iter_mut().map(collect)).await
+    futures_util::future::try_join_all(streams.iter_mut().map(|s| collect_as(s, false))).await
 }
 
-/// Reads `stream` to its end. If the client goes away meanwhile, the handler's future is
-/// dropped with the stream in it, which aborts the request.
-pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> {
+/// [`collect_all`], an aborted choice answering what it had (SGLang's native answer, which
+/// its callers read after `/abort_request`) rather than failing the response.
+pub async fn collect_all_partial(
+    streams: &mut [RequestStream],
+) -> Result<Vec<Collected>, ApiError> {
+    futures_util::future::try_join_all(streams.iter_mut().map(|s| collect_as(s, true))).await
+}
+
+/// Reads `stream` to its end; `keep_aborted`: an aborted request answers what it generated.
+/// If the client goes away meanwhile, the handler's future is dropped with the stream in it,
+/// which aborts the request.
+async fn collect_as(stream: &mut RequestStream, keep_aborted: bool) -> Result<Collected, ApiError> {
     let mut text = String::new();
     let mut all_ids = Vec::new();
     let mut all_logprobs = Vec::new();
@@ -164,7 +173,9 @@ pub async fn collect(stream: &mut RequestStream) -> Result<Collected, ApiError> 
                 all_logprobs.extend(logprobs);
                 all_prompt_logprobs.extend(prompt_logprobs);
             }
-            Some(GenerateEvent::Finished(completion)) if completion.finish_reason.is_abort() => {
+            Some(GenerateEvent::Finished(completion))
+                if completion.finish_reason.is_abort() && !keep_aborted =>
+            {
                 return Err(aborted());
             }
             Some(GenerateEvent::Finished(completion)) => {

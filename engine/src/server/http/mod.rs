@@ -1,5 +1,6 @@
 //! The OpenAI-compatible HTTP API (axum): `/v1/completions`, `/v1/chat/completions` and
-//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, SGLang's native `/generate`,
+//! `/v1/responses` (JSON or SSE), `/v1/embeddings`, SGLang's native `/generate` (with its
+//! `/flush_cache`, `/abort_request`, `/model_info`, `/server_info` and `/health_generate`),
 //! `/tokenize` and `/detokenize`, `/v1/models`, `/health` and `/metrics`.
 //!
 //! The server may start before the model is loaded: [`HttpState`] then has no engine,
@@ -24,6 +25,7 @@ pub mod protocol;
 mod reasoning;
 pub mod response;
 mod responses;
+mod sglang_admin;
 mod sse;
 mod tokenize;
 mod tools;
@@ -122,6 +124,16 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/load_lora_adapter", post(lora_admin::load))
         .route("/unload_lora_adapter", post(lora_admin::unload))
         .route("/v1/unload_lora_adapter", post(lora_admin::unload))
+        .route(
+            "/flush_cache",
+            get(sglang_admin::flush_cache).post(sglang_admin::flush_cache),
+        )
+        .route("/abort_request", post(sglang_admin::abort_request))
+        .route("/model_info", get(sglang_admin::model_info))
+        .route("/get_model_info", get(sglang_admin::model_info))
+        .route("/server_info", get(sglang_admin::server_info))
+        .route("/get_server_info", get(sglang_admin::server_info))
+        .route("/health_generate", get(sglang_admin::health_generate))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             require_caller,

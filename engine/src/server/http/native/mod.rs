@@ -9,7 +9,9 @@ mod request;
 
 use super::adapter::served_model;
 use super::error::ApiError;
-use super::generate::{accept, check_choice_count, collect_all, submit_choices, ChoiceSpec};
+use super::generate::{
+    accept, check_choice_count, collect_all_partial, submit_choices, ChoiceSpec,
+};
 use super::params::{
     check_prompt_logprobs, grammar_spec, samples_per_prompt, sampling_params, MAX_TOP_LOGPROBS,
 };
@@ -156,7 +158,7 @@ pub async fn generate(
         };
         return Ok(sse_response(streams, n, formatter));
     }
-    let outs = collect_all(&mut streams).await?;
+    let outs = collect_all_partial(&mut streams).await?;
     let choices: Vec<Value> = (outs.into_iter().enumerate())
         .map(|(i, out)| {
             let output = ChoiceOutput {
