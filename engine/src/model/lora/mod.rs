@@ -21,6 +21,10 @@ pub use read::read_adapter;
 /// `[n_in, rank]` could otherwise ask for any amount of memory.
 const MAX_RANK: usize = 1024;
 
+/// Below this many multiply-adds an update runs on the calling thread: waking the pool
+/// costs more than the work (a decode step's rows at rank 8, say).
+const PARALLEL_MIN_WORK: usize = 1 << 18;
+
 /// The projections an adapter may update, by the fused matrix whose output it adds to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -48,26 +52,25 @@ struct LowRank {
 }
 
 impl LowRank {
-    /// Adds the update of each row of `x` (`[rows, n_in]`) to the same row of `out`
-    /// (`[rows, width]`).
-    fn apply(&self, x: &[f32], out: &mut [f32], width: usize) {
-        out.par_chunks_mut(width)
-            .zip(x.par_chunks(self.n_in))
-            .for_each_init(
-                || (vec![0.0f32; self.rank], vec![0.0f32; self.n_out]),
-                |(down, up), (out_row, x_row)| {
-                    for (d, a_row) in down.iter_mut().zip(self.a.chunks_exact(self.n_in)) {
-                        *d = self.scale * dot(a_row, x_row);
-                    }
-                    // The whole update first, then added once (as llama.cpp adds B A x).
-                    up.fill(0.0);
-                    for (&d, b_col) in down.iter().zip(self.b_t.chunks_exact(self.n_out)) {
-                        axpy(d, b_col, up);
-                    }
-                    let out_row = &mut out_row[self.col..self.col + self.n_out];
-                    out_row.iter_mut().zip(up.iter()).for_each(|(o, u)| *o += u);
-                },
-            );
+    /// Adds the update of `x_row` (`n_in` values) to its columns of `out_row`; `down` and
+    /// `up` are scratch of at least `rank` and `n_out` values.
+    fn apply_row(&self, x_row: &[f32], out_row: &mut [f32], down: &mut [f32], up: &mut [f32]) {
+        let (down, up) = (&mut down[..self.rank], &mut up[..self.n_out]);
+        for (d, a_row) in down.iter_mut().zip(self.a.chunks_exact(self.n_in)) {
+            *d = self.scale * dot(a_row, x_row);
+        }
+        // The whole update first, then added once (as llama.cpp adds B A x).
+        up.fill(0.0);
+        for (&d, b_col) in down.iter().zip(self.b_t.chunks_exact(self.n_out)) {
+            axpy(d, b_col, up);
+        }
+        let out_row = &mut out_row[self.col..self.col + self.n_out];
+        out_row.iter_mut().zip(up.iter()).for_each(|(o, u)| *o += u);
+    }
+
+    /// Multiply-adds per row.
+    fn work(&self) -> usize {
+        self.rank * (self.n_in + self.n_out)
     }
 }
 
@@ -178,11 +181,33 @@ impl LoraAdapter {
 
     /// Adds this adapter's updates of `layer`'s `target` to `out` (`[rows, width]`, the
     /// fused projection's output) from its input `x` (`[rows, n_in]`).
+    ///
+    /// One pass over the rows applies every projection of the target (Q, K and V, say: they
+    /// write disjoint columns, so the order is immaterial), serially when the work is too
+    /// small to pay for waking the pool's threads. Either way each row is computed alike.
     pub fn apply(&self, layer: usize, target: Target, x: &[f32], out: &mut [f32], width: usize) {
-        if let Some(updates) = self.layers.get(layer) {
-            for low_rank in &updates[target as usize] {
-                low_rank.apply(x, out, width);
+        let Some(updates) = self.layers.get(layer).map(|l| &l[target as usize]) else {
+            return;
+        };
+        let Some(n_in) = updates.first().map(|u| u.n_in) else {
+            return;
+        };
+        let rows = out.len() / width.max(1);
+        let rank = updates.iter().map(|u| u.rank).max().unwrap_or(0);
+        let n_out = updates.iter().map(|u| u.n_out).max().unwrap_or(0);
+        let scratch = || (vec![0.0f32; rank], vec![0.0f32; n_out]);
+        let row = |(down, up): &mut (Vec<f32>, Vec<f32>),
+                   (out_row, x_row): (&mut [f32], &[f32])| {
+            for update in updates {
+                update.apply_row(x_row, out_row, down, up);
             }
+        };
+        let work: usize = rows * updates.iter().map(LowRank::work).sum::<usize>();
+        if work < PARALLEL_MIN_WORK {
+            let mut scratch = scratch();
+            (out.chunks_mut(width).zip(x.chunks(n_in))).for_each(|pair| row(&mut scratch, pair));
+        } else {
+            (out.par_chunks_mut(width).zip(x.par_chunks(n_in))).for_each_init(scratch, row);
         }
     }
 
@@ -392,7 +417,10 @@ mod tests {
         let update = LowRank::new("test", place, a.clone(), b.clone(), 0.5).unwrap();
         assert_eq!(update.rank, rank);
         let mut out = vec![1.0f32; 2 * width];
-        update.apply(&x, &mut out, width);
+        let (mut down, mut up) = (vec![0.0; rank], vec![0.0; n_out]);
+        for (out_row, x_row) in out.chunks_mut(width).zip(x.chunks(n_in)) {
+            update.apply_row(x_row, out_row, &mut down, &mut up);
+        }
         for row in 0..2 {
             for c in 0..width {
                 let mut want = 1.0f64;
@@ -411,6 +439,48 @@ mod tests {
                     "{row},{c}: {got} {want}"
                 );
             }
+        }
+    }
+
+    /// Rows enough to go through the pool get, each, bitwise what the row gets alone on the
+    /// calling thread.
+    #[test]
+    fn a_row_gets_the_same_update_in_a_small_batch_and_a_large_one() {
+        let (n_in, rank, width) = (64, 4, 96);
+        let values = |n: usize, k: usize| -> Vec<f32> {
+            (0..n).map(|i| ((i * k) % 17) as f32 * 0.1 - 0.8).collect()
+        };
+        let update = |col, n_out, k| {
+            let place = Place { n_in, n_out, col };
+            LowRank::new(
+                "t",
+                place,
+                values(rank * n_in, k),
+                values(n_out * rank, k + 2),
+                0.7,
+            )
+            .unwrap()
+        };
+        let adapter = LoraAdapter {
+            layers: vec![[
+                vec![update(0, 32, 3), update(64, 32, 5)],
+                vec![],
+                vec![],
+                vec![],
+            ]],
+            rank,
+            projections: Default::default(),
+        };
+        let rows = 400;
+        assert!(rows * 2 * rank * (n_in + 32) >= PARALLEL_MIN_WORK);
+        let x = values(rows * n_in, 7);
+        let mut all = vec![0.5f32; rows * width];
+        adapter.apply(0, Target::Qkv, &x, &mut all, width);
+        for (r, row) in all.chunks(width).enumerate() {
+            let mut alone = vec![0.5f32; width];
+            adapter.apply(0, Target::Qkv, &x[r * n_in..][..n_in], &mut alone, width);
+            assert_eq!(alone, row, "row {r}");
+            assert_ne!(alone[..32], [0.5; 32], "row {r} was updated");
         }
     }
 
