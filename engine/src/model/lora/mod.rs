@@ -9,7 +9,7 @@
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
 use kernels::quant::dequantize;
-use kernels::vector::{axpy, dot};
+use kernels::vector::{axpy, dot_rows};
 use rayon::prelude::*;
 
 mod peft;
@@ -56,8 +56,9 @@ impl LowRank {
     /// `up` are scratch of at least `rank` and `n_out` values.
     fn apply_row(&self, x_row: &[f32], out_row: &mut [f32], down: &mut [f32], up: &mut [f32]) {
         let (down, up) = (&mut down[..self.rank], &mut up[..self.n_out]);
-        for (d, a_row) in down.iter_mut().zip(self.a.chunks_exact(self.n_in)) {
-            *d = self.scale * dot(a_row, x_row);
+        dot_rows(&self.a, x_row, down);
+        for d in down.iter_mut() {
+            *d *= self.scale;
         }
         // The whole update first, then added once (as llama.cpp adds B A x).
         up.fill(0.0);
