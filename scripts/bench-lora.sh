@@ -7,7 +7,8 @@
 #   llama-server: without the adapter, then with `--lora <adapter>` (applied to every request).
 # Both: 2 threads, 16 slots, 20,480 tokens of f16 KV (as scripts/compare-llama.sh).
 # The adapter is the test adapter smollm2_lora_a (rank 8 on every projection, f32; see
-# scripts/make-lora-adapters.py). Writes <out>/summary.md and each run's JSON.
+# scripts/make-lora-adapters.py). radixserve runs base and adapter three times, interleaved.
+# Writes <out>/summary.md, each run's JSON, and each run's server CPU seconds in run.txt.
 #
 # Usage: scripts/bench-lora.sh [OUT_DIR]     (default target/bench-lora)
 # Needs: cargo build --release -p engine --bin radixserve -p benches --bin loadgen,
@@ -21,7 +22,7 @@ model=models/SmolLM2-135M-Instruct.Q4_1.gguf
 adapter="$(scripts/fetch-family-models.sh | tail -1)/smollm2_lora_a.gguf"
 loadgen=target/release/loadgen
 llama="${LLAMA_CPP_PREFIX:-/opt/llama.cpp}/bin/llama-server"
-common=(--backend openai --max-concurrency 16 --temperature 0 --ignore-eos true --seed 1
+common=(--backend openai --max-concurrency 16 --temperature 0 --ignore-eos true
   --dataset random --num-prompts 32 --random-input-len 512 --random-output-len 64)
 
 pid=""
@@ -35,15 +36,27 @@ wait_healthy() {
 
 echo "start $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git rev-parse --short HEAD)" \
   | tee "$out/run.txt"
+# The server's CPU seconds over a run: steadier than throughput on a shared machine, where
+# the cores a run gets vary from minute to minute.
+cpu_s() { awk -v t="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / t}' "/proc/$1/stat"; }
+run() { # pid url model label seed
+  local before; before=$(cpu_s "$1")
+  "$loadgen" "${common[@]}" --seed "$5" --url "$2" --model-name "$3" --label "$4" \
+    --output "$out/$4.json" >"$out/$4.txt" 2>&1
+  echo "$4 server_cpu_s $(awk -v a="$(cpu_s "$1")" -v b="$before" 'BEGIN { printf "%.2f", a - b }')" \
+    | tee -a "$out/run.txt"
+}
+
 RAYON_NUM_THREADS=2 target/release/radixserve serve --model "$model" --max-running-requests 16 \
   --kv-dtype f16 --kv-budget-mb 450 --http-port 18080 --grpc-port 18081 \
   --lora-paths "lora_a=$adapter" >"$out/radixserve.log" 2>&1 &
 pid=$!
 wait_healthy http://127.0.0.1:18080
-for name in SmolLM2-135M-Instruct.Q4_1 lora_a; do
-  label="radixserve-$([ "$name" = lora_a ] && echo lora_a || echo base)"
-  "$loadgen" "${common[@]}" --url http://127.0.0.1:18080 --model-name "$name" \
-    --label "$label" --output "$out/$label.json" >"$out/$label.txt" 2>&1
+# Base and adapter runs interleaved, three rounds, each round its own prompts (no run finds
+# another's prefixes cached).
+for round in 1 2 3; do
+  run "$pid" http://127.0.0.1:18080 SmolLM2-135M-Instruct.Q4_1 "radixserve-base-$round" "$round"
+  run "$pid" http://127.0.0.1:18080 lora_a "radixserve-lora_a-$round" "$round"
 done
 kill "$pid"; wait "$pid" || true
 for mode in base lora_a; do
@@ -53,14 +66,11 @@ for mode in base lora_a; do
     ${extra[@]+"${extra[@]}"} >"$out/llama-server-$mode.log" 2>&1 &
   pid=$!
   wait_healthy http://127.0.0.1:18090
-  # What llama-server applies (empty without the adapter).
   curl -s http://127.0.0.1:18090/lora-adapters >"$out/llama-server-$mode-adapters.json"
-  "$loadgen" "${common[@]}" --url http://127.0.0.1:18090 --model-name "$mode" \
-    --label "llama-server-$mode" --output "$out/llama-server-$mode.json" \
-    >"$out/llama-server-$mode.txt" 2>&1
+  run "$pid" http://127.0.0.1:18090 "$mode" "llama-server-$mode" 1
   kill "$pid"; wait "$pid" || true
 done
 echo "end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/run.txt"
-"$loadgen" summarize "$out"/radixserve-base.json "$out"/radixserve-lora_a.json \
-  "$out"/llama-server-base.json "$out"/llama-server-lora_a.json >"$out/summary.md"
+"$loadgen" summarize "$out"/radixserve-*.json "$out"/llama-server-base.json \
+  "$out"/llama-server-lora_a.json >"$out/summary.md"
 cat "$out/summary.md"

@@ -21,6 +21,9 @@ pub use read::read_adapter;
 /// `[n_in, rank]` could otherwise ask for any amount of memory.
 const MAX_RANK: usize = 1024;
 
+/// Rows updated together: each row of an adapter's A and B is read once per block of rows.
+const ROW_BLOCK: usize = 16;
+
 /// Below this many multiply-adds an update runs on the calling thread: waking the pool
 /// costs more than the work (a decode step's rows at rank 8, say).
 const PARALLEL_MIN_WORK: usize = 1 << 18;
@@ -52,21 +55,34 @@ struct LowRank {
 }
 
 impl LowRank {
-    /// Adds the update of `x_row` (`n_in` values) to its columns of `out_row`; `down` and
-    /// `up` are scratch of at least `rank` and `n_out` values.
-    fn apply_row(&self, x_row: &[f32], out_row: &mut [f32], down: &mut [f32], up: &mut [f32]) {
-        let (down, up) = (&mut down[..self.rank], &mut up[..self.n_out]);
-        dot_rows(&self.a, x_row, down);
-        for d in down.iter_mut() {
-            *d *= self.scale;
+    /// Adds the update of each row of `x` (`[rows, n_in]`, at most [`ROW_BLOCK`] rows) to
+    /// its columns of the same row of `out` (`[rows, width]`). Each row of A and of B is read
+    /// once for all the rows (read per row, a decode step would stream the adapter once per
+    /// request); what each row gets is computed as it would be alone, in the same order.
+    /// `scratch` holds at least `rows * (rank + n_out)` values.
+    fn apply_rows(&self, x: &[f32], out: &mut [f32], width: usize, scratch: &mut [f32]) {
+        let rows = x.len() / self.n_in;
+        let (down, rest) = scratch.split_at_mut(rows * self.rank);
+        let up = &mut rest[..rows * self.n_out];
+        // `A x`: row r of A against every row of x (four at a time, see `dot_rows`).
+        let mut column = [0.0f32; ROW_BLOCK];
+        for (r, a_row) in self.a.chunks_exact(self.n_in).enumerate() {
+            dot_rows(x, a_row, &mut column[..rows]);
+            for (i, &d) in column[..rows].iter().enumerate() {
+                down[i * self.rank + r] = self.scale * d;
+            }
         }
         // The whole update first, then added once (as llama.cpp adds B A x).
         up.fill(0.0);
-        for (&d, b_col) in down.iter().zip(self.b_t.chunks_exact(self.n_out)) {
-            axpy(d, b_col, up);
+        for (r, b_col) in self.b_t.chunks_exact(self.n_out).enumerate() {
+            for (i, up_row) in up.chunks_exact_mut(self.n_out).enumerate() {
+                axpy(down[i * self.rank + r], b_col, up_row);
+            }
         }
-        let out_row = &mut out_row[self.col..self.col + self.n_out];
-        out_row.iter_mut().zip(up.iter()).for_each(|(o, u)| *o += u);
+        for (out_row, up_row) in out.chunks_exact_mut(width).zip(up.chunks_exact(self.n_out)) {
+            let out_row = &mut out_row[self.col..self.col + self.n_out];
+            out_row.iter_mut().zip(up_row).for_each(|(o, u)| *o += u);
+        }
     }
 
     /// Multiply-adds per row.
@@ -194,21 +210,22 @@ impl LoraAdapter {
             return;
         };
         let rows = out.len() / width.max(1);
-        let rank = updates.iter().map(|u| u.rank).max().unwrap_or(0);
-        let n_out = updates.iter().map(|u| u.n_out).max().unwrap_or(0);
-        let scratch = || (vec![0.0f32; rank], vec![0.0f32; n_out]);
-        let row = |(down, up): &mut (Vec<f32>, Vec<f32>),
-                   (out_row, x_row): (&mut [f32], &[f32])| {
+        let per_row = updates.iter().map(|u| u.rank + u.n_out).max().unwrap_or(0);
+        let scratch = || vec![0.0f32; ROW_BLOCK * per_row];
+        let block = |scratch: &mut Vec<f32>, (out, x): (&mut [f32], &[f32])| {
             for update in updates {
-                update.apply_row(x_row, out_row, down, up);
+                update.apply_rows(x, out, width, scratch);
             }
         };
+        let (out_block, x_block) = (ROW_BLOCK * width, ROW_BLOCK * n_in);
         let work: usize = rows * updates.iter().map(LowRank::work).sum::<usize>();
         if work < PARALLEL_MIN_WORK {
             let mut scratch = scratch();
-            (out.chunks_mut(width).zip(x.chunks(n_in))).for_each(|pair| row(&mut scratch, pair));
+            let blocks = out.chunks_mut(out_block).zip(x.chunks(x_block));
+            blocks.for_each(|pair| block(&mut scratch, pair));
         } else {
-            (out.par_chunks_mut(width).zip(x.par_chunks(n_in))).for_each_init(scratch, row);
+            let blocks = out.par_chunks_mut(out_block).zip(x.par_chunks(x_block));
+            blocks.for_each_init(scratch, block);
         }
     }
 
@@ -418,10 +435,8 @@ mod tests {
         let update = LowRank::new("test", place, a.clone(), b.clone(), 0.5).unwrap();
         assert_eq!(update.rank, rank);
         let mut out = vec![1.0f32; 2 * width];
-        let (mut down, mut up) = (vec![0.0; rank], vec![0.0; n_out]);
-        for (out_row, x_row) in out.chunks_mut(width).zip(x.chunks(n_in)) {
-            update.apply_row(x_row, out_row, &mut down, &mut up);
-        }
+        let mut scratch = vec![0.0; 2 * (rank + n_out)];
+        update.apply_rows(&x, &mut out, width, &mut scratch);
         for row in 0..2 {
             for c in 0..width {
                 let mut want = 1.0f64;
