@@ -715,7 +715,12 @@ async fn sglang_admin_endpoints_reach_only_the_callers_own() {
         )
     };
     let wait_running = || async {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
         while server().engine.server_info().running_requests == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the request never ran"
+            );
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
     };
@@ -733,6 +738,11 @@ async fn sglang_admin_endpoints_reach_only_the_callers_own() {
     let alphas = generate("shared-id", 900);
     wait_running().await;
     assert_eq!(abort("alpha-key", json!({"abort_all": true})).await.0, 200);
+    assert_eq!(finish(&alphas.await.unwrap().1), json!("abort"));
+    // An administrator's abort_all ends every tenant's.
+    let alphas = generate("shared-id", 900);
+    wait_running().await;
+    assert_eq!(abort("ops-key", json!({"abort_all": true})).await.0, 200);
     assert_eq!(finish(&alphas.await.unwrap().1), json!("abort"));
 
     let flush = |key: &'static str| call(reqwest::Method::POST, "/flush_cache", Some(key), None);

@@ -39,11 +39,13 @@ impl LoraSpec {
 /// A name requests can give in `model` (alone, or after the base model's name and a
 /// colon) and in `lora_path`: printable, without spaces, colons or `=`.
 fn check_name(name: &str) -> Result<(), String> {
-    let allowed = |c: char| c.is_ascii_graphic() && c != ':' && c != '=';
+    // ':' separates `<base>:<adapter>`, '=' NAME=PATH, and '*' ends a prefix in a tenant's
+    // `lora_adapters`.
+    let allowed = |c: char| c.is_ascii_graphic() && !matches!(c, ':' | '=' | '*');
     if name.is_empty() || name.len() > MAX_ADAPTER_NAME_BYTES || !name.chars().all(allowed) {
         return Err(format!(
             "adapter name {name:?}: 1 to {MAX_ADAPTER_NAME_BYTES} printable ASCII characters \
-             without spaces, ':' or '='"
+             without spaces, ':', '=' or '*'"
         ));
     }
     Ok(())
@@ -199,7 +201,13 @@ mod tests {
             }
         );
         assert_eq!(LoraSpec::parse("/x/tone-v2.gguf").unwrap().name, "tone-v2");
-        for bad in ["=/a.gguf", "a b=/a.gguf", "a:b=/a.gguf", "é=/a.gguf"] {
+        for bad in [
+            "=/a.gguf",
+            "a b=/a.gguf",
+            "a:b=/a.gguf",
+            "a*=/a.gguf",
+            "é=/a.gguf",
+        ] {
             assert!(LoraSpec::parse(bad).is_err(), "{bad}");
         }
         let long = format!("{}=/a.gguf", "n".repeat(MAX_ADAPTER_NAME_BYTES + 1));

@@ -343,8 +343,6 @@ impl<M: ForwardModel> Scheduler<M> {
         self.publish();
     }
 
-    /// Marks the requests that the aborts received since the last call name as past their
-    /// deadline (reaped at the next step).
     /// Ends every request of `tenant` (every tenant's for `None`): each is reaped at the next
     /// step, as a request aborted by id is.
     fn abort_every(&mut self, tenant: Option<crate::tenants::TenantId>) {
@@ -356,6 +354,8 @@ impl<M: ForwardModel> Scheduler<M> {
         }
     }
 
+    /// Marks the requests that the aborts received since the last call name as past their
+    /// deadline (reaped at the next step).
     fn apply_aborts(&mut self) {
         if self.aborts.is_empty() {
             return;

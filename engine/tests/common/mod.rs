@@ -199,8 +199,6 @@ impl<M: ForwardModel> Runner<M> {
     }
 }
 
-/// Waits (up to two minutes) until nothing runs or waits, then checks that no K/V leaked:
-/// nothing protected, every slot free or held only by the prefix cache.
 /// Waits (two minutes at most) until the engine's published state satisfies `holds`: what
 /// the scheduler does after a command is answered (an unloaded adapter's cache going, say)
 /// shows in the next snapshot, not at once.
@@ -212,6 +210,8 @@ pub fn wait_until(engine: &EngineHandle, what: &str, holds: impl Fn(&ServerInfo)
     }
 }
 
+/// Waits (up to two minutes) until nothing runs or waits, then checks that no K/V leaked:
+/// nothing protected, every slot free or held only by the prefix cache.
 pub fn wait_idle(engine: &EngineHandle) {
     let until = Instant::now() + Duration::from_secs(120);
     loop {

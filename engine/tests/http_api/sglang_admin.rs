@@ -114,6 +114,28 @@ async fn abort_request_ends_a_request_by_rid_or_all_of_them() {
     assert_aborted(one.await.unwrap());
     assert_aborted(two.await.unwrap());
 
+    // Streamed, the aborted choice ends with its finish reason too, not an error.
+    let body = json!({
+        "text": "Count slowly:", "rid": "streamed", "stream": true,
+        "sampling_params": {"temperature": 0, "max_new_tokens": 900, "ignore_eos": true}
+    });
+    let streamed = tokio::spawn(async move { post("/generate", &body.to_string()).await });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while server().engine.server_info().running_requests == 0 {
+        assert!(Instant::now() < deadline, "the request never ran");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(
+        post("/abort_request", r#"{"rid": "streamed"}"#).await.0,
+        200
+    );
+    let (status, text) = streamed.await.unwrap();
+    assert_eq!(status, 200);
+    let payloads = sse_data(&text);
+    let last = payloads.iter().rev().find(|p| *p != "[DONE]").unwrap();
+    let last: Value = serde_json::from_str(last).unwrap();
+    assert_aborted((200, last));
+
     for (body, param) in [
         (json!({}), Some("rid")),
         (json!({"rid": ""}), Some("rid")),

@@ -217,14 +217,20 @@ impl LoraAdapter {
                 update.apply_rows(x, out, width, scratch);
             }
         };
-        let (out_block, x_block) = (ROW_BLOCK * width, ROW_BLOCK * n_in);
         let work: usize = rows * updates.iter().map(LowRank::work).sum::<usize>();
         if work < PARALLEL_MIN_WORK {
             let mut scratch = scratch();
-            let blocks = out.chunks_mut(out_block).zip(x.chunks(x_block));
+            let blocks = out
+                .chunks_mut(ROW_BLOCK * width)
+                .zip(x.chunks(ROW_BLOCK * n_in));
             blocks.for_each(|pair| block(&mut scratch, pair));
         } else {
-            let blocks = out.par_chunks_mut(out_block).zip(x.par_chunks(x_block));
+            // Smaller blocks where there are too few rows to give every thread one (a decode
+            // step's); a row's update does not depend on the block it is in.
+            let threads = rayon::current_num_threads().max(1);
+            let block_rows = rows.div_ceil(threads).clamp(1, ROW_BLOCK);
+            let blocks =
+                (out.par_chunks_mut(block_rows * width)).zip(x.par_chunks(block_rows * n_in));
             blocks.for_each_init(scratch, block);
         }
     }

@@ -193,8 +193,10 @@ async fn collect_as(stream: &mut RequestStream, keep_aborted: bool) -> Result<Co
     }
 }
 
-/// What a client whose request the engine aborted gets (a shutdown's grace period ended, or
-/// the request was aborted by id): unavailable, so that it retries, not an answer cut short.
+/// What a client of the OpenAI doors whose request the engine aborted gets (a shutdown's
+/// grace period ended, or the request was aborted by id): unavailable, so that it retries,
+/// not an answer cut short. SGLang's native `/generate` answers what was generated instead,
+/// with finish reason `abort`, as SGLang does (its callers read it after `/abort_request`).
 pub fn aborted() -> ApiError {
     ApiError::unavailable(
         "the request was aborted before it finished (the server may be shutting down); retry it",

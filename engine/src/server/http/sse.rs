@@ -36,6 +36,9 @@ impl From<String> for Payload {
 pub trait ChunkFormatter: Send + 'static {
     /// Whether the stream ends with `data: [DONE]` (chat and completions do).
     const ENDS_WITH_DONE: bool = true;
+    /// Whether an aborted choice ends as any other, with its finish reason (SGLang's native
+    /// answer), rather than the stream with a 503 error telling the client to retry.
+    const ENDS_ABORTED_CHOICES: bool = false;
     /// Payloads before the first token (chat's role deltas), for `choices` choices.
     fn start(&mut self, _choices: u32) -> Vec<Payload> {
         Vec::new()
@@ -121,7 +124,7 @@ pub fn sse_response<F: ChunkFormatter>(
                     st.pending.extend(payload);
                 }
                 Some((_, Some(GenerateEvent::Finished(completion))))
-                    if completion.finish_reason.is_abort() =>
+                    if completion.finish_reason.is_abort() && !F::ENDS_ABORTED_CHOICES =>
                 {
                     st.fail(aborted());
                 }

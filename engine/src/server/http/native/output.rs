@@ -198,6 +198,8 @@ impl NativeChunks {
 }
 
 impl ChunkFormatter for NativeChunks {
+    const ENDS_ABORTED_CHOICES: bool = true;
+
     fn chunk(
         &mut self,
         index: u32,
