@@ -66,6 +66,16 @@ pub enum AbortScope {
 }
 
 impl AbortScope {
+    /// What an abort by id from `caller` ends: a tenant's only its own requests; an
+    /// administrator's its own if it has one with the id in flight, else any tenant's.
+    pub fn of_caller(caller: &crate::tenants::Caller) -> Self {
+        if caller.is_admin {
+            AbortScope::PreferTenant(caller.tenant)
+        } else {
+            AbortScope::Tenant(caller.tenant)
+        }
+    }
+
     /// Whether a request of `tenant` is ended; `own_found`: the preferred tenant has one.
     pub(crate) fn ends(self, tenant: TenantId, own_found: bool) -> bool {
         match self {

@@ -109,14 +109,7 @@ impl RadixServe for RadixServeService {
         let engine = self.engine()?;
         let rid = input::request_id(Some(request.into_inner().request_id))?
             .ok_or_else(|| Status::invalid_argument("request_id is empty"))?;
-        // A tenant aborts only its own requests; an administrator its own id if it has one
-        // in flight (ids are per tenant), else any tenant's.
-        let scope = if caller.is_admin {
-            AbortScope::PreferTenant(caller.tenant)
-        } else {
-            AbortScope::Tenant(caller.tenant)
-        };
-        engine.abort_owned(&rid, scope);
+        engine.abort_owned(&rid, AbortScope::of_caller(&caller));
         Ok(Response::new(pb::AbortResponse {}))
     }
 

@@ -75,14 +75,7 @@ pub async fn abort_request(
     let rid = request.rid.filter(|rid| !rid.is_empty());
     match (rid, request.abort_all) {
         (_, true) => engine.abort_every((!caller.is_admin).then_some(caller.tenant)),
-        (Some(rid), false) => {
-            let scope = if caller.is_admin {
-                AbortScope::PreferTenant(caller.tenant)
-            } else {
-                AbortScope::Tenant(caller.tenant)
-            };
-            engine.abort_owned(&rid, scope);
-        }
+        (Some(rid), false) => engine.abort_owned(&rid, AbortScope::of_caller(&caller)),
         (None, false) => {
             return Err(ApiError::invalid_param(
                 "rid",
