@@ -14,7 +14,7 @@ use common::scripted::{
     start_model_with, SCRIPTED_BYTES_PER_TOKEN,
 };
 use engine::gguf::GgufFile;
-use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, RequestStream};
 use engine::io::AbortScope;
 use engine::model::scripted::ScriptedModel;
 use engine::sampling::{FinishReason, SamplingParams};
@@ -22,6 +22,8 @@ use engine::scheduler::Policy;
 use engine::tokenizer::{ChatTemplate, Tokenizer};
 use std::time::{Duration, Instant};
 
+#[path = "scheduler_scripted/aborts_before_queued.rs"]
+mod aborts_before_queued;
 #[path = "scheduler_scripted/randomized.rs"]
 mod randomized;
 

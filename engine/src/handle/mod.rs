@@ -3,6 +3,7 @@
 //! and the CLI go through it.
 
 mod adapters;
+mod calls;
 mod conversation;
 mod disk;
 mod embed;
@@ -26,7 +27,7 @@ pub use samples::{response_usage, ChoiceEvents, MAX_SAMPLES};
 
 use crate::gguf::GgufFile;
 use crate::grammar::{CompileError, Constraint, GrammarLimits, GrammarSpec, Grammars, ToolFormat};
-use crate::io::{event_channel, AbortScope, Command, EventReceiver, Shared};
+use crate::io::{event_channel, Command, EventReceiver, Shared};
 use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
@@ -148,6 +149,9 @@ pub struct RequestStream {
     /// Prompt log-probabilities computed by another sample of the same prompt, given to
     /// this stream's first chunk (see [`EngineHandle::submit_group`]).
     shared_prompt_logprobs: Option<Vec<TokenLogprob>>,
+    /// The call's registered id: held while the stream is, so that the id stays taken
+    /// and an abort by it finds the call.
+    call: Option<Arc<crate::io::Call>>,
 }
 
 impl RequestStream {
@@ -159,12 +163,13 @@ impl RequestStream {
             rx,
             front: last,
             shared_prompt_logprobs: None,
+            call: None,
         }
     }
 
     /// The stream of a request aborted before it was submitted (its client named it in an
     /// abort while the prompt or grammar was being prepared): it ends as an abort would.
-    pub fn aborted_unsubmitted(rid: String, prompt_tokens: u32) -> Self {
+    pub(crate) fn aborted_unsubmitted(rid: String, prompt_tokens: u32) -> Self {
         let completion = crate::io::Completion {
             finish_reason: crate::sampling::FinishReason::Abort,
             usage: crate::io::Usage {
@@ -579,24 +584,6 @@ impl EngineHandle {
         namespace: &radix::Namespace,
     ) -> Result<Constraint, SubmitError> {
         Ok(self.inner.grammars.compile(spec, namespace)?)
-    }
-
-    /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.
-    pub fn abort(&self, rid: &str) {
-        self.abort_owned(rid, AbortScope::Any);
-    }
-
-    /// Aborts the requests with id `rid` that `scope` names.
-    pub fn abort_owned(&self, rid: &str, scope: AbortScope) {
-        let _ = self.inner.tx.send(Command::Abort {
-            rid: rid.to_string(),
-            scope,
-        });
-    }
-
-    /// Aborts every request of `tenant` (of every tenant for `None`) in the engine now.
-    pub fn abort_every(&self, tenant: Option<TenantId>) {
-        let _ = self.inner.tx.send(Command::AbortAll { tenant });
     }
 
     /// Every tenant's weight and limits, indexed by tenant id (from

@@ -28,14 +28,15 @@ impl EngineHandle {
     /// all the same (a queue filled meanwhile), the ones already queued are aborted and the
     /// error is returned; their tokens stay taken, since they may have run.
     ///
-    /// Each request's samples share its id (an abort by that id ends them all). Sample 0
+    /// Each request's samples share its id and its call (an abort by that id ends them
+    /// all, those not yet queued included). Sample 0
     /// goes first; the others are queued once its first event has arrived, when its prompt
     /// is in the prefix cache, so they find the whole prompt there instead of computing it
     /// again. With a seed, sample `i` uses `seed + i` (wrapping); without one, each sample
     /// draws its own.
     pub async fn submit_group(
         &self,
-        requests: Vec<GenerateRequest>,
+        mut requests: Vec<GenerateRequest>,
         n: u32,
     ) -> Result<Vec<RequestStream>, SubmitError> {
         if n == 0 || n > MAX_SAMPLES {
@@ -46,11 +47,15 @@ impl EngineHandle {
         if requests.len() * n as usize > 1 {
             self.precheck_group(&requests, n)?;
         }
+        // Every id taken before any sample runs: an abort by one reaches the samples not
+        // yet queued (`submit` checks the call's mark), and a duplicate costs nothing.
+        self.open_calls(&mut requests)?;
         let mut streams = Vec::with_capacity(requests.len() * n as usize);
         for request in &requests {
             // On refusal, dropping `streams` aborts the samples already queued.
             let mut first = self.submit(sample(request, 0, None))?;
-            if n > 1 {
+            if n > 1 && first.front.is_none() {
+                // (One ended unsubmitted has its last event there already.)
                 first.front = first.rx.recv().await;
             }
             let rid = first.rid.clone();

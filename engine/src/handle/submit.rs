@@ -5,7 +5,7 @@
 
 use super::gate::{QueueLoad, TenantGate};
 use super::{EngineHandle, GenerateRequest, RequestStream, SubmitError, MAX_SALT_BYTES};
-use crate::io::{event_channel, Command, NewRequest};
+use crate::io::{event_channel, AbortScope, Command, NewRequest};
 use crate::tenants::TenantId;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -13,8 +13,17 @@ use tokio::sync::oneshot;
 
 impl EngineHandle {
     /// Validates `request` and queues it. Errors say what is wrong; nothing is queued then.
+    /// A request whose call an abort named before it was queued is not queued: its stream
+    /// ends aborted; one named while it was being queued is aborted behind it.
     pub fn submit(&self, mut request: GenerateRequest) -> Result<RequestStream, SubmitError> {
         let inner = &self.inner;
+        let call = request.call.take();
+        if let Some(call) = call.as_ref().filter(|c| c.aborted()) {
+            let prompt_tokens = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);
+            let mut stream = RequestStream::aborted_unsubmitted(call.rid().into(), prompt_tokens);
+            stream.call = Some(call.clone());
+            return Ok(stream);
+        }
         if inner.shared.draining.load(Ordering::Acquire) {
             return Err(SubmitError::Unavailable("the server is draining".into()));
         }
@@ -33,12 +42,8 @@ impl EngineHandle {
             uncount_queued(&inner.shared.queued);
             return Err(e);
         }
-        let rid = request.rid.clone().unwrap_or_else(|| {
-            format!(
-                "req-{}",
-                inner.shared.next_rid.fetch_add(1, Ordering::Relaxed)
-            )
-        });
+        let rid = request.rid.clone().unwrap_or_else(|| self.new_rid());
+        let tenant = request.tenant;
         let (tx, rx) = event_channel();
         let salted = request
             .namespace
@@ -57,11 +62,16 @@ impl EngineHandle {
             }
             return Err(SubmitError::Unavailable("the engine has stopped".into()));
         }
+        if call.as_ref().is_some_and(|c| c.aborted()) {
+            // Marked after the check above: its abort may have reached the scheduler first.
+            self.abort_queued(&rid, AbortScope::Tenant(tenant));
+        }
         Ok(RequestStream {
             rid,
             rx,
             front: None,
             shared_prompt_logprobs: None,
+            call,
         })
     }
 

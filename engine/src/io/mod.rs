@@ -3,11 +3,14 @@
 //! commands on the scheduler's inbox, and the state they share (the snapshot, the
 //! registry of live cache salts).
 
+mod calls;
 mod events;
 mod salts;
 mod shared;
 mod types;
 
+pub use calls::Call;
+pub(crate) use calls::CallRegistry;
 pub use events::MAX_UNREAD_EVENTS;
 pub(crate) use events::{event_channel, EventReceiver, EventSender};
 pub(crate) use salts::SaltRegistry;

@@ -96,6 +96,8 @@ pub(crate) struct Shared {
     pub next_rid: AtomicU64,
     /// Live salted namespaces: entered at submission, left by the scheduler.
     pub salts: Mutex<SaltRegistry>,
+    /// The request ids in flight, for aborts that come before or between submissions.
+    pub calls: super::CallRegistry,
 }
 
 impl Shared {
@@ -107,6 +109,7 @@ impl Shared {
             draining: AtomicBool::new(false),
             next_rid: AtomicU64::new(0),
             salts: Mutex::new(SaltRegistry::new(salt_limits)),
+            calls: super::CallRegistry::default(),
         }
     }
 }

@@ -32,6 +32,10 @@ pub struct GenerateRequest {
     /// it, with the `params.logprobs` most likely alternatives; they arrive with the first
     /// chunk.
     pub prompt_logprobs_from: Option<u32>,
+    /// The call's registered id (see [`super::Call`]): set by
+    /// `EngineHandle::open_calls` before anything slow, so that an abort by id reaches the
+    /// request before it is queued; submission moves it to the request's stream.
+    pub call: Option<std::sync::Arc<super::Call>>,
 }
 
 impl GenerateRequest {
@@ -47,6 +51,7 @@ impl GenerateRequest {
             constraint: None,
             embed: false,
             prompt_logprobs_from: None,
+            call: None,
         }
     }
 
@@ -145,6 +150,9 @@ pub enum SubmitError {
     /// The engine is draining or stopped (UNAVAILABLE / 503).
     #[error("{0}")]
     Unavailable(String),
+    /// The caller already has a request with this id in flight (ALREADY_EXISTS / 400).
+    #[error("{0}")]
+    AlreadyExists(String),
 }
 
 /// The loaded model, for `/v1/models` and `GetModelInfo`.

@@ -103,9 +103,24 @@ fn assert_aborted(answer: (u16, Value)) {
 async fn abort_request_ends_a_request_by_rid_or_all_of_them() {
     let _turn = SERIAL.lock().await;
     let long = running("abort-me", 0).await;
+    // Ids are unique while in flight: an abort by one would end both.
+    let short = |rid: Value| {
+        let text = match rid.as_array() {
+            Some(batch) => json!(vec!["Hi"; batch.len()]),
+            None => json!("Hi"),
+        };
+        json!({"text": text, "rid": rid, "sampling_params": {"max_new_tokens": 1}})
+    };
+    for rid in [json!("abort-me"), json!(["twice", "twice"])] {
+        let (status, response) = post_json("/generate", short(rid)).await;
+        assert_openai_error(status, &response, 400, Some("rid"));
+    }
     let (status, text) = post("/abort_request", r#"{"rid": "abort-me"}"#).await;
     assert_eq!((status, text.as_str()), (200, ""));
     assert_aborted(long.await.unwrap());
+    // Free again once its call has ended.
+    let (status, again) = post_json("/generate", short(json!("abort-me"))).await;
+    assert_eq!(status, 200, "{again}");
 
     let one = running("all-1", 0).await;
     let two = running("all-2", 1).await;

@@ -33,6 +33,10 @@ pub(super) async fn prepare(
     deadline: Option<Instant>,
 ) -> Result<Prepared, Status> {
     let rid = request_id(request.request_id)?;
+    // Registered before the prompt is built and the grammar compiles: an `Abort` by the
+    // id meanwhile ends the request before it is queued.
+    let call =
+        (engine.open_call(caller.tenant, rid.as_deref())).map_err(super::status::from_submit)?;
     let input_ids = match request.input {
         None => {
             return Err(Status::invalid_argument(
@@ -74,7 +78,8 @@ pub(super) async fn prepare(
     params.skip_special_tokens = request.skip_special_tokens.unwrap_or(true);
     let mut generate = GenerateRequest::new(input_ids, params);
     generate.max_new_tokens_explicit = explicit;
-    generate.rid = rid;
+    generate.rid = Some(call.rid().to_string());
+    generate.call = Some(call);
     generate.namespace = caller.namespace_for(request.cache_salt.as_deref());
     generate.namespace.adapter = adapter_named(
         engine,
@@ -109,6 +114,8 @@ pub(super) async fn prepare_embedding(
     deadline: Option<Instant>,
 ) -> Result<GenerateRequest, Status> {
     let rid = request_id(request.request_id)?;
+    let call =
+        (engine.open_call(caller.tenant, rid.as_deref())).map_err(super::status::from_submit)?;
     let input = match request.input {
         None => {
             return Err(Status::invalid_argument(
@@ -123,7 +130,8 @@ pub(super) async fn prepare_embedding(
         .await
         .map_err(super::status::from_submit)?;
     let mut embed = GenerateRequest::embedding(input_ids);
-    embed.rid = rid;
+    embed.rid = Some(call.rid().to_string());
+    embed.call = Some(call);
     embed.namespace = caller.namespace_for(request.cache_salt.as_deref());
     embed.namespace.adapter = adapter_named(
         engine,

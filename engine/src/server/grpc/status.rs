@@ -8,6 +8,7 @@ pub(super) fn from_submit(error: SubmitError) -> Status {
         SubmitError::InvalidArgument(message) => Status::invalid_argument(message),
         SubmitError::ResourceExhausted(message) => Status::resource_exhausted(message),
         SubmitError::Unavailable(message) => Status::unavailable(message),
+        SubmitError::AlreadyExists(message) => Status::already_exists(message),
     }
 }
 

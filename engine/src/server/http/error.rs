@@ -130,6 +130,7 @@ impl From<SubmitError> for ApiError {
                     .with_code("rate_limit_exceeded")
             }
             SubmitError::Unavailable(message) => ApiError::unavailable(message),
+            SubmitError::AlreadyExists(message) => ApiError::invalid_param("rid", message),
         }
     }
 }

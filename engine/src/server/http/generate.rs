@@ -113,6 +113,8 @@ pub async fn submit_choices(
         // Bad parameters and the tenant's limits refuse the choices before the costly
         // compile (once: the prompts share one grammar, each sample gets its own state).
         let cost = engine.precheck_group(&requests, spec.samples)?;
+        // Their ids taken first: an abort by one while the grammar compiles ends it unrun.
+        engine.open_calls(&mut requests)?;
         let param = grammar.param();
         let constraint = engine
             .compile_grammar(grammar, namespace, caller.tenant, cost)

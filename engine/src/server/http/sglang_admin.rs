@@ -63,8 +63,8 @@ struct AbortRequest {
 
 /// `POST /abort_request` with `rid` (a request's id, as `/generate` took it) or
 /// `abort_all`. A tenant ends only its own requests; an administrator its own by that id if
-/// it has one running, else any tenant's, and with `abort_all` every request in the engine.
-/// Requests still being prepared (a grammar compiling) are not reached.
+/// it has one running, else any tenant's, and with `abort_all` every request in the engine,
+/// queued or still being prepared (see `EngineHandle::open_calls`).
 pub async fn abort_request(
     State(state): State<Arc<HttpState>>,
     Extension(caller): Extension<Caller>,
@@ -75,7 +75,9 @@ pub async fn abort_request(
     let rid = request.rid.filter(|rid| !rid.is_empty());
     match (rid, request.abort_all) {
         (_, true) => engine.abort_every((!caller.is_admin).then_some(caller.tenant)),
-        (Some(rid), false) => engine.abort_owned(&rid, AbortScope::of_caller(&caller)),
+        (Some(rid), false) => {
+            engine.abort_owned(&rid, AbortScope::of_caller(&caller));
+        }
         (None, false) => {
             return Err(ApiError::invalid_param(
                 "rid",

@@ -4,10 +4,8 @@
 
 use super::super::embedding::finished_embedding;
 use super::super::status;
-use super::inflight::InFlight;
 use super::params::{check_request_id, first_refusal, refuse};
 use crate::handle::{normalized_embedding, EngineHandle, GenerateRequest};
-use crate::io::AbortScope;
 use crate::tenants::Caller;
 use proto::sglang::scheduler as pb;
 use std::time::Instant;
@@ -70,23 +68,14 @@ pub(super) fn prepare(
     Ok(embed)
 }
 
-/// Submits `request` for `caller`, registered as `inflight`, and answers with its
-/// embedding once it is computed.
+/// Submits `request` and answers with its embedding once it is computed (`CANCELLED` when
+/// an `Abort` named it, before it was queued or after).
 pub(super) async fn run(
     engine: &EngineHandle,
-    caller: &Caller,
     request: GenerateRequest,
-    inflight: &InFlight,
     deadline: Option<Instant>,
 ) -> Result<pb::EmbedResponse, Status> {
-    if inflight.aborted() {
-        return Err(Status::cancelled("the request was aborted"));
-    }
     let stream = engine.submit(request).map_err(status::from_submit)?;
-    if inflight.aborted() {
-        // Named by an `Abort` while it was submitted: that abort found nothing to end.
-        engine.abort_owned(&stream.rid, AbortScope::Tenant(caller.tenant));
-    }
     let (hidden, usage) = finished_embedding(stream, deadline).await?;
     let embedding = normalized_embedding(&hidden, hidden.len());
     Ok(pb::EmbedResponse {

@@ -7,7 +7,6 @@
 //! streams, which aborts every sample.
 
 use super::super::deadline;
-use super::inflight::InFlight;
 use crate::handle::{ChoiceEvents, Completion, GenerateEvent, RequestStream, TokenLogprob};
 use crate::sampling::{FinishReason, StopMatch};
 use futures_util::Stream;
@@ -70,8 +69,6 @@ struct Generation {
     input_logprob_ids: Option<Vec<u32>>,
     samples: Vec<Sample>,
     done: bool,
-    /// Keeps the request id abortable while the stream lives.
-    _inflight: InFlight,
 }
 
 pub(super) struct Options {
@@ -88,11 +85,7 @@ pub(super) struct Options {
 /// Streams the samples of one request (one per stream of `samples`, index = position):
 /// their chunks interleaved as they come, each sample's completion when it ends, and the
 /// end of the stream after the last completion.
-pub(super) fn response_stream(
-    samples: Vec<RequestStream>,
-    options: Options,
-    inflight: InFlight,
-) -> GenerateStream {
+pub(super) fn response_stream(samples: Vec<RequestStream>, options: Options) -> GenerateStream {
     let count = samples.len();
     let generation = Generation {
         events: ChoiceEvents::new(samples),
@@ -104,7 +97,6 @@ pub(super) fn response_stream(
         input_logprob_ids: options.input_logprob_ids,
         samples: (0..count).map(|_| Sample::default()).collect(),
         done: false,
-        _inflight: inflight,
     };
     Box::pin(futures_util::stream::unfold(
         generation,

@@ -12,7 +12,6 @@ mod bundle;
 mod embed;
 mod events;
 mod generate;
-mod inflight;
 mod info;
 mod params;
 mod subscriptions;
@@ -20,12 +19,11 @@ mod subscriptions;
 use super::auth::authenticate;
 use super::service::EngineSlot;
 use super::{deadline, status};
-use crate::handle::{EngineHandle, RequestStream};
+use crate::handle::EngineHandle;
 use crate::io::AbortScope;
 use crate::tenants::{Caller, TenantRegistry};
 use events::KvEventStream;
 use generate::GenerateStream;
-use inflight::InFlightIds;
 use proto::sglang::common as common_pb;
 use proto::sglang::scheduler as pb;
 use proto::sglang::scheduler::sglang_scheduler_server::SglangScheduler;
@@ -48,7 +46,6 @@ pub(super) struct SglangService {
     tenants: Arc<TenantRegistry>,
     /// The tenant keyless calls act as, if the operator named one.
     keyless_tenant: Option<String>,
-    inflight: InFlightIds,
     subscriptions: Subscriptions,
     throughput: info::Throughput,
     bundle: OnceLock<Arc<bundle::Bundle>>,
@@ -65,7 +62,6 @@ impl SglangService {
             engine,
             tenants,
             keyless_tenant,
-            inflight: InFlightIds::default(),
             subscriptions: Subscriptions::default(),
             throughput: info::Throughput::default(),
             bundle: OnceLock::new(),
@@ -135,45 +131,22 @@ impl SglangScheduler for SglangService {
         let (caller, engine, deadline) = self.admit_call(&request)?;
         let request = request.into_inner();
         params::check_request_id(&request.request_id)?;
-        // Registered before the grammar compiles, so that an `Abort` meanwhile finds it.
-        let inflight = self
-            .inflight
-            .register(&request.request_id, caller.tenant)
-            .ok_or_else(|| {
-                Status::already_exists(format!(
-                    "request_id {:?} is already in flight: ids must be unique",
-                    request.request_id
-                ))
-            })?;
-        let prepared = params::prepare(engine, &caller, request, deadline).await?;
-        let samples = if inflight.aborted() {
-            // Named by an `Abort` while its prompt and grammar were prepared: it ends aborted
-            // without being submitted.
-            (0..prepared.samples.max(1))
-                .map(|_| {
-                    RequestStream::aborted_unsubmitted(prepared.rid.clone(), prepared.prompt_tokens)
-                })
-                .collect()
-        } else {
-            let samples = engine
-                .submit_samples(prepared.request, prepared.samples)
-                .await
-                .map_err(status::from_submit)?;
-            if inflight.aborted() {
-                // Named by an `Abort` while it was submitted: that abort found nothing to end.
-                engine.abort_owned(&prepared.rid, AbortScope::Tenant(caller.tenant));
-            }
-            samples
-        };
-        // Without an id of its own the call is named by the engine's ("req-N"): sent back
-        // in every response and abortable by it (unless the tenant has that id in flight).
-        let (rid, inflight) = if prepared.rid.is_empty() {
-            let assigned = samples.first().map(|s| s.rid.clone()).unwrap_or_default();
-            let registered = self.inflight.register(&assigned, caller.tenant);
-            (assigned, registered.unwrap_or(inflight))
-        } else {
-            (prepared.rid, inflight)
-        };
+        // Registered before the prompt is built and the grammar compiles, so that an
+        // `Abort` meanwhile finds it (its requests then end aborted, never queued). Without
+        // an id of its own the call is named by the engine's ("req-N"): sent back in every
+        // response and abortable by it.
+        let own_rid = (!request.request_id.is_empty()).then(|| request.request_id.clone());
+        let call = engine
+            .open_call(caller.tenant, own_rid.as_deref())
+            .map_err(status::from_submit)?;
+        let rid = call.rid().to_string();
+        let mut prepared = params::prepare(engine, &caller, request, deadline).await?;
+        prepared.request.rid = Some(rid.clone());
+        prepared.request.call = Some(call);
+        let samples = engine
+            .submit_samples(prepared.request, prepared.samples)
+            .await
+            .map_err(status::from_submit)?;
         let options = generate::Options {
             rid,
             stream: prepared.stream,
@@ -182,9 +155,7 @@ impl SglangScheduler for SglangService {
             think_end: prepared.think_end,
             input_logprob_ids: prepared.input_logprob_ids,
         };
-        Ok(Response::new(generate::response_stream(
-            samples, options, inflight,
-        )))
+        Ok(Response::new(generate::response_stream(samples, options)))
     }
 
     async fn embed(
@@ -192,15 +163,12 @@ impl SglangScheduler for SglangService {
         request: Request<pb::EmbedRequest>,
     ) -> Result<Response<pb::EmbedResponse>, Status> {
         let (caller, engine, deadline) = self.admit_call(&request)?;
-        let request = embed::prepare(engine, &caller, request.into_inner(), deadline)?;
+        let mut request = embed::prepare(engine, &caller, request.into_inner(), deadline)?;
         // Registered while it runs, so that an `Abort` by its id finds it.
-        let rid = request.rid.clone().unwrap_or_default();
-        let inflight = self.inflight.register(&rid, caller.tenant).ok_or_else(|| {
-            Status::already_exists(format!(
-                "request_id {rid:?} is already in flight: ids must be unique"
-            ))
-        })?;
-        let response = embed::run(engine, &caller, request, &inflight, deadline).await?;
+        engine
+            .open_calls(std::slice::from_mut(&mut request))
+            .map_err(status::from_submit)?;
+        let response = embed::run(engine, request, deadline).await?;
         Ok(Response::new(response))
     }
 
@@ -234,13 +202,7 @@ impl SglangScheduler for SglangService {
         let rid = request.into_inner().request_id;
         // A tenant aborts only its own requests; an administrator its own id if it has one
         // in flight (ids are per tenant), else any tenant's.
-        let own = !caller.is_admin || self.inflight.contains(&rid, Some(caller.tenant));
-        let owner = own.then_some(caller.tenant);
-        let found = !rid.is_empty() && self.inflight.mark_aborted(&rid, owner);
-        if found {
-            let scope = owner.map_or(AbortScope::Any, AbortScope::Tenant);
-            engine.abort_owned(&rid, scope);
-        }
+        let found = !rid.is_empty() && engine.abort_owned(&rid, AbortScope::of_caller(&caller));
         Ok(Response::new(pb::AbortResponse {
             success: found,
             message: if found {

@@ -18,7 +18,6 @@ const MAX_REQUEST_ID_BYTES: usize = 256;
 /// A validated request and what its response needs.
 pub(super) struct Prepared {
     pub request: GenerateRequest,
-    pub rid: String,
     pub stream: bool,
     pub prompt_tokens: u32,
     /// Samples of the prompt (`n`; 0 counts as 1).
@@ -317,8 +316,7 @@ pub(super) async fn prepare(
     generate.max_new_tokens_explicit = explicit;
     // SGLang's first input logprob is always null: scores start one past it.
     generate.prompt_logprobs_from = input_start.map(|start| super::generate::count(start + 1));
-    let rid = request.request_id;
-    generate.rid = (!rid.is_empty()).then(|| rid.clone());
+    generate.rid = (!request.request_id.is_empty()).then_some(request.request_id);
     generate.namespace = caller.namespace_for(None);
     // SGLang's router names the adapter in `lora_id`; here that is its name.
     generate.namespace.adapter =
@@ -338,7 +336,6 @@ pub(super) async fn prepare(
     }
     Ok(Prepared {
         request: generate,
-        rid,
         stream: request.stream,
         prompt_tokens,
         samples: params.n.max(1),
