@@ -665,6 +665,22 @@ async fn flush_cache_returns_the_tokens_freed() {
         .into_inner()
         .flushed_tokens;
     assert_eq!(again, 0);
+    // The caller's flush without a salt takes every salt's cache with it.
+    for salt in ["flush-test", "flush-test-2"] {
+        let mut request = text_request("A cache entry to flush away.", greedy(2));
+        request.cache_salt = Some(salt.into());
+        generate(request).await.unwrap();
+    }
+    let flushed_tokens = |request| {
+        let mut client = client.clone();
+        async move {
+            let response = client.flush_cache(request).await.unwrap();
+            response.into_inner().flushed_tokens
+        }
+    };
+    assert!(flushed_tokens(flush(None, false)).await >= 2 * flushed);
+    assert_eq!(flushed_tokens(flush(Some("flush-test"), false)).await, 0);
+    assert_eq!(flushed_tokens(flush(Some("flush-test-2"), false)).await, 0);
     client.flush_cache(flush(None, true)).await.unwrap();
     // The figures are published after the flush's reply: wait for them.
     let start = Instant::now();

@@ -7,8 +7,11 @@ use pools::PoolError;
 use radix::Namespace;
 
 impl<M: ForwardModel> Scheduler<M> {
-    /// Flushes `namespace` (unless `exact`, with its adapters' caches when it names no
-    /// adapter), or everything; returns the tokens freed from the pool.
+    /// Flushes `namespace`, or everything; returns the tokens freed from the pool. Unless
+    /// `exact`, a namespace that names no adapter takes its adapters' caches with it, and
+    /// one that names no salt every salt's of its scope: a caller's flush drops all it
+    /// cached. (Disk pages of a salt the tree no longer holds are named by a digest of the
+    /// salt, so they go only with a flush that names it.)
     pub(super) fn flush(
         &mut self,
         namespace: Option<Namespace>,
@@ -23,25 +26,37 @@ impl<M: ForwardModel> Scheduler<M> {
         let tree = self.cache.tree();
         let mine = |n: &Namespace| {
             n.scope == ns.scope
-                && n.salt == ns.salt
+                && (n.salt == ns.salt || (!exact && ns.salt.is_none()))
                 && (n.adapter == ns.adapter || (!exact && ns.adapter.is_none()))
         };
         let mut all: Vec<Namespace> = (tree.namespace_ids())
             .filter_map(|id| tree.namespace(id).filter(|n| mine(n)).cloned())
             .collect();
-        // Its disk pages may outlive its pool cache: each adapter file's too.
+        // Its disk pages may outlive its pool cache: each adapter file's too, under each
+        // salt it has.
         let files = match (&self.disk, ns.adapter) {
             (Some(disk), None) if !exact => disk.adapter_files(),
             _ => Vec::new(),
         };
-        let adapters = std::iter::once(ns.adapter).chain(files.into_iter().map(Some));
-        for adapter in adapters {
-            let ns = Namespace {
-                adapter,
-                ..ns.clone()
-            };
-            if !all.contains(&ns) {
-                all.push(ns);
+        let adapters: Vec<Option<u32>> = std::iter::once(ns.adapter)
+            .chain(files.into_iter().map(Some))
+            .collect();
+        let mut salts = vec![ns.salt.clone()];
+        for n in &all {
+            if !salts.contains(&n.salt) {
+                salts.push(n.salt.clone());
+            }
+        }
+        for salt in salts {
+            for &adapter in &adapters {
+                let ns = Namespace {
+                    adapter,
+                    salt: salt.clone(),
+                    ..ns.clone()
+                };
+                if !all.contains(&ns) {
+                    all.push(ns);
+                }
             }
         }
         let mut freed = Ok(0);
