@@ -29,6 +29,11 @@ pub const DRAINING: &str = "radixserve_draining";
 pub const UPTIME: &str = "radixserve_uptime_seconds";
 /// Decode steps replayed from a CUDA graph (GPU).
 pub const CUDA_GRAPH_REPLAYS: &str = "radixserve_cuda_graph_replays_total";
+/// Requests of a LoRA adapter (label `adapter`, its name), counted when they end: by
+/// `outcome` as [`REQUESTS`], and their prompt and generated tokens.
+pub const LORA_REQUESTS: &str = "radixserve_lora_requests_total";
+pub const LORA_PROMPT_TOKENS: &str = "radixserve_lora_prompt_tokens_total";
+pub const LORA_GENERATED_TOKENS: &str = "radixserve_lora_generated_tokens_total";
 /// Per tenant (label `tenant`), published by the scheduler.
 pub const TENANT_WAITING: &str = "radixserve_tenant_waiting_requests";
 pub const TENANT_RUNNING: &str = "radixserve_tenant_running_requests";

@@ -336,6 +336,8 @@ fn an_engine_with_a_bad_adapter_does_not_start() {
 /// same name it serves as before; nothing leaks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn adapters_load_and_unload_while_serving() {
+    // Process-wide: counts what this test's adapters run from here on.
+    let prometheus = engine::server::metrics::install().unwrap();
     let mut config = EngineConfig::new(model_path());
     config.kv_budget_bytes = 64 << 20;
     let s = tokio::task::spawn_blocking(move || serve(config))
@@ -409,6 +411,33 @@ async fn adapters_load_and_unload_while_serving() {
     assert_eq!(status, 404);
     let models = reqwest_get(&s, "/v1/models").await;
     assert_eq!(models["data"].as_array().unwrap().len(), 1, "{models}");
+    // Each adapter's requests are counted under the name it was loaded by: "a" ran two,
+    // "a_gguf" one, all to their token budget; refused requests are not counted.
+    let metrics = prometheus.render();
+    let sample = |name: &str, labels: &[&str]| -> f64 {
+        (metrics.lines())
+            .filter(|l| l.starts_with(&format!("{name}{{")))
+            .filter(|l| labels.iter().all(|want| l.contains(want)))
+            .filter_map(|l| l.rsplit_once(' ')?.1.parse::<f64>().ok())
+            .sum()
+    };
+    let (a, a_gguf) = ("adapter=\"a\"", "adapter=\"a_gguf\"");
+    let requests = "radixserve_lora_requests_total";
+    assert_eq!(sample(requests, &[a]), 2.0, "{metrics}");
+    assert_eq!(
+        sample(requests, &[a, "outcome=\"length\""]),
+        2.0,
+        "{metrics}"
+    );
+    assert_eq!(sample(requests, &[a_gguf]), 1.0, "{metrics}");
+    let generated = sample("radixserve_lora_generated_tokens_total", &[a]);
+    assert!(generated > 200.0, "{metrics}");
+    let prompt_tokens = prompt.len() as f64;
+    assert_eq!(
+        sample("radixserve_lora_prompt_tokens_total", &[a_gguf]),
+        prompt_tokens,
+        "{metrics}"
+    );
     // Only the two adapters ever ran here: with both gone, so is every cached token.
     let engine = s.engine.clone();
     tokio::task::spawn_blocking(move || {

@@ -147,6 +147,7 @@ impl EngineHandle {
         let (reply, rx) = oneshot::channel();
         let command = Command::AddAdapter {
             adapter: Box::new(adapter),
+            name: spec.name.clone(),
             sha256: sha256.clone(),
             reply,
         };

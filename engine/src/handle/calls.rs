@@ -10,7 +10,8 @@ use std::sync::Arc;
 impl EngineHandle {
     /// Registers the id of each of `requests` that has none registered yet (the engine
     /// makes one up for a request without), so that an abort by it reaches the request
-    /// from now on. Doors call it before anything slow (a grammar compile);
+    /// from now on. The HTTP doors call it before a grammar compiles, the gRPC doors (with
+    /// [`EngineHandle::open_call`]) before the prompt is built too;
     /// [`EngineHandle::submit_group`] calls it for the rest. Refused when the caller already
     /// has one of the ids in flight, or names one twice: an abort by it would end both.
     pub fn open_calls(&self, requests: &mut [GenerateRequest]) -> Result<(), SubmitError> {
@@ -26,8 +27,19 @@ impl EngineHandle {
     /// has no request yet (its prompt still to build); the call goes into the request's
     /// `call`, its id into `rid`. Refused when `tenant` has the id in flight.
     pub fn open_call(&self, tenant: TenantId, rid: Option<&str>) -> Result<Arc<Call>, SubmitError> {
-        let rid = rid.map_or_else(|| self.new_rid(), str::to_string);
-        self.inner.shared.calls.open(tenant, &rid).ok_or_else(|| {
+        let calls = &self.inner.shared.calls;
+        let Some(rid) = rid else {
+            // A client may have named a call "req-N" itself: the engine's next number then.
+            for _ in 0..64 {
+                if let Some(call) = calls.open(tenant, &self.new_rid()) {
+                    return Ok(call);
+                }
+            }
+            return Err(SubmitError::Unavailable(
+                "no request id of the engine's was free".into(),
+            ));
+        };
+        calls.open(tenant, rid).ok_or_else(|| {
             SubmitError::AlreadyExists(format!(
                 "request id {rid:?} is already in flight: ids must be unique"
             ))
@@ -40,11 +52,6 @@ impl EngineHandle {
         format!("req-{n}")
     }
 
-    /// Whether a call with id `rid` of `tenant` (of any tenant for `None`) is in flight.
-    pub fn call_in_flight(&self, rid: &str, tenant: Option<TenantId>) -> bool {
-        self.inner.shared.calls.contains(rid, tenant)
-    }
-
     /// Aborts the request with id `rid` wherever it is; unknown ids are ignored.
     pub fn abort(&self, rid: &str) {
         self.abort_owned(rid, AbortScope::Any);
@@ -54,9 +61,16 @@ impl EngineHandle {
     /// call registered by [`EngineHandle::open_calls`] had the id (requests submitted
     /// alone are ended all the same, but not counted).
     pub fn abort_owned(&self, rid: &str, scope: AbortScope) -> bool {
+        let calls = &self.inner.shared.calls;
+        // Decided here when the preferred tenant has a call of the id: the scheduler sees
+        // only queued requests, and would end another tenant's while this one prepares.
+        let scope = match scope {
+            AbortScope::PreferTenant(t) if calls.contains(rid, Some(t)) => AbortScope::Tenant(t),
+            other => other,
+        };
         // Marked first: a call that checks its mark after this finds it, and one that
         // queued before it is behind this command in the scheduler's inbox.
-        let found = self.inner.shared.calls.mark(rid, scope);
+        let found = calls.mark(rid, scope);
         self.abort_queued(rid, scope);
         found
     }

@@ -167,8 +167,9 @@ impl RequestStream {
         }
     }
 
-    /// The stream of a request aborted before it was submitted (its client named it in an
-    /// abort while the prompt or grammar was being prepared): it ends as an abort would.
+    /// The stream of a request aborted before it was queued (an abort by its id, or of all
+    /// its tenant's, came while it was prepared or while an earlier sample of it ran): it
+    /// ends as an abort would.
     pub(crate) fn aborted_unsubmitted(rid: String, prompt_tokens: u32) -> Self {
         let completion = crate::io::Completion {
             finish_reason: crate::sampling::FinishReason::Abort,
@@ -411,6 +412,11 @@ impl EngineHandle {
             tokenizer.clone(),
             sched.clone(),
             shared.clone(),
+        );
+        scheduler = scheduler.with_adapter_names(
+            (model_info.adapters.iter())
+                .map(|a| a.name.clone())
+                .collect(),
         );
         if let Some(disk) = disk {
             scheduler = scheduler.with_disk_tier(disk);

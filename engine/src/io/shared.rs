@@ -44,6 +44,7 @@ pub(crate) enum Command {
     /// module does not name the model's types.
     AddAdapter {
         adapter: Box<dyn std::any::Any + Send>,
+        name: String,
         sha256: String,
         reply: oneshot::Sender<Result<u32, String>>,
     },

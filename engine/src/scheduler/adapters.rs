@@ -10,10 +10,11 @@ use crate::model::ForwardModel;
 
 impl<M: ForwardModel> Scheduler<M> {
     /// Adds `adapter` (a `LoraAdapter`) to the model; its pages on disk are named by
-    /// `sha256`.
+    /// `sha256`, its metrics by `name`.
     pub(super) fn add_adapter(
         &mut self,
         adapter: Box<dyn std::any::Any + Send>,
+        name: String,
         sha256: &str,
     ) -> Result<u32, String> {
         let adapter = adapter
@@ -26,6 +27,11 @@ impl<M: ForwardModel> Scheduler<M> {
         if let Some(disk) = self.disk.as_mut() {
             disk.name_adapter(id, sha256);
         }
+        let index = id as usize;
+        if self.adapter_names.len() <= index {
+            self.adapter_names.resize(index + 1, String::new());
+        }
+        self.adapter_names[index] = name;
         Ok(id)
     }
 

@@ -42,11 +42,10 @@ impl<M: ForwardModel> Scheduler<M> {
             .chain(files.into_iter().map(Some))
             .collect();
         let mut salts = vec![ns.salt.clone()];
-        for n in &all {
-            if !salts.contains(&n.salt) {
-                salts.push(n.salt.clone());
-            }
-        }
+        salts.extend(all.iter().map(|n| n.salt.clone()));
+        salts.sort();
+        salts.dedup();
+        let mut seen: rustc_hash::FxHashSet<Namespace> = all.iter().cloned().collect();
         for salt in salts {
             for &adapter in &adapters {
                 let ns = Namespace {
@@ -54,14 +53,14 @@ impl<M: ForwardModel> Scheduler<M> {
                     salt: salt.clone(),
                     ..ns.clone()
                 };
-                if !all.contains(&ns) {
+                if seen.insert(ns.clone()) {
                     all.push(ns);
                 }
             }
         }
+        self.flush_disk(Some(&all));
         let mut freed = Ok(0);
         for ns in &all {
-            self.flush_disk(Some(ns));
             // Flushing a namespace that does not exist (any more) frees nothing.
             if let Some(id) = self.cache.tree().find_namespace(ns) {
                 freed = freed.and_then(|n| Ok(n + self.cache.flush_namespace(id)?));

@@ -176,6 +176,8 @@ pub struct Scheduler<M: ForwardModel> {
     retired_adapters: rustc_hash::FxHashSet<u32>,
     /// Of those, the ones still loaded while requests use them.
     retiring_adapters: Vec<u32>,
+    /// Each LoRA adapter's name, by number: its requests' metric label.
+    adapter_names: Vec<String>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -222,6 +224,7 @@ impl<M: ForwardModel> Scheduler<M> {
             aborts: Default::default(),
             retired_adapters: Default::default(),
             retiring_adapters: Vec::new(),
+            adapter_names: Vec::new(),
         };
         (scheduler, inbox)
     }
@@ -233,6 +236,12 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// Spills evicted pages to `disk` and loads them back (see `tier`).
+    /// The names of the adapters loaded at start, by number (for metrics).
+    pub(crate) fn with_adapter_names(mut self, names: Vec<String>) -> Self {
+        self.adapter_names = names;
+        self
+    }
+
     pub(crate) fn with_disk_tier(mut self, disk: DiskKv) -> Self {
         self.disk = Some(disk);
         self
@@ -438,10 +447,11 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             Command::AddAdapter {
                 adapter,
+                name,
                 sha256,
                 reply,
             } => {
-                let added = self.add_adapter(adapter, &sha256);
+                let added = self.add_adapter(adapter, name, &sha256);
                 if let Err(Ok(id)) = reply.send(added) {
                     // Its caller went: nobody could name it, nor unload it.
                     self.unload_adapter(id);

@@ -164,6 +164,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 .increment(req.output_ids.len() as u64);
             metrics::histogram!(names::E2E, "tenant" => tenant)
                 .record((now - req.submitted_at).as_secs_f64());
+            self.count_adapter_request(&req, outcome);
             let completion = Completion {
                 finish_reason: reason,
                 usage: Usage {
@@ -283,6 +284,21 @@ impl<M: ForwardModel> Scheduler<M> {
     }
 
     /// The metrics label of a tenant: its configured name.
+    /// The per-adapter counters of an ended request that ran a LoRA adapter.
+    fn count_adapter_request(&self, req: &Req, outcome: &'static str) {
+        let Some(id) = req.adapter else {
+            return;
+        };
+        let adapter =
+            (self.adapter_names.get(id as usize).cloned()).unwrap_or_else(|| id.to_string());
+        metrics::counter!(names::LORA_REQUESTS, "adapter" => adapter.clone(), "outcome" => outcome)
+            .increment(1);
+        metrics::counter!(names::LORA_PROMPT_TOKENS, "adapter" => adapter.clone())
+            .increment(req.input_ids.len() as u64);
+        metrics::counter!(names::LORA_GENERATED_TOKENS, "adapter" => adapter)
+            .increment(req.output_ids.len() as u64);
+    }
+
     fn tenant_label(&self, tenant: u32) -> String {
         self.tenants
             .limits(tenant)

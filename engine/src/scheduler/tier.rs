@@ -448,34 +448,44 @@ impl<M: ForwardModel> Scheduler<M> {
         })
     }
 
-    /// Drops the disk's pages of `namespace` (of every namespace: `None`), and the pages
-    /// of it read or being read for waiting requests, so that none re-enters the tree after
-    /// the flush. Other namespaces' reads go on (a tenant's salts come and go with flushes).
-    pub(super) fn flush_disk(&mut self, namespace: Option<&Namespace>) {
-        let flushed_ns = namespace.map(|ns| self.cache.tree().find_namespace(ns));
+    /// Drops the disk's pages of `namespaces` (of every namespace: `None`), and the pages
+    /// of them read or being read for waiting requests, so that none re-enters the tree
+    /// after the flush. Other namespaces' reads go on (a tenant's salts come and go with
+    /// flushes).
+    pub(super) fn flush_disk(&mut self, namespaces: Option<&[Namespace]>) {
+        let tree = self.cache.tree();
+        // Those the tree knows (one it does not know has no request).
+        let known: Option<rustc_hash::FxHashSet<NsId>> = namespaces.map(|all| {
+            all.iter()
+                .filter_map(|ns| tree.find_namespace(ns))
+                .collect()
+        });
         let Some(disk) = &mut self.disk else {
             return;
         };
         disk.flushes += 1;
-        match flushed_ns {
+        match &known {
             None => disk.flushed_all_at = disk.flushes,
-            Some(Some(id)) if !disk.loading.is_empty() => {
-                disk.flushed_at.insert(id, disk.flushes);
+            Some(ids) if !disk.loading.is_empty() => {
+                for &id in ids {
+                    disk.flushed_at.insert(id, disk.flushes);
+                }
             }
-            // A namespace the tree does not know has no request.
             Some(_) => {}
         }
         for req in self.waiting.iter_mut() {
-            if flushed_ns.is_none_or(|id| id == Some(req.ns)) {
+            if known.as_ref().is_none_or(|ids| ids.contains(&req.ns)) {
                 req.staged = None;
             }
         }
-        match namespace {
+        match namespaces {
             None => disk.disk.flush_all(),
-            Some(ns) => {
-                if let Some(id) = identity(ns, &self.tenants, &disk.adapters) {
-                    disk.disk.flush_namespace(&disk.disk.tag(&id));
-                }
+            Some(all) => {
+                let tags: Vec<Digest32> = (all.iter())
+                    .filter_map(|ns| identity(ns, &self.tenants, &disk.adapters))
+                    .map(|id| disk.disk.tag(&id))
+                    .collect();
+                disk.disk.flush_namespaces(&tags);
             }
         }
     }

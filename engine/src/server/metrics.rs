@@ -98,6 +98,10 @@ fn describe() {
         "Speculative draft tokens accepted (sampled exactly as drafted)"
     );
     describe_counter!(
+        crate::metric_names::LORA_REQUESTS,
+        "Requests of a LoRA adapter that ended, by adapter name and outcome"
+    );
+    describe_counter!(
         crate::metric_names::GRAMMAR_WAITS,
         "Constrained decodes that waited a step: their tenant's grammar masks exceeded its budget"
     );

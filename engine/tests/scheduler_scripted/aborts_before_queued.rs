@@ -94,6 +94,28 @@ fn a_call_aborted_while_prepared_ends_without_running() {
         assert_eq!(ending(stream).1, FinishReason::Length);
     }
     drop(theirs);
+
+    // An administrator's abort of an id it has being prepared ends that call alone, not
+    // another tenant's request of the same id already running.
+    let running = rt
+        .block_on(engine.submit_group(vec![named("x", 1, 40)], 1))
+        .unwrap();
+    let admins = engine.open_call(0, Some("x")).unwrap();
+    assert!(engine.abort_owned("x", AbortScope::PreferTenant(0)));
+    assert!(admins.aborted());
+    for stream in running {
+        assert_eq!(ending(stream).1, FinishReason::Length);
+    }
+
+    // The engine's own ids step past one a client took.
+    let made = engine.open_call(1, None).unwrap();
+    let n: u64 = made.rid().strip_prefix("req-").unwrap().parse().unwrap();
+    let taken = engine
+        .open_call(1, Some(&format!("req-{}", n + 1)))
+        .unwrap();
+    let next = engine.open_call(1, None).unwrap();
+    assert_eq!(next.rid(), format!("req-{}", n + 2));
+    drop((admins, made, taken, next));
     assert_idle_without_leak(&engine);
     engine.shutdown(Duration::from_secs(1));
 }
@@ -103,15 +125,15 @@ fn a_call_aborted_while_prepared_ends_without_running() {
 /// their end after an abort that named them.
 #[test]
 fn an_abort_between_the_first_sample_and_the_others_ends_them_all() {
-    // Holds the scheduler in its second pass: the first sample's first token is out.
+    // Holds the scheduler in its first pass (the first sample's prompt), then in its
+    // second (its first token is out by then), each until released.
     let passes = Arc::new(AtomicUsize::new(0));
-    let hold = Arc::new(AtomicBool::new(true));
-    let (counted, held) = (passes.clone(), hold.clone());
+    let holds = Arc::new([AtomicBool::new(true), AtomicBool::new(true)]);
+    let (counted, held) = (passes.clone(), holds.clone());
     let model = ScriptedModel::new(50_000, 512).with_forward_hook(Box::new(move |_| {
-        if counted.fetch_add(1, Ordering::SeqCst) == 1 {
-            while held.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+        let pass = counted.fetch_add(1, Ordering::SeqCst);
+        while held.get(pass).is_some_and(|h| h.load(Ordering::SeqCst)) {
+            std::thread::sleep(Duration::from_millis(1));
         }
     }));
     let engine = start_model(model, 1024);
@@ -126,11 +148,12 @@ fn an_abort_between_the_first_sample_and_the_others_ends_them_all() {
             std::future::poll_fn(|cx| std::task::Poll::Ready(group.as_mut().poll(cx).is_pending()))
                 .await;
         assert!(pending);
+        holds[0].store(false, Ordering::SeqCst);
         while passes.load(Ordering::SeqCst) < 2 {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert!(engine.abort_owned("s", AbortScope::Tenant(0)));
-        hold.store(false, Ordering::SeqCst);
+        holds[1].store(false, Ordering::SeqCst);
         common::wait_until(&engine, "the first sample aborted", |info| {
             info.running_requests == 0 && info.waiting_requests == 0
         });

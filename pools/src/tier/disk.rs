@@ -306,11 +306,18 @@ impl DiskTier {
     /// Removes every page of namespace `tag`: from the index and out of the store's sight
     /// before this returns (into the trash, which the writer empties later).
     pub fn flush_namespace(&self, tag: &Digest32) {
+        self.flush_namespaces(std::slice::from_ref(tag));
+    }
+
+    /// [`DiskTier::flush_namespace`] of each of `tags`, with one pass over the index.
+    pub fn flush_namespaces(&self, tags: &[Digest32]) {
         let mut index = self.shared.index.lock();
-        index.flush_namespace(tag);
+        index.flush_namespaces(tags);
         // Under the index's lock: a write lands either before (and goes too) or after,
         // where it sees the new generation and is dropped.
-        self.shared.discard(&tag.hex());
+        for tag in tags {
+            self.shared.discard(&tag.hex());
+        }
         drop(index);
         self.send(WriteJob::EmptyTrash);
     }

@@ -116,13 +116,17 @@ impl Index {
         out
     }
 
-    /// Forgets every page of `tag`; writes queued before now will not be indexed.
-    pub fn flush_namespace(&mut self, tag: &Digest32) {
-        *self.namespace_generation.entry(*tag).or_insert(0) += 1;
+    /// Forgets every page of each of `tags` (in one pass over the pages); writes queued
+    /// before now will not be indexed.
+    pub fn flush_namespaces(&mut self, tags: &[Digest32]) {
+        for tag in tags {
+            *self.namespace_generation.entry(*tag).or_insert(0) += 1;
+        }
+        let tags: std::collections::HashSet<&Digest32> = tags.iter().collect();
         let keys: Vec<Digest32> = self
             .entries
             .iter()
-            .filter(|(_, e)| e.tag == *tag)
+            .filter(|(_, e)| tags.contains(&e.tag))
             .map(|(k, _)| *k)
             .collect();
         for key in keys {
@@ -164,12 +168,12 @@ mod tests {
         // A write queued before a flush is refused after it.
         assert!(ix.claim(d(9)));
         let before = ix.generation(&d(100));
-        ix.flush_namespace(&d(100));
+        ix.flush_namespaces(&[d(100)]);
         assert_ne!(ix.generation(&d(100)), before);
         assert!(!ix.contains(&d(0)) && ix.contains(&d(3)));
         // Generations are kept while writes are queued, and only then.
         for tag in 150..250 {
-            ix.flush_namespace(&d(tag));
+            ix.flush_namespaces(&[d(tag)]);
         }
         assert_eq!(ix.namespace_generation.len(), 101);
         ix.unclaim(&d(9));

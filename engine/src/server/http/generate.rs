@@ -100,7 +100,8 @@ pub async fn submit_choices(
         .enumerate()
         .map(|(i, input_ids)| {
             let mut request = GenerateRequest::new(input_ids, spec.params.clone());
-            request.rid = spec.rids.get(i).cloned();
+            // An empty id names nothing: the engine makes one up, as on the gRPC doors.
+            request.rid = spec.rids.get(i).filter(|rid| !rid.is_empty()).cloned();
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
             let len = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);
             request.prompt_logprobs_from = spec.prompt_logprobs_from.map(|from| from.min(len));

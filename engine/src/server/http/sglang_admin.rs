@@ -64,7 +64,7 @@ struct AbortRequest {
 /// `POST /abort_request` with `rid` (a request's id, as `/generate` took it) or
 /// `abort_all`. A tenant ends only its own requests; an administrator its own by that id if
 /// it has one running, else any tenant's, and with `abort_all` every request in the engine,
-/// queued or still being prepared (see `EngineHandle::open_calls`).
+/// queued or with its grammar still compiling (see `EngineHandle::open_calls`).
 pub async fn abort_request(
     State(state): State<Arc<HttpState>>,
     Extension(caller): Extension<Caller>,
@@ -174,6 +174,8 @@ pub async fn health_generate(
     let mut probe = GenerateRequest::new(vec![0], SamplingParams::greedy(1));
     probe.namespace = caller.namespace_for(None);
     probe.tenant = caller.tenant;
+    // An id of its own, so that the abort below can end no client's request.
+    engine.open_calls(std::slice::from_mut(&mut probe))?;
     let mut stream = engine.submit(probe)?;
     let answered = tokio::time::timeout(HEALTH_PROBE_TIMEOUT, async {
         while let Some(event) = stream.next().await {
