@@ -19,6 +19,8 @@ mod native;
 mod prometheus;
 #[path = "http_api/responses.rs"]
 mod responses;
+#[path = "http_api/score.rs"]
+mod score;
 #[path = "http_api/sglang_admin.rs"]
 mod sglang_admin;
 #[path = "http_api/special_tokens.rs"]

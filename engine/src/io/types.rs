@@ -32,9 +32,9 @@ pub struct GenerateRequest {
     /// it, with the `params.logprobs` most likely alternatives; they arrive with the first
     /// chunk.
     pub prompt_logprobs_from: Option<u32>,
-    /// The call's registered id (see [`super::Call`]): set by `EngineHandle::open_calls`
-    /// before a grammar compiles, so that an abort by id reaches the request before it is
-    /// queued; submission moves it to the request's stream.
+    /// The call's registered id (see [`super::Call`]): set by the door before the prompt
+    /// is built or the grammar compiles, so that an abort by id reaches the request before
+    /// it is queued; submission moves it to the request's stream.
     pub call: Option<std::sync::Arc<super::Call>>,
 }
 

@@ -115,6 +115,16 @@ async fn abort_request_ends_a_request_by_rid_or_all_of_them() {
         let (status, response) = post_json("/generate", short(rid)).await;
         assert_openai_error(status, &response, 400, Some("rid"));
     }
+    // An empty id names nothing: the engine names each such request itself.
+    let (status, unnamed) = post_json("/generate", short(json!(["", ""]))).await;
+    assert_eq!(status, 200, "{unnamed}");
+    let ids: Vec<&str> = (unnamed.as_array().unwrap().iter())
+        .map(|c| c["meta_info"]["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids[0] != ids[1] && ids.iter().all(|id| id.starts_with("req-")),
+        "{unnamed}"
+    );
     let (status, text) = post("/abort_request", r#"{"rid": "abort-me"}"#).await;
     assert_eq!((status, text.as_str()), (200, ""));
     assert_aborted(long.await.unwrap());

@@ -186,7 +186,7 @@ pub(super) async fn start_chat(
         grammar,
         samples,
         prompt_logprobs_from: None,
-        rids: Vec::new(),
+        calls: Vec::new(),
         adapter: served.adapter,
     };
     let streams = submit_choices(engine, caller, vec![prompt.ids], spec)

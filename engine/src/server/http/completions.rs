@@ -84,7 +84,7 @@ pub async fn completions(
         grammar,
         samples,
         prompt_logprobs_from,
-        rids: Vec::new(),
+        calls: Vec::new(),
         adapter: served.adapter,
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;

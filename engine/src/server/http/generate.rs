@@ -8,10 +8,12 @@ use crate::grammar::GrammarSpec;
 use crate::handle::{
     Completion, EngineHandle, GenerateEvent, GenerateRequest, RequestStream, TokenLogprob,
 };
+use crate::io::Call;
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
 use axum::extract::rejection::BytesRejection;
 use serde::de::DeserializeOwned;
+use std::sync::Arc;
 
 /// Bodies up to this size are parsed in place; larger ones on the engine's bounded pool.
 const INLINE_PARSE_BYTES: usize = 64 << 10;
@@ -76,8 +78,9 @@ pub struct ChoiceSpec<'a> {
     /// Prompt log-probabilities from this position (each sample gets its own), at most
     /// each prompt's length (`u32::MAX`: none scored, the prompt alone computed).
     pub prompt_logprobs_from: Option<u32>,
-    /// The client's id of each prompt's request (none: the engine names them).
-    pub rids: Vec<String>,
+    /// Each prompt's registered call (`EngineHandle::open_call`), for a door that takes
+    /// request ids; none: the engine names and registers them.
+    pub calls: Vec<Arc<Call>>,
     /// The LoRA adapter every choice runs (`None`: the base model).
     pub adapter: Option<u32>,
 }
@@ -100,8 +103,10 @@ pub async fn submit_choices(
         .enumerate()
         .map(|(i, input_ids)| {
             let mut request = GenerateRequest::new(input_ids, spec.params.clone());
-            // An empty id names nothing: the engine makes one up, as on the gRPC doors.
-            request.rid = spec.rids.get(i).filter(|rid| !rid.is_empty()).cloned();
+            if let Some(call) = spec.calls.get(i) {
+                request.rid = Some(call.rid().to_string());
+                request.call = Some(call.clone());
+            }
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
             let len = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);
             request.prompt_logprobs_from = spec.prompt_logprobs_from.map(|from| from.min(len));

@@ -25,6 +25,7 @@ pub mod protocol;
 mod reasoning;
 pub mod response;
 mod responses;
+mod score;
 mod sglang_admin;
 mod sse;
 mod tokenize;
@@ -112,6 +113,7 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/v1/chat/completions", post(chat::chat_completions))
         .route("/v1/responses", post(responses::responses))
         .route("/v1/embeddings", post(embeddings::embeddings))
+        .route("/v1/score", post(score::score))
         .route("/generate", post(native::generate))
         .route("/tokenize", post(tokenize::tokenize))
         .route("/v1/tokenize", post(tokenize::tokenize))

@@ -64,7 +64,7 @@ struct AbortRequest {
 /// `POST /abort_request` with `rid` (a request's id, as `/generate` took it) or
 /// `abort_all`. A tenant ends only its own requests; an administrator its own by that id if
 /// it has one running, else any tenant's, and with `abort_all` every request in the engine,
-/// queued or with its grammar still compiling (see `EngineHandle::open_calls`).
+/// queued or still being prepared (see `EngineHandle::open_call`).
 pub async fn abort_request(
     State(state): State<Arc<HttpState>>,
     Extension(caller): Extension<Caller>,

@@ -82,6 +82,11 @@ pub async fn generate(
         ));
     }
     check_choice_count(inputs.len(), samples)?;
+    // Each prompt's id taken before its prompt is built: an abort by it from now on ends
+    // the request, queued or not.
+    let calls = (rids_of(request.rid, inputs.len())?.into_iter())
+        .map(|rid| engine.open_call(caller.tenant, rid.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
     let prompts = (engine.build_prompts(inputs, caller.tenant).await)
         .map_err(|e| sglang_names(ApiError::from(e), field))?;
     // Input logprobs from `start` (-1: the last prompt token), checked against each prompt.
@@ -127,7 +132,7 @@ pub async fn generate(
         grammar,
         samples,
         prompt_logprobs_from,
-        rids: rids_of(request.rid, prompt_count)?,
+        calls,
         adapter: served.adapter,
     };
     let mut streams = (submit_choices(engine, &caller, prompts, spec).await)
@@ -196,10 +201,11 @@ fn sglang_names(error: ApiError, prompt_field: &str) -> ApiError {
 /// Request ids are echoed and logged: kept short.
 const MAX_RID_BYTES: usize = 256;
 
-/// The client's request ids: one string for a single prompt, one per prompt for a batch.
-fn rids_of(rid: Option<Value>, prompts: usize) -> Result<Vec<String>, ApiError> {
+/// The client's request id of each prompt (`None`: the engine names it; so does an empty
+/// id, as on the gRPC doors): one string for a single prompt, one per prompt for a batch.
+fn rids_of(rid: Option<Value>, prompts: usize) -> Result<Vec<Option<String>>, ApiError> {
     let rids: Vec<String> = match rid {
-        None | Some(Value::Null) => return Ok(Vec::new()),
+        None | Some(Value::Null) => return Ok(vec![None; prompts]),
         Some(Value::String(rid)) if prompts == 1 => vec![rid],
         Some(list @ Value::Array(_)) => serde_json::from_value(list)
             .ok()
@@ -220,7 +226,10 @@ fn rids_of(rid: Option<Value>, prompts: usize) -> Result<Vec<String>, ApiError> 
             format!("a rid has at most {MAX_RID_BYTES} bytes"),
         ));
     }
-    Ok(rids)
+    Ok(rids
+        .into_iter()
+        .map(|r| (!r.is_empty()).then_some(r))
+        .collect())
 }
 
 /// The prompt (exactly one of `text` and `input_ids`), the field it came in, and whether
