@@ -104,14 +104,25 @@ fn run_adapter(
     tenant: u32,
     adapter: Option<u32>,
 ) -> (Vec<u32>, u32) {
+    let mut namespace = tenant_ns(tenant);
+    namespace.adapter = adapter;
+    run_in(engine, ids, tenant, namespace)
+}
+
+/// [`run`] in `namespace`.
+fn run_in(
+    engine: &EngineHandle,
+    ids: &[u32],
+    tenant: u32,
+    namespace: Namespace,
+) -> (Vec<u32>, u32) {
     let params = SamplingParams {
         temperature: 0.0,
         max_new_tokens: 12,
         ..SamplingParams::default()
     };
     let mut request = GenerateRequest::new(ids.to_vec(), params);
-    request.namespace = tenant_ns(tenant);
-    request.namespace.adapter = adapter;
+    request.namespace = namespace;
     request.tenant = tenant;
     collect(engine.submit(request).unwrap())
 }
@@ -242,6 +253,38 @@ fn a_restart_finds_the_pages_and_a_flush_removes_them() {
         "flushed pages must not come back after a restart"
     );
     assert_eq!(out, fresh_a);
+}
+
+/// A tenant's flush drops its pages under every salt, also those of salts no request has
+/// used since a restart (which the prefix cache does not know); another tenant's pages of
+/// the same salt stay.
+#[test]
+fn a_tenants_flush_drops_its_salted_pages_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let salted = |tenant: u32| tenant_ns(tenant).with_salt("s1");
+    let (a, fresh_a) = {
+        let engine = start(dir.path());
+        let a = prompt(&engine, "lighthouses");
+        let (out, _) = run_in(&engine, &a, 0, salted(0));
+        run_in(&engine, &a, 1, salted(1));
+        engine.shutdown(Duration::from_secs(5));
+        (a, out)
+    };
+    let engine = start(dir.path());
+    // Nothing in memory names alice's salt now: her pages are found by their owner.
+    tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(engine.flush_cache(Some(tenant_ns(0))))
+        .unwrap();
+    let (out, cached) = run_in(&engine, &a, 0, salted(0));
+    assert_eq!(out, fresh_a);
+    assert_eq!(cached, 0, "alice's salted pages outlived her flush");
+    let (_, cached) = run_in(&engine, &a, 1, salted(1));
+    assert!(
+        cached >= full_pages(a.len()) - 16,
+        "bob's were flushed: {cached}"
+    );
+    common::wait_idle(&engine);
 }
 
 /// An adapter's pages are named by its file, not its number: after a restart where the other

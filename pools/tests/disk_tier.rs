@@ -35,13 +35,26 @@ fn payload(j: usize, salt: u8, len: usize) -> Vec<u8> {
 
 /// Spills the first `pages` pages of `tokens` in namespace `identity`.
 fn spill(tier: &DiskTier, identity: &str, tokens: &[u32], pages: usize, salt: u8) {
+    spill_owned(tier, identity, None, tokens, pages, salt);
+}
+
+/// [`spill`], the namespace owned by `owner`.
+fn spill_owned(
+    tier: &DiskTier,
+    identity: &str,
+    owner: Option<&str>,
+    tokens: &[u32],
+    pages: usize,
+    salt: u8,
+) {
+    let owner = owner.map(|o| tier.tag(o));
     for (j, id) in tier
         .chain(&tier.tag(identity), tokens, pages)
         .into_iter()
         .enumerate()
     {
         assert!(tier.claim(&id.key));
-        tier.spill(id, payload(j, salt, tier.page_bytes()));
+        tier.spill(id, owner, payload(j, salt, tier.page_bytes()));
     }
     tier.sync();
 }
@@ -143,6 +156,41 @@ fn namespaces_never_share_and_flush_removes_only_one() {
     assert_eq!(tier.stats().pages, 0);
 }
 
+/// An owner's flush removes the pages of every namespace it owns (a tenant's under each of
+/// its salts), also those a store reopened found on disk, and no other owner's.
+#[test]
+fn an_owners_flush_removes_all_it_owns_after_a_reopen_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tokens(16, 9);
+    let namespaces = [
+        ("tenant:1:a/salt:1:x", Some("owner/a"), 1),
+        ("tenant:1:a/salt:1:y", Some("owner/a"), 2),
+        ("tenant:1:b/salt:1:x", Some("owner/b"), 3),
+        ("tenant:1:c", None, 4),
+    ];
+    {
+        let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+        for (identity, owner, salt) in namespaces {
+            spill_owned(&tier, identity, owner, &t, 4, salt);
+        }
+    }
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(tier.stats().pages, 16);
+    tier.flush_owner(&tier.tag("owner/a"));
+    tier.sync();
+    for (identity, owner, salt) in namespaces {
+        let pages = load(&tier, identity, &t, 0);
+        if owner == Some("owner/a") {
+            assert!(pages.is_empty(), "{identity} was flushed");
+        } else {
+            assert_eq!(pages[3], payload(3, salt, 128), "{identity} stays");
+        }
+    }
+    drop(tier);
+    let tier = DiskTier::open(config(dir.path(), 128, 100)).unwrap();
+    assert_eq!(tier.stats().pages, 8, "a's files are gone from disk too");
+}
+
 #[test]
 fn corrupt_and_foreign_files_are_misses_and_are_removed() {
     let dir = tempfile::tempdir().unwrap();
@@ -219,7 +267,7 @@ fn flushed_pages_are_out_of_sight_when_the_flush_returns() {
     let run = tier.chain(&tier.tag("tenant:1:a"), &late, 16);
     for (j, id) in run.into_iter().enumerate() {
         if tier.claim(&id.key) {
-            tier.spill(id, payload(j, 3, 4096));
+            tier.spill(id, None, payload(j, 3, 4096));
         }
     }
     tier.flush_namespace(&tier.tag("tenant:1:a"));
@@ -380,7 +428,7 @@ fn a_process_killed_while_spilling_leaves_a_usable_store() {
     let next = got.len();
     let page = tier.chain(&tier.tag("global"), &t, next + 1).remove(next);
     assert!(tier.claim(&page.key));
-    tier.spill(page, payload(next, 3, CRASH_PAGE_BYTES));
+    tier.spill(page, None, payload(next, 3, CRASH_PAGE_BYTES));
     tier.sync();
     assert_eq!(
         load(&tier, "global", &t, next),

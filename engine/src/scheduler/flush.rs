@@ -10,8 +10,7 @@ impl<M: ForwardModel> Scheduler<M> {
     /// Flushes `namespace`, or everything; returns the tokens freed from the pool. Unless
     /// `exact`, a namespace that names no adapter takes its adapters' caches with it, and
     /// one that names no salt every salt's of its scope: a caller's flush drops all it
-    /// cached. (Disk pages of a salt the tree no longer holds are named by a digest of the
-    /// salt, so they go only with a flush that names it.)
+    /// cached, on disk too (its pages there are found by their owner, see `owner_tag`).
     pub(super) fn flush(
         &mut self,
         namespace: Option<Namespace>,
@@ -58,7 +57,12 @@ impl<M: ForwardModel> Scheduler<M> {
                 }
             }
         }
-        self.flush_disk(Some(&all));
+        if !exact && ns.salt.is_none() && ns.adapter.is_none() {
+            // All it owns, its salts the tree no longer holds too.
+            self.flush_disk_owned(&all, &ns);
+        } else {
+            self.flush_disk(Some(&all));
+        }
         let mut freed = Ok(0);
         for ns in &all {
             // Flushing a namespace that does not exist (any more) frees nothing.

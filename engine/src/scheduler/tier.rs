@@ -190,6 +190,7 @@ fn spill_path(disk_kv: &DiskKv, kv: &impl KvPool, tenants: &TenantBook, ev: &Evi
     let Some(tag) = identity.map(|id| disk.tag(&id)) else {
         return;
     };
+    let owner = owner_tag(disk, ev.namespace, tenants);
     for (j, id) in disk
         .chain(&tag, ev.tokens, pages)
         .into_iter()
@@ -205,8 +206,15 @@ fn spill_path(disk_kv: &DiskKv, kv: &impl KvPool, tenants: &TenantBook, ev: &Evi
             disk.give_up(&id.key);
             return;
         }
-        disk.spill(id, payload);
+        disk.spill(id, owner, payload);
     }
+}
+
+/// The tag of who owns `ns` (its scope, whatever its salt and adapter): a caller's flush
+/// drops every namespace it owns on disk, those of salts the tree no longer holds too.
+fn owner_tag(disk: &DiskTier, ns: &Namespace, tenants: &TenantBook) -> Option<Digest32> {
+    let scope = identity(&Namespace::scoped(ns.scope), tenants, &[])?;
+    Some(disk.tag(&format!("owner/{scope}")))
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -446,6 +454,17 @@ impl<M: ForwardModel> Scheduler<M> {
             tracing::error!("tenant-aware eviction: {e}");
             0
         })
+    }
+
+    /// [`Scheduler::flush_disk`] of `namespaces`, and of every namespace on disk that
+    /// `owner` (a namespace naming neither salt nor adapter) owns.
+    pub(super) fn flush_disk_owned(&mut self, namespaces: &[Namespace], owner: &Namespace) {
+        self.flush_disk(Some(namespaces));
+        if let Some(disk) = &self.disk {
+            if let Some(tag) = owner_tag(&disk.disk, owner, &self.tenants) {
+                disk.disk.flush_owner(&tag);
+            }
+        }
     }
 
     /// Drops the disk's pages of `namespaces` (of every namespace: `None`), and the pages

@@ -99,7 +99,9 @@ async fn scores_are_the_models_next_token_probabilities() {
         }))
         .await,
     );
+    assert_eq!(soft.len(), got.len());
     for (soft, plain) in soft.iter().zip(&got) {
+        assert_eq!(soft.len(), labels.len());
         let total: f64 = plain.iter().sum();
         assert!((soft.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{soft:?}");
         for (s, p) in soft.iter().zip(plain) {
@@ -129,6 +131,7 @@ async fn scores_are_the_models_next_token_probabilities() {
     let want = tokio::task::spawn_blocking(move || direct_logprobs(&[q, i].concat(), &l))
         .await
         .unwrap();
+    assert_eq!(first[0].len(), want.len());
     for (p, lp) in first[0].iter().zip(&want) {
         assert!((p.ln() - lp).abs() < 1e-3, "{first:?} vs {want:?}");
     }
@@ -188,7 +191,7 @@ async fn score_refuses_what_it_cannot_score() {
         (
             json!({"query": "a", "items": ["b"], "label_token_ids": [vocab]}),
             400,
-            None,
+            Some("label_token_ids"),
         ),
         (
             json!({"query": "a", "items": ["b"], "label_token_ids": [1], "bogus": 1}),

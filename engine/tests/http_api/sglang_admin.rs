@@ -115,6 +115,9 @@ async fn abort_request_ends_a_request_by_rid_or_all_of_them() {
         let (status, response) = post_json("/generate", short(rid)).await;
         assert_openai_error(status, &response, 400, Some("rid"));
     }
+    // A refused call took no id.
+    let (status, response) = post_json("/generate", short(json!("twice"))).await;
+    assert_eq!(status, 200, "{response}");
     // An empty id names nothing: the engine names each such request itself.
     let (status, unnamed) = post_json("/generate", short(json!(["", ""]))).await;
     assert_eq!(status, 200, "{unnamed}");

@@ -84,12 +84,16 @@ struct Shared {
     trash_seq: AtomicU64,
 }
 
+/// A page to write, with who owns its namespace and the flush generation it was queued in.
+struct PageWrite {
+    id: PageIdentity,
+    owner: Option<Digest32>,
+    payload: Vec<u8>,
+    generation: Generation,
+}
+
 enum WriteJob {
-    Page {
-        id: PageIdentity,
-        payload: Vec<u8>,
-        generation: Generation,
-    },
+    Page(Box<PageWrite>),
     /// Makes the flushes' renames durable, then deletes what they moved to the trash.
     EmptyTrash,
     Barrier(Sender<()>),
@@ -171,8 +175,8 @@ impl DiskTier {
             let _ = fs::remove_file(entry.path());
         }
         let mut index = Index::default();
-        for (key, tag, bytes) in scan(&root, &config) {
-            index.insert(key, tag, bytes);
+        for (key, tag, owner, bytes) in scan(&root, &config) {
+            index.insert(key, tag, owner, bytes);
         }
         let over = index.make_room(0, config.budget_bytes);
         let shared = Arc::new(Shared {
@@ -273,18 +277,20 @@ impl DiskTier {
         self.shared.index.lock().unclaim(key);
     }
 
-    /// Queues the write of a claimed page.
-    pub fn spill(&self, id: PageIdentity, payload: Vec<u8>) {
-        let generation = self.shared.index.lock().generation(&id.tag);
+    /// Queues the write of a claimed page; `owner` names who owns its namespace (see
+    /// [`DiskTier::flush_owner`]).
+    pub fn spill(&self, id: PageIdentity, owner: Option<Digest32>, payload: Vec<u8>) {
+        let generation = self.shared.index.lock().generation(&id.tag, owner.as_ref());
         self.shared
             .counters
             .pending_bytes
             .fetch_add(payload.len() as u64, Ordering::Relaxed);
-        let job = WriteJob::Page {
+        let job = WriteJob::Page(Box::new(PageWrite {
             id,
+            owner,
             payload,
             generation,
-        };
+        }));
         let key = job_key(&job);
         let sent = self.writes.as_ref().is_some_and(|w| w.send(job).is_ok());
         if !sent {
@@ -316,6 +322,18 @@ impl DiskTier {
         // Under the index's lock: a write lands either before (and goes too) or after,
         // where it sees the new generation and is dropped.
         for tag in tags {
+            self.shared.discard(&tag.hex());
+        }
+        drop(index);
+        self.send(WriteJob::EmptyTrash);
+    }
+
+    /// Removes every page of every namespace `owner` owns (those its writers named it for,
+    /// in this process or an earlier one), as [`DiskTier::flush_namespace`] does: a tenant's
+    /// namespaces under all its salts, whose tags cannot be listed from its name.
+    pub fn flush_owner(&self, owner: &Digest32) {
+        let mut index = self.shared.index.lock();
+        for tag in index.flush_owner(owner) {
             self.shared.discard(&tag.hex());
         }
         drop(index);
@@ -414,13 +432,19 @@ impl Shared {
             .fetch_sub(bytes as u64, Ordering::Relaxed);
     }
 
-    fn write_page(&self, id: &PageIdentity, payload: &[u8], generation: Generation) {
+    fn write_page(
+        &self,
+        id: &PageIdentity,
+        owner: Option<Digest32>,
+        payload: &[u8],
+        generation: Generation,
+    ) {
         let file = encode(id, payload);
         let size = file.len() as u64;
         if size > self.config.budget_bytes {
             return;
         }
-        if self.index.lock().generation(&id.tag) != generation {
+        if self.index.lock().generation(&id.tag, owner.as_ref()) != generation {
             return; // Flushed while queued.
         }
         let evicted = self.index.lock().make_room(size, self.config.budget_bytes);
@@ -432,8 +456,10 @@ impl Shared {
         }
         let path = self.page_path(&id.tag, &id.key);
         let tmp = self.root.join("tmp").join(format!("{}.tmp", id.key.hex()));
-        let written =
-            fs::write(&tmp, &file).and_then(|()| path.parent().map_or(Ok(()), fs::create_dir_all));
+        let written = fs::write(&tmp, &file).and_then(|()| match path.parent() {
+            Some(dir) => fs::create_dir_all(dir).and_then(|()| write_owner(dir, owner)),
+            None => Ok(()),
+        });
         if let Err(e) = written {
             self.write_failed(&tmp, &path, e);
             return;
@@ -442,14 +468,14 @@ impl Shared {
         // `DiskTier::flush_namespace`): a flush since the directory was made changed the
         // generation.
         let mut index = self.index.lock();
-        if index.generation(&id.tag) != generation {
+        if index.generation(&id.tag, owner.as_ref()) != generation {
             drop(index);
             let _ = fs::remove_file(&tmp);
             return;
         }
         match fs::rename(&tmp, &path) {
             Ok(()) => {
-                index.insert(id.key, id.tag, size);
+                index.insert(id.key, id.tag, owner, size);
                 self.counters.written.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) => {
@@ -506,7 +532,7 @@ impl Shared {
 /// The key and payload size of a page write.
 fn job_key(job: &WriteJob) -> Option<(Digest32, usize)> {
     match job {
-        WriteJob::Page { id, payload, .. } => Some((id.key, payload.len())),
+        WriteJob::Page(page) => Some((page.id.key, page.payload.len())),
         _ => None,
     }
 }
@@ -514,12 +540,14 @@ fn job_key(job: &WriteJob) -> Option<(Digest32, usize)> {
 fn write_loop(shared: &Shared, rx: Receiver<WriteJob>) {
     for job in rx {
         match job {
-            WriteJob::Page {
-                id,
-                payload,
-                generation,
-            } => {
-                shared.write_page(&id, &payload, generation);
+            WriteJob::Page(page) => {
+                let PageWrite {
+                    id,
+                    owner,
+                    payload,
+                    generation,
+                } = *page;
+                shared.write_page(&id, owner, &payload, generation);
                 shared.finish_pending(&id.key, payload.len());
             }
             WriteJob::EmptyTrash => trash::empty(&shared.root),
@@ -550,12 +578,34 @@ fn namespace_dirs(root: &Path) -> Vec<(Digest32, PathBuf)> {
         .collect()
 }
 
-/// Pages found on disk, least recently written first: (key, tag, file size). Only names
-/// and sizes are read; contents are verified when a page is loaded.
-fn scan(root: &Path, config: &DiskTierConfig) -> Vec<(Digest32, Digest32, u64)> {
+/// The file in a namespace's directory that names its owner (hex), for owner flushes.
+const OWNER_FILE: &str = "owner";
+
+/// Names `dir`'s owner, once.
+fn write_owner(dir: &Path, owner: Option<Digest32>) -> std::io::Result<()> {
+    let Some(owner) = owner else {
+        return Ok(());
+    };
+    let path = dir.join(OWNER_FILE);
+    if path.exists() {
+        return Ok(());
+    }
+    fs::write(path, owner.hex())
+}
+
+/// The owner `dir`'s file names, if it names one.
+fn read_owner(dir: &Path) -> Option<Digest32> {
+    let text = fs::read_to_string(dir.join(OWNER_FILE)).ok()?;
+    Digest32::from_hex(text.trim())
+}
+
+/// Pages found on disk, least recently written first: (key, tag, its directory's owner,
+/// file size). Only names and sizes are read; contents are verified when a page is loaded.
+fn scan(root: &Path, config: &DiskTierConfig) -> Vec<(Digest32, Digest32, Option<Digest32>, u64)> {
     let expected = (super::page_header_len(config.page_tokens) + config.page_bytes) as u64;
     let mut found = Vec::new();
     for (tag, dir) in namespace_dirs(root) {
+        let owner = read_owner(&dir);
         let Ok(files) = fs::read_dir(&dir) else {
             continue;
         };
@@ -576,12 +626,12 @@ fn scan(root: &Path, config: &DiskTierConfig) -> Vec<(Digest32, Digest32, u64)> 
                 continue;
             }
             let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
-            found.push((modified, key, tag, meta.len()));
+            found.push((modified, key, tag, owner, meta.len()));
         }
     }
     found.sort();
     found
         .into_iter()
-        .map(|(_, key, tag, len)| (key, tag, len))
+        .map(|(_, key, tag, owner, len)| (key, tag, owner, len))
         .collect()
 }

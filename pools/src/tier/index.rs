@@ -1,6 +1,6 @@
 //! What the disk holds, in memory: page key -> size and recency, an LRU order within the
-//! byte budget, the writes still queued (so a page is spilled once), and per-namespace
-//! generations that let a flush win over writes queued before it.
+//! byte budget, the writes still queued (so a page is spilled once), and per-namespace and
+//! per-owner generations that let a flush win over writes queued before it.
 
 use super::key::Digest32;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -8,6 +8,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     pub tag: Digest32,
+    /// The namespace's owner (a tenant's namespaces under all its salts share one), when
+    /// the page's writer named it.
+    pub owner: Option<Digest32>,
     pub bytes: u64,
     last_use: u64,
 }
@@ -16,6 +19,7 @@ pub(crate) struct Entry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Generation {
     namespace: u64,
+    owner: u64,
     all: u64,
 }
 
@@ -27,6 +31,7 @@ pub(crate) struct Index {
     bytes: u64,
     pending: HashSet<Digest32>,
     namespace_generation: HashMap<Digest32, u64>,
+    owner_generation: HashMap<Digest32, u64>,
     all_generation: u64,
 }
 
@@ -57,26 +62,35 @@ impl Index {
     /// none queued they are forgotten, so that a tenant cycling through salts (each flushed
     /// when it is replaced) does not grow this map for ever.
     fn forget_generations_unless_pending(&mut self) {
-        if self.pending.is_empty() && !self.namespace_generation.is_empty() {
-            self.namespace_generation = HashMap::new();
+        if self.pending.is_empty() {
+            if !self.namespace_generation.is_empty() {
+                self.namespace_generation = HashMap::new();
+            }
+            if !self.owner_generation.is_empty() {
+                self.owner_generation = HashMap::new();
+            }
         }
     }
 
-    pub fn generation(&self, tag: &Digest32) -> Generation {
+    pub fn generation(&self, tag: &Digest32, owner: Option<&Digest32>) -> Generation {
         Generation {
             namespace: self.namespace_generation.get(tag).copied().unwrap_or(0),
+            owner: owner
+                .and_then(|o| self.owner_generation.get(o).copied())
+                .unwrap_or(0),
             all: self.all_generation,
         }
     }
 
     /// Indexes a page (as most recently used).
-    pub fn insert(&mut self, key: Digest32, tag: Digest32, bytes: u64) {
+    pub fn insert(&mut self, key: Digest32, tag: Digest32, owner: Option<Digest32>, bytes: u64) {
         self.remove(&key);
         self.clock += 1;
         self.entries.insert(
             key,
             Entry {
                 tag,
+                owner,
                 bytes,
                 last_use: self.clock,
             },
@@ -135,6 +149,19 @@ impl Index {
         self.forget_generations_unless_pending();
     }
 
+    /// Forgets every page whose namespace `owner` owns, whatever its tag; writes of its
+    /// namespaces queued before now will not be indexed. Returns the tags it held.
+    pub fn flush_owner(&mut self, owner: &Digest32) -> Vec<Digest32> {
+        *self.owner_generation.entry(*owner).or_insert(0) += 1;
+        let tags: HashSet<Digest32> = (self.entries.values())
+            .filter(|e| e.owner.as_ref() == Some(owner))
+            .map(|e| e.tag)
+            .collect();
+        let tags: Vec<Digest32> = tags.into_iter().collect();
+        self.flush_namespaces(&tags);
+        tags
+    }
+
     pub fn flush_all(&mut self) {
         self.all_generation += 1;
         self.entries.clear();
@@ -157,7 +184,7 @@ mod tests {
         for i in 0..4 {
             assert!(ix.claim(d(i)));
             assert!(!ix.claim(d(i)), "a queued page is not claimed twice");
-            ix.insert(d(i), d(100 + i % 2), 10);
+            ix.insert(d(i), d(100 + i % 2), None, 10);
             ix.unclaim(&d(i));
         }
         assert!(!ix.claim(d(0)), "an indexed page is not claimed");
@@ -167,9 +194,9 @@ mod tests {
         assert_eq!((ix.pages(), ix.bytes()), (2, 20));
         // A write queued before a flush is refused after it.
         assert!(ix.claim(d(9)));
-        let before = ix.generation(&d(100));
+        let before = ix.generation(&d(100), None);
         ix.flush_namespaces(&[d(100)]);
-        assert_ne!(ix.generation(&d(100)), before);
+        assert_ne!(ix.generation(&d(100), None), before);
         assert!(!ix.contains(&d(0)) && ix.contains(&d(3)));
         // Generations are kept while writes are queued, and only then.
         for tag in 150..250 {
@@ -181,9 +208,36 @@ mod tests {
             ix.namespace_generation.is_empty(),
             "nothing queued: nothing kept"
         );
-        let before = ix.generation(&d(101));
+        let before = ix.generation(&d(101), None);
         ix.flush_all();
-        assert_ne!(ix.generation(&d(101)), before);
+        assert_ne!(ix.generation(&d(101), None), before);
         assert_eq!((ix.pages(), ix.bytes()), (0, 0));
+    }
+
+    #[test]
+    fn an_owners_flush_takes_every_namespace_it_owns() {
+        let mut ix = Index::default();
+        // Owner 50 has namespaces 100 and 101 (two salts); 102 is owner 51's, 103 unowned.
+        for (key, tag, owner) in [(1, 100, Some(50)), (2, 101, Some(50)), (3, 102, Some(51))] {
+            ix.insert(d(key), d(tag), owner.map(d), 10);
+        }
+        ix.insert(d(4), d(103), None, 10);
+        assert!(ix.claim(d(9)));
+        let queued = ix.generation(&d(104), Some(&d(50)));
+        let others = ix.generation(&d(105), Some(&d(51)));
+        let mut tags = ix.flush_owner(&d(50));
+        tags.sort();
+        assert_eq!(tags, vec![d(100), d(101)]);
+        assert!(!ix.contains(&d(1)) && !ix.contains(&d(2)));
+        assert!(ix.contains(&d(3)) && ix.contains(&d(4)));
+        // A write of the owner's queued before the flush, even to a namespace it had no
+        // page in yet, is refused after it; another owner's is not.
+        assert_ne!(ix.generation(&d(104), Some(&d(50))), queued);
+        assert_eq!(ix.generation(&d(105), Some(&d(51))), others);
+        ix.unclaim(&d(9));
+        assert!(
+            ix.owner_generation.is_empty(),
+            "nothing queued: nothing kept"
+        );
     }
 }

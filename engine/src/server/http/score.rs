@@ -4,9 +4,10 @@
 //!
 //! Each (item, label) pair is a request whose prompt ends with the label, scored as the
 //! last prompt token and generating nothing: the label's log-probability under the model's
-//! distribution over the whole vocabulary, with no sampling parameter in between. The first
-//! pair runs alone, so that the query is computed once and the other pairs find it in the
-//! prefix cache (and an item's other labels find the item there too, but for the last token).
+//! distribution over the whole vocabulary, with no sampling parameter in between. With the
+//! query first, the first pair runs alone, so that the query is computed once and the other
+//! pairs find it in the prefix cache; an item's other labels find the item there too, but
+//! for its last token, which is computed again to score the label after it.
 
 use super::adapter::served_model;
 use super::error::ApiError;
@@ -154,6 +155,13 @@ pub async fn score(
             "label_token_ids lists the tokens to score",
         )
     })?;
+    let vocab = engine.model_info().vocab_size;
+    if let Some(bad) = labels.iter().find(|&&l| l as usize >= vocab) {
+        return Err(ApiError::invalid_param(
+            "label_token_ids",
+            format!("label token id {bad} is outside the vocabulary of {vocab}"),
+        ));
+    }
     let inputs = ScoreInputs::of(request.query, request.items)?;
     let pairs = inputs.len().saturating_mul(labels.len());
     if pairs > MAX_SCORED_PAIRS {
@@ -183,19 +191,35 @@ pub async fn score(
             requests.push(request);
         }
     }
-    // The whole call is checked before any of it runs.
-    engine.precheck_group(&requests, 1)?;
-    let rest = requests.split_off(1);
-    let mut streams = engine.submit_group(requests, 1).await?;
-    let mut outs = collect_all(&mut streams).await?;
-    if !rest.is_empty() {
-        let mut streams = engine.submit_group(rest, 1).await?;
+    // The whole call is checked before any of it runs. The engine's refusals name the
+    // prompt or its budget, which here are the items.
+    let as_items = |e: ApiError| {
+        if e.param.is_some() {
+            e.with_param("items")
+        } else {
+            e
+        }
+    };
+    engine
+        .precheck_group(&requests, 1)
+        .map_err(|e| as_items(e.into()))?;
+    // With the query first, one pair alone puts it in the cache for the others.
+    let rest = if request.item_first {
+        Vec::new()
+    } else {
+        requests.split_off(1)
+    };
+    let mut outs = Vec::with_capacity(pairs);
+    for wave in [requests, rest].into_iter().filter(|w| !w.is_empty()) {
+        let mut streams = (engine.submit_group(wave, 1).await).map_err(|e| as_items(e.into()))?;
         outs.extend(collect_all(&mut streams).await?);
     }
     let mut logprobs = Vec::with_capacity(pairs);
     let mut usage = Usage::default();
-    for out in &outs {
+    let wanted = prompts.iter().flat_map(|_| labels.iter());
+    for (out, &label) in outs.iter().zip(wanted) {
         let scored = (out.prompt_logprobs.last())
+            .filter(|s| s.token_id == label)
             .ok_or_else(|| ApiError::internal("the engine returned no score for a label"))?;
         logprobs.push(f64::from(scored.logprob));
         let u = out.completion.usage;
