@@ -10,9 +10,9 @@ use std::sync::Arc;
 impl EngineHandle {
     /// Registers the id of each of `requests` that has none registered yet (the engine
     /// makes one up for a request without), so that an abort by it reaches the request
-    /// from now on. The OpenAI doors (which take no ids) call it before a grammar compiles;
-    /// the doors that take ids call [`EngineHandle::open_call`] before the prompt is
-    /// built; [`EngineHandle::submit_group`] registers the rest. Refused when the caller already
+    /// from now on. The doors call [`EngineHandle::open_call`] before a prompt is built
+    /// (this before a grammar compiles, for requests that have no call yet);
+    /// [`EngineHandle::submit_group`] registers the rest. Refused when the caller already
     /// has one of the ids in flight, or names one twice: an abort by it would end both.
     pub fn open_calls(&self, requests: &mut [GenerateRequest]) -> Result<(), SubmitError> {
         for request in requests.iter_mut().filter(|r| r.call.is_none()) {

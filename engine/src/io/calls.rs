@@ -1,7 +1,7 @@
 //! Request ids of the calls in flight, from before their requests reach the scheduler until
 //! their streams are dropped, so that an abort by id reaches a call wherever it is: while its
-//! prompt is built (on the doors that take ids) or its grammar compiles, between the
-//! samples of an `n > 1` request, and in the scheduler. An abort marks the call; submission checks the mark before and after it
+//! prompt is built or its grammar compiles, between the samples of an `n > 1` request, and
+//! in the scheduler. An abort marks the call; submission checks the mark before and after it
 //! queues each request (see `EngineHandle::submit`).
 //!
 //! Ids are the clients' own strings (or the engine's `req-N`), so they are kept per tenant:

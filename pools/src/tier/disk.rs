@@ -175,8 +175,12 @@ impl DiskTier {
             let _ = fs::remove_file(entry.path());
         }
         let mut index = Index::default();
-        for (key, tag, owner, bytes) in scan(&root, &config) {
-            index.insert(key, tag, owner, bytes);
+        let (pages, owners) = scan(&root, &config);
+        for (key, tag, bytes) in pages {
+            index.insert(key, tag, bytes);
+        }
+        for (tag, owner) in owners {
+            index.set_owner(tag, owner);
         }
         let over = index.make_room(0, config.budget_bytes);
         let shared = Arc::new(Shared {
@@ -456,11 +460,19 @@ impl Shared {
         }
         let path = self.page_path(&id.tag, &id.key);
         let tmp = self.root.join("tmp").join(format!("{}.tmp", id.key.hex()));
+        // The directory names its owner once (again after a flush removed it).
+        let unnamed = owner.filter(|o| self.index.lock().owner_of(&id.tag) != Some(o));
         let written = fs::write(&tmp, &file).and_then(|()| match path.parent() {
-            Some(dir) => fs::create_dir_all(dir).and_then(|()| write_owner(dir, owner)),
+            Some(dir) => fs::create_dir_all(dir).and_then(|()| self.write_owner(dir, unnamed)),
             None => Ok(()),
         });
         if let Err(e) = written {
+            let flushed = self.index.lock().generation(&id.tag, owner.as_ref()) != generation;
+            if flushed && e.kind() == std::io::ErrorKind::NotFound {
+                // A flush moved the directory away meanwhile: the page goes with it.
+                let _ = fs::remove_file(&tmp);
+                return;
+            }
             self.write_failed(&tmp, &path, e);
             return;
         }
@@ -475,7 +487,10 @@ impl Shared {
         }
         match fs::rename(&tmp, &path) {
             Ok(()) => {
-                index.insert(id.key, id.tag, owner, size);
+                index.insert(id.key, id.tag, size);
+                if let Some(owner) = unnamed {
+                    index.set_owner(id.tag, owner);
+                }
                 self.counters.written.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) => {
@@ -483,6 +498,26 @@ impl Shared {
                 self.write_failed(&tmp, &path, e);
             }
         }
+    }
+
+    /// Names `dir`'s owner (when `owner` is given): written aside and renamed in, so that
+    /// the file is whole or absent.
+    fn write_owner(&self, dir: &Path, owner: Option<Digest32>) -> std::io::Result<()> {
+        let Some(owner) = owner else {
+            return Ok(());
+        };
+        let name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("namespace");
+        let tmp = self
+            .root
+            .join("tmp")
+            .join(format!("{name}.{OWNER_FILE}.tmp"));
+        fs::write(&tmp, owner.hex())?;
+        fs::rename(&tmp, dir.join(OWNER_FILE)).inspect_err(|_| {
+            let _ = fs::remove_file(&tmp);
+        })
     }
 
     /// A page could not be written: spills pause for [`WRITE_RETRY`].
@@ -581,31 +616,26 @@ fn namespace_dirs(root: &Path) -> Vec<(Digest32, PathBuf)> {
 /// The file in a namespace's directory that names its owner (hex), for owner flushes.
 const OWNER_FILE: &str = "owner";
 
-/// Names `dir`'s owner, once.
-fn write_owner(dir: &Path, owner: Option<Digest32>) -> std::io::Result<()> {
-    let Some(owner) = owner else {
-        return Ok(());
-    };
-    let path = dir.join(OWNER_FILE);
-    if path.exists() {
-        return Ok(());
-    }
-    fs::write(path, owner.hex())
-}
-
 /// The owner `dir`'s file names, if it names one.
 fn read_owner(dir: &Path) -> Option<Digest32> {
     let text = fs::read_to_string(dir.join(OWNER_FILE)).ok()?;
     Digest32::from_hex(text.trim())
 }
 
-/// Pages found on disk, least recently written first: (key, tag, its directory's owner,
-/// file size). Only names and sizes are read; contents are verified when a page is loaded.
-fn scan(root: &Path, config: &DiskTierConfig) -> Vec<(Digest32, Digest32, Option<Digest32>, u64)> {
+/// Pages found on disk, least recently written first: (key, tag, file size), and each
+/// namespace directory's owner where it names one. Only names and sizes are read; contents
+/// are verified when a page is loaded.
+type Scanned = (Vec<(Digest32, Digest32, u64)>, Vec<(Digest32, Digest32)>);
+
+/// What the store under `root` holds (see [`Scanned`]).
+fn scan(root: &Path, config: &DiskTierConfig) -> Scanned {
     let expected = (super::page_header_len(config.page_tokens) + config.page_bytes) as u64;
     let mut found = Vec::new();
+    let mut owners = Vec::new();
     for (tag, dir) in namespace_dirs(root) {
-        let owner = read_owner(&dir);
+        if let Some(owner) = read_owner(&dir) {
+            owners.push((tag, owner));
+        }
         let Ok(files) = fs::read_dir(&dir) else {
             continue;
         };
@@ -626,12 +656,12 @@ fn scan(root: &Path, config: &DiskTierConfig) -> Vec<(Digest32, Digest32, Option
                 continue;
             }
             let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
-            found.push((modified, key, tag, owner, meta.len()));
+            found.push((modified, key, tag, meta.len()));
         }
     }
     found.sort();
-    found
-        .into_iter()
-        .map(|(_, key, tag, owner, len)| (key, tag, owner, len))
-        .collect()
+    let pages = (found.into_iter())
+        .map(|(_, key, tag, len)| (key, tag, len))
+        .collect();
+    (pages, owners)
 }

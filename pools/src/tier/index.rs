@@ -8,9 +8,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     pub tag: Digest32,
-    /// The namespace's owner (a tenant's namespaces under all its salts share one), when
-    /// the page's writer named it.
-    pub owner: Option<Digest32>,
     pub bytes: u64,
     last_use: u64,
 }
@@ -33,6 +30,10 @@ pub(crate) struct Index {
     namespace_generation: HashMap<Digest32, u64>,
     owner_generation: HashMap<Digest32, u64>,
     all_generation: u64,
+    /// Each namespace directory's owner (a tenant's namespaces under all its salts share
+    /// one), where one was named: kept whether or not the directory holds indexed pages,
+    /// so that an owner's flush finds every directory it has.
+    owners: HashMap<Digest32, Digest32>,
 }
 
 impl Index {
@@ -82,15 +83,24 @@ impl Index {
         }
     }
 
+    /// The owner namespace directory `tag` was last named for.
+    pub fn owner_of(&self, tag: &Digest32) -> Option<&Digest32> {
+        self.owners.get(tag)
+    }
+
+    /// Records that `owner` owns namespace directory `tag`.
+    pub fn set_owner(&mut self, tag: Digest32, owner: Digest32) {
+        self.owners.insert(tag, owner);
+    }
+
     /// Indexes a page (as most recently used).
-    pub fn insert(&mut self, key: Digest32, tag: Digest32, owner: Option<Digest32>, bytes: u64) {
+    pub fn insert(&mut self, key: Digest32, tag: Digest32, bytes: u64) {
         self.remove(&key);
         self.clock += 1;
         self.entries.insert(
             key,
             Entry {
                 tag,
-                owner,
                 bytes,
                 last_use: self.clock,
             },
@@ -136,6 +146,9 @@ impl Index {
         for tag in tags {
             *self.namespace_generation.entry(*tag).or_insert(0) += 1;
         }
+        for tag in tags {
+            self.owners.remove(tag);
+        }
         let tags: std::collections::HashSet<&Digest32> = tags.iter().collect();
         let keys: Vec<Digest32> = self
             .entries
@@ -149,21 +162,21 @@ impl Index {
         self.forget_generations_unless_pending();
     }
 
-    /// Forgets every page whose namespace `owner` owns, whatever its tag; writes of its
-    /// namespaces queued before now will not be indexed. Returns the tags it held.
+    /// Forgets every namespace directory `owner` owns and its pages; writes of its
+    /// namespaces queued before now will not be indexed. Returns the directories' tags.
     pub fn flush_owner(&mut self, owner: &Digest32) -> Vec<Digest32> {
         *self.owner_generation.entry(*owner).or_insert(0) += 1;
-        let tags: HashSet<Digest32> = (self.entries.values())
-            .filter(|e| e.owner.as_ref() == Some(owner))
-            .map(|e| e.tag)
+        let tags: Vec<Digest32> = (self.owners.iter())
+            .filter(|(_, o)| *o == owner)
+            .map(|(tag, _)| *tag)
             .collect();
-        let tags: Vec<Digest32> = tags.into_iter().collect();
         self.flush_namespaces(&tags);
         tags
     }
 
     pub fn flush_all(&mut self) {
         self.all_generation += 1;
+        self.owners.clear();
         self.entries.clear();
         self.lru.clear();
         self.bytes = 0;
@@ -184,7 +197,7 @@ mod tests {
         for i in 0..4 {
             assert!(ix.claim(d(i)));
             assert!(!ix.claim(d(i)), "a queued page is not claimed twice");
-            ix.insert(d(i), d(100 + i % 2), None, 10);
+            ix.insert(d(i), d(100 + i % 2), 10);
             ix.unclaim(&d(i));
         }
         assert!(!ix.claim(d(0)), "an indexed page is not claimed");
@@ -217,17 +230,23 @@ mod tests {
     #[test]
     fn an_owners_flush_takes_every_namespace_it_owns() {
         let mut ix = Index::default();
-        // Owner 50 has namespaces 100 and 101 (two salts); 102 is owner 51's, 103 unowned.
+        // Owner 50 has namespaces 100 and 101 (two salts) and 106, whose pages were all
+        // evicted; 102 is owner 51's, 103 unowned.
         for (key, tag, owner) in [(1, 100, Some(50)), (2, 101, Some(50)), (3, 102, Some(51))] {
-            ix.insert(d(key), d(tag), owner.map(d), 10);
+            ix.insert(d(key), d(tag), 10);
+            if let Some(owner) = owner {
+                ix.set_owner(d(tag), d(owner));
+            }
         }
-        ix.insert(d(4), d(103), None, 10);
+        ix.insert(d(4), d(103), 10);
+        ix.set_owner(d(106), d(50));
         assert!(ix.claim(d(9)));
         let queued = ix.generation(&d(104), Some(&d(50)));
         let others = ix.generation(&d(105), Some(&d(51)));
         let mut tags = ix.flush_owner(&d(50));
         tags.sort();
-        assert_eq!(tags, vec![d(100), d(101)]);
+        assert_eq!(tags, vec![d(100), d(101), d(106)]);
+        assert!(ix.owner_of(&d(100)).is_none() && ix.owner_of(&d(102)) == Some(&d(51)));
         assert!(!ix.contains(&d(1)) && !ix.contains(&d(2)));
         assert!(ix.contains(&d(3)) && ix.contains(&d(4)));
         // A write of the owner's queued before the flush, even to a namespace it had no

@@ -160,6 +160,9 @@ pub(super) async fn start_chat(
         tools: tools.as_ref().map(|t| t.tools.clone()).unwrap_or_default(),
         template_kwargs: template_kwargs(request)?,
     };
+    // Named before its prompt is rendered, so that an abort of all the tenant's requests
+    // reaches it meanwhile.
+    let call = engine.open_call(caller.tenant, None)?;
     let prompt = engine
         .build_chat_prompt(chat, caller.tenant)
         .await
@@ -186,7 +189,7 @@ pub(super) async fn start_chat(
         grammar,
         samples,
         prompt_logprobs_from: None,
-        calls: Vec::new(),
+        calls: vec![call],
         adapter: served.adapter,
     };
     let streams = submit_choices(engine, caller, vec![prompt.ids], spec)

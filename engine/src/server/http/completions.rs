@@ -60,6 +60,11 @@ pub async fn completions(
     let grammar = grammar_spec(sampling)?;
     let inputs = prompt_inputs(request.prompt, "prompt")?;
     check_choice_count(inputs.len(), samples)?;
+    // Named before the prompts are built, so that an abort of all the tenant's requests
+    // reaches them meanwhile.
+    let calls = (0..inputs.len())
+        .map(|_| engine.open_call(caller.tenant, None))
+        .collect::<Result<Vec<_>, _>>()?;
     let prompts = engine
         .build_prompts(inputs, caller.tenant)
         .await
@@ -84,7 +89,7 @@ pub async fn completions(
         grammar,
         samples,
         prompt_logprobs_from,
-        calls: Vec::new(),
+        calls,
         adapter: served.adapter,
     };
     let mut streams = submit_choices(engine, &caller, prompts, spec).await?;

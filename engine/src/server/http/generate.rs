@@ -78,8 +78,8 @@ pub struct ChoiceSpec<'a> {
     /// Prompt log-probabilities from this position (each sample gets its own), at most
     /// each prompt's length (`u32::MAX`: none scored, the prompt alone computed).
     pub prompt_logprobs_from: Option<u32>,
-    /// Each prompt's registered call (`EngineHandle::open_call`), for a door that takes
-    /// request ids; none: the engine names and registers them.
+    /// Each prompt's registered call (`EngineHandle::open_call`), opened before its prompt
+    /// was built; none: the engine names and registers them at submission.
     pub calls: Vec<Arc<Call>>,
     /// The LoRA adapter every choice runs (`None`: the base model).
     pub adapter: Option<u32>,

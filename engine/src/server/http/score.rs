@@ -193,12 +193,9 @@ pub async fn score(
     }
     // The whole call is checked before any of it runs. The engine's refusals name the
     // prompt or its budget, which here are the items.
-    let as_items = |e: ApiError| {
-        if e.param.is_some() {
-            e.with_param("items")
-        } else {
-            e
-        }
+    let as_items = |e: ApiError| match e.param.as_deref() {
+        Some("prompt" | "max_tokens") => e.with_param("items"),
+        _ => e,
     };
     engine
         .precheck_group(&requests, 1)
@@ -216,6 +213,11 @@ pub async fn score(
     }
     let mut logprobs = Vec::with_capacity(pairs);
     let mut usage = Usage::default();
+    if outs.len() != pairs {
+        return Err(ApiError::internal(
+            "the engine answered fewer pairs than it was given",
+        ));
+    }
     let wanted = prompts.iter().flat_map(|_| labels.iter());
     for (out, &label) in outs.iter().zip(wanted) {
         let scored = (out.prompt_logprobs.last())
