@@ -29,10 +29,9 @@ impl EngineHandle {
     /// error is returned; their tokens stay taken, since they may have run.
     ///
     /// Each request's samples share its id and its call (an abort by that id ends them
-    /// all, those not yet queued included). Sample 0
-    /// goes first; the others are queued once its first event has arrived, when its prompt
-    /// is in the prefix cache, so they find the whole prompt there instead of computing it
-    /// again. With a seed, sample `i` uses `seed + i` (wrapping); without one, each sample
+    /// all, those not yet queued included). Sample 0 goes first; the others are queued once
+    /// its first event has arrived, when its prompt is in the prefix cache, so they find the
+    /// whole prompt there instead of computing it again. With a seed, sample `i` uses `seed + i` (wrapping); without one, each sample
     /// draws its own.
     pub async fn submit_group(
         &self,
