@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::process::Rng;
-use common::servers::{post_json, post_sse, serve, Servers};
+use common::servers::{post_json, post_sse, serve, streamed_calls, Servers};
 use engine::grammar::GrammarSpec;
 use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest, PromptInput};
 use engine::sampling::{FinishReason, SamplingParams, StopMatch};
@@ -556,18 +556,19 @@ async fn tool_calls_follow_their_schemas_in_full_and_streamed_responses() {
             validator.is_valid(&arguments),
             "{arguments} breaks {schema}"
         );
-        // Streamed, the deltas carry the same calls, one each, in order.
+        // Streamed, the deltas make the same calls, in order, each arriving as it is
+        // written: its name first, then its arguments in pieces.
         let events = post_sse(servers().http, "/v1/chat/completions", ask(choice, true)).await;
-        let streamed: Vec<&Value> = events
-            .iter()
-            .filter_map(|e| e["choices"][0]["delta"].get("tool_calls"))
-            .map(|calls| &calls[0])
-            .collect();
+        let streamed = streamed_calls(&events);
         let full = choice0["message"]["tool_calls"].as_array().unwrap();
         assert_eq!(streamed.len(), full.len(), "{events:?}");
-        for (i, (s, f)) in streamed.iter().zip(full).enumerate() {
+        for ((s, deltas), f) in streamed.iter().zip(full) {
             assert_eq!(s["function"], f["function"]);
-            assert_eq!(s["index"], i);
+            let arguments = f["function"]["arguments"].as_str().unwrap();
+            assert!(
+                arguments == "{}" || *deltas > 2,
+                "{deltas} deltas: {events:?}"
+            );
         }
         let last = events.last().unwrap();
         assert_eq!(last["choices"][0]["finish_reason"], "tool_calls");

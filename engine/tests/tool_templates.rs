@@ -599,14 +599,16 @@ async fn http_tool_calls_come_back_from_phi4_mini_functools() {
     goes_on_with(&servers, "Weather in Paris and Rome?", &calls).await;
 }
 
-/// The tool calls of a streamed chat response's deltas, in order.
+/// The tool calls of a streamed chat response, put together from its deltas; each call
+/// with arguments came in pieces (its arguments streamed as they were written).
 fn streamed_calls(events: &[Value]) -> Vec<Value> {
-    events
-        .iter()
-        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
-        .flatten()
-        .cloned()
-        .collect()
+    let calls = common::servers::streamed_calls(events);
+    for (call, deltas) in &calls {
+        if call["function"]["arguments"] != "{}" {
+            assert!(*deltas > 1, "{call} came in one delta");
+        }
+    }
+    calls.into_iter().map(|(call, _)| call).collect()
 }
 
 /// A call id Mistral's templates take: nine letters and digits.

@@ -14,8 +14,8 @@ mod vocab;
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
 pub use tools::{
-    render_tool_responses, system_tools_field, tool_json, ToolCall, ToolChoice, ToolFormat,
-    ToolFunction, SYSTEM_TOOLS_CALL_SYNTAX,
+    render_tool_responses, system_tools_field, tool_json, CallSoFar, ToolCall, ToolChoice,
+    ToolFormat, ToolFunction, SYSTEM_TOOLS_CALL_SYNTAX,
 };
 
 use crate::tokenizer::Tokenizer;

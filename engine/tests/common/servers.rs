@@ -77,6 +77,36 @@ pub async fn post_sse(http: SocketAddr, path: &str, body: Value) -> Vec<Value> {
         .collect()
 }
 
+/// The tool calls of a streamed chat response's choice 0, put together from its deltas as
+/// OpenAI's clients do, in order, each with the number of deltas it came in. A call's first
+/// delta holds its index, id, type and name; later ones only add to its arguments.
+pub fn streamed_calls(events: &[Value]) -> Vec<(Value, usize)> {
+    let mut calls: Vec<(Value, usize)> = Vec::new();
+    let deltas = events
+        .iter()
+        .filter_map(|e| e["choices"][0]["delta"]["tool_calls"].as_array())
+        .flatten();
+    for delta in deltas {
+        let index = delta["index"].as_u64().unwrap() as usize;
+        let arguments = delta["function"]["arguments"].as_str().unwrap();
+        if index == calls.len() {
+            assert_eq!(delta["type"], "function", "{delta}");
+            assert!(delta["id"].is_string() && delta["function"]["name"].is_string());
+            calls.push((delta.clone(), 1));
+            continue;
+        }
+        assert!(delta.get("id").is_none() && delta["function"].get("name").is_none());
+        let (call, count) = &mut calls[index];
+        let whole = format!(
+            "{}{arguments}",
+            call["function"]["arguments"].as_str().unwrap()
+        );
+        call["function"]["arguments"] = Value::String(whole);
+        *count += 1;
+    }
+    calls
+}
+
 /// POSTs `body` as JSON to the HTTP server at `http`; the status and the JSON answer.
 pub async fn post_json(http: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     let response = reqwest::Client::new()

@@ -14,6 +14,7 @@
 //! the grammar around them and the reading of their content are shared with Qwen3-Coder's
 //! XML-like bodies (`qwen_xml`): [`tagged_calls`], [`parse_tagged`].
 
+use super::so_far::CallSoFar;
 use super::{call_from_json, call_schema, ToolCall, ToolFunction};
 use crate::grammar::{compact, strict};
 use serde_json::{json, Value};
@@ -180,6 +181,44 @@ pub(super) fn parse_tagged(text: &str, read_call: ReadCall<'_>) -> (String, Vec<
         content.push_str(&split.after);
     }
     (content, split.calls)
+}
+
+/// The calls begun so far in an output being written.
+pub(super) fn calls_so_far(text: &str) -> Vec<CallSoFar> {
+    tagged_so_far(text, &|body| {
+        super::so_far::json_call_so_far(body, &["arguments"])
+    })
+}
+
+/// A call's name, its arguments so far and where it ends (if it does) in the body after
+/// its `<tool_call>`; `None` until its name is whole.
+pub(super) type ReadSoFar<'r> = &'r dyn Fn(&str) -> Option<(String, String, Option<usize>)>;
+
+/// [`calls_so_far`] for calls in `<tool_call>` tags whose body `read` reads.
+pub(super) fn tagged_so_far(text: &str, read: ReadSoFar<'_>) -> Vec<CallSoFar> {
+    let mut calls = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find(CALL_OPEN) {
+        let start = from + open;
+        let body = start + CALL_OPEN.len();
+        let Some((name, arguments, end)) = read(&text[body..]) else {
+            break;
+        };
+        calls.push(CallSoFar {
+            start,
+            name,
+            arguments,
+        });
+        let Some(end) = end else {
+            break;
+        };
+        let after = text[body + end..].trim_start();
+        let Some(rest) = after.strip_prefix(CALL_CLOSE) else {
+            break;
+        };
+        from = text.len() - rest.len();
+    }
+    calls
 }
 
 /// Up to the first `<tool_call>` after `sent`, less a tail that could still become one.

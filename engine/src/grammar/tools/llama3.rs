@@ -12,6 +12,7 @@
 //! (`<|python_tag|>`, which Llama writes before calls to its built-in tools, is a control
 //! token: the grammar never asks for it and output text leaves it out.)
 
+use super::so_far::{json_call_so_far, CallSoFar};
 use super::{call_from_json, call_schema, ToolCall, ToolFunction};
 use crate::grammar::{compact, strict};
 use serde_json::{json, Value};
@@ -66,6 +67,28 @@ pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
         }
     }
     (String::new(), calls)
+}
+
+/// The calls begun so far in an output being written.
+pub(super) fn calls_so_far(text: &str) -> Vec<CallSoFar> {
+    let mut calls = Vec::new();
+    let mut at = text.len() - text.trim_start().len();
+    let keys = ["parameters", "arguments"];
+    while let Some((name, arguments, end)) = json_call_so_far(&text[at..], &keys) {
+        calls.push(CallSoFar {
+            start: 0,
+            name,
+            arguments,
+        });
+        let Some(end) = end else {
+            break;
+        };
+        let Some(next) = text[at + end..].trim_start().strip_prefix(';') else {
+            break;
+        };
+        at = text.len() - next.len();
+    }
+    calls
 }
 
 /// The whole output is held while it may still be a call: until its first character that

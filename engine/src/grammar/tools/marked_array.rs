@@ -14,6 +14,7 @@
 //! markers are text. (`mistral`, `granite` and `phi4_mini` hold each family's markers and
 //! words.)
 
+use super::so_far::{json_call_so_far, CallSoFar};
 use super::{
     answer_branch, call_from_json, call_schema, control_token, lark_marker, ToolCall, ToolFunction,
 };
@@ -120,6 +121,28 @@ pub(super) fn parse(text: &str, marker: &Marker) -> (String, Vec<ToolCall>) {
         Some(calls) if !calls.is_empty() => (String::new(), calls),
         _ => none(),
     }
+}
+
+/// The calls begun so far in an output being written.
+pub(super) fn calls_so_far(text: &str, marker: &Marker) -> Vec<CallSoFar> {
+    let lead = text.trim_start();
+    let body = marker.read().find_map(|(open, _)| lead.strip_prefix(open));
+    let Some(mut rest) = body.and_then(|b| b.trim_start().strip_prefix('[')) else {
+        return Vec::new();
+    };
+    let mut calls = Vec::new();
+    while let Some((name, arguments, end)) = json_call_so_far(rest, &["arguments"]) {
+        calls.push(CallSoFar {
+            start: 0,
+            name,
+            arguments,
+        });
+        let Some(next) = end.and_then(|end| rest[end..].trim_start().strip_prefix(',')) else {
+            break;
+        };
+        rest = next;
+    }
+    calls
 }
 
 /// The whole output is held while it may still be calls: until what follows its leading

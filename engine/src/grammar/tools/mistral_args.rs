@@ -12,6 +12,8 @@
 //! names them by id and the output text keeps them (`shown_control_tokens`). Where the
 //! vocabulary has no such tokens, they are text.
 
+use super::partial_json::{compact_so_far, skip_blank, value_reach, Reach};
+use super::so_far::CallSoFar;
 use super::{answer_branch, control_token, lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::{lark_string, regex_escape};
 use crate::grammar::{compact, strict};
@@ -120,14 +122,67 @@ pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
     (content, calls)
 }
 
+/// The calls begun so far in an output being written: each once its name is whole (an id
+/// or `[ARGS]` follows it).
+pub(super) fn calls_so_far(text: &str) -> Vec<CallSoFar> {
+    let mut calls = Vec::new();
+    let Some(mut start) = text.find(CALL_OPEN) else {
+        return calls;
+    };
+    loop {
+        let body = &text[start + CALL_OPEN.len()..];
+        let Some((head, arguments)) = body.split_once(ARGS) else {
+            if let Some(name) = body
+                .split_once(CALL_ID)
+                .map(|(n, _)| n)
+                .filter(|n| is_name(n))
+            {
+                calls.push(CallSoFar {
+                    start,
+                    name: name.to_string(),
+                    arguments: String::new(),
+                });
+            }
+            return calls;
+        };
+        let name = head.split(CALL_ID).next().unwrap_or_default();
+        let lead = &arguments[skip_blank(arguments, 0)..];
+        if !is_name(name) || !(lead.is_empty() || lead.starts_with('{')) {
+            return calls;
+        }
+        let end = match value_reach(arguments, 0) {
+            Reach::Ends(end) => Some(end),
+            Reach::Cut => None,
+            Reach::Bad => return calls,
+        };
+        let raw = &arguments[..end.unwrap_or(arguments.len())];
+        calls.push(CallSoFar {
+            start,
+            name: name.to_string(),
+            arguments: compact_so_far(raw),
+        });
+        let Some(rest) = end.map(|end| arguments[end..].trim_start()) else {
+            return calls;
+        };
+        if !rest.starts_with(CALL_OPEN) {
+            return calls;
+        }
+        start = text.len() - rest.len();
+    }
+}
+
+/// A function's name as the chat API takes it (so no marker hides in one).
+fn is_name(name: &str) -> bool {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    !name.is_empty() && name.chars().all(name_char)
+}
+
 /// One call after its `[TOOL_CALLS]`: the name (an id after `[CALL_ID]` skipped), `[ARGS]`
 /// and one JSON object; and the text after it.
 fn read_call(body: &str) -> Option<(ToolCall, &str)> {
     let (head, arguments) = body.split_once(ARGS)?;
-    // A function's name as the chat API takes it (so no marker hides in one).
     let name = head.split(CALL_ID).next()?;
-    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    if name.is_empty() || !name.chars().all(name_char) {
+    if !is_name(name) {
         return None;
     }
     let mut values = serde_json::Deserializer::from_str(arguments).into_iter::<Value>();

@@ -10,10 +10,13 @@ mod llama3;
 mod marked_array;
 mod mistral;
 mod mistral_args;
+mod partial_json;
 mod phi4_mini;
 mod qwen_xml;
+mod so_far;
 
 pub use phi4_mini::{tools_field as system_tools_field, CALL_SYNTAX as SYSTEM_TOOLS_CALL_SYNTAX};
+pub use so_far::CallSoFar;
 
 use super::GrammarSpec;
 use crate::tokenizer::Tokenizer;

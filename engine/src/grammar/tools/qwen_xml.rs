@@ -20,7 +20,8 @@
 //! types each value by its schema as other servers' Qwen3-Coder parsers do (one newline
 //! trimmed on each side, JSON where the schema is not a string's).
 
-use super::hermes::{parse_tagged, tagged_calls};
+use super::hermes::{parse_tagged, tagged_calls, tagged_so_far};
+use super::so_far::CallSoFar;
 use super::{ToolCall, ToolFunction};
 use crate::grammar::structural_tag::lark_string as literal;
 use crate::grammar::{compact, strict};
@@ -205,8 +206,37 @@ pub(super) fn parse(text: &str, tools: &[ToolFunction]) -> (String, Vec<ToolCall
     parse_tagged(text, &|body| read_call(body, tools))
 }
 
+/// The calls begun so far in an output being written: each once its function's name is
+/// whole, its arguments growing by whole parameters.
+pub(super) fn calls_so_far(text: &str, tools: &[ToolFunction]) -> Vec<CallSoFar> {
+    tagged_so_far(text, &|body| {
+        let (name, arguments, after) = read_call_so_far(body, tools)?;
+        let mut arguments = Value::Object(arguments).to_string();
+        if after.is_none() {
+            arguments.pop();
+        }
+        let end = after.map(|after| body.len() - after.len());
+        Some((name.to_string(), arguments, end))
+    })
+}
+
 /// The call at the start of `body` (after its `<tool_call>`) and the text after it.
 fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a str)> {
+    let (name, arguments, after) = read_call_so_far(body, tools)?;
+    let call = ToolCall {
+        name: name.to_string(),
+        arguments: Value::Object(arguments).to_string(),
+    };
+    Some((call, after?))
+}
+
+/// The function's name of the call at the start of `body`, its parameters read so far,
+/// and the text after its `</function>` once there is one; `None` until the name is whole
+/// or where it is no name.
+fn read_call_so_far<'a>(
+    body: &'a str,
+    tools: &[ToolFunction],
+) -> Option<(&'a str, Map<String, Value>, Option<&'a str>)> {
     let rest = body.trim_start().strip_prefix(FUNCTION_OPEN)?;
     let (name, mut rest) = rest.split_once('>')?;
     if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
@@ -221,40 +251,48 @@ fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a
     loop {
         rest = rest.trim_start();
         if let Some(after) = rest.strip_prefix(FUNCTION_CLOSE) {
-            let call = ToolCall {
-                name: name.to_string(),
-                arguments: Value::Object(arguments).to_string(),
-            };
-            return Some((call, after));
+            return Some((name, arguments, Some(after)));
         }
-        let head = rest.strip_prefix(PARAMETER_OPEN)?;
-        // A key the schema names may hold `>`: the longest one that fits comes first.
-        let known = properties.and_then(|p| {
-            p.keys()
-                .filter(|k| {
-                    head.strip_prefix(k.as_str())
-                        .is_some_and(|r| r.starts_with('>'))
-                })
-                .max_by_key(|k| k.len())
-        });
-        let (key, after) = match known {
-            Some(key) => (key.as_str(), &head[key.len() + 1..]),
-            None => head.split_once('>')?,
+        let Some((key, value, after)) = read_parameter(rest, properties) else {
+            return Some((name, arguments, None));
         };
-        let schema = properties.and_then(|p| p.get(key));
-        let (value, after) = match read_json(after, schema) {
-            Some(read) => read,
-            None => {
-                let end = after.find(PARAMETER_CLOSE)?;
-                let raw = &after[..end];
-                let raw = raw.strip_prefix('\n').unwrap_or(raw);
-                let raw = raw.strip_suffix('\n').unwrap_or(raw);
-                (typed(raw, schema), &after[end + PARAMETER_CLOSE.len()..])
-            }
-        };
-        arguments.insert(key.to_string(), value);
+        arguments.insert(key, value);
         rest = after;
     }
+}
+
+/// The parameter at the start of `text`: its name, its value typed by `properties`, and
+/// the text after it; `None` where it is not whole (or not a parameter).
+fn read_parameter<'a>(
+    text: &'a str,
+    properties: Option<&Map<String, Value>>,
+) -> Option<(String, Value, &'a str)> {
+    let head = text.strip_prefix(PARAMETER_OPEN)?;
+    // A key the schema names may hold `>`: the longest one that fits comes first.
+    let known = properties.and_then(|p| {
+        p.keys()
+            .filter(|k| {
+                head.strip_prefix(k.as_str())
+                    .is_some_and(|r| r.starts_with('>'))
+            })
+            .max_by_key(|k| k.len())
+    });
+    let (key, after) = match known {
+        Some(key) => (key.as_str(), &head[key.len() + 1..]),
+        None => head.split_once('>')?,
+    };
+    let schema = properties.and_then(|p| p.get(key));
+    let (value, after) = match read_json(after, schema) {
+        Some(read) => read,
+        None => {
+            let end = after.find(PARAMETER_CLOSE)?;
+            let raw = &after[..end];
+            let raw = raw.strip_prefix('\n').unwrap_or(raw);
+            let raw = raw.strip_suffix('\n').unwrap_or(raw);
+            (typed(raw, schema), &after[end + PARAMETER_CLOSE.len()..])
+        }
+    };
+    Some((key.to_string(), value, after))
 }
 
 /// A JSON value (of a parameter whose schema is not a string's) read as one value up to

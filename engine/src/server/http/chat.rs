@@ -53,7 +53,7 @@ pub async fn chat_completions(
                     finish_reason = "tool_calls";
                 }
                 let calls = answer.calls;
-                calls_out(run.tool_format(), &meta.id, index as u32, calls, false)
+                calls_out(run.tool_format(), &meta.id, index as u32, calls)
             });
             ChatChoice {
                 index: index as u32,

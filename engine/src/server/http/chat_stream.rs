@@ -1,13 +1,15 @@
 //! The chat stream's chunks (`chat.completion.chunk`): per choice a role delta, content
 //! deltas (`reasoning_content` ones first when thinking is split out), then the finish
-//! reason; usage once at the end. With tools, text that may start a call is held back; calls
-//! are sent whole, one delta each, when the output ends (`finish_reason: "tool_calls"`).
+//! reason; usage once at the end. With tools, text that may start a call is held back, and
+//! each call goes out as it is written: a delta with its id and name once the name is whole,
+//! then deltas adding to its arguments (compact JSON, whole when the call is); text between
+//! or after calls follows at the end (`finish_reason: "tool_calls"`).
 
 use super::logprobs::chat_logprobs;
 use super::reasoning::ReasoningStream;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::{ChunkFormatter, Payload};
-use super::tools::calls_out;
+use super::tools::call_delta;
 use crate::grammar::{ToolCall, ToolFormat, ToolFunction};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 use crate::tokenizer::ReasoningTokens;
@@ -39,41 +41,80 @@ pub struct ChatChunks {
     reasoning_tokens: Vec<ReasoningTokens>,
 }
 
+/// A piece of a call for a stream delta: the call's place among the choice's calls, its
+/// function's name where the call starts, and text adding to its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct CallPiece {
+    pub index: usize,
+    pub name: Option<String>,
+    pub arguments: String,
+}
+
+/// What a choice's output lets out as it comes.
+#[derive(Debug, Default)]
+pub(super) struct Pieces {
+    pub thinking: String,
+    pub content: String,
+    pub calls: Vec<CallPiece>,
+}
+
+/// What a choice's output lets out at its end, and its calls whole (as the pieces sent
+/// make them).
+#[derive(Debug, Default)]
+pub(super) struct ChoiceEnd {
+    pub pieces: Pieces,
+    pub calls: Vec<ToolCall>,
+}
+
 /// One choice's output on its way to deltas: thinking split out first, then calls.
 pub(super) struct ChoiceStream {
     reasoning: Option<ReasoningStream>,
     tools: Option<ToolStream>,
+    /// Whether calls go out as they are written, or whole at the end.
+    calls_as_written: bool,
 }
 
 impl ChoiceStream {
-    pub(super) fn new(options: &ChatStreamOptions) -> Self {
+    /// A stream whose calls go out as they are written (`calls_as_written`) or whole at
+    /// the end, as the unstreamed reply reads them.
+    pub(super) fn new(options: &ChatStreamOptions, calls_as_written: bool) -> Self {
         Self {
             reasoning: options
                 .starts_thinking
                 .filter(|_| options.separate_reasoning)
                 .map(ReasoningStream::new),
             tools: options.tools.clone().map(ToolStream::new),
+            calls_as_written,
         }
     }
 
-    /// The thinking and the content that `text` lets out now.
-    pub(super) fn push(&mut self, text: String) -> (String, String) {
+    /// The thinking, the content and the pieces of calls that `text` lets out now.
+    pub(super) fn push(&mut self, text: String) -> Pieces {
         let (thinking, answer) = match self.reasoning.as_mut() {
             Some(reasoning) => reasoning.push(&text),
             None => (String::new(), text),
         };
-        let content = match self.tools.as_mut() {
+        let (content, calls) = match self.tools.as_mut() {
             Some(tools) => {
                 tools.text.push_str(&answer);
-                tools.sendable()
+                let content = tools.sendable();
+                let calls = match self.calls_as_written {
+                    true => tools.pieces(),
+                    false => Vec::new(),
+                };
+                (content, calls)
             }
-            None => answer,
+            None => (answer, Vec::new()),
         };
-        (thinking, content)
+        Pieces {
+            thinking,
+            content,
+            calls,
+        }
     }
 
-    /// At the end: the thinking and content held back, and the calls.
-    pub(super) fn finish(self) -> (String, String, Vec<ToolCall>) {
+    /// At the end: the thinking, content and calls held back.
+    pub(super) fn finish(self) -> ChoiceEnd {
         let (thinking, answer) = match self.reasoning {
             Some(reasoning) => reasoning.finish(),
             None => (String::new(), String::new()),
@@ -81,10 +122,24 @@ impl ChoiceStream {
         match self.tools {
             Some(mut tools) => {
                 tools.text.push_str(&answer);
-                let (content, calls) = tools.finish();
-                (thinking, content, calls)
+                let (content, pieces, calls) = tools.finish();
+                ChoiceEnd {
+                    pieces: Pieces {
+                        thinking,
+                        content,
+                        calls: pieces,
+                    },
+                    calls,
+                }
             }
-            None => (thinking, answer, Vec::new()),
+            None => ChoiceEnd {
+                pieces: Pieces {
+                    thinking,
+                    content: answer,
+                    calls: Vec::new(),
+                },
+                calls: Vec::new(),
+            },
         }
     }
 }
@@ -94,7 +149,10 @@ struct ToolStream {
     /// The request's tools, which type the arguments of some formats.
     functions: Arc<[ToolFunction]>,
     text: String,
+    /// Bytes of `text` sent as content.
     sent: usize,
+    /// The calls begun in the stream: their names and the arguments sent so far.
+    calls: Vec<ToolCall>,
 }
 
 impl ToolStream {
@@ -104,6 +162,7 @@ impl ToolStream {
             functions,
             text: String::new(),
             sent: 0,
+            calls: Vec::new(),
         }
     }
 
@@ -118,15 +177,81 @@ impl ToolStream {
         out
     }
 
-    /// At the end of the output: the content not yet sent and the calls. What was sent is
-    /// a prefix of the unstreamed content ([`ToolFormat::parse`]: it stops before the first
-    /// call and its trailing whitespace), so the rest of that content is what remains.
-    fn finish(self) -> (String, Vec<ToolCall>) {
+    /// The calls held text has begun so far, as pieces not yet sent. (Calls start after
+    /// the content sent.)
+    fn pieces(&mut self) -> Vec<CallPiece> {
+        if self.sent == self.text.len() {
+            return Vec::new();
+        }
+        let so_far = self.calls_so_far();
+        self.advance(so_far.into_iter().map(|c| (c.name, c.arguments)))
+    }
+
+    fn calls_so_far(&self) -> Vec<crate::grammar::CallSoFar> {
+        let held = self.text.get(self.sent..).unwrap_or_default();
+        self.format.calls_so_far(held, &self.functions)
+    }
+
+    /// The pieces that bring the calls sent up to `calls` (names and arguments so far, in
+    /// order). Arguments that do not continue those sent add nothing (a key written twice
+    /// in a call: its whole arguments keep the last value, in the first one's place).
+    fn advance(&mut self, calls: impl IntoIterator<Item = (String, String)>) -> Vec<CallPiece> {
+        let mut pieces = Vec::new();
+        for (index, (name, arguments)) in calls.into_iter().enumerate() {
+            let Some(sent) = self.calls.get_mut(index) else {
+                self.calls.push(ToolCall {
+                    name: name.clone(),
+                    arguments: arguments.clone(),
+                });
+                pieces.push(CallPiece {
+                    index,
+                    name: Some(name),
+                    arguments,
+                });
+                continue;
+            };
+            let more = arguments.strip_prefix(sent.arguments.as_str());
+            if let Some(more) = more.filter(|m| !m.is_empty()) {
+                pieces.push(CallPiece {
+                    index,
+                    name: None,
+                    arguments: more.to_string(),
+                });
+                sent.arguments = arguments;
+            }
+        }
+        pieces
+    }
+
+    /// At the end of the output: the content not yet sent, the pieces of calls not yet
+    /// sent, and the calls whole. What was sent is a prefix of the unstreamed content
+    /// ([`ToolFormat::parse`]: it stops before the first call and its trailing whitespace),
+    /// so the rest of that content is what remains. An output cut short in a call the
+    /// stream began keeps that call, its arguments as far as they were written; the content
+    /// is then what the text before that call holds.
+    fn finish(mut self) -> (String, Vec<CallPiece>, Vec<ToolCall>) {
         let (content, calls) = self.format.parse(&self.text, &self.functions);
-        (
-            content.get(self.sent..).unwrap_or_default().to_string(),
-            calls,
-        )
+        let (content, whole) = if calls.len() >= self.calls.len() {
+            let whole: Vec<(String, String)> =
+                calls.into_iter().map(|c| (c.name, c.arguments)).collect();
+            (content, whole)
+        } else {
+            let so_far = self.calls_so_far();
+            let cut = so_far
+                .get(calls.len())
+                .map_or(self.text.len(), |call| self.sent + call.start);
+            // Text before a call ends trimmed, as in the unstreamed content.
+            let (content, _) = self.format.parse(&self.text[..cut], &self.functions);
+            let content = content.trim_end().to_string();
+            let mut whole: Vec<(String, String)> =
+                calls.into_iter().map(|c| (c.name, c.arguments)).collect();
+            let begun = so_far.into_iter().skip(whole.len());
+            whole.extend(begun.map(|c| (c.name, c.arguments)));
+            (content, whole)
+        };
+        let content = content.get(self.sent..).unwrap_or_default().to_string();
+        let pieces = self.advance(whole);
+        (content, pieces, self.calls)
     }
 }
 
@@ -156,6 +281,19 @@ impl ChatChunks {
         }
     }
 
+    /// A delta of `pieces` of choice `index`'s calls.
+    fn calls_delta(&self, index: u32, pieces: Vec<CallPiece>) -> Delta {
+        let format = self.options.tools.as_ref().map(|t| t.0).unwrap_or_default();
+        let calls = pieces
+            .into_iter()
+            .map(|piece| call_delta(format, &self.meta.id, index, piece))
+            .collect();
+        Delta {
+            tool_calls: Some(calls),
+            ..Delta::default()
+        }
+    }
+
     fn content(text: String) -> Delta {
         Delta {
             content: Some(text),
@@ -168,7 +306,7 @@ impl ChunkFormatter for ChatChunks {
     fn start(&mut self, choices: u32) -> Vec<Payload> {
         let options = &self.options;
         self.choices
-            .resize_with(choices as usize, || ChoiceStream::new(options));
+            .resize_with(choices as usize, || ChoiceStream::new(options, true));
         if let Some(inside) = options.starts_thinking {
             let count = ReasoningTokens::new(inside);
             self.reasoning_tokens = vec![count; choices as usize];
@@ -195,25 +333,42 @@ impl ChunkFormatter for ChatChunks {
         if let Some(count) = self.reasoning_tokens.get_mut(index as usize) {
             count.add(token_ids, self.engine.tokenizer());
         }
-        let (thinking, content) = match self.choices.get_mut(index as usize) {
+        let pieces = match self.choices.get_mut(index as usize) {
             Some(choice) => choice.push(text),
-            None => (String::new(), text),
+            None => Pieces {
+                content: text,
+                ..Pieces::default()
+            },
         };
-        let logprobs = match self.options.top {
+        let mut logprobs = match self.options.top {
             Some(n) if !logprobs.is_empty() => {
                 Some(chat_logprobs(self.engine.tokenizer(), logprobs, n))
             }
-            _ if thinking.is_empty() && content.is_empty() => return Vec::new(),
             _ => None,
         };
-        let delta = Delta {
-            reasoning_content: (!thinking.is_empty()).then_some(thinking),
-            content: (!content.is_empty() || logprobs.is_some()).then_some(content),
-            ..Delta::default()
-        };
-        let mut choice = Self::choice(index, delta, None);
-        choice.logprobs = logprobs;
-        vec![self.body(vec![choice], None)]
+        let mut out = Vec::new();
+        let Pieces {
+            thinking,
+            content,
+            calls,
+        } = pieces;
+        let text = !thinking.is_empty() || !content.is_empty();
+        if text || (logprobs.is_some() && calls.is_empty()) {
+            let delta = Delta {
+                reasoning_content: (!thinking.is_empty()).then_some(thinking),
+                content: (!content.is_empty() || logprobs.is_some()).then_some(content),
+                ..Delta::default()
+            };
+            let mut choice = Self::choice(index, delta, None);
+            choice.logprobs = logprobs.take();
+            out.push(self.body(vec![choice], None));
+        }
+        if !calls.is_empty() {
+            let mut choice = Self::choice(index, self.calls_delta(index, calls), None);
+            choice.logprobs = logprobs;
+            out.push(self.body(vec![choice], None));
+        }
+        out
     }
 
     fn finish(&mut self, index: u32, completion: &Completion) -> Vec<Payload> {
@@ -223,11 +378,16 @@ impl ChunkFormatter for ChatChunks {
         let held = self
             .choices
             .get_mut(index as usize)
-            .map(|choice| std::mem::replace(choice, ChoiceStream::new(options)).finish());
-        if let Some((thinking, content, calls)) = held {
-            if !calls.is_empty() && reason == "stop" {
+            .map(|choice| std::mem::replace(choice, ChoiceStream::new(options, true)).finish());
+        if let Some(end) = held {
+            if !end.calls.is_empty() && reason == "stop" {
                 reason = "tool_calls";
             }
+            let Pieces {
+                thinking,
+                content,
+                calls,
+            } = end.pieces;
             if !thinking.is_empty() {
                 let delta = Delta {
                     reasoning_content: Some(thinking),
@@ -241,12 +401,8 @@ impl ChunkFormatter for ChatChunks {
                     None,
                 ));
             }
-            let format = self.options.tools.as_ref().map(|t| t.0).unwrap_or_default();
-            for call in calls_out(format, &self.meta.id, index, calls, true) {
-                let delta = Delta {
-                    tool_calls: Some(vec![call]),
-                    ..Delta::default()
-                };
+            for piece in calls {
+                let delta = self.calls_delta(index, vec![piece]);
                 out.push(self.body(vec![Self::choice(index, delta, None)], None));
             }
         }
@@ -273,6 +429,13 @@ impl ChunkFormatter for ChatChunks {
 mod tests {
     use super::*;
 
+    fn call(name: &str, arguments: &str) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+
     /// A thinking model's calls: the thinking split out first, the calls from the answer,
     /// streamed as a whole response has them.
     #[test]
@@ -288,20 +451,85 @@ mod tests {
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
         let (content, calls) = ToolFormat::Hermes.parse(&answer, &[]);
         for size in 1..=text.len() {
-            let mut choice = ChoiceStream::new(&options);
-            let (mut got_thinking, mut got_content) = (String::new(), String::new());
+            let mut choice = ChoiceStream::new(&options, true);
+            let mut got = Streamed::default();
             for piece in text.as_bytes().chunks(size) {
-                let (t, c) = choice.push(String::from_utf8(piece.to_vec()).unwrap());
-                got_thinking.push_str(&t);
-                got_content.push_str(&c);
+                got.add(choice.push(String::from_utf8(piece.to_vec()).unwrap()));
             }
-            let (t, c, got_calls) = choice.finish();
-            got_thinking.push_str(&t);
-            got_content.push_str(&c);
-            assert_eq!(Some(got_thinking), thinking, "pieces of {size}");
-            assert_eq!(got_content, content, "pieces of {size}");
-            assert_eq!(got_calls, calls, "pieces of {size}");
+            let end = choice.finish();
+            got.add(end.pieces);
+            assert_eq!(Some(got.thinking), thinking, "pieces of {size}");
+            assert_eq!(got.content, content, "pieces of {size}");
+            assert_eq!(got.calls, calls, "pieces of {size}");
+            assert_eq!(end.calls, calls, "pieces of {size}");
         }
+    }
+
+    /// What a stream's pieces put together make, as a client puts them together.
+    #[derive(Default)]
+    struct Streamed {
+        thinking: String,
+        content: String,
+        calls: Vec<ToolCall>,
+        /// How many pieces each call came in.
+        pieces: Vec<usize>,
+    }
+
+    impl Streamed {
+        fn add(&mut self, pieces: Pieces) {
+            self.thinking.push_str(&pieces.thinking);
+            self.content.push_str(&pieces.content);
+            for piece in pieces.calls {
+                match piece.name {
+                    Some(name) => {
+                        assert_eq!(piece.index, self.calls.len(), "calls start in order");
+                        self.calls.push(ToolCall {
+                            name,
+                            arguments: piece.arguments,
+                        });
+                        self.pieces.push(1);
+                    }
+                    None => {
+                        self.calls[piece.index].arguments.push_str(&piece.arguments);
+                        self.pieces[piece.index] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `text` streamed in pieces of `size` bytes (whole characters) through a stream of
+    /// `format`'s calls.
+    fn stream(format: ToolFormat, tools: &[ToolFunction], text: &str, size: usize) -> Streamed {
+        let mut stream = ToolStream::new((format, Arc::from(tools)));
+        let mut got = Streamed::default();
+        let mut at = 0;
+        while at < text.len() {
+            let mut end = (at + size).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            stream.text.push_str(&text[at..end]);
+            let content = stream.sendable();
+            let calls = stream.pieces();
+            got.add(Pieces {
+                content,
+                calls,
+                ..Pieces::default()
+            });
+            at = end;
+        }
+        let (content, calls, whole) = stream.finish();
+        got.add(Pieces {
+            content,
+            calls,
+            ..Pieces::default()
+        });
+        assert_eq!(
+            whole, got.calls,
+            "the calls whole are those the pieces make"
+        );
+        got
     }
 
     /// Streamed in pieces of every size, the content sent and the calls are those of the
@@ -338,7 +566,6 @@ mod tests {
         let qwen_xml = [
             "Let me. \n<tool_call>\n<function=t>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>".to_string(),
             "<tool_call>\n<function=t>\n</function>\n</tool_call> after ".to_string(),
-            "<tool_call>\n<function=t>\n<parameter=a>\ncut".to_string(),
             "almost <tool_c".to_string(),
         ];
         let granite = [
@@ -348,7 +575,6 @@ mod tests {
         ];
         let mistral_args = [
             "Let me look. [TOOL_CALLS]t[ARGS]{\"a\": 1}[TOOL_CALLS]u[ARGS]{}".to_string(),
-            "[TOOL_CALLS]t[ARGS]{} [TOOL_CALLS]u[ARGS]{\"a\": ".to_string(),
             "almost [TOOL_CA".to_string(),
             "so [TOOL_CALLS] not a call ".to_string(),
         ];
@@ -370,25 +596,73 @@ mod tests {
         for (format, text) in cases {
             let (content, calls) = format.parse(text, &[]);
             for size in 1..=text.len() {
-                let mut stream = ToolStream::new((format, Arc::from([])));
-                let mut sent = String::new();
-                let mut at = 0;
-                while at < text.len() {
-                    let mut end = (at + size).min(text.len());
-                    while !text.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    stream.text.push_str(&text[at..end]);
-                    sent.push_str(&stream.sendable());
-                    at = end;
-                }
-                let (rest, streamed_calls) = stream.finish();
-                sent.push_str(&rest);
-                assert_eq!(sent, content, "{format:?} {text:?} in pieces of {size}");
+                let got = stream(format, &[], text, size);
                 assert_eq!(
-                    streamed_calls, calls,
+                    got.content, content,
                     "{format:?} {text:?} in pieces of {size}"
                 );
+                assert_eq!(got.calls, calls, "{format:?} {text:?} in pieces of {size}");
+            }
+        }
+    }
+
+    /// A call goes out as it is written: its arguments in several pieces, the first before
+    /// the call ends.
+    #[test]
+    fn arguments_stream_as_they_are_written() {
+        let text = "Sure.\n<tool_call>\n{\"name\": \"note\", \"arguments\": {\"text\": \"a b c d\", \"n\": 2}}\n</tool_call>";
+        let got = stream(ToolFormat::Hermes, &[], text, 4);
+        assert_eq!(got.content, "Sure.");
+        assert_eq!(got.calls, vec![call("note", r#"{"text":"a b c d","n":2}"#)]);
+        assert!(got.pieces[0] > 5, "{:?}", got.pieces);
+        // Held text that turns out to start no call is content at the end.
+        let got = stream(ToolFormat::Hermes, &[], "x <tool_call> y", 3);
+        assert_eq!(
+            (got.content.as_str(), got.calls.len()),
+            ("x <tool_call> y", 0)
+        );
+    }
+
+    /// An output cut short in a call the stream began (the token limit) keeps that call,
+    /// its arguments as far as they were written; the content is the text before it.
+    #[test]
+    fn a_call_cut_short_stays_a_call() {
+        let tools = [ToolFunction {
+            name: "t".into(),
+            description: None,
+            parameters: serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+        }];
+        let cases = [
+            (
+                ToolFormat::MistralArgs,
+                "Look. [TOOL_CALLS]t[ARGS]{} [TOOL_CALLS]u[ARGS]{\"a\": \"x",
+                "Look.",
+                vec![call("t", "{}"), call("u", r#"{"a":"x"#)],
+            ),
+            (
+                ToolFormat::QwenXml,
+                "A\n<tool_call>\n<function=t>\n<parameter=a>\nx\n</parameter>\n<parameter=b>\ncut",
+                "A",
+                vec![call("t", r#"{"a":"x""#)],
+            ),
+            (
+                ToolFormat::Hermes,
+                "<tool_call>\n{\"name\": \"t\", \"arguments\": {}}\n</tool_call> B \n<tool_call>\n{\"name\": \"u\", \"arguments\": {\"a\": [1,",
+                "B",
+                vec![call("t", "{}"), call("u", r#"{"a":[1,"#)],
+            ),
+            (
+                ToolFormat::Mistral,
+                "[TOOL_CALLS] [{\"name\": \"t\", \"arguments\": {}}, {\"name\": \"u\", \"arguments\": {\"a",
+                "",
+                vec![call("t", "{}"), call("u", "{\"a")],
+            ),
+        ];
+        for (format, text, content, calls) in cases {
+            for size in 1..=text.len() {
+                let got = stream(format, &tools, text, size);
+                assert_eq!(got.content, content, "{format:?} in pieces of {size}");
+                assert_eq!(got.calls, calls, "{format:?} in pieces of {size}");
             }
         }
     }

@@ -148,9 +148,6 @@ pub struct ChatMessageOut {
 /// One call of a function in OpenAI's shape (`arguments` is JSON text).
 #[derive(Debug, Serialize)]
 pub struct ToolCallOut {
-    /// Only in stream deltas: the call's position.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub index: Option<u32>,
     pub id: String,
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -160,6 +157,25 @@ pub struct ToolCallOut {
 #[derive(Debug, Serialize)]
 pub struct FunctionCallOut {
     pub name: String,
+    pub arguments: String,
+}
+
+/// A piece of a call in a stream delta, at its place among the choice's calls: the first
+/// names the call (its id, type and function's name), each adds to its arguments' text.
+#[derive(Debug, Serialize)]
+pub struct ToolCallDelta {
+    pub index: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
+    pub function: FunctionDelta,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FunctionDelta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub arguments: String,
 }
 
@@ -209,5 +225,5 @@ pub struct Delta {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_calls: Option<Vec<ToolCallOut>>,
+    pub tool_calls: Option<Vec<ToolCallDelta>>,
 }

@@ -3,9 +3,10 @@
 //! them), constrained by the tool grammar of the model's [`ToolFormat`], and the output split
 //! back into content and `tool_calls`.
 
+use super::chat_stream::CallPiece;
 use super::error::ApiError;
 use super::protocol::ChatCompletionRequest;
-use super::response::{FunctionCallOut, ToolCallOut};
+use super::response::{FunctionCallOut, FunctionDelta, ToolCallDelta, ToolCallOut};
 use crate::grammar::{GrammarSpec, ToolCall, ToolChoice, ToolFormat, ToolFunction};
 use crate::tokenizer::Tokenizer;
 use serde_json::Value;
@@ -164,22 +165,18 @@ pub fn history_calls(calls: &[Value]) -> Result<Vec<Value>, ApiError> {
         .collect()
 }
 
-/// Calls of choice `choice` in OpenAI's response shape; `indexed` for stream deltas. Ids
-/// are derived from the request id and the choice, so they are stable for one response and
-/// distinct across its choices, in the shape `format`'s templates take back.
+/// Calls of choice `choice` in OpenAI's response shape.
 pub fn calls_out(
     format: ToolFormat,
     rid: &str,
     choice: u32,
     calls: Vec<ToolCall>,
-    indexed: bool,
 ) -> Vec<ToolCallOut> {
     calls
         .into_iter()
         .enumerate()
         .map(|(i, call)| ToolCallOut {
-            index: indexed.then_some(i as u32),
-            id: format.call_id(&format!("call_{rid}_{choice}_{i}")),
+            id: call_id(format, rid, choice, i),
             kind: "function",
             function: FunctionCallOut {
                 name: call.name,
@@ -187,6 +184,26 @@ pub fn calls_out(
             },
         })
         .collect()
+}
+
+/// A piece of a call of choice `choice` as a stream delta holds it.
+pub fn call_delta(format: ToolFormat, rid: &str, choice: u32, piece: CallPiece) -> ToolCallDelta {
+    let starts = piece.name.is_some();
+    ToolCallDelta {
+        index: piece.index as u32,
+        id: starts.then(|| call_id(format, rid, choice, piece.index)),
+        kind: starts.then_some("function"),
+        function: FunctionDelta {
+            name: piece.name,
+            arguments: piece.arguments,
+        },
+    }
+}
+
+/// Call `i`'s id: derived from the request id and the choice, so stable for one response
+/// and distinct across its choices, in the shape `format`'s templates take back.
+fn call_id(format: ToolFormat, rid: &str, choice: u32, i: usize) -> String {
+    format.call_id(&format!("call_{rid}_{choice}_{i}"))
 }
 
 #[cfg(test)]
@@ -223,7 +240,7 @@ mod tests {
         };
         for format in [ToolFormat::Hermes, ToolFormat::Mistral] {
             let ids = |choice| -> Vec<String> {
-                calls_out(format, "chatcmpl-1", choice, vec![call(), call()], false)
+                calls_out(format, "chatcmpl-1", choice, vec![call(), call()])
                     .into_iter()
                     .map(|c| c.id)
                     .collect()

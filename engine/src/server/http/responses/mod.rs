@@ -133,7 +133,7 @@ fn item_status(cut: bool) -> &'static str {
 
 /// The function call items of `calls`, with ids in `format`'s shape.
 fn call_items(shell: &ResponseShell, format: ToolFormat, calls: Vec<ToolCall>) -> Vec<OutputItem> {
-    let calls = calls_out(format, &shell.id, 0, calls, false);
+    let calls = calls_out(format, &shell.id, 0, calls);
     (calls.into_iter().enumerate())
         .map(|(i, call)| OutputItem::FunctionCall {
             id: shell.call_item_id(i),

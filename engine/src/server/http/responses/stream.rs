@@ -1,7 +1,8 @@
 //! The Responses stream: typed events, each with its `event:` name and a `sequence_number`.
 //! `response.created` and `response.in_progress` first; the thinking as a reasoning item's
 //! `reasoning_text` deltas; the text as a message's `output_text` deltas; each call, once
-//! the output ends, as a function call item with its arguments whole; then
+//! the output ends, as a function call item with its arguments whole (so the items are
+//! those of the unstreamed response, in its order); then
 //! `response.completed` (or `response.incomplete` at the token limit) with the response as
 //! the unstreamed one is. No `[DONE]`.
 
@@ -52,7 +53,7 @@ impl ResponseEvents {
             shell,
             tool_format: run.tool_format(),
             top: run.options.top,
-            choice: Some(ChoiceStream::new(&run.options)),
+            choice: Some(ChoiceStream::new(&run.options, false)),
             reasoning_tokens: run.options.starts_thinking.map(ReasoningTokens::new),
             sequence_number: 0,
             open: None,
@@ -270,8 +271,8 @@ impl ChunkFormatter for ResponseEvents {
         }
         let mut out = Vec::new();
         if let Some(choice) = self.choice.as_mut() {
-            let (thinking, text) = choice.push(text);
-            self.deltas(thinking, text, &mut out);
+            let pieces = choice.push(text);
+            self.deltas(pieces.thinking, pieces.content, &mut out);
         }
         out
     }
@@ -281,8 +282,9 @@ impl ChunkFormatter for ResponseEvents {
         let Some(choice) = self.choice.take() else {
             return out;
         };
-        let (thinking, text, calls) = choice.finish();
-        self.deltas(thinking, text, &mut out);
+        let end = choice.finish();
+        let calls = end.calls;
+        self.deltas(end.pieces.thinking, end.pieces.content, &mut out);
         // From here the last item closes: the token limit makes it incomplete.
         self.status = Status::of(&completion.finish_reason);
         if self.open.is_none() && self.items.is_empty() && calls.is_empty() {

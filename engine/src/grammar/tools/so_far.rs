@@ -1,0 +1,166 @@
+//! Calls read out of an output still being written, so a stream can send each call as it
+//! comes: its name once whole, then its arguments piece by piece. The arguments so far are
+//! compact JSON that only grows and ends as the unstreamed reply's (`partial_json`); in
+//! Qwen3-Coder's XML-like bodies a parameter joins them once its value is whole.
+
+use super::partial_json::{compact_so_far, object_so_far};
+use super::{granite, phi4_mini, ToolFormat, ToolFunction};
+use super::{hermes, llama3, marked_array, mistral, mistral_args, qwen_xml};
+
+/// A call as far as the output has written it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSoFar {
+    /// Where its text starts: the text before it holds the content and the calls before it
+    /// (0 in formats whose output is all calls).
+    pub start: usize,
+    pub name: String,
+    /// The compact JSON of its arguments so far.
+    pub arguments: String,
+}
+
+impl ToolFormat {
+    /// The calls `text` (an output cut anywhere) has begun, in order, each once its name is
+    /// whole. `tools` type the arguments of formats that write them as text.
+    pub fn calls_so_far(self, text: &str, tools: &[ToolFunction]) -> Vec<CallSoFar> {
+        match self {
+            Self::Hermes => hermes::calls_so_far(text),
+            Self::QwenXml => qwen_xml::calls_so_far(text, tools),
+            Self::Llama3Json => llama3::calls_so_far(text),
+            Self::Mistral => marked_array::calls_so_far(text, &mistral::FORMAT),
+            Self::Granite => marked_array::calls_so_far(text, &granite::FORMAT),
+            Self::Phi4Mini => marked_array::calls_so_far(text, &phi4_mini::FORMAT),
+            Self::MistralArgs => mistral_args::calls_so_far(text),
+        }
+    }
+}
+
+/// A call's name and its arguments so far, from the JSON object being written at the start
+/// of `text` (the arguments under the first of `arguments_keys` it has), and where the
+/// object ends, if it does. `None` until the name is whole, or where the object is not a
+/// call's (arguments that are not an object).
+pub(super) fn json_call_so_far(
+    text: &str,
+    arguments_keys: &[&str],
+) -> Option<(String, String, Option<usize>)> {
+    let (fields, end) = object_so_far(text, 0)?;
+    let name = fields.iter().find(|f| f.key == "name" && f.whole)?;
+    let name = serde_json::from_str::<String>(name.value).ok()?;
+    let arguments = arguments_keys
+        .iter()
+        .find_map(|key| fields.iter().find(|f| f.key == *key));
+    let arguments = match arguments {
+        None => String::new(),
+        Some(field) if field.value.is_empty() => String::new(),
+        Some(field) if field.value.starts_with('{') => compact_so_far(field.value),
+        Some(_) => return None,
+    };
+    Some((name, arguments, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, parameters: serde_json::Value) -> ToolFunction {
+        ToolFunction {
+            name: name.into(),
+            description: None,
+            parameters,
+        }
+    }
+
+    /// Outputs with calls in every format, read at every cut: the calls so far are the
+    /// whole output's, in order, each name whole and each call's arguments a prefix of its
+    /// whole ones that only grows; at the end they are the calls the output parses into.
+    #[test]
+    fn calls_so_far_grow_into_the_parsed_calls() {
+        let tools = [
+            tool(
+                "weather",
+                json!({"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}),
+            ),
+            tool("time", json!({"type": "object", "properties": {}})),
+        ];
+        let cases = [
+            (ToolFormat::Hermes, "Let me look.\n<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Pa\\u00efris </tool_call>\", \"days\": 3}}\n</tool_call>\nand\n<tool_call>\n{\"name\":\"time\",\"arguments\":{}}\n</tool_call>"),
+            (ToolFormat::QwenXml, "Look.\n<tool_call>\n<function=weather>\n<parameter=city>\nSão\nPaulo\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=time>\n</function>\n</tool_call>"),
+            (ToolFormat::Llama3Json, " {\"name\": \"weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 12}}; {\"name\": \"time\", \"arguments\": {}}"),
+            (ToolFormat::Mistral, "[TOOL_CALLS] [{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}, {\"name\": \"time\", \"arguments\": {}}]"),
+            (ToolFormat::Granite, "<|tool_call|>[{\"arguments\": {\"days\": 2}, \"name\": \"weather\"}]"),
+            (ToolFormat::Phi4Mini, "<|tool_call|>[{\"name\": \"time\", \"arguments\": {}}]<|/tool_call|>"),
+            (ToolFormat::MistralArgs, "Look. [TOOL_CALLS]weather[CALL_ID]a1B2c3D4e[ARGS]{\"city\": \"[ARGS]\", \"days\": 1.50}[TOOL_CALLS]time[ARGS]{}"),
+        ];
+        for (format, text) in cases {
+            let (_, calls) = format.parse(text, &tools);
+            assert!(!calls.is_empty(), "{format:?}");
+            let mut last: Vec<CallSoFar> = Vec::new();
+            for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+                let so_far = format.calls_so_far(&text[..end], &tools);
+                assert!(
+                    so_far.len() >= last.len(),
+                    "{format:?} at {end}: calls went away"
+                );
+                for (i, call) in so_far.iter().enumerate() {
+                    let whole = &calls[i];
+                    assert_eq!(call.name, whole.name, "{format:?} at {end}");
+                    assert!(
+                        whole.arguments.starts_with(&call.arguments),
+                        "{format:?} at {end}: {:?} of {:?}",
+                        call.arguments,
+                        whole.arguments
+                    );
+                    if let Some(before) = last.get(i) {
+                        assert!(call.arguments.starts_with(&before.arguments));
+                        assert_eq!(call.start, before.start);
+                    }
+                }
+                last = so_far;
+            }
+            let got: Vec<(String, String)> =
+                last.into_iter().map(|c| (c.name, c.arguments)).collect();
+            let want: Vec<(String, String)> =
+                calls.into_iter().map(|c| (c.name, c.arguments)).collect();
+            assert_eq!(got, want, "{format:?}");
+        }
+    }
+
+    /// The arguments go out while they are written: half a long string argument is there
+    /// before the call ends.
+    #[test]
+    fn arguments_come_before_the_call_ends() {
+        let text = "<tool_call>\n{\"name\": \"note\", \"arguments\": {\"text\": \"one two three four\"}}\n</tool_call>";
+        let cut = text.find("three").unwrap();
+        let so_far = ToolFormat::Hermes.calls_so_far(&text[..cut], &[]);
+        assert_eq!(so_far.len(), 1);
+        assert_eq!(so_far[0].arguments, "{\"text\":\"one two ");
+        // A name is not sent half written.
+        let half = "<tool_call>\n{\"name\": \"no";
+        assert!(ToolFormat::Hermes.calls_so_far(half, &[]).is_empty());
+        // Before a call the text is content: its start is where the tag is.
+        let after_text = "Hi <tool_call>\n{\"name\": \"note\", \"arguments\": {";
+        let so_far = ToolFormat::Hermes.calls_so_far(after_text, &[]);
+        assert_eq!((so_far[0].start, so_far[0].arguments.as_str()), (3, "{"));
+    }
+
+    /// What is not a call's JSON starts none.
+    #[test]
+    fn text_that_is_no_call_starts_none() {
+        for (format, text) in [
+            (ToolFormat::Llama3Json, "{\"name\": 3, \"parameters\": {}}"),
+            (
+                ToolFormat::Llama3Json,
+                "{\"name\": \"t\", \"parameters\": [1]}",
+            ),
+            (ToolFormat::Llama3Json, "Sunny {\"name\": \"t\"}"),
+            (ToolFormat::Mistral, "[1, 2] are numbers"),
+            (ToolFormat::MistralArgs, "[TOOL_CALLS]two words[ARGS]{}"),
+            (ToolFormat::Hermes, "<tool_call> not json"),
+        ] {
+            assert!(
+                format.calls_so_far(text, &[]).is_empty(),
+                "{format:?} {text:?}"
+            );
+        }
+    }
+}
