@@ -100,6 +100,12 @@ pub async fn embeddings(
         .embedding_dimensions(request.dimensions)
         .map_err(|e| ApiError::from(e).with_param("dimensions"))?;
     let inputs = embedding_inputs(request.input)?;
+    // Named before the prompts are built, so that an abort of all the tenant's requests
+    // reaches them meanwhile.
+    let mut calls = (0..inputs.len())
+        .map(|_| engine.open_call(caller.tenant, None))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter();
     let ids = engine
         .build_prompts(inputs, caller.tenant)
         .await
@@ -112,6 +118,10 @@ pub async fn embeddings(
             let mut request = GenerateRequest::embedding(ids);
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
+            if let Some(call) = calls.next() {
+                request.rid = Some(call.rid().to_string());
+                request.call = Some(call);
+            }
             request
         })
         .collect();

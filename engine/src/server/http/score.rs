@@ -175,6 +175,12 @@ pub async fn score(
             ),
         ));
     }
+    // Named before the prompts are built, so that an abort of all the tenant's requests
+    // reaches them meanwhile.
+    let mut calls = (0..pairs)
+        .map(|_| engine.open_call(caller.tenant, None))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter();
     let prompts = inputs.prompts(engine, &caller, request.item_first).await?;
     let mut namespace = caller.namespace_for(None);
     namespace.adapter = served.adapter;
@@ -188,6 +194,10 @@ pub async fn score(
             request.prompt_logprobs_from = Some(u32::try_from(prompt.len()).unwrap_or(u32::MAX));
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
+            if let Some(call) = calls.next() {
+                request.rid = Some(call.rid().to_string());
+                request.call = Some(call);
+            }
             requests.push(request);
         }
     }
