@@ -28,14 +28,24 @@ pub(super) fn skip_blank(text: &str, mut at: usize) -> usize {
     at
 }
 
+/// How deep values may nest: as deep as `serde_json` reads (deeper text could never
+/// parse, and a model repeating `[` must not exhaust the stack).
+const MOST_DEPTH: usize = 128;
+
 /// How far the value at `at` (after blank space) reaches.
 pub(super) fn value_reach(text: &str, at: usize) -> Reach {
+    nested_reach(text, at, 0)
+}
+
+/// [`value_reach`] for a value inside `depth` others.
+fn nested_reach(text: &str, at: usize, depth: usize) -> Reach {
     let at = skip_blank(text, at);
     match text.as_bytes().get(at) {
         None => Reach::Cut,
         Some(b'"') => string_reach(text, at),
-        Some(b'{') => container_reach(text, at, true),
-        Some(b'[') => container_reach(text, at, false),
+        Some(b'{' | b'[') if depth >= MOST_DEPTH => Reach::Bad,
+        Some(b'{') => container_reach(text, at, true, depth + 1),
+        Some(b'[') => container_reach(text, at, false, depth + 1),
         Some(_) => scalar_reach(text, at),
     }
 }
@@ -66,8 +76,9 @@ fn scalar_reach(text: &str, at: usize) -> Reach {
     }
 }
 
-/// An object (`object`) or array whose opening bracket is at `at`.
-fn container_reach(text: &str, at: usize, object: bool) -> Reach {
+/// An object (`object`) or array whose opening bracket is at `at`, inside `depth` values
+/// with it.
+fn container_reach(text: &str, at: usize, object: bool, depth: usize) -> Reach {
     let close = if object { b'}' } else { b']' };
     let bytes = text.as_bytes();
     let mut i = skip_blank(text, at + 1);
@@ -87,7 +98,7 @@ fn container_reach(text: &str, at: usize, object: bool) -> Reach {
                 Some(_) => return Reach::Bad,
             }
         }
-        i = match step(text, i, value_reach) {
+        i = match step(text, i, |text, i| nested_reach(text, i, depth)) {
             Ok(end) => end,
             Err(reach) => return reach,
         };
@@ -178,7 +189,9 @@ pub(super) fn object_so_far(text: &str, at: usize) -> Option<(Vec<Field<'_>>, Op
 }
 
 /// The compact form of as much of the JSON `text` as is settled: each whole token, and a
-/// string's characters so far (an escape once whole). Reading stops at what is not JSON.
+/// string's characters so far (an escape once whole). It reads tokens and leaves their
+/// order unchecked (the text is a value `object_so_far` or `value_reach` found); reading
+/// stops at a token that is not JSON.
 /// More text only ever adds to it, and the whole value's text gives its `to_string`.
 pub(super) fn compact_so_far(text: &str) -> String {
     let mut out = String::new();
@@ -248,7 +261,8 @@ fn string_so_far(body: &str) -> Option<String> {
                     Some(_) => 6,
                 }
             }
-            Some(_) => 2,
+            // The escaped character whole (a multibyte one is no escape: decoding fails).
+            Some(_) => 1 + body[i + 1..].chars().next().map_or(1, char::len_utf8),
         };
         if i + len > bytes.len() {
             break;
@@ -274,6 +288,9 @@ mod tests {
         assert_eq!(value_reach("\"a\\\"b\"", 0), Reach::Ends(6));
         assert_eq!(value_reach("{1: 2}", 0), Reach::Bad);
         assert_eq!(value_reach("[1 2]", 0), Reach::Bad);
+        let deep = "[".repeat(100_000);
+        assert_eq!(value_reach(&deep, 0), Reach::Bad, "too deep to ever parse");
+        assert_eq!(value_reach(&"[".repeat(100), 0), Reach::Cut);
     }
 
     #[test]
@@ -306,6 +323,11 @@ mod tests {
         );
         assert_eq!(compact_so_far("[tru"), "[");
         assert_eq!(compact_so_far("[true ,null]"), "[true,null]");
+        assert_eq!(
+            compact_so_far("{\"a\":\"\\é"),
+            "{\"a\":",
+            "no escape, no panic"
+        );
     }
 
     fn json_value() -> impl Strategy<Value = Value> {

@@ -21,6 +21,7 @@
 //! trimmed on each side, JSON where the schema is not a string's).
 
 use super::hermes::{parse_tagged, tagged_calls, tagged_so_far};
+use super::partial_json::{value_reach, Reach};
 use super::so_far::CallSoFar;
 use super::{ToolCall, ToolFunction};
 use crate::grammar::structural_tag::lark_string as literal;
@@ -207,36 +208,96 @@ pub(super) fn parse(text: &str, tools: &[ToolFunction]) -> (String, Vec<ToolCall
 }
 
 /// The calls begun so far in an output being written: each once its function's name is
-/// whole, its arguments growing by whole parameters.
+/// whole, its arguments growing by whole parameters, and a string's text as it comes.
 pub(super) fn calls_so_far(text: &str, tools: &[ToolFunction]) -> Vec<CallSoFar> {
     tagged_so_far(text, &|body| {
-        let (name, arguments, after) = read_call_so_far(body, tools)?;
-        let mut arguments = Value::Object(arguments).to_string();
-        if after.is_none() {
-            arguments.pop();
+        let (name, read, after) = read_call_so_far(body, tools, true)?;
+        let stopped = match after {
+            Ok(after) => {
+                let end = body.len() - after.len();
+                return Some((name.to_string(), Value::Object(read).to_string(), Some(end)));
+            }
+            Err(stopped) => stopped,
+        };
+        let begun = string_so_far(stopped, tools, name).filter(|(key, _)| !read.contains_key(key));
+        let first = read.is_empty();
+        let mut arguments = Value::Object(read).to_string();
+        arguments.pop();
+        if let Some((key, text)) = begun {
+            if !first {
+                arguments.push(',');
+            }
+            let quoted = Value::String(text).to_string();
+            arguments.push_str(&format!(
+                "{}:{}",
+                Value::String(key),
+                &quoted[..quoted.len() - 1]
+            ));
         }
-        let end = after.map(|after| body.len() - after.len());
-        Some((name.to_string(), arguments, end))
+        Some((name.to_string(), arguments, None))
     })
+}
+
+/// The parameter being written at the start of `text` (where reading a call of `name`
+/// stopped), when its value is a string whatever it holds (so its text can go out as it
+/// comes): its name and its text so far, less a tail that may be the start of its end.
+fn string_so_far(text: &str, tools: &[ToolFunction], name: &str) -> Option<(String, String)> {
+    let properties = tools
+        .iter()
+        .find(|t| t.name == name)
+        .and_then(|t| t.parameters.get("properties"))
+        .and_then(Value::as_object);
+    let (key, raw) = text.strip_prefix(PARAMETER_OPEN)?.split_once('>')?;
+    // A key with `>` in the schema could still be longer than the one read.
+    if raw.contains(PARAMETER_CLOSE)
+        || properties.is_some_and(|p| p.keys().any(|k| k.contains('>')))
+    {
+        return None;
+    }
+    let schema = properties.and_then(|p| p.get(key));
+    let nullable = schema
+        .and_then(|s| s.get("type"))
+        .and_then(Value::as_array)
+        .is_some_and(|kinds| kinds.iter().any(|k| k == "null"));
+    if nullable || schema.is_some_and(|s| ValueKind::of(s) == ValueKind::Json) {
+        return None;
+    }
+    // One newline after the tag and one before the end are the format's, not the value's.
+    let raw = match raw.strip_prefix('\n') {
+        Some(rest) => rest,
+        None if raw.is_empty() => return None,
+        None => raw,
+    };
+    let ends = ["\n</parameter>", PARAMETER_CLOSE];
+    let held = (raw.len().saturating_sub(ends[0].len())..=raw.len())
+        .filter(|&i| raw.is_char_boundary(i))
+        .find(|&i| ends.iter().any(|end| end.starts_with(&raw[i..])))
+        .unwrap_or(raw.len());
+    Some((key.to_string(), raw[..held].to_string()))
 }
 
 /// The call at the start of `body` (after its `<tool_call>`) and the text after it.
 fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a str)> {
-    let (name, arguments, after) = read_call_so_far(body, tools)?;
+    let (name, arguments, after) = read_call_so_far(body, tools, false)?;
     let call = ToolCall {
         name: name.to_string(),
         arguments: Value::Object(arguments).to_string(),
     };
-    Some((call, after?))
+    Some((call, after.ok()?))
 }
 
-/// The function's name of the call at the start of `body`, its parameters read so far,
-/// and the text after its `</function>` once there is one; `None` until the name is whole
-/// or where it is no name.
+/// A call's function name, its parameters read so far, and the text after its
+/// `</function>` once there is one (else where reading stopped).
+type CallRead<'a> = (&'a str, Map<String, Value>, Result<&'a str, &'a str>);
+
+/// The call at the start of `body` as far as it is written (`so_far`: the output goes on);
+/// `None` until the name is whole or where it is no name. A parameter written twice keeps
+/// its first value (a stream has sent that one).
 fn read_call_so_far<'a>(
     body: &'a str,
     tools: &[ToolFunction],
-) -> Option<(&'a str, Map<String, Value>, Option<&'a str>)> {
+    so_far: bool,
+) -> Option<CallRead<'a>> {
     let rest = body.trim_start().strip_prefix(FUNCTION_OPEN)?;
     let (name, mut rest) = rest.split_once('>')?;
     if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
@@ -251,21 +312,24 @@ fn read_call_so_far<'a>(
     loop {
         rest = rest.trim_start();
         if let Some(after) = rest.strip_prefix(FUNCTION_CLOSE) {
-            return Some((name, arguments, Some(after)));
+            return Some((name, arguments, Ok(after)));
         }
-        let Some((key, value, after)) = read_parameter(rest, properties) else {
-            return Some((name, arguments, None));
+        let Some((key, value, after)) = read_parameter(rest, properties, so_far) else {
+            return Some((name, arguments, Err(rest)));
         };
-        arguments.insert(key, value);
+        arguments.entry(key).or_insert(value);
         rest = after;
     }
 }
 
 /// The parameter at the start of `text`: its name, its value typed by `properties`, and
-/// the text after it; `None` where it is not whole (or not a parameter).
+/// the text after it; `None` where it is not whole (or not a parameter). `so_far`: the
+/// output goes on, so a JSON value not yet whole is not read as text up to a
+/// `</parameter>` inside one of its strings.
 fn read_parameter<'a>(
     text: &'a str,
     properties: Option<&Map<String, Value>>,
+    so_far: bool,
 ) -> Option<(String, Value, &'a str)> {
     let head = text.strip_prefix(PARAMETER_OPEN)?;
     // A key the schema names may hold `>`: the longest one that fits comes first.
@@ -282,6 +346,21 @@ fn read_parameter<'a>(
         None => head.split_once('>')?,
     };
     let schema = properties.and_then(|p| p.get(key));
+    let json = schema.is_some_and(|s| ValueKind::of(s) == ValueKind::Json);
+    if so_far && json {
+        // Not read until what it is is settled: the value whole and its end tag after it,
+        // or text that cannot be that.
+        match value_reach(after, 0) {
+            Reach::Cut => return None,
+            Reach::Ends(end) => {
+                let tail = after[end..].trim_start();
+                if tail.len() < PARAMETER_CLOSE.len() && PARAMETER_CLOSE.starts_with(tail) {
+                    return None;
+                }
+            }
+            Reach::Bad => {}
+        }
+    }
     let (value, after) = match read_json(after, schema) {
         Some(read) => read,
         None => {

@@ -36,8 +36,9 @@ impl ToolFormat {
 
 /// A call's name and its arguments so far, from the JSON object being written at the start
 /// of `text` (the arguments under the first of `arguments_keys` it has), and where the
-/// object ends, if it does. `None` until the name is whole, or where the object is not a
-/// call's (arguments that are not an object).
+/// object ends, if it does. `None` until the name is whole and the arguments have begun as
+/// an object: a JSON answer beside the calls (Llama's `{"name": …}` without arguments) is
+/// no call, as `parse` reads it.
 pub(super) fn json_call_so_far(
     text: &str,
     arguments_keys: &[&str],
@@ -47,14 +48,9 @@ pub(super) fn json_call_so_far(
     let name = serde_json::from_str::<String>(name.value).ok()?;
     let arguments = arguments_keys
         .iter()
-        .find_map(|key| fields.iter().find(|f| f.key == *key));
-    let arguments = match arguments {
-        None => String::new(),
-        Some(field) if field.value.is_empty() => String::new(),
-        Some(field) if field.value.starts_with('{') => compact_so_far(field.value),
-        Some(_) => return None,
-    };
-    Some((name, arguments, end))
+        .find_map(|key| fields.iter().find(|f| f.key == *key))
+        .filter(|field| field.value.starts_with('{'))?;
+    Some((name, compact_so_far(arguments.value), end))
 }
 
 #[cfg(test)]
@@ -89,6 +85,7 @@ mod tests {
             (ToolFormat::Mistral, "[TOOL_CALLS] [{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}, {\"name\": \"time\", \"arguments\": {}}]"),
             (ToolFormat::Granite, "<|tool_call|>[{\"arguments\": {\"days\": 2}, \"name\": \"weather\"}]"),
             (ToolFormat::Phi4Mini, "<|tool_call|>[{\"name\": \"time\", \"arguments\": {}}]<|/tool_call|>"),
+            (ToolFormat::QwenXml, "<tool_call>\n<function=weather>\n<parameter=days>\n[\"a</parameter>b\", 2]\n</parameter>\n<parameter=city>\nx\n</parameter>\n<parameter=city>\ny\n</parameter>\n</function>\n</tool_call>"),
             (ToolFormat::MistralArgs, "Look. [TOOL_CALLS]weather[CALL_ID]a1B2c3D4e[ARGS]{\"city\": \"[ARGS]\", \"days\": 1.50}[TOOL_CALLS]time[ARGS]{}"),
         ];
         for (format, text) in cases {
@@ -134,6 +131,29 @@ mod tests {
         let so_far = ToolFormat::Hermes.calls_so_far(&text[..cut], &[]);
         assert_eq!(so_far.len(), 1);
         assert_eq!(so_far[0].arguments, "{\"text\":\"one two ");
+        // In Qwen3-Coder's format a string's text goes out as it comes (less what may be
+        // its end); other values once whole.
+        let tools = [tool(
+            "write",
+            json!({"type": "object", "properties": {"n": {"type": "integer"}, "body": {"type": "string"}}}),
+        )];
+        let text = "<tool_call>\n<function=write>\n<parameter=n>\n12\n</parameter>\n<parameter=body>\nline one\nline two\n</parameter>\n</function>\n</tool_call>";
+        let args = |cut: &str| {
+            let end = text.find(cut).unwrap();
+            ToolFormat::QwenXml.calls_so_far(&text[..end], &tools)[0]
+                .arguments
+                .clone()
+        };
+        assert_eq!(args("2\n</parameter>\n<parameter=body>"), "{");
+        assert_eq!(args("two"), "{\"n\":12,\"body\":\"line one\\nline ");
+        assert_eq!(
+            args("</parameter>\n</function>"),
+            "{\"n\":12,\"body\":\"line one\\nline two"
+        );
+        assert_eq!(
+            args("\n</function>"),
+            "{\"n\":12,\"body\":\"line one\\nline two\""
+        );
         // A name is not sent half written.
         let half = "<tool_call>\n{\"name\": \"no";
         assert!(ToolFormat::Hermes.calls_so_far(half, &[]).is_empty());
@@ -147,6 +167,9 @@ mod tests {
     #[test]
     fn text_that_is_no_call_starts_none() {
         for (format, text) in [
+            (ToolFormat::Llama3Json, "{\"name\": \"Alice\", \"age\": 3}"),
+            (ToolFormat::Llama3Json, "{\"name\": \"Alice\", \"age\": 3"),
+            (ToolFormat::Llama3Json, "{\"name\": \"t\", \"parameters\": "),
             (ToolFormat::Llama3Json, "{\"name\": 3, \"parameters\": {}}"),
             (
                 ToolFormat::Llama3Json,

@@ -64,6 +64,8 @@ pub(super) struct Pieces {
 pub(super) struct ChoiceEnd {
     pub pieces: Pieces,
     pub calls: Vec<ToolCall>,
+    /// Whether the output cut short a call the stream began (see `ToolStream::finish`).
+    pub cut_call: bool,
 }
 
 /// One choice's output on its way to deltas: thinking split out first, then calls.
@@ -122,14 +124,15 @@ impl ChoiceStream {
         match self.tools {
             Some(mut tools) => {
                 tools.text.push_str(&answer);
-                let (content, pieces, calls) = tools.finish();
+                let (content, pieces, cut_call) = tools.finish();
                 ChoiceEnd {
                     pieces: Pieces {
                         thinking,
                         content,
                         calls: pieces,
                     },
-                    calls,
+                    calls: tools.calls,
+                    cut_call,
                 }
             }
             None => ChoiceEnd {
@@ -139,6 +142,7 @@ impl ChoiceStream {
                     calls: Vec::new(),
                 },
                 calls: Vec::new(),
+                cut_call: false,
             },
         }
     }
@@ -224,14 +228,15 @@ impl ToolStream {
     }
 
     /// At the end of the output: the content not yet sent, the pieces of calls not yet
-    /// sent, and the calls whole. What was sent is a prefix of the unstreamed content
+    /// sent (`calls` then holds them whole), and whether a call was cut short. What was sent is a prefix of the unstreamed content
     /// ([`ToolFormat::parse`]: it stops before the first call and its trailing whitespace),
     /// so the rest of that content is what remains. An output cut short in a call the
     /// stream began keeps that call, its arguments as far as they were written; the content
     /// is then what the text before that call holds.
-    fn finish(mut self) -> (String, Vec<CallPiece>, Vec<ToolCall>) {
+    fn finish(&mut self) -> (String, Vec<CallPiece>, bool) {
         let (content, calls) = self.format.parse(&self.text, &self.functions);
-        let (content, whole) = if calls.len() >= self.calls.len() {
+        let cut_call = calls.len() < self.calls.len();
+        let (content, whole) = if !cut_call {
             let whole: Vec<(String, String)> =
                 calls.into_iter().map(|c| (c.name, c.arguments)).collect();
             (content, whole)
@@ -251,7 +256,7 @@ impl ToolStream {
         };
         let content = content.get(self.sent..).unwrap_or_default().to_string();
         let pieces = self.advance(whole);
-        (content, pieces, self.calls)
+        (content, pieces, cut_call)
     }
 }
 
@@ -380,7 +385,8 @@ impl ChunkFormatter for ChatChunks {
             .get_mut(index as usize)
             .map(|choice| std::mem::replace(choice, ChoiceStream::new(options, true)).finish());
         if let Some(end) = held {
-            if !end.calls.is_empty() && reason == "stop" {
+            // A call a stop string cut short keeps the reason `stop`.
+            if !end.calls.is_empty() && !end.cut_call && reason == "stop" {
                 reason = "tool_calls";
             }
             let Pieces {
@@ -473,6 +479,7 @@ mod tests {
         calls: Vec<ToolCall>,
         /// How many pieces each call came in.
         pieces: Vec<usize>,
+        cut_call: bool,
     }
 
     impl Streamed {
@@ -519,16 +526,17 @@ mod tests {
             });
             at = end;
         }
-        let (content, calls, whole) = stream.finish();
+        let (content, calls, cut_call) = stream.finish();
         got.add(Pieces {
             content,
             calls,
             ..Pieces::default()
         });
         assert_eq!(
-            whole, got.calls,
+            stream.calls, got.calls,
             "the calls whole are those the pieces make"
         );
+        got.cut_call = cut_call;
         got
     }
 
@@ -553,6 +561,7 @@ mod tests {
             "{\"name\":\"t\",\"parameters\":{}}; {\"name\":\"u\",\"parameters\":{}}\n".to_string(),
             "Sunny, and { braces } later  \n".to_string(),
             "{\"not\": \"a call\"}".to_string(),
+            "{\"name\": \"Alice\", \"age\": 3}".to_string(),
             "\n\n".to_string(),
         ];
         let mistral = [
@@ -602,6 +611,7 @@ mod tests {
                     "{format:?} {text:?} in pieces of {size}"
                 );
                 assert_eq!(got.calls, calls, "{format:?} {text:?} in pieces of {size}");
+                assert!(!got.cut_call, "{format:?} {text:?} in pieces of {size}");
             }
         }
     }
@@ -643,7 +653,7 @@ mod tests {
                 ToolFormat::QwenXml,
                 "A\n<tool_call>\n<function=t>\n<parameter=a>\nx\n</parameter>\n<parameter=b>\ncut",
                 "A",
-                vec![call("t", r#"{"a":"x""#)],
+                vec![call("t", r#"{"a":"x","b":"cut"#)],
             ),
             (
                 ToolFormat::Hermes,
@@ -663,6 +673,7 @@ mod tests {
                 let got = stream(format, &tools, text, size);
                 assert_eq!(got.content, content, "{format:?} in pieces of {size}");
                 assert_eq!(got.calls, calls, "{format:?} in pieces of {size}");
+                assert!(got.cut_call, "{format:?} in pieces of {size}");
             }
         }
     }
