@@ -16,7 +16,7 @@ use engine::grammar::{
     Constraint, GrammarLimits, GrammarSpec, Grammars, Step, ToolChoice, ToolFormat, ToolFunction,
 };
 use engine::handle::EngineConfig;
-use engine::tokenizer::Tokenizer;
+use engine::tokenizer::{ThinkTags, Thinking, Tokenizer};
 use proto::v1 as pb;
 use proto::v1::generate_request::Input;
 use proto::v1::radix_serve_client::RadixServeClient;
@@ -311,7 +311,7 @@ fn a_grammar_after_thinking_leaves_the_thinking_free_and_holds_the_answer() {
     let answer = "{\"city\":\"Paris\"}";
     let after = |inside, answer: &GrammarSpec| {
         let spec = GrammarSpec::AfterThinking {
-            inside,
+            thinking: xml(inside),
             budget: None,
             answer: Box::new(answer.clone()),
         };
@@ -378,7 +378,7 @@ fn a_thinking_budget_closes_the_thinking_when_spent() {
     let city = GrammarSpec::Regex("[A-Z][a-z]+\\.".into());
     let after = |budget| {
         let spec = GrammarSpec::AfterThinking {
-            inside: true,
+            thinking: xml(true),
             budget: Some(budget),
             answer: Box::new(city.clone()),
         };
@@ -404,7 +404,7 @@ fn a_thinking_budget_closes_the_thinking_when_spent() {
     assert!(!constraint.is_free(), "a format holds after the thinking");
     // Without a format the answer is free: the constraint says so once the block ends.
     let free = GrammarSpec::AfterThinking {
-        inside: true,
+        thinking: xml(true),
         budget: Some(budget),
         answer: Box::new(GrammarSpec::AnyText),
     };
@@ -560,4 +560,12 @@ async fn vllm_constraint_names_constrain_the_output() {
     tokio::task::spawn_blocking(move || common::wait_idle(&engine))
         .await
         .unwrap();
+}
+
+/// A `<think>` block, open from the first token (`inside`) or not.
+fn xml(inside: bool) -> Thinking {
+    Thinking {
+        tags: ThinkTags::XML,
+        inside,
+    }
 }

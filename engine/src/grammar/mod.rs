@@ -10,6 +10,8 @@ pub mod structural_tag;
 mod thinking_budget;
 mod tools;
 mod vocab;
+#[cfg(test)]
+pub(crate) mod walk;
 
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
@@ -18,7 +20,7 @@ pub use tools::{
     ToolFormat, ToolFunction, SYSTEM_TOOLS_CALL_SYNTAX,
 };
 
-use crate::tokenizer::Tokenizer;
+use crate::tokenizer::{Thinking, Tokenizer};
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use parking_lot::Mutex;
@@ -48,11 +50,11 @@ pub enum GrammarSpec {
     /// (the constraint is dropped once the thinking ends, see [`Constraint::is_free`]).
     AnyText,
     /// A reasoning model's thinking, free, then `answer`: the thinking block is open from
-    /// the first token when `inside` (the prompt opened it), else it may open the output.
-    /// The block ends at the first `</think>`, followed by at most a blank line; with a
-    /// `budget`, `</think>` is forced once the thinking has taken that many tokens.
+    /// the first token when the prompt opened it, else it may open the output. The block
+    /// ends at the first close (`</think>`), followed by at most a blank line; with a
+    /// `budget`, the close is forced once the thinking has taken that many tokens.
     AfterThinking {
-        inside: bool,
+        thinking: Thinking,
         budget: Option<u32>,
         answer: Box<GrammarSpec>,
     },
@@ -86,10 +88,16 @@ impl GrammarSpec {
             // A budget of 1 or more is counted by the constraint, not the grammar: one
             // compiled grammar serves them all.
             Self::AfterThinking {
-                inside,
+                thinking,
                 budget,
                 answer,
-            } => format!("think:{inside}:{}:{}", *budget == Some(0), answer.text()),
+            } => format!(
+                "think:{}:{}:{}:{}",
+                thinking.tags.open,
+                thinking.inside,
+                *budget == Some(0),
+                answer.text()
+            ),
         }
     }
 
@@ -104,7 +112,8 @@ impl GrammarSpec {
         }
     }
 
-    fn top_level(&self) -> Result<TopLevelGrammar, String> {
+    /// The grammar llguidance compiles; `vocab` names the control tokens it holds.
+    fn top_level(&self, vocab: &Tokenizer) -> Result<TopLevelGrammar, String> {
         Ok(match self {
             Self::JsonSchema(schema) => TopLevelGrammar::from_json_schema(compact(&strict(schema))),
             Self::JsonObject => {
@@ -117,37 +126,43 @@ impl GrammarSpec {
             }
             Self::Ebnf(ebnf) => TopLevelGrammar::from_lark(gbnf_to_lark(ebnf)?),
             Self::AfterThinking {
-                inside,
+                thinking,
                 budget,
                 answer,
-            } => after_thinking(*inside, *budget, answer.top_level()?)?,
+            } => after_thinking(*thinking, *budget, answer.top_level(vocab)?, vocab)?,
         })
     }
 }
 
-/// `answer` (one grammar) behind a thinking block: a lazy lexeme ends the thinking at the
-/// first `</think>`; the answer is the same grammar, referenced by name.
+/// `answer` (one grammar) behind a thinking block: the thinking ends at the first close
+/// (text: a lazy lexeme stops at it; a control token: text cannot hold it); the answer is
+/// the same grammar, referenced by name.
 fn after_thinking(
-    inside: bool,
+    thinking: Thinking,
     budget: Option<u32>,
     answer: TopLevelGrammar,
+    vocab: &Tokenizer,
 ) -> Result<TopLevelGrammar, String> {
     const ANSWER: &str = "answer";
     let [mut answer] = <[_; 1]>::try_from(answer.grammars)
         .map_err(|_| "a grammar after thinking must be a single grammar".to_string())?;
     answer.name = Some(ANSWER.into());
     // Models write one newline (SmolLM3) or two (Qwen 3) after the block.
-    let start = if inside {
+    let open = tools::lark_marker(thinking.tags.open, vocab);
+    let close = tools::lark_marker(thinking.tags.close, vocab);
+    let start = if thinking.inside {
         format!("start: thought BLANK? @{ANSWER}")
     } else {
-        format!("start: @{ANSWER} | \"<think>\" thought BLANK? @{ANSWER}")
+        format!("start: @{ANSWER} | {open} thought BLANK? @{ANSWER}")
     };
     // A budget of 0 closes the block at once; others are counted by the constraint (see
     // `thinking_budget`), since a lexeme cut at its token limit could not also end at a
-    // `</think>` the model writes.
+    // close the model writes.
+    let controlled = tools::control_token(thinking.tags.close, vocab).is_some();
     let thought = match budget {
-        Some(0) => "thought: \"</think>\"",
-        _ => "thought[lazy]: THOUGHT \"</think>\"\nTHOUGHT: /(.|\\n)*/",
+        Some(0) => format!("thought: {close}"),
+        _ if controlled => format!("thought: THOUGHT {close}\nTHOUGHT: /(.|\\n)*/"),
+        _ => format!("thought[lazy]: THOUGHT {close}\nTHOUGHT: /(.|\\n)*/"),
     };
     let lark = format!("{start}\n{thought}\nBLANK: /\\n\\n?/\n");
     let wrapper = llguidance::api::GrammarWithLexer::from_lark(lark);
@@ -363,7 +378,9 @@ impl Grammars {
             return self.constraint(matcher, spec);
         }
         let factory = self.factory().map_err(CompileError::Unavailable)?;
-        let grammar = spec.top_level().map_err(CompileError::Invalid)?;
+        let grammar = spec
+            .top_level(&self.tokenizer)
+            .map_err(CompileError::Invalid)?;
         let parser = factory.create_parser(grammar).map_err(|e| {
             CompileError::Invalid(format!(
                 "{}: the grammar does not compile: {e}",
@@ -385,18 +402,22 @@ impl Grammars {
     fn constraint(&self, matcher: Matcher, spec: &GrammarSpec) -> Result<Constraint, CompileError> {
         let constraint = Constraint::new(matcher, self.tokenizer.vocab_size());
         let GrammarSpec::AfterThinking {
-            inside,
+            thinking,
             budget: Some(tokens @ 1..),
             answer,
         } = spec
         else {
             return Ok(constraint);
         };
-        // As text, as the grammar forces text (see `vocab`): a control token would not be.
-        let close = (self.tokenizer)
-            .encode_without_bos_eos(crate::tokenizer::THINK_CLOSE, false)
-            .map_err(|e| CompileError::Unavailable(format!("thinking_budget: {e}")))?;
-        let budget = ThinkingBudget::new(*inside, *tokens, close.into(), self.tokenizer.clone());
+        // As the grammar writes it: a control token, or text (not the control token a
+        // vocabulary may also have for that text, see `vocab`).
+        let close = match tools::control_token(thinking.tags.close, &self.tokenizer) {
+            Some(id) => vec![id],
+            None => (self.tokenizer)
+                .encode_without_bos_eos(thinking.tags.close, false)
+                .map_err(|e| CompileError::Unavailable(format!("thinking_budget: {e}")))?,
+        };
+        let budget = ThinkingBudget::new(*thinking, *tokens, close.into(), self.tokenizer.clone());
         let free_answer = **answer == GrammarSpec::AnyText;
         Ok(constraint.with_budget(budget, free_answer))
     }
@@ -467,7 +488,50 @@ impl Grammars {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::ThinkTags;
     use serde_json::json;
+
+    /// Magistral's tags are control tokens: the thinking opens and closes with them (their
+    /// text is no tag), the answer's grammar holds after it, and a budget forces the close.
+    #[test]
+    fn thinking_between_control_tags_then_the_answer() {
+        let tags = ["[THINK]", "[/THINK]"];
+        let tok = Arc::new(crate::tokenizer::tests::small_tokenizer_with_controls(
+            &tags,
+        ));
+        let shown = ThinkTags::MISTRAL.control_tokens(&tok);
+        let spec = |inside, budget| GrammarSpec::AfterThinking {
+            thinking: Thinking {
+                tags: ThinkTags::MISTRAL,
+                inside,
+            },
+            budget,
+            answer: Box::new(GrammarSpec::Regex("[A-Z][a-z]+\\.".into())),
+        };
+        let walk = |spec: &GrammarSpec, goal: &str, markers: &[&str]| {
+            walk::walk(&tok, spec, goal, markers, &shown)
+        };
+        let goal = "[THINK]a b, c[/THINK]Paris.";
+        assert_eq!(walk(&spec(false, None), goal, &tags).as_deref(), Ok(goal));
+        assert_eq!(
+            walk(&spec(false, None), "Paris.", &tags).as_deref(),
+            Ok("Paris.")
+        );
+        assert!(walk(&spec(false, None), goal, &[]).is_err(), "tags as text");
+        assert!(walk(&spec(false, None), "[THINK]a[/THINK]paris", &tags).is_err());
+        let inside = "a b[/THINK]\n\nParis.";
+        assert_eq!(
+            walk(&spec(true, None), inside, &tags).as_deref(),
+            Ok(inside)
+        );
+        assert_eq!(
+            walk(&spec(false, Some(0)), "[THINK][/THINK]Paris.", &tags).as_deref(),
+            Ok("[THINK][/THINK]Paris.")
+        );
+        // The tag and one more token spend a budget of 2: the close is forced.
+        let forced = walk(&spec(false, Some(2)), goal, &tags);
+        assert_eq!(forced, Err("[THINK]a[/THINK]".to_string()));
+    }
 
     #[test]
     fn strict_leaves_the_members_of_an_intersection_open() {

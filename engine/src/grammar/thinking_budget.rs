@@ -1,27 +1,27 @@
 //! A thinking budget: once a thinking model's block has taken its tokens (as usage counts
-//! them, see [`ReasoningTokens`]), `</think>` is written for it (forced, as a grammar's
+//! them, see [`ReasoningTokens`]), its close (`</think>`) is written for it (forced, as a grammar's
 //! jump-forward is) and it answers. The grammar around it (`GrammarSpec::AfterThinking`)
 //! still ends the block wherever the model writes `</think>` itself.
 
-use crate::tokenizer::{ReasoningTokens, Tokenizer};
+use crate::tokenizer::{ReasoningTokens, Thinking, Tokenizer};
 use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct ThinkingBudget {
     tokens: u32,
     spent: ReasoningTokens,
-    /// The tokens of `</think>`, forced when the budget is spent.
+    /// The tokens of the close, forced when the budget is spent.
     close: Arc<[u32]>,
     vocab: Arc<Tokenizer>,
 }
 
 impl ThinkingBudget {
-    /// A budget of `tokens` (at least 1: a budget of 0 is the grammar's); `inside` when the
-    /// prompt opened the block.
-    pub fn new(inside: bool, tokens: u32, close: Arc<[u32]>, vocab: Arc<Tokenizer>) -> Self {
+    /// A budget of `tokens` (at least 1: a budget of 0 is the grammar's) for an output
+    /// that starts as `thinking` says.
+    pub fn new(thinking: Thinking, tokens: u32, close: Arc<[u32]>, vocab: Arc<Tokenizer>) -> Self {
         Self {
             tokens,
-            spent: ReasoningTokens::new(inside),
+            spent: ReasoningTokens::new(thinking),
             close,
             vocab,
         }
@@ -43,16 +43,20 @@ impl ThinkingBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenizer::THINK_CLOSE;
+    use crate::tokenizer::ThinkTags;
 
     /// The number of pieces after which `budget` forces the close, if it does.
     fn forced_after(inside: bool, tokens: u32, pieces: &[&str]) -> Option<usize> {
         let vocab = Arc::new(crate::tokenizer::tests::small_tokenizer());
         let close: Arc<[u32]> = vocab
-            .encode_without_bos_eos(THINK_CLOSE, true)
+            .encode_without_bos_eos(ThinkTags::XML.close, true)
             .unwrap()
             .into();
-        let mut budget = ThinkingBudget::new(inside, tokens, close.clone(), vocab.clone());
+        let thinking = Thinking {
+            tags: ThinkTags::XML,
+            inside,
+        };
+        let mut budget = ThinkingBudget::new(thinking, tokens, close.clone(), vocab.clone());
         for (at, piece) in pieces.iter().enumerate() {
             for id in vocab.encode_without_bos_eos(piece, true).unwrap() {
                 if budget.read(&[id]).is_some() {

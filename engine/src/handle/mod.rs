@@ -32,7 +32,7 @@ use crate::kv_events::{KvEventHub, KV_EVENT_BLOCK_SIZE};
 use crate::model::{Device, ForwardModel, KvPool, KvPoolSize, LoadedModel, ModelError};
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::tenants::{TenantId, TenantLimits};
-use crate::tokenizer::{ChatTemplate, Tokenizer, TokenizerError};
+use crate::tokenizer::{ChatTemplate, ThinkTags, Tokenizer, TokenizerError};
 use fair_permits::FairPermits;
 use gate::TenantGate;
 use pools::{KvCache, KvCacheConfig, KvDtype, PoolError};
@@ -226,6 +226,8 @@ struct Inner {
     chat_template: ChatTemplate,
     /// Whether chat answers split thinking out ([`ReasoningParser`] resolved).
     splits_reasoning: bool,
+    /// The tags of the template's thinking blocks (`<think>` where it writes none).
+    think_tags: ThinkTags,
     /// `EngineConfig::tool_format`.
     tool_format: Option<ToolFormat>,
     model_info: ModelInfo,
@@ -435,8 +437,9 @@ impl EngineHandle {
             .spawn(move || scheduler.run())
             .map_err(|e| EngineError::Config(format!("cannot start the scheduler thread: {e}")))?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let think_tags = chat_template.think_tags();
         let splits_reasoning = match config.reasoning_parser {
-            ReasoningParser::Auto => chat_template.writes_thinking(),
+            ReasoningParser::Auto => think_tags.is_some(),
             ReasoningParser::None => false,
             ReasoningParser::Think => true,
         };
@@ -447,6 +450,7 @@ impl EngineHandle {
                 tokenizer,
                 chat_template,
                 splits_reasoning,
+                think_tags: think_tags.unwrap_or(ThinkTags::XML),
                 tool_format: config.tool_format,
                 model_info,
                 max_context_len,
@@ -481,9 +485,15 @@ impl EngineHandle {
         &self.inner.chat_template
     }
 
-    /// Whether chat answers split a `<think>` block out as reasoning.
+    /// Whether chat answers split a thinking block out as reasoning.
     pub fn splits_reasoning(&self) -> bool {
         self.inner.splits_reasoning
+    }
+
+    /// The tags around the thinking of the model's chat template (`<think>` where it
+    /// writes none).
+    pub fn think_tags(&self) -> ThinkTags {
+        self.inner.think_tags
     }
 
     /// How the model writes tool calls: as configured, else as its chat template renders

@@ -8,7 +8,7 @@ use super::conversation::{self, Conversation};
 use super::fair_permits::FairPermits;
 use super::{EngineHandle, SubmitError};
 use crate::tenants::TenantId;
-use crate::tokenizer::{leaves_thinking_open, ChatMessage, TokenizerError};
+use crate::tokenizer::{ChatMessage, TokenizerError};
 
 /// The roles a chat message may have (OpenAI's; `developer` is rendered as `system`).
 pub const CHAT_ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
@@ -253,7 +253,7 @@ impl EngineHandle {
         };
         Ok(ChatPrompt {
             ids,
-            opens_thinking: generation.is_some_and(|tail| leaves_thinking_open(&tail)),
+            opens_thinking: generation.is_some_and(|tail| self.think_tags().left_open(&tail)),
         })
     }
 

@@ -18,6 +18,7 @@ mod spm;
 mod stream;
 #[cfg(test)]
 pub(crate) mod tests;
+mod think;
 
 use tokenizers::models::bpe::{Vocab, BPE};
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
@@ -30,11 +31,12 @@ use byte_level::ByteDecoder;
 use pre_tokenizer::{pre_tokenizer_for, PreTokenizerSpec};
 
 pub use chat::{
-    leaves_thinking_open, ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolFormat,
-    ToolSupport, CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES, THINK_CLOSE, THINK_OPEN,
+    ChatMessage, ChatTemplate, RenderReport, RenderedChat, ToolFormat, ToolSupport,
+    CHATML_TEMPLATE, MAX_ITEMS, MAX_RENDERED_BYTES,
 };
 pub use reasoning_tokens::ReasoningTokens;
 pub use stream::DecodeStream;
+pub use think::{ThinkTags, Thinking};
 
 /// Errors of building a tokenizer, encoding, decoding or rendering a chat template.
 #[derive(Debug, thiserror::Error)]

@@ -1,12 +1,13 @@
 //! A thinking model's reasoning tokens (`usage.completion_tokens_details.reasoning_tokens`,
-//! and what a thinking budget spends), counted from the output's tokens as they stream: the tokens of the thinking block that
-//! `reasoning::split_reasoning` finds, tags included, up to the one that completes its
-//! `</think>` (all of them when the output ends inside it, none when the output has no
-//! block; an empty block still counts its tags). The tags are read in the bytes the tokens
-//! show in the output text (control tokens show none), so a vocabulary that spells them in
-//! several tokens counts alike.
+//! and what a thinking budget spends), counted from the output's tokens as they stream: the
+//! tokens of the thinking block that `reasoning::split_reasoning` finds, tags included, up
+//! to the one that completes its close (`</think>`; all of them when the output ends inside
+//! it, none when the output has no block; an empty block still counts its tags). The tags
+//! are read in the bytes the tokens show in the output text (control tokens show none but
+//! the tags themselves, which the text shows), so a vocabulary that spells them in several
+//! tokens counts alike.
 
-use super::{Tokenizer, THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
+use super::{ThinkTags, Thinking, Tokenizer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -21,6 +22,7 @@ enum Phase {
 
 #[derive(Clone, Debug)]
 pub struct ReasoningTokens {
+    tags: ThinkTags,
     phase: Phase,
     counted: u32,
     /// The bytes that may still hold a tag: the lead, or the end of the thinking so far.
@@ -30,9 +32,14 @@ pub struct ReasoningTokens {
 impl ReasoningTokens {
     /// Counting as the chat answer's split sees thinking: from the first token when the
     /// generation prompt opened the block (`inside`), else only a block the output opens.
-    pub fn new(inside: bool) -> Self {
+    pub fn new(thinking: Thinking) -> Self {
         Self {
-            phase: if inside { Phase::Thinking } else { Phase::Lead },
+            tags: thinking.tags,
+            phase: if thinking.inside {
+                Phase::Thinking
+            } else {
+                Phase::Lead
+            },
             counted: 0,
             tail: Vec::new(),
         }
@@ -45,10 +52,11 @@ impl ReasoningTokens {
                 return;
             }
             self.counted = self.counted.saturating_add(1);
+            let skip_special = !self.tags.is_control_tag(id, vocab);
             self.tail
-                .extend_from_slice(vocab.piece(id, true).unwrap_or_default());
+                .extend_from_slice(vocab.piece(id, skip_special).unwrap_or_default());
             if self.phase == Phase::Lead {
-                match lead(&self.tail) {
+                match lead(&self.tail, self.tags.open) {
                     Lead::Opened(at) => {
                         self.tail.drain(..at);
                         self.phase = Phase::Thinking;
@@ -60,7 +68,7 @@ impl ReasoningTokens {
                     }
                 }
             }
-            let close = CLOSE.as_bytes();
+            let close = self.tags.close.as_bytes();
             if self.tail.windows(close.len()).any(|w| w == close) {
                 self.phase = Phase::Over { block: true };
             } else {
@@ -90,16 +98,16 @@ impl ReasoningTokens {
 }
 
 enum Lead {
-    /// `<think>` after blank space: the thinking starts at this byte.
+    /// The opening tag after blank space: the thinking starts at this byte.
     Opened(usize),
-    /// Blank so far (perhaps a character cut short), or a beginning of `<think>` after it.
+    /// Blank so far (perhaps a character cut short), or a beginning of the tag after it.
     Undecided,
     NoBlock,
 }
 
-/// What the output's first bytes say of a block, blank space as `str::trim_start` (the
-/// text split's) sees it.
-fn lead(bytes: &[u8]) -> Lead {
+/// What the output's first bytes say of a block opened by `open`, blank space as
+/// `str::trim_start` (the text split's) sees it.
+fn lead(bytes: &[u8], open: &str) -> Lead {
     let (text, cut_short) = match std::str::from_utf8(bytes) {
         Ok(text) => (text, false),
         Err(e) => match std::str::from_utf8(&bytes[..e.valid_up_to()]) {
@@ -109,10 +117,10 @@ fn lead(bytes: &[u8]) -> Lead {
     };
     let rest = text.trim_start();
     let blank = text.len() - rest.len();
-    if rest.starts_with(OPEN) {
-        Lead::Opened(blank + OPEN.len())
+    if rest.starts_with(open) {
+        Lead::Opened(blank + open.len())
     } else if (rest.is_empty() && cut_short)
-        || (text.len() == bytes.len() && OPEN.starts_with(rest))
+        || (text.len() == bytes.len() && open.starts_with(rest))
     {
         Lead::Undecided
     } else {
@@ -126,7 +134,11 @@ mod tests {
     use crate::tokenizer::tests::small_tokenizer_with_control;
 
     fn count(inside: bool, vocab: &Tokenizer, chunks: &[&str]) -> u32 {
-        let mut tokens = ReasoningTokens::new(inside);
+        count_tagged(ThinkTags::XML, inside, vocab, chunks)
+    }
+
+    fn count_tagged(tags: ThinkTags, inside: bool, vocab: &Tokenizer, chunks: &[&str]) -> u32 {
+        let mut tokens = ReasoningTokens::new(Thinking { tags, inside });
         for chunk in chunks {
             let ids = vocab.encode_without_bos_eos(chunk, true).unwrap();
             tokens.add(&ids, vocab);
@@ -170,12 +182,24 @@ mod tests {
         // No block where the output does not open with one, or only starts a tag.
         assert_eq!(count(false, &vocab, &["Yes", "<think>x</think>"]), 0);
         assert_eq!(count(false, &vocab, &[" ", "<thi"]), 0);
-        // A control token shows nothing in the text, so it ends nothing there either: the
-        // split leaves the block open, and so does the count.
+        // A tag that is a control token counts as its text (the output text shows it);
+        // another control token shows nothing.
         let control = small_tokenizer_with_control("</think>");
         assert_eq!(
             count(true, &control, &["abc", "</think>", "x"]),
-            tokens(&control, "abc") + 1 + tokens(&control, "x")
+            tokens(&control, "abc") + 1
+        );
+        let mistral = crate::tokenizer::tests::small_tokenizer_with_controls(&[
+            "[THINK]", "[/THINK]", "[INST]",
+        ]);
+        let chunks = ["[THINK]", "abc", "[INST]", "[/THINK]", "x"];
+        assert_eq!(
+            count_tagged(ThinkTags::MISTRAL, false, &mistral, &chunks),
+            tokens(&mistral, "abc") + 3
+        );
+        assert_eq!(
+            count_tagged(ThinkTags::MISTRAL, false, &mistral, &["x", "[THINK]"]),
+            0
         );
     }
 }

@@ -335,8 +335,7 @@ mod tests {
         /// Writes `goal` through the grammar; returns the output text, markers shown, or
         /// the text at which the next token (or the end) was refused.
         fn walk(&self, goal: &str) -> Result<String, String> {
-            use crate::grammar::{GrammarLimits, Grammars, Step, ToolChoice};
-            use crate::tokenizer::DecodeStream;
+            use crate::grammar::ToolChoice;
             let tok = self.tok;
             let tool = |name: &str, schema: Value| ToolFunction {
                 name: name.into(),
@@ -359,56 +358,11 @@ mod tests {
             let spec = super::super::ToolFormat::MistralArgs
                 .grammar(&tools, &choice, self.parallel, self.answer, tok)
                 .unwrap();
-            let grammars = Grammars::new(tok.clone(), tok.vocab_size(), GrammarLimits::default());
-            let mut constraint = grammars
-                .compile(&spec, &radix::Namespace::global())
-                .unwrap();
-            let shown = control_tokens(tok);
-            let allowed = |mask: &[u32], t: u32| (mask[t as usize / 32] >> (t % 32)) & 1 == 1;
-            let mut output: Vec<u32> = Vec::new();
-            let mut done = false;
-            loop {
-                let written = DecodeStream::showing(true, shown.clone())
-                    .step_all(tok, &output)
-                    .unwrap();
-                // Tokens the grammar forced may leave the goal.
-                let Some(rest) = goal.strip_prefix(written.as_str()) else {
-                    return Err(written);
-                };
-                if done {
-                    // The grammar is complete: the output ends here.
-                    return rest.is_empty().then_some(written.clone()).ok_or(written);
-                }
-                let Ok(mask) = constraint.compute_mask() else {
-                    return Err(written);
-                };
-                if rest.is_empty() {
-                    let eos = tok.eos_token_id().unwrap();
-                    return allowed(&mask, eos)
-                        .then_some(written.clone())
-                        .ok_or(written);
-                }
-                // Text up to the next marker that is a control token, or that token.
-                let marker = [CALL_OPEN, ARGS, CALL_ID]
-                    .into_iter()
-                    .filter(|_| self.as_tokens)
-                    .filter_map(|m| Some((rest.find(m)?, control_token(m, tok)?)))
-                    .min();
-                let text_token = |text: &str| tok.encode_without_bos_eos(text, false).unwrap()[0];
-                let next = match marker {
-                    Some((0, id)) => id,
-                    Some((at, _)) => text_token(&rest[..at]),
-                    None => text_token(rest),
-                };
-                if !allowed(&mask, next) {
-                    return Err(written);
-                }
-                output.push(next);
-                let step = constraint.advance(next).unwrap();
-                done = matches!(step, Step::Done { .. });
-                let (Step::Continue { forced } | Step::Done { forced }) = step;
-                output.extend(forced);
-            }
+            let markers: &[&str] = match self.as_tokens {
+                true => &[CALL_OPEN, ARGS, CALL_ID],
+                false => &[],
+            };
+            crate::grammar::walk::walk(tok, &spec, goal, markers, &control_tokens(tok))
         }
     }
 

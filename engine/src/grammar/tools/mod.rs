@@ -195,12 +195,12 @@ fn answer_branch(answer: Option<Value>) -> Option<(String, &'static str)> {
 }
 
 /// `marker`'s control token in `vocab`, if it is one.
-fn control_token(marker: &str, vocab: &Tokenizer) -> Option<u32> {
+pub(super) fn control_token(marker: &str, vocab: &Tokenizer) -> Option<u32> {
     vocab.token_id(marker).filter(|&id| vocab.is_special(id))
 }
 
 /// `marker` in a grammar: its control token, or its text.
-fn lark_marker(marker: &str, vocab: &Tokenizer) -> String {
+pub(super) fn lark_marker(marker: &str, vocab: &Tokenizer) -> String {
     match control_token(marker, vocab) {
         Some(id) => format!("<[{id}]>"),
         None => crate::grammar::structural_tag::lark_string(marker),

@@ -17,7 +17,7 @@ use crate::grammar::{GrammarSpec, ToolCall, ToolFormat};
 use crate::handle::{response_usage, Conversation, EngineHandle, RequestStream};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
-use crate::tokenizer::ReasoningTokens;
+use crate::tokenizer::{ReasoningTokens, Thinking};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -148,9 +148,14 @@ pub(super) async fn start_chat(
     let max_tokens = request.max_completion_tokens.or(sampling.max_tokens);
     let mut params = sampling_params(sampling, max_tokens, u32::MAX, top_logprobs)
         .map_err(|e| rename_param(e, "logprobs", "top_logprobs"))?;
+    // A marker that is a control token must show in the text for calls (or the thinking)
+    // to be read.
     if tools.is_some() {
-        // A marker that is a control token must show in the text for calls to be read.
         params.shown_control_tokens = tool_format.shown_tokens(engine.tokenizer());
+    }
+    if engine.splits_reasoning() {
+        let tags = engine.think_tags().control_tokens(engine.tokenizer());
+        params.shown_control_tokens.extend(tags);
     }
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
@@ -169,13 +174,16 @@ pub(super) async fn start_chat(
         .map_err(|e| rename_param(ApiError::from(e), "prompt", "messages"))?;
     // A thinking model thinks first: a grammar holds the answer after the thinking, and a
     // thinking budget is a grammar whose answer is free.
-    let starts_thinking = engine.splits_reasoning().then_some(prompt.opens_thinking);
+    let starts_thinking = engine.splits_reasoning().then_some(Thinking {
+        tags: engine.think_tags(),
+        inside: prompt.opens_thinking,
+    });
     let budget = request.thinking_budget;
     let grammar = match (starts_thinking, grammar) {
-        (Some(inside), answer) if answer.is_some() || budget.is_some() => {
+        (Some(thinking), answer) if answer.is_some() || budget.is_some() => {
             let answer = answer.unwrap_or(GrammarSpec::AnyText);
             Some(GrammarSpec::AfterThinking {
-                inside,
+                thinking,
                 budget,
                 answer: Box::new(answer),
             })
@@ -220,9 +228,9 @@ impl ChatRun {
 
     /// The thinking tokens of every choice, for a thinking model.
     pub fn reasoning_tokens(&self, engine: &EngineHandle, outs: &[Collected]) -> Option<u32> {
-        self.options.starts_thinking.map(|inside| {
+        self.options.starts_thinking.map(|thinking| {
             let count = |out: &Collected| {
-                let mut count = ReasoningTokens::new(inside);
+                let mut count = ReasoningTokens::new(thinking);
                 count.add(&out.token_ids, engine.tokenizer());
                 count.count()
             };
@@ -237,7 +245,7 @@ impl ChatRun {
             .starts_thinking
             .filter(|_| options.separate_reasoning);
         let (reasoning, text) = match thinking {
-            Some(inside) => split_reasoning(&text, inside),
+            Some(thinking) => split_reasoning(&text, thinking),
             None => (None, text),
         };
         // An answer that is all thinking has no content (as vLLM's parsers give it).

@@ -12,7 +12,7 @@ use super::sse::{ChunkFormatter, Payload};
 use super::tools::call_delta;
 use crate::grammar::{ToolCall, ToolFormat, ToolFunction};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
-use crate::tokenizer::ReasoningTokens;
+use crate::tokenizer::{ReasoningTokens, Thinking};
 use std::sync::Arc;
 
 /// How a chat stream is written.
@@ -24,9 +24,9 @@ pub struct ChatStreamOptions {
     /// The format of the output's tool calls and the functions they call, when it may
     /// hold any.
     pub tools: Option<(ToolFormat, Arc<[ToolFunction]>)>,
-    /// `Some(inside)` for a thinking model (`inside`: the prompt opened the block): usage
-    /// counts its reasoning tokens.
-    pub starts_thinking: Option<bool>,
+    /// How a thinking model's output starts (its tags, and whether the prompt opened the
+    /// block): usage counts its reasoning tokens.
+    pub starts_thinking: Option<Thinking>,
     /// Whether the thinking is split out as `reasoning_content` (see `reasoning`).
     pub separate_reasoning: bool,
 }
@@ -312,8 +312,8 @@ impl ChunkFormatter for ChatChunks {
         let options = &self.options;
         self.choices
             .resize_with(choices as usize, || ChoiceStream::new(options, true));
-        if let Some(inside) = options.starts_thinking {
-            let count = ReasoningTokens::new(inside);
+        if let Some(thinking) = options.starts_thinking {
+            let count = ReasoningTokens::new(thinking);
             self.reasoning_tokens = vec![count; choices as usize];
         }
         (0..choices)
@@ -451,10 +451,14 @@ mod tests {
             include_usage: false,
             top: None,
             tools: Some((ToolFormat::Hermes, Arc::from([]))),
-            starts_thinking: Some(false),
+            starts_thinking: Some(Thinking {
+                tags: crate::tokenizer::ThinkTags::XML,
+                inside: false,
+            }),
             separate_reasoning: true,
         };
-        let (thinking, answer) = super::super::reasoning::split_reasoning(text, false);
+        let thinking = options.starts_thinking.unwrap();
+        let (thinking, answer) = super::super::reasoning::split_reasoning(text, thinking);
         let (content, calls) = ToolFormat::Hermes.parse(&answer, &[]);
         for size in 1..=text.len() {
             let mut choice = ChoiceStream::new(&options, true);

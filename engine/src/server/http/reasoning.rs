@@ -1,25 +1,27 @@
 //! A reasoning model's thinking (`<think>` … `</think>`: Qwen 3, SmolLM3, QwQ, DeepSeek-R1
-//! distills) split out of the answer as `reasoning_content`, as vLLM's and SGLang's reasoning
+//! distills; `[THINK]` … `[/THINK]`: Magistral) split out of the answer as
+//! `reasoning_content`, as vLLM's and SGLang's reasoning
 //! parsers and llama.cpp's `--reasoning-format` do. Only one block counts: one that opens the
 //! output (after whitespace), or, when the prompt leaves a block open (templates that write
 //! `<think>` into the generation prompt), everything up to the first `</think>`. The thinking
 //! is trimmed, the answer loses the whitespace that follows the block; an output cut inside
 //! the block is all thinking. Streamed, the same split comes out in deltas.
 
-use crate::tokenizer::{THINK_CLOSE as CLOSE, THINK_OPEN as OPEN};
+use crate::tokenizer::Thinking;
 
 /// The thinking (`None` when there is none) and the answer of a whole output.
-pub fn split_reasoning(text: &str, inside: bool) -> (Option<String>, String) {
-    let body = if inside {
+pub fn split_reasoning(text: &str, thinking: Thinking) -> (Option<String>, String) {
+    let (open, close) = (thinking.tags.open, thinking.tags.close);
+    let body = if thinking.inside {
         text
     } else {
-        match text.trim_start().strip_prefix(OPEN) {
+        match text.trim_start().strip_prefix(open) {
             Some(body) => body,
             None => return (None, text.to_string()),
         }
     };
-    let (thinking, answer) = match body.find(CLOSE) {
-        Some(at) => (&body[..at], body[at + CLOSE.len()..].trim_start()),
+    let (thinking, answer) = match body.find(close) {
+        Some(at) => (&body[..at], body[at + close.len()..].trim_start()),
         None => (body, ""),
     };
     let thinking = thinking.trim();
@@ -44,6 +46,8 @@ enum State {
 /// the answer. Text that may still turn out to be a tag, or whitespace the split trims, waits.
 #[derive(Debug)]
 pub struct ReasoningStream {
+    open: &'static str,
+    close: &'static str,
     state: State,
     /// Text received and not yet given out.
     pending: String,
@@ -52,9 +56,11 @@ pub struct ReasoningStream {
 }
 
 impl ReasoningStream {
-    pub fn new(inside: bool) -> Self {
+    pub fn new(thinking: Thinking) -> Self {
         Self {
-            state: if inside {
+            open: thinking.tags.open,
+            close: thinking.tags.close,
+            state: if thinking.inside {
                 State::Thinking
             } else {
                 State::Undecided
@@ -72,25 +78,26 @@ impl ReasoningStream {
             match self.state {
                 State::Undecided => {
                     let rest = self.pending.trim_start();
-                    if let Some(body) = rest.strip_prefix(OPEN) {
+                    if let Some(body) = rest.strip_prefix(self.open) {
                         self.pending = body.to_string();
                         self.state = State::Thinking;
-                    } else if OPEN.starts_with(rest) {
+                    } else if self.open.starts_with(rest) {
                         return (thinking, answer);
                     } else {
                         self.state = State::Answer { trim: false };
                     }
                 }
-                State::Thinking => match self.pending.find(CLOSE) {
+                State::Thinking => match self.pending.find(self.close) {
                     Some(at) => {
-                        let block: String = self.pending.drain(..at + CLOSE.len()).collect();
+                        let block: String = self.pending.drain(..at + self.close.len()).collect();
                         thinking.push_str(self.thinking(&block[..at]).trim_end());
                         self.state = State::Answer { trim: true };
                     }
                     None => {
-                        // Held back: a tail that may begin `</think>`, and whitespace that
+                        // Held back: a tail that may begin the close, and whitespace that
                         // may end the thinking.
-                        let ready = self.pending.len() - partial_tag_len(&self.pending, CLOSE);
+                        let held = partial_tag_len(&self.pending, self.close);
+                        let ready = self.pending.len() - held;
                         let lead = self.leading_ws(&self.pending[..ready]);
                         let out = self.pending[lead..ready].trim_end().to_string();
                         self.pending.drain(..lead + out.len());
@@ -168,10 +175,18 @@ fn partial_tag_len(text: &str, tag: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::ThinkTags;
+
+    fn xml(inside: bool) -> Thinking {
+        Thinking {
+            tags: ThinkTags::XML,
+            inside,
+        }
+    }
 
     #[test]
     fn whole_outputs_split_at_the_first_block() {
-        let split = |text, inside| split_reasoning(text, inside);
+        let split = |text, inside| split_reasoning(text, xml(inside));
         let some = |r: &str, a: &str| (Some(r.to_string()), a.to_string());
         assert_eq!(
             split("<think>\nhmm\n</think>\n\nYes.", false),
@@ -192,6 +207,18 @@ mod tests {
             (None, "Yes.".into())
         );
         assert_eq!(split(" plain ", false), (None, " plain ".into()));
+        let mistral = Thinking {
+            tags: ThinkTags::MISTRAL,
+            inside: false,
+        };
+        assert_eq!(
+            split_reasoning("[THINK]hmm[/THINK]Yes.", mistral),
+            some("hmm", "Yes.")
+        );
+        assert_eq!(
+            split_reasoning("<think>hmm</think>Yes.", mistral),
+            (None, "<think>hmm</think>Yes.".into())
+        );
     }
 
     /// Streamed in pieces of every size, the thinking and the answer given out are those of
@@ -209,12 +236,20 @@ mod tests {
             "é <think>ü</think> ö",
             "<think>é ü</think>",
             "<think>a </ b</think>\n",
+            " [THINK]a [/THIN[/THINK] b",
+            "[THINK]cut [/THI",
         ];
         for text in texts {
-            for inside in [false, true] {
-                let (thinking, answer) = split_reasoning(text, inside);
+            let tags = [ThinkTags::XML, ThinkTags::MISTRAL];
+            for thinking in tags
+                .into_iter()
+                .flat_map(|tags| [false, true].map(|inside| Thinking { tags, inside }))
+            {
+                let inside = thinking.inside;
+                let tags = thinking.tags;
+                let (thought, answer) = split_reasoning(text, thinking);
                 for size in 1..=text.len() {
-                    let mut stream = ReasoningStream::new(inside);
+                    let mut stream = ReasoningStream::new(thinking);
                     let (mut got_thinking, mut got_answer) = (String::new(), String::new());
                     let mut at = 0;
                     while at < text.len() {
@@ -230,8 +265,8 @@ mod tests {
                     let (t, a) = stream.finish();
                     got_thinking.push_str(&t);
                     got_answer.push_str(&a);
-                    let what = format!("{text:?} inside={inside} in pieces of {size}");
-                    assert_eq!(got_thinking, thinking.clone().unwrap_or_default(), "{what}");
+                    let what = format!("{text:?} {tags:?} inside={inside} in pieces of {size}");
+                    assert_eq!(got_thinking, thought.clone().unwrap_or_default(), "{what}");
                     assert_eq!(got_answer, answer, "{what}");
                 }
             }

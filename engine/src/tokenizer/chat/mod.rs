@@ -15,7 +15,7 @@ use minijinja::{context, Environment, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Result, Tokenizer, TokenizerError};
+use super::{Result, ThinkTags, Tokenizer, TokenizerError};
 use crate::gguf::Metadata;
 use limits::CappedWriter;
 
@@ -338,26 +338,15 @@ impl ChatTemplate {
         self.is_fallback
     }
 
-    /// Whether the template writes `<think>` blocks: a reasoning model's (Qwen 3, SmolLM3).
-    pub fn writes_thinking(&self) -> bool {
-        self.source.contains(THINK_OPEN) && self.source.contains(THINK_CLOSE)
+    /// The tags of the thinking blocks the template writes: a reasoning model's (Qwen 3,
+    /// SmolLM3, Magistral).
+    pub fn think_tags(&self) -> Option<ThinkTags> {
+        ThinkTags::written_by(&self.source)
     }
 
     /// How this template takes tools, tool calls and tool results.
     pub fn tool_support(&self) -> ToolSupport {
         *self.tool_support.get_or_init(|| ToolSupport::probe(self))
-    }
-}
-
-/// The tags around a reasoning model's thinking.
-pub const THINK_OPEN: &str = "<think>";
-pub const THINK_CLOSE: &str = "</think>";
-
-/// Whether `text` (a template's text) opens a `<think>` block it does not close.
-pub fn leaves_thinking_open(text: &str) -> bool {
-    match (text.rfind(THINK_OPEN), text.rfind(THINK_CLOSE)) {
-        (Some(open), Some(close)) => open > close,
-        (open, _) => open.is_some(),
     }
 }
 

@@ -7,6 +7,7 @@ use crate::handle::{EngineHandle, GenerateRequest, MAX_SAMPLES};
 use crate::sampling::params::MAX_LOGIT_BIAS;
 use crate::sampling::SamplingParams;
 use crate::tenants::Caller;
+use crate::tokenizer::Thinking;
 use proto::sglang::scheduler as pb;
 use proto::sglang::scheduler::sampling_params::Constraint;
 use std::time::Instant;
@@ -282,7 +283,10 @@ pub(super) async fn prepare(
     // SGLang's reasoning grammar backend holds it.
     let spec = match spec {
         Some(answer) if request.require_reasoning => Some(GrammarSpec::AfterThinking {
-            inside: true,
+            thinking: Thinking {
+                tags: engine.think_tags(),
+                inside: true,
+            },
             budget: None,
             answer: Box::new(answer),
         }),
@@ -307,7 +311,7 @@ pub(super) async fn prepare(
     }
     let prompt_tokens = u32::try_from(input_ids.len()).unwrap_or(u32::MAX);
     let think_end = if request.require_reasoning {
-        engine.tokenizer().token_id(crate::tokenizer::THINK_CLOSE)
+        engine.tokenizer().token_id(engine.think_tags().close)
     } else {
         None
     };
