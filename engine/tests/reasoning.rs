@@ -9,6 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+#[path = "reasoning/history.rs"]
+mod history;
 #[path = "reasoning/mistral_tags.rs"]
 mod mistral_tags;
 #[path = "reasoning/responses.rs"]

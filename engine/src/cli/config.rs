@@ -146,8 +146,9 @@ pub struct ServeArgs {
     /// own format) [default: the file's, or ChatML]
     #[arg(long)]
     pub chat_template_file: Option<PathBuf>,
-    /// Split a reasoning model's `<think>` block out of chat answers as `reasoning_content`:
-    /// `auto` when the chat template writes such blocks (Qwen 3, SmolLM3, QwQ), `think`
+    /// Split a reasoning model's `<think>` (or Magistral's `[THINK]`) block out of chat
+    /// answers as `reasoning_content`: `auto` when the chat template writes such blocks
+    /// (Qwen 3, SmolLM3, QwQ, Magistral), `think`
     /// always, `none` never [default: auto]
     #[arg(long)]
     pub reasoning_parser: Option<ReasoningParserArg>,

@@ -155,7 +155,10 @@ impl Constraint {
                 .collect();
             budget.read(&output)
         });
-        if let Some(close) = spent {
+        // Forced only where the grammar takes it: a block the count saw opened in text the
+        // grammar read as the answer (a control-token tag spelled out) is left alone.
+        let takes = |m: &mut Matcher, close: &[u32]| matches!(m.validate_tokens(close), Ok(n) if n == close.len());
+        if let Some(close) = spent.filter(|close| takes(&mut self.matcher, close)) {
             self.matcher.consume_tokens(&close).map_err(failed)?;
             if let Some(budget) = self.budget.as_mut() {
                 budget.read(&close);

@@ -148,20 +148,27 @@ fn after_thinking(
         .map_err(|_| "a grammar after thinking must be a single grammar".to_string())?;
     answer.name = Some(ANSWER.into());
     // Models write one newline (SmolLM3) or two (Qwen 3) after the block.
-    let open = tools::lark_marker(thinking.tags.open, vocab);
-    let close = tools::lark_marker(thinking.tags.close, vocab);
-    let start = if thinking.inside {
-        format!("start: thought BLANK? @{ANSWER}")
-    } else {
-        format!("start: @{ANSWER} | {open} thought BLANK? @{ANSWER}")
+    let tags = thinking.tags;
+    let open = tools::lark_marker(tags.open, vocab);
+    let close = tools::lark_marker(tags.close, vocab);
+    let controlled = |tag| tools::control_token(tag, vocab).is_some();
+    let start = match thinking.inside {
+        // A control-token tag is the model's to write even where the block is taken as
+        // open (SGLang's `require_reasoning`: Magistral's prompt does not open it).
+        true if controlled(tags.open) => format!("start: {open}? thought BLANK? @{ANSWER}"),
+        true => format!("start: thought BLANK? @{ANSWER}"),
+        false => format!("start: @{ANSWER} | {open} thought BLANK? @{ANSWER}"),
     };
     // A budget of 0 closes the block at once; others are counted by the constraint (see
     // `thinking_budget`), since a lexeme cut at its token limit could not also end at a
-    // close the model writes.
-    let controlled = tools::control_token(thinking.tags.close, vocab).is_some();
+    // close the model writes. A control-token close ends the text; its text spelled out
+    // in the thinking may not (the split would take it for the close).
     let thought = match budget {
         Some(0) => format!("thought: {close}"),
-        _ if controlled => format!("thought: THOUGHT {close}\nTHOUGHT: /(.|\\n)*/"),
+        _ if controlled(tags.close) => format!(
+            "thought: THOUGHT {close}\nTHOUGHT: /(.|\\n)*/ & ~/(.|\\n)*{}(.|\\n)*/",
+            structural_tag::regex_escape(tags.close)
+        ),
         _ => format!("thought[lazy]: THOUGHT {close}\nTHOUGHT: /(.|\\n)*/"),
     };
     let lark = format!("{start}\n{thought}\nBLANK: /\\n\\n?/\n");
@@ -519,6 +526,10 @@ mod tests {
         );
         assert!(walk(&spec(false, None), goal, &[]).is_err(), "tags as text");
         assert!(walk(&spec(false, None), "[THINK]a[/THINK]paris", &tags).is_err());
+        // Taken as open, the block may still start with its tag; its close spelled out as
+        // text is no close, nor part of the thinking.
+        assert_eq!(walk(&spec(true, None), goal, &tags).as_deref(), Ok(goal));
+        assert!(walk(&spec(true, None), "a[/THINK]b[/THINK]Paris.", &["[THINK]"]).is_err());
         let inside = "a b[/THINK]\n\nParis.";
         assert_eq!(
             walk(&spec(true, None), inside, &tags).as_deref(),
@@ -528,6 +539,18 @@ mod tests {
             walk(&spec(false, Some(0)), "[THINK][/THINK]Paris.", &tags).as_deref(),
             Ok("[THINK][/THINK]Paris.")
         );
+        // A tag spelled out as text opens no block for the grammar: a budget the count
+        // spends on it forces nothing the grammar would refuse.
+        let free = GrammarSpec::AfterThinking {
+            thinking: Thinking {
+                tags: ThinkTags::MISTRAL,
+                inside: false,
+            },
+            budget: Some(2),
+            answer: Box::new(GrammarSpec::AnyText),
+        };
+        let spelled = "[THINK]a b c d";
+        assert_eq!(walk(&free, spelled, &[]).as_deref(), Ok(spelled));
         // The tag and one more token spend a budget of 2: the close is forced.
         let forced = walk(&spec(false, Some(2)), goal, &tags);
         assert_eq!(forced, Err("[THINK]a[/THINK]".to_string()));

@@ -227,7 +227,11 @@ fn as_plain_turns(
             }
             _ => text,
         };
-        out.push(ChatMessage::new(m.role, content));
+        // The turn's thinking stays for templates that write it back.
+        out.push(ChatMessage {
+            reasoning_content: m.reasoning_content,
+            ..ChatMessage::new(m.role, content)
+        });
     }
     Ok(out)
 }

@@ -79,7 +79,7 @@ pub struct EngineConfig {
     /// A Jinja chat template used instead of the file's (as Hugging Face's
     /// `tokenizer_config.json` would carry it); `None`: the file's, or ChatML.
     pub chat_template: Option<String>,
-    /// Whether chat answers split `<think>` blocks out as `reasoning_content`.
+    /// Whether chat answers split thinking blocks out as `reasoning_content`.
     pub reasoning_parser: ReasoningParser,
     /// The syntax of tool calls; `None`: the one the chat template speaks, else Hermes.
     pub tool_format: Option<ToolFormat>,

@@ -52,7 +52,10 @@ impl PromptInput {
             Self::Chat(chat) => chat
                 .messages
                 .iter()
-                .map(|m| m.role.len() + m.content.len())
+                .map(|m| {
+                    let thinking = m.reasoning_content.as_ref().map_or(0, String::len);
+                    m.role.len() + m.content.len() + thinking
+                })
                 .sum(),
         }
     }
@@ -185,6 +188,14 @@ impl EngineHandle {
             // OpenAI's newer name for the system role; templates know only `system`.
             if m.role == "developer" {
                 m.role = "system".into();
+            }
+            // A turn's thinking lies in the template's own text, where control tokens count:
+            // the client's may not hold one.
+            let thinking = m.reasoning_content.as_deref().unwrap_or_default();
+            if self.tokenizer().contains_control_token(thinking) {
+                return Err(invalid(format!(
+                    "messages[{i}].reasoning_content holds a control token's text"
+                )));
             }
         }
         let template = self.chat_template();

@@ -22,9 +22,10 @@ impl ThinkTags {
         close: "[/THINK]",
     };
 
-    /// The tags a template `source` writes, if it writes a pair.
+    /// The tags a template `source` writes, if it writes a pair (Mistral's first: such a
+    /// template may also name `<think>`, to take it out of earlier turns).
     pub fn written_by(source: &str) -> Option<Self> {
-        [Self::XML, Self::MISTRAL]
+        [Self::MISTRAL, Self::XML]
             .into_iter()
             .find(|tags| source.contains(tags.open) && source.contains(tags.close))
     }

@@ -28,9 +28,10 @@ pub(super) fn skip_blank(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// How deep values may nest: as deep as `serde_json` reads (deeper text could never
-/// parse, and a model repeating `[` must not exhaust the stack).
-const MOST_DEPTH: usize = 128;
+/// How deep values may nest: as deep as `serde_json` reads arguments inside a call object
+/// (it stops at 127 levels; deeper text could never parse, and a model repeating `[` must
+/// not exhaust the stack).
+const MOST_DEPTH: usize = 126;
 
 /// How far the value at `at` (after blank space) reaches.
 pub(super) fn value_reach(text: &str, at: usize) -> Reach {

@@ -153,7 +153,7 @@ pub(super) async fn start_chat(
     if tools.is_some() {
         params.shown_control_tokens = tool_format.shown_tokens(engine.tokenizer());
     }
-    if engine.splits_reasoning() {
+    if engine.splits_reasoning() && request.separate_reasoning != Some(false) {
         let tags = engine.think_tags().control_tokens(engine.tokenizer());
         params.shown_control_tokens.extend(tags);
     }
@@ -351,6 +351,11 @@ pub(super) fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError
         tool_calls,
         tool_call_id: m.tool_call_id.clone(),
         name: m.name.clone(),
+        // Templates read an assistant turn's thinking only.
+        reasoning_content: (m.role == "assistant")
+            .then(|| m.reasoning_content.clone())
+            .flatten()
+            .filter(|r| !r.is_empty()),
         // Only the engine sets a turn's tools.
         tools: None,
     })
@@ -431,7 +436,14 @@ mod tests {
             tool_calls: None,
             tool_call_id: None,
             name: None,
+            reasoning_content: Some("hmm".into()),
         };
+        let converted = to_chat_message(&message).ok();
+        // Only an assistant turn's thinking reaches the template.
+        assert_eq!(
+            converted.as_ref().map(|m| m.reasoning_content.clone()),
+            Some(None)
+        );
         let rendered = to_chat_message(&message).map(|m| m.content);
         assert_eq!(rendered.ok().as_deref(), Some("Hello\nworld"));
     }

@@ -193,6 +193,9 @@ pub struct ChatMessageIn {
     /// A tool turn's function, or a participant's name.
     #[serde(default)]
     pub name: Option<String>,
+    /// An assistant turn's thinking, as a reply gave it (vLLM also names it `reasoning`).
+    #[serde(default, alias = "reasoning")]
+    pub reasoning_content: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

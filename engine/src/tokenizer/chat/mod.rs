@@ -47,6 +47,10 @@ pub struct ChatMessage {
     /// A tool turn's function, or a participant's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// An assistant turn's thinking, for templates that write it back (Qwen 3's, in the
+    /// turns after the last user message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
     /// A system turn's tools as JSON text, for templates that read them there (Phi-4-mini's);
     /// set by the engine only (never read from a message).
     #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
