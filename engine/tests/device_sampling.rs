@@ -96,6 +96,8 @@ struct Output {
     text: String,
     finish: FinishReason,
     logprobs: Vec<(u32, f32, Vec<u32>)>,
+    /// Each token's `token_ids_logprob` values.
+    chosen: Vec<Vec<(u32, f32)>>,
 }
 
 fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output> {
@@ -107,6 +109,7 @@ fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output>
         .into_iter()
         .map(|mut stream| {
             let (mut tokens, mut text, mut logprobs) = (Vec::new(), String::new(), Vec::new());
+            let mut chosen = Vec::new();
             loop {
                 match stream.blocking_next() {
                     Some(GenerateEvent::Chunk {
@@ -117,6 +120,7 @@ fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output>
                     }) => {
                         tokens.extend(token_ids);
                         text.push_str(&piece);
+                        chosen.extend(lps.iter().map(|l| l.chosen.clone()));
                         logprobs.extend(
                             lps.into_iter().map(|l| {
                                 (l.token_id, l.logprob, l.top.iter().map(|t| t.0).collect())
@@ -129,6 +133,7 @@ fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output>
                             text,
                             finish: c.finish_reason,
                             logprobs,
+                            chosen,
                         }
                     }
                     other => panic!("{other:?} after {text:?}"),
@@ -257,6 +262,11 @@ fn assert_same(device: &[Output], host: &[Output]) {
             assert_eq!((a.0, &a.2), (b.0, &b.2), "request {i}");
             assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
         }
+        assert_eq!(d.chosen.len(), h.chosen.len(), "request {i}");
+        for (a, b) in d.chosen.iter().flatten().zip(h.chosen.iter().flatten()) {
+            assert_eq!(a.0, b.0, "request {i}");
+            assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
+        }
     }
 }
 
@@ -327,5 +337,39 @@ fn overlap_scheduling_changes_no_output() {
     for engine in [&overlap, &plain] {
         common::wait_idle(engine);
         engine.shutdown(Duration::from_secs(1));
+    }
+}
+
+/// A request asking for given tokens' logprobs (`token_ids_logprob`, which the device does
+/// not report) sends its batches to the host sampler: on a device-sampling engine, with
+/// and without overlap, it and the requests beside it get what the host gives them.
+#[test]
+fn given_token_logprobs_sample_their_batches_on_the_host() {
+    let run = |mode| {
+        let engine = start(mode);
+        let mut requests = same_walk_requests(&engine);
+        let params = SamplingParams {
+            max_new_tokens: 12,
+            temperature: 0.0,
+            logprobs: Some(2),
+            token_ids_logprob: vec![13, 42],
+            ..SamplingParams::default()
+        };
+        requests.push(GenerateRequest::new(prompt(&engine, 1), params));
+        let out = run_all(&engine, requests);
+        common::wait_idle(&engine);
+        engine.shutdown(Duration::from_secs(1));
+        out
+    };
+    let host = run(Mode::Host);
+    let given = host.last().unwrap();
+    assert_eq!(given.chosen.len(), given.tokens.len());
+    for (token, chosen) in given.tokens.iter().zip(&given.chosen) {
+        let ids: Vec<u32> = chosen.iter().map(|c| c.0).collect();
+        assert_eq!(ids, [13, 42]);
+        assert!(chosen.iter().all(|c| c.1 <= 0.0), "{chosen:?} at {token}");
+    }
+    for mode in [Mode::Device, Mode::Overlap] {
+        assert_same(&run(mode), &host);
     }
 }

@@ -10,6 +10,8 @@ pub const MAX_STOP_STRING_BYTES: usize = 256;
 pub const MAX_STOP_TOTAL_BYTES: usize = 4096;
 /// Most `logit_bias` entries per request (OpenAI's limit).
 pub const MAX_LOGIT_BIAS: usize = 300;
+/// Most `token_ids_logprob` ids per request: each costs a value per output token.
+pub const MAX_TOKEN_IDS_LOGPROB: usize = 256;
 /// Most stop token ids per request.
 pub const MAX_STOP_TOKEN_IDS: usize = 256;
 
@@ -45,6 +47,9 @@ pub struct SamplingParams {
     pub ignore_eos: bool,
     /// Return the log-probability of each chosen token and of this many top candidates.
     pub logprobs: Option<u32>,
+    /// Tokens whose log-probabilities every position reports beside the top ones (SGLang's
+    /// `token_ids_logprob`), in this order.
+    pub token_ids_logprob: Vec<u32>,
     /// Added to these tokens' logits before sampling (OpenAI `logit_bias`; -100 bans,
     /// 100 all but forces).
     pub logit_bias: Vec<(u32, f32)>,
@@ -73,6 +78,7 @@ impl Default for SamplingParams {
             ignore_eos: false,
             min_new_tokens: 0,
             logprobs: None,
+            token_ids_logprob: Vec::new(),
             logit_bias: Vec::new(),
             skip_special_tokens: true,
             shown_control_tokens: Vec::new(),
@@ -139,6 +145,18 @@ impl SamplingParams {
             if n > 20 {
                 return Err(format!("logprobs must be at most 20, got {n}"));
             }
+        }
+        let ids = &self.token_ids_logprob;
+        if ids.len() > MAX_TOKEN_IDS_LOGPROB {
+            return Err(format!(
+                "token_ids_logprob has {} ids; at most {MAX_TOKEN_IDS_LOGPROB} are allowed",
+                ids.len()
+            ));
+        }
+        if let Some(&bad) = ids.iter().find(|&&t| t as usize >= vocab_size) {
+            return Err(format!(
+                "token_ids_logprob names token {bad}, outside the vocabulary of {vocab_size}"
+            ));
         }
         Ok(())
     }

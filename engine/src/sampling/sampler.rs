@@ -34,6 +34,8 @@ pub struct SampleOutput {
     /// The `params.logprobs` most likely tokens with their log-probabilities, most likely
     /// first (ties: lower id first). Empty when logprobs were not requested.
     pub top: Vec<(u32, f32)>,
+    /// The log-probabilities of `params.token_ids_logprob`, in their order.
+    pub chosen: Vec<(u32, f32)>,
 }
 
 /// Which tokens survive the cuts; weights live in `Sampler::weights`.
@@ -77,6 +79,8 @@ pub struct Sampler {
     frequency_penalty: f32,
     presence_penalty: f32,
     n_top: usize,
+    /// `SamplingParams::token_ids_logprob`.
+    chosen: Vec<u32>,
     /// The request asked for log-probabilities; greedy decoding skips the softmax otherwise.
     logprobs: bool,
     seed: u64,
@@ -120,6 +124,7 @@ impl Sampler {
             frequency_penalty: params.frequency_penalty,
             presence_penalty: params.presence_penalty,
             n_top: params.logprobs.unwrap_or(0) as usize,
+            chosen: params.token_ids_logprob.clone(),
             logprobs: params.logprobs.is_some(),
             logit_bias: merged_bias(&params.logit_bias),
             seed,
@@ -173,6 +178,7 @@ impl Sampler {
                 token: 0,
                 logprob: f32::NEG_INFINITY,
                 top: Vec::new(),
+                chosen: Vec::new(),
             };
         }
         let p = self.process(logits);
@@ -201,12 +207,19 @@ impl Sampler {
                 )
             })
             .collect();
+        let chosen = (self.chosen.iter())
+            .map(|&i| {
+                let x = logits.get(i as usize).copied().unwrap_or(f32::MIN);
+                (i, p.logprob(x))
+            })
+            .collect();
         let token = at as u32;
         self.record(token);
         SampleOutput {
             token,
             logprob,
             top,
+            chosen,
         }
     }
 

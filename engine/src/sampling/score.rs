@@ -6,15 +6,16 @@
 use super::math;
 use super::SampleOutput;
 
-/// `target`'s log-probability under `logits` and the `top` most likely tokens, most likely
-/// first (ties: lower id first), as a sample of `target` would report them. `logits` is
-/// scratch afterwards (sanitized in place).
-pub fn score_row(logits: &mut [f32], target: u32, top: usize) -> SampleOutput {
+/// `target`'s log-probability under `logits`, the `top` most likely tokens, most likely
+/// first (ties: lower id first), and those of `chosen` in their order, as a sample of
+/// `target` would report them. `logits` is scratch afterwards (sanitized in place).
+pub fn score_row(logits: &mut [f32], target: u32, top: usize, chosen: &[u32]) -> SampleOutput {
     if logits.is_empty() {
         return SampleOutput {
             token: target,
             logprob: f32::NEG_INFINITY,
             top: Vec::new(),
+            chosen: Vec::new(),
         };
     }
     let max = math::scale_sanitize_max(logits, 1.0);
@@ -27,10 +28,21 @@ pub fn score_row(logits: &mut [f32], target: u32, top: usize) -> SampleOutput {
         .into_iter()
         .map(|i| (i, logprob_of(logits[i as usize])))
         .collect();
+    let chosen = (chosen.iter())
+        .map(|&i| {
+            (
+                i,
+                logits
+                    .get(i as usize)
+                    .map_or(f32::NEG_INFINITY, |&x| logprob_of(x)),
+            )
+        })
+        .collect();
     SampleOutput {
         token: target,
         logprob,
         top,
+        chosen,
     }
 }
 
@@ -47,7 +59,10 @@ mod tests {
             .collect();
         let z: f64 = logits.iter().map(|&x| f64::from(x).exp()).sum();
         let expected = |i: usize| (f64::from(logits[i]) - z.ln()) as f32;
-        let scored = score_row(&mut logits.clone(), 17, 3);
+        let scored = score_row(&mut logits.clone(), 17, 3, &[5, 17]);
+        assert_eq!(scored.chosen.len(), 2);
+        assert_eq!(scored.chosen[1], (17, scored.logprob));
+        assert!((scored.chosen[0].1 - expected(5)).abs() < 1e-5);
         assert_eq!(scored.token, 17);
         assert!((scored.logprob - expected(17)).abs() < 1e-5);
         let mut order: Vec<usize> = (0..logits.len()).collect();
@@ -58,7 +73,7 @@ mod tests {
             assert!((lp - expected(want)).abs() < 1e-5);
         }
         assert_eq!(
-            score_row(&mut logits.clone(), 300, 0).logprob,
+            score_row(&mut logits.clone(), 300, 0, &[]).logprob,
             f32::NEG_INFINITY
         );
     }
@@ -75,7 +90,7 @@ mod tests {
             ..SamplingParams::default()
         };
         let sampled = Sampler::new(&params, &[]).sample(&mut logits.clone());
-        let scored = score_row(&mut logits.clone(), sampled.token, 2);
+        let scored = score_row(&mut logits.clone(), sampled.token, 2, &[]);
         assert_eq!(scored.logprob, sampled.logprob);
         assert_eq!(scored.top, sampled.top);
     }

@@ -81,7 +81,8 @@ impl<M: ForwardModel> Scheduler<M> {
         );
         self.next_seq += 1;
         let top = request.params.logprobs.unwrap_or(0);
-        let prompt_scores = (request.prompt_logprobs_from).map(|from| PromptScores::new(from, top));
+        let prompt_scores = (request.prompt_logprobs_from)
+            .map(|from| PromptScores::new(from, top, &request.params.token_ids_logprob));
         let req = Req {
             seq: self.next_seq,
             rid,

@@ -15,12 +15,16 @@ pub(super) type SampleResult = Result<Vec<SampleOutput>, String>;
 
 impl<M: ForwardModel> Scheduler<M> {
     /// Whether this batch samples on the model's device: the model can, the configuration
-    /// allows it, and no entry verifies a speculative draft (verification samples a
-    /// request's rows one after another, each depending on the last).
+    /// allows it, no entry verifies a speculative draft (verification samples a request's
+    /// rows one after another, each depending on the last) and none asks for the
+    /// log-probabilities of given tokens (the device reports only the top ones).
     pub(super) fn samples_on_device(&self, entries: &[Entry]) -> bool {
+        let chosen = |e: &Entry| {
+            (self.running.get(e.index)).is_some_and(|r| !r.params.token_ids_logprob.is_empty())
+        };
         self.config.sample_on_device
             && self.model.samples_on_device()
-            && entries.iter().all(|e| e.draft.is_empty())
+            && entries.iter().all(|e| e.draft.is_empty() && !chosen(e))
     }
 
     /// Runs the batch and samples it on the model's device; one result per sampling entry,
@@ -108,10 +112,12 @@ impl<M: ForwardModel> Scheduler<M> {
                     return Err(message);
                 }
                 self.running[e.index].sampler.accept(row.token);
+                // (A batch with `token_ids_logprob` samples on the host.)
                 Ok(vec![SampleOutput {
                     token: row.token,
                     logprob: row.logprob,
                     top: row.top,
+                    chosen: Vec::new(),
                 }])
             })
             .collect()

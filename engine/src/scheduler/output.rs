@@ -30,6 +30,7 @@ impl<M: ForwardModel> Scheduler<M> {
             token_id: out.token,
             logprob: out.logprob,
             top: out.top,
+            chosen: out.chosen,
         });
         if self.push_output_token(index, out.token, logprob) {
             return true;
@@ -49,10 +50,12 @@ impl<M: ForwardModel> Scheduler<M> {
         for token in forced {
             self.running[index].sampler.observe(token);
             // Forced: the only token the grammar allowed, so its probability is 1.
+            let chosen = &self.running[index].params.token_ids_logprob;
             let logprob = with_logprobs.then(|| TokenLogprob {
                 token_id: token,
                 logprob: 0.0,
                 top: vec![(token, 0.0)],
+                chosen: forced_chosen(chosen, token),
             });
             if self.push_output_token(index, token, logprob) {
                 return true;
@@ -376,4 +379,12 @@ impl Req {
         let rest = self.detok.finish();
         (!rest.is_empty() && !matches!(self.finish, Some(FinishReason::Stop(_)))).then_some(rest)
     }
+}
+
+/// The `token_ids_logprob` values at a position the grammar forced to `token`: certain
+/// for it, impossible for the others.
+fn forced_chosen(ids: &[u32], token: u32) -> Vec<(u32, f32)> {
+    (ids.iter())
+        .map(|&i| (i, if i == token { 0.0 } else { f32::NEG_INFINITY }))
+        .collect()
 }

@@ -178,6 +178,91 @@ async fn generate_logprobs_are_sglangs_triples_of_the_engines_scores() {
     common::wait_idle(&server().engine);
 }
 
+/// `token_ids_logprob`: every position reports the given tokens' logprobs, in their order,
+/// the same values its top list gives them; the output and the other logprobs unchanged.
+#[tokio::test]
+async fn generate_reports_the_logprobs_of_given_tokens() {
+    let _turn = SERIAL.lock().await;
+    let prompt = "Rivers carry water from the mountains to the sea";
+    let ids: Vec<u64> = (server().engine.tokenizer().encode(prompt, true).unwrap())
+        .into_iter()
+        .map(u64::from)
+        .collect();
+    let ask = |given: Option<Vec<u64>>| {
+        let mut body = json!({
+            "text": prompt, "return_logprob": true, "logprob_start_len": 0,
+            "top_logprobs_num": 5,
+            "sampling_params": {"temperature": 0, "max_new_tokens": 4, "ignore_eos": true}
+        });
+        if let Some(given) = given {
+            body["token_ids_logprob"] = json!(given);
+        }
+        body
+    };
+    let base = native(ask(None)).await;
+    let meta = &base["meta_info"];
+    assert!(
+        meta.get("output_token_ids_logprobs").is_none(),
+        "not asked for"
+    );
+    let out_ids = ids_of(&base["output_ids"]);
+    // The first output token, the fifth most likely there, and the prompt's second token.
+    let fifth = meta["output_top_logprobs"][0][4][1].as_u64().unwrap();
+    let given = vec![out_ids[0], fifth, ids[1]];
+    let answer = native(ask(Some(given.clone()))).await;
+    let mine = &answer["meta_info"];
+    assert_eq!(answer["output_ids"], base["output_ids"]);
+    for key in [
+        "output_token_logprobs",
+        "input_token_logprobs",
+        "output_top_logprobs",
+    ] {
+        assert_eq!(mine[key], meta[key], "{key}");
+    }
+    let value = |v: &Value| v.as_f64().unwrap();
+    for side in ["input", "output"] {
+        let per = mine[format!("{side}_token_ids_logprobs")]
+            .as_array()
+            .unwrap();
+        let tops = meta[format!("{side}_top_logprobs")].as_array().unwrap();
+        assert_eq!(per.len(), tops.len(), "{side}");
+        for (k, (at, top)) in per.iter().zip(tops).enumerate() {
+            if side == "input" && k == 0 {
+                assert!(at.is_null(), "nothing before the first prompt token");
+                continue;
+            }
+            let at = at.as_array().unwrap();
+            let named: Vec<u64> = at.iter().map(|t| t[1].as_u64().unwrap()).collect();
+            assert_eq!(named, given, "{side} {k}");
+            for t in at {
+                let listed = top.as_array().unwrap().iter().find(|x| x[1] == t[1]);
+                if let Some(listed) = listed {
+                    assert!(
+                        (value(&t[0]) - value(&listed[0])).abs() < 1e-5,
+                        "{side} {k}"
+                    );
+                }
+            }
+        }
+    }
+    // Where a given token came, it scores as it did.
+    let first_out = value(&mine["output_token_ids_logprobs"][0][0][0]);
+    assert!((first_out - value(&mine["output_token_logprobs"][0][0])).abs() < 1e-6);
+    let second_in = value(&mine["input_token_ids_logprobs"][1][2][0]);
+    assert!((second_in - value(&mine["input_token_logprobs"][1][0])).abs() < 1e-5);
+    let fifth_out = value(&mine["output_token_ids_logprobs"][0][1][0]);
+    assert!((fifth_out - value(&meta["output_top_logprobs"][0][4][0])).abs() < 1e-6);
+    // A token outside the vocabulary is refused by name.
+    let vocab = server().engine.model_info().vocab_size as u64;
+    let (status, body) = post_json("/generate", ask(Some(vec![vocab]))).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("token_ids_logprob"));
+    common::wait_idle(&server().engine);
+}
+
 /// Streamed, each chunk holds the choice so far (text a prefix of the next chunk's), the
 /// last its finish reason, then `[DONE]`; the whole is the unstreamed answer.
 #[tokio::test]

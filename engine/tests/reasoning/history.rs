@@ -54,9 +54,17 @@ async fn thinking_sent_back_reaches_the_template_and_the_cache() {
     let (status, without) = post_json(servers.http, "/v1/chat/completions", bare).await;
     assert_eq!(status, 200, "{without}");
     assert!(cached(&without) <= first_prompt, "{without}");
-    // With it (under either name) the prompt holds the thinking, cached from the first turn.
-    for field in ["reasoning_content", "reasoning"] {
-        let turn = json!({"role": "assistant", "content": content, field: thinking});
+    // With it (under either name, or both as vLLM's messages may carry them) the prompt
+    // holds the thinking, cached from the first turn.
+    for (field, other) in [
+        ("reasoning_content", None),
+        ("reasoning", None),
+        ("reasoning_content", Some("reasoning")),
+    ] {
+        let mut turn = json!({"role": "assistant", "content": content, field: thinking});
+        if let Some(other) = other {
+            turn[other] = Value::Null;
+        }
         let (status, with) = post_json(servers.http, "/v1/chat/completions", next(turn)).await;
         assert_eq!(status, 200, "{with}");
         let more = with["usage"]["prompt_tokens"].as_u64().unwrap();

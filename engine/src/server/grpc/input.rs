@@ -185,6 +185,7 @@ pub(super) fn sampling_params(params: Option<pb::SamplingParams>) -> SamplingPar
         },
         skip_special_tokens: defaults.skip_special_tokens,
         shown_control_tokens: Vec::new(),
+        token_ids_logprob: Vec::new(),
     }
 }
 

@@ -353,7 +353,7 @@ pub(super) fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError
         name: m.name.clone(),
         // Templates read an assistant turn's thinking only.
         reasoning_content: (m.role == "assistant")
-            .then(|| m.reasoning_content.clone())
+            .then(|| m.reasoning_content.clone().or_else(|| m.reasoning.clone()))
             .flatten()
             .filter(|r| !r.is_empty()),
         // Only the engine sets a turn's tools.
@@ -437,6 +437,7 @@ mod tests {
             tool_call_id: None,
             name: None,
             reasoning_content: Some("hmm".into()),
+            reasoning: None,
         };
         let converted = to_chat_message(&message).ok();
         // Only an assistant turn's thinking reaches the template.

@@ -101,6 +101,7 @@ pub fn sampling_params(
         logit_bias: logit_bias(fields)?,
         skip_special_tokens: fields.skip_special_tokens.unwrap_or(true),
         shown_control_tokens: Vec::new(),
+        token_ids_logprob: Vec::new(),
     })
 }
 

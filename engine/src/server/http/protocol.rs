@@ -193,9 +193,12 @@ pub struct ChatMessageIn {
     /// A tool turn's function, or a participant's name.
     #[serde(default)]
     pub name: Option<String>,
-    /// An assistant turn's thinking, as a reply gave it (vLLM also names it `reasoning`).
-    #[serde(default, alias = "reasoning")]
+    /// An assistant turn's thinking, as a reply gave it.
+    #[serde(default)]
     pub reasoning_content: Option<String>,
+    /// vLLM's newer name for it (a message may carry both; `reasoning_content` wins).
+    #[serde(default)]
+    pub reasoning: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -38,8 +38,8 @@ const BASE_FUEL: u64 = 1_000_000;
 const FUEL_PER_MESSAGE: u64 = 2_000;
 
 /// The instructions a render of `messages` may use: a fixed allowance plus one that grows
-/// with the conversation (per message, and one per byte of role and content for templates
-/// that walk the content), so a long conversation never runs out where a short one would not.
+/// with the conversation (per message, and one per byte of role, content and thinking for
+/// templates that walk them), so a long conversation never runs out where a short one would not.
 /// Tools, tool calls and the template's extra variables count as messages of their JSON
 /// text.
 pub(super) fn fuel_for(
@@ -51,7 +51,8 @@ pub(super) fn fuel_for(
     let per_message = messages.iter().fold(0u64, |fuel, m| {
         let calls: usize = m.tool_calls.iter().flatten().map(json_bytes).sum();
         let tools = m.tools.as_ref().map_or(0, String::len);
-        let bytes = m.role.len() + m.content.len() + calls + tools;
+        let thinking = m.reasoning_content.as_ref().map_or(0, String::len);
+        let bytes = m.role.len() + m.content.len() + calls + tools + thinking;
         let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
         let items = 1 + m.tool_calls.as_ref().map_or(0, Vec::len) as u64;
         fuel.saturating_add(FUEL_PER_MESSAGE.saturating_mul(items))

@@ -157,6 +157,7 @@ fn sampling(
         // The router detokenizes: text is not sent back.
         skip_special_tokens: defaults.skip_special_tokens,
         shown_control_tokens: Vec::new(),
+        token_ids_logprob: Vec::new(),
     })
 }
 

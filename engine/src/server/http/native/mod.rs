@@ -62,13 +62,19 @@ pub async fn generate(
             "logprob_start_len must be -1 (the last prompt token) or a prompt position",
         ));
     }
-    let params = sampling_params(
+    let mut params = sampling_params(
         &fields,
         fields.max_tokens,
         DEFAULT_MAX_NEW_TOKENS,
         want_logprobs.then_some(top),
     )
     .map_err(|e| sglang_names(e, field))?;
+    // Reported with the other logprobs, so only when they are (as SGLang does).
+    let chosen = match request.token_ids_logprob {
+        Some(ids) if want_logprobs => ids.uniform("token_ids_logprob")?,
+        _ => Vec::new(),
+    };
+    params.token_ids_logprob = chosen.clone();
     let samples = samples_per_prompt(&fields)?;
     let grammar = grammar_spec(&fields)?;
     let inputs = prompt_inputs(prompt, field)?;
@@ -113,7 +119,8 @@ pub async fn generate(
     }
     if want_logprobs {
         let scored = input_ids.iter().map(Vec::len).sum::<usize>() * samples as usize;
-        check_prompt_logprobs(scored, top, "top_logprobs_num")?;
+        let alternatives = top.saturating_add(u32::try_from(chosen.len()).unwrap_or(u32::MAX));
+        check_prompt_logprobs(scored, alternatives, "top_logprobs_num")?;
     }
     let prompt_tokens = prompts.iter().map(|p| p.len() as u32).collect();
     let max_new = params.max_new_tokens;
@@ -142,6 +149,7 @@ pub async fn generate(
         engine: engine.clone(),
         logprobs: want_logprobs.then_some(LogprobShape {
             top: top as usize,
+            chosen: !chosen.is_empty(),
             text: request.return_text_in_logprobs.unwrap_or(false),
         }),
         input_ids,

@@ -18,6 +18,8 @@ use serde_json::{json, Map, Value};
 pub struct LogprobShape {
     /// `top_logprobs_num`: alternatives per position (none: no `*_top_logprobs`).
     pub top: usize,
+    /// `token_ids_logprob` was given: `*_token_ids_logprobs` hold each position's.
+    pub chosen: bool,
     /// `return_text_in_logprobs`: each triple's token text (else null).
     pub text: bool,
 }
@@ -108,8 +110,9 @@ impl Answer {
     }
 }
 
-/// `{side}_token_logprobs` (and `{side}_top_logprobs` when alternatives are asked for) of
-/// `tokens`: each token's id with its score, if it has one.
+/// `{side}_token_logprobs` (with `{side}_top_logprobs` when alternatives are asked for, and
+/// `{side}_token_ids_logprobs` when given tokens are) of `tokens`: each token's id with its
+/// score, if it has one.
 fn put_logprobs(
     meta: &mut Map<String, Value>,
     side: &str,
@@ -136,6 +139,18 @@ fn put_logprobs(
             })
             .collect();
         meta.insert(format!("{side}_top_logprobs"), tops.into());
+    }
+    if shape.chosen {
+        let chosen: Vec<Value> = (tokens.iter())
+            .map(|(_, lp)| match lp {
+                Some(lp) => (lp.chosen.iter())
+                    .map(|&(id, v)| triple(Some(v), id))
+                    .collect::<Vec<_>>()
+                    .into(),
+                None => Value::Null,
+            })
+            .collect();
+        meta.insert(format!("{side}_token_ids_logprobs"), chosen.into());
     }
 }
 

@@ -23,6 +23,9 @@ pub struct NativeRequest {
     /// Where input logprobs start; -1 (the default): the last prompt token only.
     pub logprob_start_len: Option<PerPrompt<i64>>,
     pub top_logprobs_num: Option<PerPrompt<u32>>,
+    /// Tokens whose logprobs every position reports: one list, or one per prompt (all the
+    /// same).
+    pub token_ids_logprob: Option<PerPrompt<Vec<u32>>>,
     pub return_text_in_logprobs: Option<bool>,
     pub stream: Option<bool>,
     /// The LoRA adapter to run, by name; a batch may give one per prompt (all the same).
@@ -41,7 +44,6 @@ pub struct NativeUnsupported {
     pub lora_id: Option<Value>,
     pub return_hidden_states: Option<Value>,
     pub custom_logit_processor: Option<Value>,
-    pub token_ids_logprob: Option<Value>,
     pub bootstrap_host: Option<Value>,
     pub data_parallel_rank: Option<Value>,
 }
@@ -234,11 +236,6 @@ impl NativeUnsupported {
                 &self.custom_logit_processor,
                 "custom_logit_processor",
                 "custom logit processors are not supported",
-            ),
-            (
-                &self.token_ids_logprob,
-                "token_ids_logprob",
-                "logprobs of chosen ids are not returned",
             ),
             (
                 &self.bootstrap_host,

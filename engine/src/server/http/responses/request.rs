@@ -180,8 +180,9 @@ impl ResponsesRequest {
         match &self.input {
             Some(Value::String(text)) => messages.push(json!({"role": "user", "content": text})),
             Some(Value::Array(items)) => {
+                let mut thinking = None;
                 for item in items {
-                    push_item(&mut messages, item)?;
+                    push_item(&mut messages, item, &mut thinking)?;
                 }
             }
             _ => return Err(bad_input("input is required: a string or a list of items")),
@@ -212,10 +213,26 @@ fn text_field<'a>(item: &'a Value, field: &str, kind: &str) -> Result<&'a str, A
 }
 
 /// Adds input item `item` to `messages`: a message, a function call (joined to the
-/// assistant turn before it) or a call's output; reasoning items are dropped, as chat
-/// templates drop the thinking of earlier turns.
-fn push_item(messages: &mut Vec<Value>, item: &Value) -> Result<(), ApiError> {
+/// assistant turn before it) or a call's output. A reasoning item's text waits in
+/// `thinking` for the assistant turn after it, as its `reasoning_content` (templates that
+/// write thinking back, as Qwen 3's does in a tool loop, read it there; others drop it).
+fn push_item(
+    messages: &mut Vec<Value>,
+    item: &Value,
+    thinking: &mut Option<String>,
+) -> Result<(), ApiError> {
     let kind = item.get("type").and_then(Value::as_str);
+    // Thinking belongs to the assistant turn that follows it, not to any later one.
+    let pending = match kind {
+        Some("reasoning") => None,
+        _ => thinking.take(),
+    };
+    let with_thinking = |mut turn: Value| {
+        if let Some(text) = &pending {
+            turn["reasoning_content"] = json!(text);
+        }
+        turn
+    };
     match kind {
         None | Some("message") => {
             let role = text_field(item, "role", "message")?;
@@ -226,7 +243,11 @@ fn push_item(messages: &mut Vec<Value>, item: &Value) -> Result<(), ApiError> {
                 other => return Err(bad_input(format!("{other:?} is not a message role"))),
             };
             let content = message_text(item.get("content"))?;
-            messages.push(json!({"role": role, "content": content}));
+            let turn = json!({"role": role, "content": content});
+            messages.push(match role {
+                "assistant" => with_thinking(turn),
+                _ => turn,
+            });
         }
         Some("function_call") => {
             let call = json!({
@@ -239,7 +260,14 @@ fn push_item(messages: &mut Vec<Value>, item: &Value) -> Result<(), ApiError> {
             });
             let last_is_assistant = messages.last().is_some_and(|m| m["role"] == "assistant");
             if !last_is_assistant {
-                messages.push(json!({"role": "assistant", "content": null, "tool_calls": []}));
+                let turn = json!({"role": "assistant", "content": null, "tool_calls": []});
+                messages.push(with_thinking(turn));
+            } else if let Some(last) = messages
+                .last_mut()
+                .filter(|m| m["reasoning_content"].is_null())
+            {
+                // Thinking between a turn's text and its calls is still that turn's.
+                *last = with_thinking(last.take());
             }
             if let Some(last) = messages.last_mut() {
                 match last.get_mut("tool_calls").and_then(Value::as_array_mut) {
@@ -268,7 +296,21 @@ fn push_item(messages: &mut Vec<Value>, item: &Value) -> Result<(), ApiError> {
             }
             messages.push(turn);
         }
-        Some("reasoning") => {}
+        Some("reasoning") => {
+            let parts = item.get("content").and_then(Value::as_array);
+            let texts: Vec<&str> = (parts.into_iter().flatten())
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("reasoning_text"))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            // Several items before one turn: their texts in order.
+            if !texts.is_empty() {
+                let text = texts.join("\n");
+                *thinking = Some(match thinking.take() {
+                    Some(before) => format!("{before}\n{text}"),
+                    None => text,
+                });
+            }
+        }
         Some("item_reference") => {
             return Err(bad_input(
                 "this server keeps no items to reference: send the item itself",
@@ -378,23 +420,28 @@ mod tests {
                 .iter()
                 .map(|m| {
                     json!({"role": m.role, "tool_call_id": m.tool_call_id, "name": m.name,
-                           "calls": m.tool_calls.as_ref().map(Vec::len)})
+                           "calls": m.tool_calls.as_ref().map(Vec::len),
+                           "thinking": m.reasoning_content})
                 })
                 .collect::<Vec<_>>(),
         )
         .unwrap()
     }
 
-    /// A tool round trip: instructions first, calls joined to one assistant turn, each
-    /// output a tool turn naming its function, reasoning dropped.
+    /// A tool round trip: instructions first, calls joined to one assistant turn (with the
+    /// thinking of the reasoning item before them), each output a tool turn naming its
+    /// function; a reasoning item before a user turn goes nowhere.
     #[test]
     fn input_items_become_the_chat_turns_they_are() {
         let body = json!({
             "instructions": "Be brief.",
             "input": [
                 {"role": "developer", "content": "Use tools."},
+                {"type": "reasoning", "id": "rs_0", "content": [{"type": "reasoning_text", "text": "lost"}]},
                 {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]},
-                {"type": "reasoning", "id": "rs_1", "summary": []},
+                {"type": "reasoning", "id": "rs_1", "summary": [],
+                 "content": [{"type": "reasoning_text", "text": "Call"}]},
+                {"type": "reasoning", "id": "rs_2", "content": [{"type": "reasoning_text", "text": "both."}]},
                 {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
                 {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"},
                 {"type": "function_call_output", "call_id": "c2", "output": "2"},
@@ -402,11 +449,12 @@ mod tests {
             ],
         });
         let want = json!([
-            {"role": "system", "tool_call_id": null, "name": null, "calls": null},
-            {"role": "user", "tool_call_id": null, "name": null, "calls": null},
-            {"role": "assistant", "tool_call_id": null, "name": null, "calls": 2},
-            {"role": "tool", "tool_call_id": "c2", "name": "g", "calls": null},
-            {"role": "tool", "tool_call_id": "c1", "name": "f", "calls": null},
+            {"role": "system", "tool_call_id": null, "name": null, "calls": null, "thinking": null},
+            {"role": "user", "tool_call_id": null, "name": null, "calls": null, "thinking": null},
+            {"role": "assistant", "tool_call_id": null, "name": null, "calls": 2,
+             "thinking": "Call\nboth."},
+            {"role": "tool", "tool_call_id": "c2", "name": "g", "calls": null, "thinking": null},
+            {"role": "tool", "tool_call_id": "c1", "name": "f", "calls": null, "thinking": null},
         ]);
         assert_eq!(messages(body), want);
     }
