@@ -128,29 +128,24 @@ fn put_logprobs(
         .map(|&(id, lp)| triple(lp.map(|lp| lp.logprob), id))
         .collect();
     meta.insert(format!("{side}_token_logprobs"), values.into());
-    if shape.top > 0 {
-        let tops: Vec<Value> = (tokens.iter())
+    // Per position, the triples of a list each score carries (none before the first).
+    let lists = |list: fn(&TokenLogprob) -> &[(u32, f32)]| -> Value {
+        (tokens.iter())
             .map(|(_, lp)| match lp {
-                Some(lp) => (lp.top.iter())
+                Some(lp) => (list(lp).iter())
                     .map(|&(id, v)| triple(Some(v), id))
                     .collect::<Vec<_>>()
                     .into(),
                 None => Value::Null,
             })
-            .collect();
-        meta.insert(format!("{side}_top_logprobs"), tops.into());
+            .collect::<Vec<_>>()
+            .into()
+    };
+    if shape.top > 0 {
+        meta.insert(format!("{side}_top_logprobs"), lists(|lp| &lp.top));
     }
     if shape.chosen {
-        let chosen: Vec<Value> = (tokens.iter())
-            .map(|(_, lp)| match lp {
-                Some(lp) => (lp.chosen.iter())
-                    .map(|&(id, v)| triple(Some(v), id))
-                    .collect::<Vec<_>>()
-                    .into(),
-                None => Value::Null,
-            })
-            .collect();
-        meta.insert(format!("{side}_token_ids_logprobs"), chosen.into());
+        meta.insert(format!("{side}_token_ids_logprobs"), lists(|lp| &lp.chosen));
     }
 }
 
