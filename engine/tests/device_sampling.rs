@@ -263,9 +263,12 @@ fn assert_same(device: &[Output], host: &[Output]) {
             assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
         }
         assert_eq!(d.chosen.len(), h.chosen.len(), "request {i}");
-        for (a, b) in d.chosen.iter().flatten().zip(h.chosen.iter().flatten()) {
-            assert_eq!(a.0, b.0, "request {i}");
-            assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
+        for (a, b) in d.chosen.iter().zip(&h.chosen) {
+            assert_eq!(a.len(), b.len(), "request {i}");
+            for (a, b) in a.iter().zip(b) {
+                assert_eq!(a.0, b.0, "request {i}");
+                assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
+            }
         }
     }
 }

@@ -325,7 +325,7 @@ impl Sampler {
                 1.0
             };
             // The normalizer only serves log-probabilities: a vocabulary-wide exp per token.
-            let ln_z = if self.logprobs {
+            let ln_z = if self.logprobs || !self.chosen.is_empty() {
                 math::sum_exp(logits, max, scale).ln()
             } else {
                 f64::NAN

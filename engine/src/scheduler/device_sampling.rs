@@ -20,7 +20,9 @@ impl<M: ForwardModel> Scheduler<M> {
     /// log-probabilities of given tokens (the device reports only the top ones).
     pub(super) fn samples_on_device(&self, entries: &[Entry]) -> bool {
         let chosen = |e: &Entry| {
-            (self.running.get(e.index)).is_some_and(|r| !r.params.token_ids_logprob.is_empty())
+            e.samples
+                && (self.running.get(e.index))
+                    .is_some_and(|r| !r.params.token_ids_logprob.is_empty())
         };
         self.config.sample_on_device
             && self.model.samples_on_device()

@@ -226,7 +226,7 @@ impl<M: ForwardModel> Scheduler<M> {
 
     /// Processes a launched batch's results for the requests still running, as a plain
     /// step processes its own (`Scheduler::process_results`).
-    fn collect(&mut self, flight: Flight, since: Instant) -> Instant {
+    pub(super) fn collect(&mut self, flight: Flight, since: Instant) -> Instant {
         let Flight {
             entries,
             launched,

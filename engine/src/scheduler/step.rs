@@ -24,6 +24,15 @@ impl<M: ForwardModel> Scheduler<M> {
     pub(super) fn step(&mut self) {
         self.counters.steps += 1;
         let started = Instant::now();
+        // Given tokens' logprobs come from the host sampler, which a launched batch does
+        // not use: while a request asks for them, steps run unoverlapped (the batch in
+        // flight collected first, so nothing is planned on its tokens).
+        let overlap = self.config.overlap_schedule && !self.wants_given_logprobs();
+        if !overlap {
+            if let Some(flight) = self.flight.take() {
+                self.collect(flight, started);
+            }
+        }
         self.reap_abandoned(started);
         // Their KV goes back now, outside the step's free group, not at the end of the
         // step: the decodes and admissions below may need it.
@@ -35,7 +44,7 @@ impl<M: ForwardModel> Scheduler<M> {
         self.get_new_batch_prefill();
         let entries = self.prepare_for_extend();
         let scheduled = phase_done("schedule", started);
-        let computed = if self.config.overlap_schedule {
+        let computed = if overlap {
             self.run_overlapped(&entries, scheduled)
         } else if !entries.is_empty() {
             self.run_batch(&entries, scheduled)
@@ -50,6 +59,12 @@ impl<M: ForwardModel> Scheduler<M> {
         self.cache.end_free_group();
         self.sync_salts();
         phase_done("output", computed);
+    }
+
+    /// Whether a running or waiting request asks for given tokens' logprobs.
+    fn wants_given_logprobs(&self) -> bool {
+        let asks = |r: &Req| !r.params.token_ids_logprob.is_empty();
+        self.running.iter().any(asks) || self.waiting.iter().any(asks)
     }
 
     /// Aborts requests whose client is gone, whose deadline passed, or that were aborted by id.

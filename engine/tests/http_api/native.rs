@@ -252,7 +252,8 @@ async fn generate_reports_the_logprobs_of_given_tokens() {
     assert!((second_in - value(&mine["input_token_logprobs"][1][0])).abs() < 1e-5);
     let fifth_out = value(&mine["output_token_ids_logprobs"][0][1][0]);
     assert!((fifth_out - value(&meta["output_top_logprobs"][0][4][0])).abs() < 1e-6);
-    // A token outside the vocabulary is refused by name.
+    // A token outside the vocabulary is refused by name, and so are more values than a
+    // response returns at once.
     let vocab = server().engine.model_info().vocab_size as u64;
     let (status, body) = post_json("/generate", ask(Some(vec![vocab]))).await;
     assert_eq!(status, 400, "{body}");
@@ -260,6 +261,11 @@ async fn generate_reports_the_logprobs_of_given_tokens() {
         .as_str()
         .unwrap()
         .contains("token_ids_logprob"));
+    let mut huge = ask(Some((0..256).collect()));
+    huge["sampling_params"]["max_new_tokens"] = json!(2048);
+    let (status, body) = post_json("/generate", huge).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["param"], "token_ids_logprob", "{body}");
     common::wait_idle(&server().engine);
 }
 

@@ -13,7 +13,8 @@ use super::generate::{
     accept, check_choice_count, collect_all_partial, submit_choices, ChoiceSpec,
 };
 use super::params::{
-    check_prompt_logprobs, grammar_spec, samples_per_prompt, sampling_params, MAX_TOP_LOGPROBS,
+    check_prompt_logprobs, grammar_spec, samples_per_prompt, sampling_params,
+    MAX_PROMPT_LOGPROB_ENTRIES, MAX_TOP_LOGPROBS,
 };
 use super::protocol::{prompt_inputs, Prompt};
 use super::sse::sse_response;
@@ -88,6 +89,22 @@ pub async fn generate(
         ));
     }
     check_choice_count(inputs.len(), samples)?;
+    // Each output token carries a value per given token: bounded as prompt logprobs are.
+    let given = (inputs.len() * samples as usize)
+        .saturating_mul(params.max_new_tokens as usize)
+        .saturating_mul(chosen.len());
+    if given > MAX_PROMPT_LOGPROB_ENTRIES {
+        return Err(ApiError::invalid_param(
+            "token_ids_logprob",
+            format!(
+                "{} given tokens over up to {} output tokens of {} choices are {given} \
+                 values; at most {MAX_PROMPT_LOGPROB_ENTRIES} are returned at once",
+                chosen.len(),
+                params.max_new_tokens,
+                inputs.len() * samples as usize
+            ),
+        ));
+    }
     // Each prompt's id taken before its prompt is built: an abort by it from now on ends
     // the request, queued or not.
     let calls = (rids_of(request.rid, inputs.len())?.into_iter())
