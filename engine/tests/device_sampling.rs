@@ -97,7 +97,7 @@ struct Output {
     finish: FinishReason,
     logprobs: Vec<(u32, f32, Vec<u32>)>,
     /// Each token's `token_ids_logprob` values.
-    chosen: Vec<Vec<(u32, f32)>>,
+    given: Vec<Vec<(u32, f32)>>,
 }
 
 fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output> {
@@ -109,7 +109,7 @@ fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output>
         .into_iter()
         .map(|mut stream| {
             let (mut tokens, mut text, mut logprobs) = (Vec::new(), String::new(), Vec::new());
-            let mut chosen = Vec::new();
+            let mut given = Vec::new();
             loop {
                 match stream.blocking_next() {
                     Some(GenerateEvent::Chunk {
@@ -120,7 +120,7 @@ fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output>
                     }) => {
                         tokens.extend(token_ids);
                         text.push_str(&piece);
-                        chosen.extend(lps.iter().map(|l| l.chosen.clone()));
+                        given.extend(lps.iter().map(|l| l.given.clone()));
                         logprobs.extend(
                             lps.into_iter().map(|l| {
                                 (l.token_id, l.logprob, l.top.iter().map(|t| t.0).collect())
@@ -133,7 +133,7 @@ fn run_all(engine: &EngineHandle, requests: Vec<GenerateRequest>) -> Vec<Output>
                             text,
                             finish: c.finish_reason,
                             logprobs,
-                            chosen,
+                            given,
                         }
                     }
                     other => panic!("{other:?} after {text:?}"),
@@ -262,8 +262,8 @@ fn assert_same(device: &[Output], host: &[Output]) {
             assert_eq!((a.0, &a.2), (b.0, &b.2), "request {i}");
             assert!((a.1 - b.1).abs() < 1e-4, "request {i}: {} vs {}", a.1, b.1);
         }
-        assert_eq!(d.chosen.len(), h.chosen.len(), "request {i}");
-        for (a, b) in d.chosen.iter().zip(&h.chosen) {
+        assert_eq!(d.given.len(), h.given.len(), "request {i}");
+        for (a, b) in d.given.iter().zip(&h.given) {
             assert_eq!(a.len(), b.len(), "request {i}");
             for (a, b) in a.iter().zip(b) {
                 assert_eq!(a.0, b.0, "request {i}");
@@ -366,11 +366,11 @@ fn given_token_logprobs_sample_their_batches_on_the_host() {
     };
     let host = run(Mode::Host);
     let given = host.last().unwrap();
-    assert_eq!(given.chosen.len(), given.tokens.len());
-    for (token, chosen) in given.tokens.iter().zip(&given.chosen) {
-        let ids: Vec<u32> = chosen.iter().map(|c| c.0).collect();
+    assert_eq!(given.given.len(), given.tokens.len());
+    for (token, given) in given.tokens.iter().zip(&given.given) {
+        let ids: Vec<u32> = given.iter().map(|c| c.0).collect();
         assert_eq!(ids, [13, 42]);
-        assert!(chosen.iter().all(|c| c.1 <= 0.0), "{chosen:?} at {token}");
+        assert!(given.iter().all(|c| c.1 <= 0.0), "{given:?} at {token}");
     }
     for mode in [Mode::Device, Mode::Overlap] {
         assert_same(&run(mode), &host);

@@ -591,7 +591,7 @@ fn prompt_scores<M: ForwardModel>(
             row: q as u32,
             target: a[q + 1],
             top: 2,
-            chosen: std::sync::Arc::from([a[q + 1], 7]),
+            given: std::sync::Arc::from([a[q + 1], 7]),
         });
     }
     runner.model.forward(&batch, &mut runner.kv).unwrap();
@@ -621,9 +621,9 @@ fn gpu_runner_scores_prompts_as_the_cpu_model_does() {
         assert_eq!(g.token, a[p + 1]);
         worst = worst.max((w.logprob.exp() - g.logprob.exp()).abs());
         // Given tokens: the scored one among them, as its own score.
-        assert_eq!(g.chosen.len(), 2);
-        assert_eq!(g.chosen[0], (g.token, g.logprob));
-        worst = worst.max((w.chosen[1].1.exp() - g.chosen[1].1.exp()).abs());
+        assert_eq!(g.given.len(), 2);
+        assert_eq!(g.given[0], (g.token, g.logprob));
+        worst = worst.max((w.given[1].1.exp() - g.given[1].1.exp()).abs());
         let clear = w.top[0].1 - w.top[1].1 > 0.1;
         assert!(
             !clear || w.top[0].0 == g.top[0].0,

@@ -1,7 +1,7 @@
 //! A thinking budget: once a thinking model's block has taken its tokens (as usage counts
-//! them, see [`ReasoningTokens`]), its close (`</think>`) is written for it (forced, as a grammar's
-//! jump-forward is) and it answers. The grammar around it (`GrammarSpec::AfterThinking`)
-//! still ends the block wherever the model writes `</think>` itself.
+//! them, see [`ReasoningTokens`]), its close (`</think>` or `[/THINK]`) is written for it
+//! (forced, as a grammar's jump-forward is) and it answers. The grammar around it
+//! (`GrammarSpec::AfterThinking`) still ends the block wherever the model writes the close.
 
 use crate::tokenizer::{ReasoningTokens, Thinking, Tokenizer};
 use std::sync::Arc;

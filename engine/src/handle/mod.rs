@@ -90,7 +90,8 @@ pub struct EngineConfig {
 /// When the OpenAI chat API splits a reasoning model's thinking from its answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReasoningParser {
-    /// When the chat template writes `<think>` blocks (Qwen 3, SmolLM3, QwQ, R1 distills).
+    /// When the chat template writes thinking blocks (`<think>`: Qwen 3, SmolLM3, QwQ, R1
+    /// distills; `[THINK]`: Magistral).
     #[default]
     Auto,
     /// Never: thinking stays in the content.

@@ -66,7 +66,8 @@ impl PromptInput {
 pub struct ChatPrompt {
     pub ids: Vec<u32>,
     /// Whether the template's own text after the conversation (the generation prompt)
-    /// leaves a `<think>` block open: the output starts in the model's thinking.
+    /// leaves a thinking block open (its tags the template's): the output starts in the
+    /// model's thinking.
     pub opens_thinking: bool,
 }
 

@@ -75,7 +75,7 @@ pub struct TokenLogprob {
     pub logprob: f32,
     pub top: Vec<(u32, f32)>,
     /// Those of the request's `token_ids_logprob`, in their order.
-    pub chosen: Vec<(u32, f32)>,
+    pub given: Vec<(u32, f32)>,
 }
 
 /// Token counts of a request, OpenAI style.

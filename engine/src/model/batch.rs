@@ -37,21 +37,21 @@ pub struct ForwardBatch {
 
 /// A token row whose logits score the token that follows it in the prompt: the model
 /// reduces them to `target`'s log-probability, the `top` most likely tokens and those of
-/// `chosen`, so no vocabulary-wide row leaves it.
+/// `given`, so no vocabulary-wide row leaves it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScoreRow {
     pub row: u32,
     pub target: u32,
     pub top: u32,
     /// The request's `token_ids_logprob`.
-    pub chosen: Arc<[u32]>,
+    pub given: Arc<[u32]>,
 }
 
 impl ScoreRow {
     /// Its score under `logits` (its row's; scratch afterwards), as a sample of its target
     /// would report it.
     pub fn score(&self, logits: &mut [f32]) -> SampleOutput {
-        score_row(logits, self.target, self.top as usize, &self.chosen)
+        score_row(logits, self.target, self.top as usize, &self.given)
     }
 }
 
@@ -224,7 +224,7 @@ mod tests {
                     row: 4,
                     target: 0,
                     top: 0,
-                    chosen: Arc::from([]),
+                    given: Arc::from([]),
                 })
             }),
             ("scored token", |b| {
@@ -232,7 +232,7 @@ mod tests {
                     row: 0,
                     target: 100,
                     top: 0,
-                    chosen: Arc::from([]),
+                    given: Arc::from([]),
                 })
             }),
             ("rows", |b| {

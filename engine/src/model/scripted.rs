@@ -268,7 +268,7 @@ impl ScriptedModel {
                 .take(top)
                 .map(|t| (t, logprob_of(t)))
                 .collect(),
-            chosen: Vec::new(),
+            given: Vec::new(),
         }
     }
 

@@ -35,7 +35,7 @@ pub struct SampleOutput {
     /// first (ties: lower id first). Empty when logprobs were not requested.
     pub top: Vec<(u32, f32)>,
     /// The log-probabilities of `params.token_ids_logprob`, in their order.
-    pub chosen: Vec<(u32, f32)>,
+    pub given: Vec<(u32, f32)>,
 }
 
 /// Which tokens survive the cuts; weights live in `Sampler::weights`.
@@ -80,7 +80,7 @@ pub struct Sampler {
     presence_penalty: f32,
     n_top: usize,
     /// `SamplingParams::token_ids_logprob`.
-    chosen: Vec<u32>,
+    given: Vec<u32>,
     /// The request asked for log-probabilities; greedy decoding skips the softmax otherwise.
     logprobs: bool,
     seed: u64,
@@ -124,7 +124,7 @@ impl Sampler {
             frequency_penalty: params.frequency_penalty,
             presence_penalty: params.presence_penalty,
             n_top: params.logprobs.unwrap_or(0) as usize,
-            chosen: params.token_ids_logprob.clone(),
+            given: params.token_ids_logprob.clone(),
             logprobs: params.logprobs.is_some(),
             logit_bias: merged_bias(&params.logit_bias),
             seed,
@@ -178,7 +178,7 @@ impl Sampler {
                 token: 0,
                 logprob: f32::NEG_INFINITY,
                 top: Vec::new(),
-                chosen: Vec::new(),
+                given: Vec::new(),
             };
         }
         let p = self.process(logits);
@@ -207,7 +207,7 @@ impl Sampler {
                 )
             })
             .collect();
-        let chosen = (self.chosen.iter())
+        let given = (self.given.iter())
             .map(|&i| {
                 let x = logits.get(i as usize).copied().unwrap_or(f32::MIN);
                 (i, p.logprob(x))
@@ -219,7 +219,7 @@ impl Sampler {
             token,
             logprob,
             top,
-            chosen,
+            given,
         }
     }
 
@@ -325,7 +325,7 @@ impl Sampler {
                 1.0
             };
             // The normalizer only serves log-probabilities: a vocabulary-wide exp per token.
-            let ln_z = if self.logprobs || !self.chosen.is_empty() {
+            let ln_z = if self.logprobs || !self.given.is_empty() {
                 math::sum_exp(logits, max, scale).ln()
             } else {
                 f64::NAN

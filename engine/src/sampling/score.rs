@@ -7,15 +7,15 @@ use super::math;
 use super::SampleOutput;
 
 /// `target`'s log-probability under `logits`, the `top` most likely tokens, most likely
-/// first (ties: lower id first), and those of `chosen` in their order, as a sample of
+/// first (ties: lower id first), and those of `given` in their order, as a sample of
 /// `target` would report them. `logits` is scratch afterwards (sanitized in place).
-pub fn score_row(logits: &mut [f32], target: u32, top: usize, chosen: &[u32]) -> SampleOutput {
+pub fn score_row(logits: &mut [f32], target: u32, top: usize, given: &[u32]) -> SampleOutput {
     if logits.is_empty() {
         return SampleOutput {
             token: target,
             logprob: f32::NEG_INFINITY,
             top: Vec::new(),
-            chosen: Vec::new(),
+            given: Vec::new(),
         };
     }
     let max = math::scale_sanitize_max(logits, 1.0);
@@ -28,7 +28,7 @@ pub fn score_row(logits: &mut [f32], target: u32, top: usize, chosen: &[u32]) ->
         .into_iter()
         .map(|i| (i, logprob_of(logits[i as usize])))
         .collect();
-    let chosen = (chosen.iter())
+    let given = (given.iter())
         .map(|&i| {
             (
                 i,
@@ -42,7 +42,7 @@ pub fn score_row(logits: &mut [f32], target: u32, top: usize, chosen: &[u32]) ->
         token: target,
         logprob,
         top,
-        chosen,
+        given,
     }
 }
 
@@ -60,9 +60,9 @@ mod tests {
         let z: f64 = logits.iter().map(|&x| f64::from(x).exp()).sum();
         let expected = |i: usize| (f64::from(logits[i]) - z.ln()) as f32;
         let scored = score_row(&mut logits.clone(), 17, 3, &[5, 17]);
-        assert_eq!(scored.chosen.len(), 2);
-        assert_eq!(scored.chosen[1], (17, scored.logprob));
-        assert!((scored.chosen[0].1 - expected(5)).abs() < 1e-5);
+        assert_eq!(scored.given.len(), 2);
+        assert_eq!(scored.given[1], (17, scored.logprob));
+        assert!((scored.given[0].1 - expected(5)).abs() < 1e-5);
         assert_eq!(scored.token, 17);
         assert!((scored.logprob - expected(17)).abs() < 1e-5);
         let mut order: Vec<usize> = (0..logits.len()).collect();

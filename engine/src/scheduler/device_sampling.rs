@@ -19,14 +19,14 @@ impl<M: ForwardModel> Scheduler<M> {
     /// rows one after another, each depending on the last) and none asks for the
     /// log-probabilities of given tokens (the device reports only the top ones).
     pub(super) fn samples_on_device(&self, entries: &[Entry]) -> bool {
-        let chosen = |e: &Entry| {
+        let given = |e: &Entry| {
             e.samples
                 && (self.running.get(e.index))
                     .is_some_and(|r| !r.params.token_ids_logprob.is_empty())
         };
         self.config.sample_on_device
             && self.model.samples_on_device()
-            && entries.iter().all(|e| e.draft.is_empty() && !chosen(e))
+            && entries.iter().all(|e| e.draft.is_empty() && !given(e))
     }
 
     /// Runs the batch and samples it on the model's device; one result per sampling entry,
@@ -119,7 +119,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     token: row.token,
                     logprob: row.logprob,
                     top: row.top,
-                    chosen: Vec::new(),
+                    given: Vec::new(),
                 }])
             })
             .collect()

@@ -30,7 +30,7 @@ impl<M: ForwardModel> Scheduler<M> {
             token_id: out.token,
             logprob: out.logprob,
             top: out.top,
-            chosen: out.chosen,
+            given: out.given,
         });
         if self.push_output_token(index, out.token, logprob) {
             return true;
@@ -50,12 +50,12 @@ impl<M: ForwardModel> Scheduler<M> {
         for token in forced {
             self.running[index].sampler.observe(token);
             // Forced: the only token the grammar allowed, so its probability is 1.
-            let chosen = &self.running[index].params.token_ids_logprob;
+            let given = &self.running[index].params.token_ids_logprob;
             let logprob = with_logprobs.then(|| TokenLogprob {
                 token_id: token,
                 logprob: 0.0,
                 top: vec![(token, 0.0)],
-                chosen: forced_chosen(chosen, token),
+                given: forced_given(given, token),
             });
             if self.push_output_token(index, token, logprob) {
                 return true;
@@ -383,7 +383,7 @@ impl Req {
 
 /// The `token_ids_logprob` values at a position the grammar forced to `token`: certain
 /// for it, impossible for the others.
-fn forced_chosen(ids: &[u32], token: u32) -> Vec<(u32, f32)> {
+fn forced_given(ids: &[u32], token: u32) -> Vec<(u32, f32)> {
     (ids.iter())
         .map(|&i| (i, if i == token { 0.0 } else { f32::NEG_INFINITY }))
         .collect()

@@ -27,7 +27,7 @@ pub(super) fn push_score_rows(
             row: (base + q - computed.start) as u32,
             target: req.input_ids[q + 1],
             top: s.top,
-            chosen: s.chosen.clone(),
+            given: s.given.clone(),
         });
     }
     (end.saturating_sub(first), first + 1)
@@ -72,7 +72,7 @@ impl<M: ForwardModel> Scheduler<M> {
                     token_id: m.token,
                     logprob: m.logprob,
                     top: m.top.clone(),
-                    chosen: m.chosen.clone(),
+                    given: m.given.clone(),
                 }));
             }
         }

@@ -88,16 +88,16 @@ pub struct PromptScores {
     /// Most likely alternatives given with each score.
     pub top: u32,
     /// Tokens scored at every position besides (`token_ids_logprob`).
-    pub chosen: std::sync::Arc<[u32]>,
+    pub given: std::sync::Arc<[u32]>,
     pub scores: Vec<TokenLogprob>,
 }
 
 impl PromptScores {
-    pub fn new(from: u32, top: u32, chosen: &[u32]) -> Self {
+    pub fn new(from: u32, top: u32, given: &[u32]) -> Self {
         Self {
             from: (from as usize).max(1),
             top,
-            chosen: chosen.into(),
+            given: given.into(),
             scores: Vec::new(),
         }
     }

@@ -11,7 +11,7 @@ use super::{ThinkTags, Thinking, Tokenizer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// Blank so far, or the start of `<think>` after blanks: it may still open a block.
+    /// Blank so far, or the start of the open tag after blanks: it may still open a block.
     Lead,
     Thinking,
     /// After the block, or without one.

@@ -353,9 +353,11 @@ pub(super) fn to_chat_message(m: &ChatMessageIn) -> Result<ChatMessage, ApiError
         name: m.name.clone(),
         // Templates read an assistant turn's thinking only.
         reasoning_content: (m.role == "assistant")
-            .then(|| m.reasoning_content.clone().or_else(|| m.reasoning.clone()))
-            .flatten()
-            .filter(|r| !r.is_empty()),
+            .then(|| {
+                let text = |t: &Option<String>| t.clone().filter(|t| !t.is_empty());
+                text(&m.reasoning_content).or_else(|| text(&m.reasoning))
+            })
+            .flatten(),
         // Only the engine sets a turn's tools.
         tools: None,
     })

@@ -228,9 +228,10 @@ impl ToolStream {
     }
 
     /// At the end of the output: the content not yet sent, the pieces of calls not yet
-    /// sent (`calls` then holds them whole), and whether a call was cut short. What was sent is a prefix of the unstreamed content
-    /// ([`ToolFormat::parse`]: it stops before the first call and its trailing whitespace),
-    /// so the rest of that content is what remains. An output cut short in a call the
+    /// sent (`calls` then holds them whole), and whether a call was cut short. What was
+    /// sent is a prefix of the unstreamed content ([`ToolFormat::parse`]: it stops before
+    /// the first call and its trailing whitespace), so the rest of that content is what
+    /// remains. An output cut short in a call the
     /// stream began keeps that call, its arguments as far as they were written; the content
     /// is then what the text before that call holds.
     fn finish(&mut self) -> (String, Vec<CallPiece>, bool) {

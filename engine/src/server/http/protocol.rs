@@ -166,8 +166,8 @@ pub struct ChatCompletionRequest {
     /// Whether a reasoning model's thinking comes apart from its answer (SGLang's name;
     /// default true where the server splits reasoning at all).
     pub separate_reasoning: Option<bool>,
-    /// At most this many tokens of thinking for a thinking model: `</think>` is then
-    /// written for it, and it answers (the name Qwen's and SGLang's thinking budgets use).
+    /// At most this many tokens of thinking for a thinking model: its close (`</think>`,
+    /// `[/THINK]`) is then written for it, and it answers (the name Qwen's and SGLang's thinking budgets use).
     pub thinking_budget: Option<u32>,
     /// More variables for the chat template (`{"enable_thinking": false}`).
     pub chat_template_kwargs: Option<serde_json::Map<String, serde_json::Value>>,

@@ -1,11 +1,11 @@
 //! A reasoning model's thinking (`<think>` … `</think>`: Qwen 3, SmolLM3, QwQ, DeepSeek-R1
 //! distills; `[THINK]` … `[/THINK]`: Magistral) split out of the answer as
-//! `reasoning_content`, as vLLM's and SGLang's reasoning
-//! parsers and llama.cpp's `--reasoning-format` do. Only one block counts: one that opens the
-//! output (after whitespace), or, when the prompt leaves a block open (templates that write
-//! `<think>` into the generation prompt), everything up to the first `</think>`. The thinking
-//! is trimmed, the answer loses the whitespace that follows the block; an output cut inside
-//! the block is all thinking. Streamed, the same split comes out in deltas.
+//! `reasoning_content`, as vLLM's and SGLang's reasoning parsers and llama.cpp's
+//! `--reasoning-format` do. Only one block counts: one that opens the output (after
+//! whitespace), or, when the prompt leaves a block open (templates that write the open tag
+//! into the generation prompt), everything up to the first close. The thinking is trimmed,
+//! the answer loses the whitespace that follows the block; an output cut inside the block
+//! is all thinking. Streamed, the same split comes out in deltas.
 
 use crate::tokenizer::Thinking;
 
@@ -33,7 +33,7 @@ pub fn split_reasoning(text: &str, thinking: Thinking) -> (Option<String>, Strin
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
-    /// Only whitespace, or the start of `<think>` after it, so far.
+    /// Only whitespace, or the start of the open tag after it, so far.
     Undecided,
     Thinking,
     /// After the block (`trim`: its whitespace not yet passed) or without one.

@@ -23,8 +23,9 @@ pub(super) struct Prepared {
     pub prompt_tokens: u32,
     /// Samples of the prompt (`n`; 0 counts as 1).
     pub samples: u32,
-    /// With `require_reasoning`, the token that ends the thinking (`</think>`), when the
-    /// vocabulary has one: output up to it counts as reasoning tokens.
+    /// With `require_reasoning`, the token that ends the thinking (the template's close:
+    /// `</think>` or `[/THINK]`), when the vocabulary has one: output up to it counts as
+    /// reasoning tokens.
     pub think_end: Option<u32>,
     /// The prompt's ids from `logprob_start_len`, when input logprobs are asked for.
     pub input_logprob_ids: Option<Vec<u32>>,

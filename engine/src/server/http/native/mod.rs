@@ -71,11 +71,11 @@ pub async fn generate(
     )
     .map_err(|e| sglang_names(e, field))?;
     // Reported with the other logprobs, so only when they are (as SGLang does).
-    let chosen = match request.token_ids_logprob {
+    let given = match request.token_ids_logprob {
         Some(ids) if want_logprobs => ids.uniform("token_ids_logprob")?,
         _ => Vec::new(),
     };
-    params.token_ids_logprob = chosen.clone();
+    params.token_ids_logprob = given.clone();
     let samples = samples_per_prompt(&fields)?;
     let grammar = grammar_spec(&fields)?;
     let inputs = prompt_inputs(prompt, field)?;
@@ -90,16 +90,16 @@ pub async fn generate(
     }
     check_choice_count(inputs.len(), samples)?;
     // Each output token carries a value per given token: bounded as prompt logprobs are.
-    let given = (inputs.len() * samples as usize)
+    let values = (inputs.len() * samples as usize)
         .saturating_mul(params.max_new_tokens as usize)
-        .saturating_mul(chosen.len());
-    if given > MAX_PROMPT_LOGPROB_ENTRIES {
+        .saturating_mul(given.len());
+    if values > MAX_PROMPT_LOGPROB_ENTRIES {
         return Err(ApiError::invalid_param(
             "token_ids_logprob",
             format!(
-                "{} given tokens over up to {} output tokens of {} choices are {given} \
+                "{} given tokens over up to {} output tokens of {} choices are {values} \
                  values; at most {MAX_PROMPT_LOGPROB_ENTRIES} are returned at once",
-                chosen.len(),
+                given.len(),
                 params.max_new_tokens,
                 inputs.len() * samples as usize
             ),
@@ -136,8 +136,12 @@ pub async fn generate(
     }
     if want_logprobs {
         let scored = input_ids.iter().map(Vec::len).sum::<usize>() * samples as usize;
-        let alternatives = top.saturating_add(u32::try_from(chosen.len()).unwrap_or(u32::MAX));
-        check_prompt_logprobs(scored, alternatives, "top_logprobs_num")?;
+        let alternatives = top.saturating_add(u32::try_from(given.len()).unwrap_or(u32::MAX));
+        let param = match given.is_empty() {
+            true => "top_logprobs_num",
+            false => "token_ids_logprob",
+        };
+        check_prompt_logprobs(scored, alternatives, param)?;
     }
     let prompt_tokens = prompts.iter().map(|p| p.len() as u32).collect();
     let max_new = params.max_new_tokens;
@@ -166,7 +170,7 @@ pub async fn generate(
         engine: engine.clone(),
         logprobs: want_logprobs.then_some(LogprobShape {
             top: top as usize,
-            chosen: !chosen.is_empty(),
+            given: !given.is_empty(),
             text: request.return_text_in_logprobs.unwrap_or(false),
         }),
         input_ids,

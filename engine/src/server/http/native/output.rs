@@ -19,7 +19,7 @@ pub struct LogprobShape {
     /// `top_logprobs_num`: alternatives per position (none: no `*_top_logprobs`).
     pub top: usize,
     /// `token_ids_logprob` was given: `*_token_ids_logprobs` hold each position's.
-    pub chosen: bool,
+    pub given: bool,
     /// `return_text_in_logprobs`: each triple's token text (else null).
     pub text: bool,
 }
@@ -144,8 +144,8 @@ fn put_logprobs(
     if shape.top > 0 {
         meta.insert(format!("{side}_top_logprobs"), lists(|lp| &lp.top));
     }
-    if shape.chosen {
-        meta.insert(format!("{side}_token_ids_logprobs"), lists(|lp| &lp.chosen));
+    if shape.given {
+        meta.insert(format!("{side}_token_ids_logprobs"), lists(|lp| &lp.given));
     }
 }
 
