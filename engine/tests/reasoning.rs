@@ -32,13 +32,17 @@ const ANSWER: &str = "[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}\\.";
 
 fn servers() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
-    SERVERS.get_or_init(|| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.kv_budget_bytes = 64 << 20;
-        config.max_context_len = 2048;
-        config.chat_template = Some(THINKING_TEMPLATE.into());
-        serve(config)
-    })
+    SERVERS.get_or_init(|| serve_template(THINKING_TEMPLATE, 64 << 20, 2048))
+}
+
+/// Servers of the model under chat template `template`, with a KV budget of `kv_bytes` and
+/// a context of `context` tokens.
+fn serve_template(template: &str, kv_bytes: usize, context: usize) -> Servers {
+    let mut config = EngineConfig::new(common::model_path());
+    config.kv_budget_bytes = kv_bytes;
+    config.max_context_len = context;
+    config.chat_template = Some(template.into());
+    serve(config)
 }
 
 fn ask(regex: &str, extra: Value) -> Value {

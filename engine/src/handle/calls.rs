@@ -17,8 +17,7 @@ impl EngineHandle {
     pub fn open_calls(&self, requests: &mut [GenerateRequest]) -> Result<(), SubmitError> {
         for request in requests.iter_mut().filter(|r| r.call.is_none()) {
             let call = self.open_call(request.tenant, request.rid.as_deref())?;
-            request.rid = Some(call.rid().to_string());
-            request.call = Some(call);
+            request.attach_call(call);
         }
         Ok(())
     }
@@ -44,6 +43,16 @@ impl EngineHandle {
                 "request id {rid:?} is already in flight: ids must be unique"
             ))
         })
+    }
+
+    /// `n` calls named by the engine for `tenant`, for a door whose requests have no ids of
+    /// their client's and whose prompts are still to build.
+    pub fn open_engine_calls(
+        &self,
+        tenant: TenantId,
+        n: usize,
+    ) -> Result<Vec<Arc<Call>>, SubmitError> {
+        (0..n).map(|_| self.open_call(tenant, None)).collect()
     }
 
     /// An id of the engine's own, for a request its client did not name.

@@ -39,6 +39,12 @@ pub struct GenerateRequest {
 }
 
 impl GenerateRequest {
+    /// Gives the request its registered `call`, whose id it takes.
+    pub fn attach_call(&mut self, call: std::sync::Arc<super::Call>) {
+        self.rid = Some(call.rid().to_string());
+        self.call = Some(call);
+    }
+
     pub fn new(input_ids: Vec<u32>, params: SamplingParams) -> Self {
         Self {
             rid: None,

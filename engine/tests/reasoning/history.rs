@@ -13,13 +13,7 @@ const HISTORY_TEMPLATE: &str = "{% for m in messages %}<|im_start|>{{ m.role }}\
 
 fn history_servers() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
-    SERVERS.get_or_init(|| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.kv_budget_bytes = 32 << 20;
-        config.max_context_len = 1024;
-        config.chat_template = Some(HISTORY_TEMPLATE.into());
-        serve(config)
-    })
+    SERVERS.get_or_init(|| serve_template(HISTORY_TEMPLATE, 32 << 20, 1024))
 }
 
 fn cached(reply: &Value) -> u64 {

@@ -12,13 +12,7 @@ const MISTRAL_THINKING_TEMPLATE: &str = "{% for m in messages %}[INST]{{ m.conte
 
 fn mistral_servers() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
-    SERVERS.get_or_init(|| {
-        let mut config = EngineConfig::new(common::model_path());
-        config.kv_budget_bytes = 32 << 20;
-        config.max_context_len = 1024;
-        config.chat_template = Some(MISTRAL_THINKING_TEMPLATE.into());
-        serve(config)
-    })
+    SERVERS.get_or_init(|| serve_template(MISTRAL_THINKING_TEMPLATE, 32 << 20, 1024))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -62,9 +62,7 @@ pub async fn completions(
     check_choice_count(inputs.len(), samples)?;
     // Named before the prompts are built, so that an abort of all the tenant's requests
     // reaches them meanwhile.
-    let calls = (0..inputs.len())
-        .map(|_| engine.open_call(caller.tenant, None))
-        .collect::<Result<Vec<_>, _>>()?;
+    let calls = engine.open_engine_calls(caller.tenant, inputs.len())?;
     let prompts = engine
         .build_prompts(inputs, caller.tenant)
         .await

@@ -102,9 +102,8 @@ pub async fn embeddings(
     let inputs = embedding_inputs(request.input)?;
     // Named before the prompts are built, so that an abort of all the tenant's requests
     // reaches them meanwhile.
-    let mut calls = (0..inputs.len())
-        .map(|_| engine.open_call(caller.tenant, None))
-        .collect::<Result<Vec<_>, _>>()?
+    let mut calls = engine
+        .open_engine_calls(caller.tenant, inputs.len())?
         .into_iter();
     let ids = engine
         .build_prompts(inputs, caller.tenant)
@@ -119,8 +118,7 @@ pub async fn embeddings(
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
             if let Some(call) = calls.next() {
-                request.rid = Some(call.rid().to_string());
-                request.call = Some(call);
+                request.attach_call(call);
             }
             request
         })

@@ -104,8 +104,7 @@ pub async fn submit_choices(
         .map(|(i, input_ids)| {
             let mut request = GenerateRequest::new(input_ids, spec.params.clone());
             if let Some(call) = spec.calls.get(i) {
-                request.rid = Some(call.rid().to_string());
-                request.call = Some(call.clone());
+                request.attach_call(call.clone());
             }
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
             let len = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);

@@ -177,10 +177,7 @@ pub async fn score(
     }
     // Named before the prompts are built, so that an abort of all the tenant's requests
     // reaches them meanwhile.
-    let mut calls = (0..pairs)
-        .map(|_| engine.open_call(caller.tenant, None))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter();
+    let mut calls = engine.open_engine_calls(caller.tenant, pairs)?.into_iter();
     let prompts = inputs.prompts(engine, &caller, request.item_first).await?;
     let mut namespace = caller.namespace_for(None);
     namespace.adapter = served.adapter;
@@ -195,8 +192,7 @@ pub async fn score(
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
             if let Some(call) = calls.next() {
-                request.rid = Some(call.rid().to_string());
-                request.call = Some(call);
+                request.attach_call(call);
             }
             requests.push(request);
         }
