@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3, phi3 and granite families, two LongRoPE variants of phi3 and a Mixtral-style llama.
+smollm3, phi3, granite and gpt-oss families, two LongRoPE variants of phi3 and a Mixtral-style
+llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -28,7 +29,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite")
+            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -122,6 +123,19 @@ LAYOUTS = {
         rope_base=10000.0, eps=1e-5, tied=False, qkv_bias=False, qk_norm=False,
         sliding_window=16, add_bos=True,
         embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.05,
+    ),
+    # gpt-oss style: Q/K/V and output biases, a sink per head, NeoX RoPE stretched by YaRN
+    # (32x over an original 128 positions, so the fixtures' prompts and continuations reach
+    # past it), even layers sliding over 16 keys, and in every layer 8 experts with biases,
+    # 4 used per token, their weights in MXFP4 as gpt-oss ships them. The BPE vocabulary is
+    # SmolLM2's with GPT-4o's pre-tokenizer, as gpt-oss's o200k vocabulary uses.
+    "gpt_oss": dict(
+        arch="gpt-oss", seed=0x6055, n_layer=2, n_embd=256, n_head=8, n_head_kv=2,
+        head_dim=64, n_ff=192, rope_base=150000.0, eps=1e-5, tied=False, qkv_bias=True,
+        qk_norm=False, pre="gpt-4o", add_bos=False, sliding_window=16, experts=8,
+        experts_used=4, expert_ff=192, expert_type="mxfp4", yarn_factor=32.0,
+        yarn_original_context=128,
+        embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25,
     ),
 }
 # Phi-3.5 style LongRoPE: the phi3 model with short and long frequency factors and an
@@ -388,6 +402,26 @@ def llama31_rope_factors(base: float, dim: int, factor=8.0, low=1.0, high=4.0,
     return np.array(out, dtype=np.float32)
 
 
+# ggml's MXFP4: 32 values per block, one E8M0 scale byte then 16 bytes of nibbles (low
+# nibbles elements 0..16), each nibble indexing twice an E2M1 value.
+MXFP4_TYPE_ID = 39
+FP4_TWICE = np.array([0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12], dtype=np.float64)
+
+
+def mxfp4_bytes(data: np.ndarray) -> np.ndarray:
+    """Each block scaled so its largest magnitude lands at or below E2M1's largest (6), each
+    value then the nearest table entry."""
+    blocks = data.astype(np.float64).reshape(-1, 32)
+    amax = np.abs(blocks).max(axis=1)
+    e = np.where(amax > 0, np.floor(np.log2(np.maximum(amax, 1e-30))) - 2 + 127, 0)
+    e = np.clip(e, 1, 254).astype(np.uint8)
+    half = np.ldexp(1.0, e.astype(np.int32) - 128)
+    scaled = blocks / half[:, None]
+    codes = np.abs(scaled[:, :, None] - FP4_TWICE[None, None, :]).argmin(axis=2).astype(np.uint8)
+    packed = codes[:, :16] | (codes[:, 16:] << 4)
+    return np.concatenate([e[:, None], packed], axis=1).reshape(-1)
+
+
 class Tensors:
     """Draws tensors from one generator in a fixed order and adds them to the writer."""
 
@@ -405,6 +439,12 @@ class Tensors:
             self.w.add_tensor(name, data.astype(np.float16))
         else:
             self.w.add_tensor(name, gguf.quants.quantize(data, ty), raw_dtype=ty)
+
+    def add_mxfp4(self, name: str, data: np.ndarray) -> None:
+        """MXFP4 blocks (a type this gguf package predates, written as raw bytes)."""
+        shape = data.shape
+        self.w.add_tensor(name, mxfp4_bytes(data).view(np.int8), raw_shape=shape,
+                          raw_dtype=MXFP4_TYPE_ID)
 
     def norm(self, name: str, n: int, gain: float = 1.0) -> None:
         self.add(name, gain * (1.0 + self.normal((n,), 0.1)), Q.F32)
@@ -442,8 +482,12 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_rope_dimension_count(hd)
     if "rope_dims" in L:
         w.add_rope_dimension_count(L["rope_dims"])
-    if arch in ("gemma2", "gemma3", "phi3"):
+    if arch in ("gemma2", "gemma3", "phi3", "gpt-oss"):
         w.add_sliding_window(L["sliding_window"])
+    if "yarn_factor" in L:
+        w.add_rope_scaling_type(gguf.RopeScalingType.YARN)
+        w.add_rope_scaling_factor(L["yarn_factor"])
+        w.add_rope_scaling_orig_ctx_len(L["yarn_original_context"])
     if arch == "gemma2":
         w.add_attn_logit_softcapping(L["attn_logit_softcapping"])
         w.add_final_logit_softcapping(L["final_logit_softcapping"])
@@ -543,10 +587,23 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.norm(p + "attn_q_norm.weight", hd)
             t.norm(p + "attn_k_norm.weight", hd)
         t.matrix(p + "attn_output.weight", d, nh * hd, 1.0 / math.sqrt(nh * hd), mt)
+        if arch == "gpt-oss":
+            t.add(p + "attn_output.bias", t.normal((d,), 0.1), Q.F32)
+            # Sinks from well below the scores to well above them.
+            t.add(p + "attn_sinks.weight", t.normal((nh,), 2.0), Q.F32)
         if arch in ("gemma2", "gemma3"):
             t.norm(p + "post_attention_norm.weight", d)
-        t.norm(p + "ffn_norm.weight", d)
-        if "experts" in L:
+        # gpt-oss stores the norm before its MLP under the Hugging Face name.
+        t.norm(p + ("post_attention_norm.weight" if arch == "gpt-oss" else "ffn_norm.weight"), d)
+        if arch == "gpt-oss":
+            ne, eff = L["experts"], L["expert_ff"]
+            t.add(p + "ffn_gate_inp.weight", t.normal((ne, d), 4.0 / math.sqrt(d)), Q.F32)
+            t.add(p + "ffn_gate_inp.bias", t.normal((ne,), 0.5), Q.F32)
+            for part, (rows, cols) in (("gate", (eff, d)), ("up", (eff, d)), ("down", (d, eff))):
+                weights = t.normal((ne, rows, cols), 1.5 / math.sqrt(cols))
+                t.add_mxfp4(p + f"ffn_{part}_exps.weight", weights)
+                t.add(p + f"ffn_{part}_exps.bias", t.normal((ne, rows), 0.3), Q.F32)
+        elif "experts" in L:
             # The router, then one 3-D tensor per projection, the expert index slowest.
             ne, eff = L["experts"], L["expert_ff"]
             t.add(p + "ffn_gate_inp.weight", t.normal((ne, d), 4.0 / math.sqrt(d)), Q.F32)

@@ -56,6 +56,27 @@ fn gelu_mul_row(gate: &[f32], up: &[f32], dst: &mut [f32]) {
     }
 }
 
+/// gpt-oss's expert activation (ggml's `swiglu_oai`): with `g = min(gate, 7)` and
+/// `u = clamp(up, -7, 7)`, writes `g * sigmoid(1.702 g) * (u + 1)` rows of `ffn` from
+/// `[gate | up]` rows.
+pub fn clamped_swiglu(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {
+    gated("clamped_swiglu", gate_up, ffn, out, clamped_swiglu_row)
+}
+
+/// What `clamped_swiglu` clamps its gate and up values to.
+const SWIGLU_LIMIT: f32 = 7.0;
+/// The sigmoid's slope in `clamped_swiglu`.
+const SWIGLU_ALPHA: f32 = 1.702;
+
+#[multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+fma"))]
+fn clamped_swiglu_row(gate: &[f32], up: &[f32], dst: &mut [f32]) {
+    for ((d, &g), &u) in dst.iter_mut().zip(gate).zip(up) {
+        let g = g.min(SWIGLU_LIMIT);
+        let u = u.clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT);
+        *d = g / (1.0 + exp_approx(-SWIGLU_ALPHA * g)) * (u + 1.0);
+    }
+}
+
 /// The residual connection: `x += y`, element by element.
 pub fn add_in_place(x: &mut [f32], y: &[f32]) -> Result<(), KernelError> {
     if x.len() != y.len() {
@@ -103,6 +124,26 @@ mod tests {
             );
         }
         assert!(gelu_mul(&gate_up[..5], 3, &mut out[..2]).is_err());
+    }
+
+    #[test]
+    fn clamped_swiglu_clamps_then_gates_as_the_formula_says() {
+        let gates = [-20.0f32, -1.0, 0.0, 0.5, 6.9, 7.0, 30.0];
+        let ups = [0.3f32, -9.0, 2.0, 10.0, -1.0, 7.5, -0.25];
+        let mut gate_up = gates.to_vec();
+        gate_up.extend(ups);
+        let mut out = [0.0f32; 7];
+        clamped_swiglu(&gate_up, 7, &mut out).unwrap();
+        for ((&g, &u), &got) in gates.iter().zip(&ups).zip(&out) {
+            let x = f64::from(g).min(7.0);
+            let y = f64::from(u).clamp(-7.0, 7.0);
+            let want = x / (1.0 + (-1.702 * x).exp()) * (y + 1.0);
+            assert!(
+                (f64::from(got) - want).abs() <= 1e-5 * want.abs().max(1.0),
+                "{g} {u}: {got} vs {want}"
+            );
+        }
+        assert!(clamped_swiglu(&gate_up[..5], 3, &mut out[..2]).is_err());
     }
 
     #[test]

@@ -23,8 +23,46 @@ pub struct Rope {
     style: RopeStyle,
     /// Linear position scaling: positions are divided by this factor.
     linear_factor: f64,
-    /// Multiplies the rotated pairs (llama.cpp's `attn_factor`: LongRoPE's attention scale).
+    /// Multiplies the rotated pairs (llama.cpp's `attn_factor`: LongRoPE's attention scale,
+    /// YaRN's magnitude correction).
     mscale: f64,
+    /// The frequency base, which places YaRN's ramp.
+    base: f64,
+}
+
+/// YaRN's context extension as llama.cpp runs it (`ext_factor` 1): pairs that turn fewer
+/// than `beta_slow` times over the original context are interpolated (their frequency
+/// divided by `factor`), those turning more than `beta_fast` times keep theirs, a linear ramp
+/// mixes the two between, and every rotated pair is scaled by `1 + 0.1 ln(factor)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Yarn {
+    /// How far the context is stretched (`{arch}.rope.scaling.factor`).
+    pub factor: f32,
+    /// The context trained before the stretch (`rope.scaling.original_context_length`).
+    pub original_context: usize,
+    /// Rotations over the original context above which a pair is left as it is (32).
+    pub beta_fast: f32,
+    /// Rotations below which a pair is fully interpolated (1).
+    pub beta_slow: f32,
+}
+
+impl Yarn {
+    /// llama.cpp's defaults for the two betas.
+    pub fn new(factor: f32, original_context: usize) -> Self {
+        Self {
+            factor,
+            original_context,
+            beta_fast: 32.0,
+            beta_slow: 1.0,
+        }
+    }
+
+    /// The pair index where a pair turns `rotations` times over the original context
+    /// (ggml's `ggml_rope_yarn_corr_dim`).
+    fn pair_turning(&self, rotations: f64, rot_dim: usize, base: f64) -> f64 {
+        let turns = self.original_context as f64 / (rotations * 2.0 * std::f64::consts::PI);
+        rot_dim as f64 * turns.ln() / (2.0 * base.ln())
+    }
 }
 
 impl Rope {
@@ -54,18 +92,61 @@ impl Rope {
             style,
             linear_factor: linear_factor as f64,
             mscale: 1.0,
+            base: base as f64,
         })
     }
 
     /// Multiplies every rotated pair by `mscale` (llama.cpp's `attn_factor`, which LongRoPE
-    /// files declare); the dimensions past the rotary ones keep their values.
+    /// and YaRN files declare) on top of any scale already set; the dimensions past the
+    /// rotary ones keep their values.
     pub fn with_mscale(mut self, mscale: f32) -> Result<Self, KernelError> {
         if !(mscale.is_finite() && mscale > 0.0) {
             return Err(KernelError::Shape(format!(
                 "rope: scale {mscale} must be positive and finite"
             )));
         }
-        self.mscale = mscale as f64;
+        self.mscale *= mscale as f64;
+        Ok(self)
+    }
+
+    /// Stretches the context by YaRN (see [`Yarn`]): each pair's frequency becomes
+    /// `f * (ramp + (1 - ramp) / factor)`, which is ggml's mix of the interpolated and the
+    /// extrapolated angle, and the rotated pairs are scaled by `1 + 0.1 ln(factor)`.
+    pub fn with_yarn(mut self, yarn: Yarn) -> Result<Self, KernelError> {
+        let Yarn {
+            factor,
+            original_context,
+            beta_fast,
+            beta_slow,
+        } = yarn;
+        let betas_ok = [beta_fast, beta_slow]
+            .iter()
+            .all(|b| b.is_finite() && *b > 0.0);
+        if !(factor.is_finite() && factor > 0.0) || original_context == 0 || !betas_ok {
+            return Err(KernelError::Shape(format!(
+                "rope: YaRN factor {factor} over {original_context} positions \
+                 (betas {beta_fast}, {beta_slow})"
+            )));
+        }
+        let rot_dim = 2 * self.inv_freq.len();
+        let low = yarn
+            .pair_turning(beta_fast as f64, rot_dim, self.base)
+            .floor()
+            .max(0.0);
+        let high = yarn
+            .pair_turning(beta_slow as f64, rot_dim, self.base)
+            .ceil()
+            .min(rot_dim as f64 - 1.0);
+        let scale = 1.0 / factor as f64;
+        for (i, f) in self.inv_freq.iter_mut().enumerate() {
+            let y = (i as f64 - low) / (high - low).max(0.001);
+            let ramp = 1.0 - y.clamp(0.0, 1.0);
+            *f *= scale * (1.0 - ramp) + ramp;
+        }
+        // llama.cpp cancels ggml's scale where the factor does not stretch.
+        if factor > 1.0 {
+            self.mscale *= 1.0 + 0.1 * (factor as f64).ln();
+        }
         Ok(self)
     }
 
@@ -269,6 +350,51 @@ mod tests {
         }
         assert!(plain.clone().with_mscale(0.0).is_err());
         assert!(plain.with_mscale(f32::INFINITY).is_err());
+    }
+
+    #[test]
+    fn yarn_mixes_interpolated_and_extrapolated_angles_as_ggml_does() {
+        // ggml's rope_yarn, written out per position in f32: theta_extrap = pos * base^(-2i/d),
+        // theta_interp = theta_extrap / factor, mixed by the ramp between the corrected dims.
+        let (head_dim, base, factor, orig) = (64usize, 150_000.0f32, 32.0f32, 4096usize);
+        let corr = |rot: f32| {
+            head_dim as f32 * (orig as f32 / (rot * 2.0 * std::f32::consts::PI)).ln()
+                / (2.0 * base.ln())
+        };
+        let (low, high) = (corr(32.0).floor().max(0.0), corr(1.0).ceil().min(63.0));
+        let mscale = 1.0 + 0.1 * factor.ln();
+        let rope = Rope::new(head_dim, head_dim, base, RopeStyle::Neox, 1.0)
+            .unwrap()
+            .with_yarn(Yarn::new(factor, orig))
+            .unwrap();
+        let positions = [0u32, 1, 7, 4095, 100_000];
+        let mut angles = RopeAngles::default();
+        rope.angles_into(&positions, &mut angles);
+        let mut interpolated = 0;
+        for (p, row) in positions.iter().zip(angles.cos_sin.chunks_exact(32)) {
+            for (i, &(c, s)) in row.iter().enumerate() {
+                let extrap = *p as f32 * base.powf(-2.0 * i as f32 / head_dim as f32);
+                let interp = extrap / factor;
+                let ramp = 1.0 - ((i as f32 - low) / (high - low).max(0.001)).clamp(0.0, 1.0);
+                let theta = interp * (1.0 - ramp) + extrap * ramp;
+                // f32 angles of large positions drift; compare through the angle's sine
+                // and cosine with a tolerance that grows with it.
+                let tol = 1e-4 * (1.0 + theta.abs() * 1e-2);
+                assert!((c - theta.cos() * mscale).abs() < tol, "pos {p} pair {i}");
+                assert!((s - theta.sin() * mscale).abs() < tol, "pos {p} pair {i}");
+                interpolated += usize::from(ramp == 0.0 && *p == 1);
+            }
+        }
+        // The slowest pairs are interpolated, the fastest left alone.
+        assert!(interpolated > 0 && interpolated < 32);
+        // A factor of 1 changes nothing.
+        let plain = Rope::new(head_dim, head_dim, base, RopeStyle::Neox, 1.0).unwrap();
+        let same = plain.clone().with_yarn(Yarn::new(1.0, orig)).unwrap();
+        let (a, b) = (plain.parts(), same.parts());
+        assert!(a.1.iter().zip(b.1).all(|(x, y)| (x - y).abs() <= 1e-15 * x));
+        assert_eq!((a.3, a.4), (b.3, b.4));
+        assert!(plain.clone().with_yarn(Yarn::new(0.0, orig)).is_err());
+        assert!(plain.with_yarn(Yarn::new(4.0, 0)).is_err());
     }
 
     #[test]

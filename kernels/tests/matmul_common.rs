@@ -79,6 +79,10 @@ pub fn random_weights(rng: &mut Rng, ty: GgmlType, n_out: usize, k: usize) -> Ve
             };
             blk[at..at + 2].copy_from_slice(&f16::from_f32(v).to_le_bytes());
         }
+        if ty == GgmlType::Mxfp4 {
+            // E8M0 scales from 2^-9 to 2^-2 (as stored, halved).
+            blk[0] = 120 + (rng.u64() % 8) as u8;
+        }
     }
     bytes
 }
@@ -145,7 +149,7 @@ pub fn assert_bits_eq(got: &[f32], want: &[f32], what: &str) {
 }
 
 /// Every type with a matmul path, and a shape family for it.
-pub const TYPES: [GgmlType; 11] = [
+pub const TYPES: [GgmlType; 12] = [
     GgmlType::Q4_0,
     GgmlType::Q4_1,
     GgmlType::Q5_0,
@@ -154,6 +158,7 @@ pub const TYPES: [GgmlType; 11] = [
     GgmlType::Q4K,
     GgmlType::Q5K,
     GgmlType::Q6K,
+    GgmlType::Mxfp4,
     GgmlType::F32,
     GgmlType::F16,
     GgmlType::Bf16,

@@ -191,6 +191,10 @@ pub enum ToolCallParserArg {
     #[value(name = "phi4_mini", aliases = ["phi4_mini_json", "phi4-mini"])]
     #[serde(rename = "phi4_mini", alias = "phi4_mini_json", alias = "phi4-mini")]
     Phi4Mini,
+    /// Harmony messages (gpt-oss), vLLM's `openai`.
+    #[value(alias = "openai", alias = "gpt-oss")]
+    #[serde(alias = "openai", alias = "gpt-oss")]
+    Harmony,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -355,6 +359,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::Granite) => Some(ToolFormat::Granite),
             Some(ToolCallParserArg::MistralV11) => Some(ToolFormat::MistralArgs),
             Some(ToolCallParserArg::Phi4Mini) => Some(ToolFormat::Phi4Mini),
+            Some(ToolCallParserArg::Harmony) => Some(ToolFormat::Harmony),
         };
         for arg in self.lora_paths.iter().flatten() {
             let spec = LoraSpec::parse(arg).map_err(|e| anyhow::anyhow!("--lora-paths: {e}"))?;

@@ -15,9 +15,10 @@ pub(crate) mod walk;
 
 pub use constraint::{Constraint, Step};
 pub use gbnf::gbnf_to_lark;
+pub use tools::harmony::{self, HarmonyReader};
 pub use tools::{
-    render_tool_responses, system_tools_field, tool_json, CallSoFar, ToolCall, ToolChoice,
-    ToolFormat, ToolFunction, SYSTEM_TOOLS_CALL_SYNTAX,
+    render_tool_responses, system_tools_field, tool_json, CallPiece, CallSoFar, Pieces, ToolCall,
+    ToolChoice, ToolFormat, ToolFunction, SYSTEM_TOOLS_CALL_SYNTAX,
 };
 
 use crate::tokenizer::{Thinking, Tokenizer};

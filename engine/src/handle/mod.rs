@@ -227,6 +227,8 @@ struct Inner {
     chat_template: ChatTemplate,
     /// Whether chat answers split thinking out ([`ReasoningParser`] resolved).
     splits_reasoning: bool,
+    /// The model writes harmony messages (gpt-oss: `tokenizer::harmony`).
+    harmony: bool,
     /// The tags of the template's thinking blocks (`<think>` where it writes none).
     think_tags: ThinkTags,
     /// `EngineConfig::tool_format`.
@@ -439,8 +441,9 @@ impl EngineHandle {
             .map_err(|e| EngineError::Config(format!("cannot start the scheduler thread: {e}")))?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let think_tags = chat_template.think_tags();
+        let harmony = crate::tokenizer::harmony::speaks_harmony(&tokenizer, chat_template.source());
         let splits_reasoning = match config.reasoning_parser {
-            ReasoningParser::Auto => think_tags.is_some(),
+            ReasoningParser::Auto => think_tags.is_some() || harmony,
             ReasoningParser::None => false,
             ReasoningParser::Think => true,
         };
@@ -451,6 +454,7 @@ impl EngineHandle {
                 tokenizer,
                 chat_template,
                 splits_reasoning,
+                harmony,
                 think_tags: think_tags.unwrap_or(ThinkTags::XML),
                 tool_format: config.tool_format,
                 model_info,
@@ -489,6 +493,12 @@ impl EngineHandle {
     /// Whether chat answers split a thinking block out as reasoning.
     pub fn splits_reasoning(&self) -> bool {
         self.inner.splits_reasoning
+    }
+
+    /// Whether the model's outputs are harmony messages (gpt-oss): its vocabulary has the
+    /// markers as control tokens and its chat template writes channels.
+    pub fn speaks_harmony(&self) -> bool {
+        self.inner.harmony
     }
 
     /// The tags around the thinking of the model's chat template (`<think>` where it

@@ -16,7 +16,7 @@ use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 use crate::sampling::SampleOutput;
 use kernels::activation::{gelu_mul, silu_mul};
-use kernels::attention::{paged_attention_with_rules, AttentionShape, PagedBatch, ScoreRules};
+use kernels::attention::{paged_attention_with_sinks, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
 use kernels::rope::RopeAngles;
 use pools::{KvDtype, KvLayout, KvStorage};
@@ -247,9 +247,16 @@ impl Model {
                 softcap: c.attn_logit_softcap,
                 scale: c.score_scale,
             };
-            paged_attention_with_rules(&shape, rules, &paged, &s.q, k_cache, v_cache, &mut s.attn)?;
+            let sinks = lw.attn_sinks.as_deref();
+            let attn = &mut s.attn;
+            paged_attention_with_sinks(&shape, rules, sinks, &paged, &s.q, k_cache, v_cache, attn)?;
             s.proj.resize(t * hidden, 0.0);
             lw.attn_output.matmul(&s.attn, t, &mut s.proj)?;
+            if let Some(bias) = &lw.attn_output_bias {
+                s.proj
+                    .chunks_exact_mut(hidden)
+                    .for_each(|row| add_in_place(row, bias));
+            }
             adapted.apply(layer, Target::AttnOutput, &s.attn, q_dim, &mut s.proj);
             if let Some(post) = &lw.post_attn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;

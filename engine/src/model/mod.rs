@@ -23,6 +23,7 @@ mod weights;
 
 mod gemma2;
 mod gemma3;
+mod gpt_oss;
 mod granite;
 mod llama;
 mod phi3;

@@ -1,15 +1,18 @@
-//! Mixture-of-experts MLPs (Qwen3-MoE): a router scores every expert for each token, the
-//! `top_k` best run (softmax over all experts, the chosen weights renormalized to sum to one,
-//! as llama.cpp's `build_moe_ffn` with `norm_w`), and their SwiGLU outputs are summed with
-//! those weights. Each token's experts are added in rank order, and every expert's rows are
+//! Mixture-of-experts MLPs (Qwen3-MoE, Mixtral, gpt-oss): a router scores every expert for
+//! each token, the `top_k` best run (softmax over all experts, the chosen weights
+//! renormalized to sum to one, as llama.cpp's `build_moe_ffn` with `norm_w`, which is the
+//! softmax over the chosen logits that gpt-oss's gating takes), and their gated outputs are
+//! summed with those weights. gpt-oss adds biases to the router and to every expert's three
+//! projections, and gates with [`clamped_swiglu`]. Each token's experts are added in rank order, and every expert's rows are
 //! computed by the same matmuls whatever other tokens share the step, so a token's output does
 //! not depend on its batch.
 
 use super::hparams::Hparams;
+use super::weights::vector;
 use super::ModelError;
 use crate::gguf::keys::invalid;
 use crate::gguf::{GgufFile, TensorView};
-use kernels::activation::silu_mul;
+use kernels::activation::{clamped_swiglu, silu_mul};
 use kernels::matmul::QMatrix;
 
 /// The most experts a layer may have (llama.cpp's `LLAMA_MAX_EXPERTS`): a hostile count is
@@ -43,6 +46,20 @@ pub struct MoePlan {
     pub experts: usize,
     pub top_k: usize,
     pub ffn: usize,
+    /// The router and the experts' projections have biases (`*.bias`: gpt-oss).
+    pub biases: bool,
+    /// The experts' gate.
+    pub gate: ExpertGate,
+}
+
+/// How an expert gates its up projection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExpertGate {
+    /// `silu(gate) * up`.
+    #[default]
+    Silu,
+    /// gpt-oss's clamped SwiGLU ([`clamped_swiglu`]).
+    Clamped,
 }
 
 pub struct Expert {
@@ -50,12 +67,16 @@ pub struct Expert {
     pub gate_up: QMatrix,
     /// `[hidden]` rows over `ffn`.
     pub down: QMatrix,
+    /// `[gate (ffn) | up (ffn)]` and `[hidden]`, where the plan has biases.
+    pub biases: Option<(Vec<f32>, Vec<f32>)>,
 }
 
 pub struct MoeWeights {
     pub plan: MoePlan,
     /// One row per expert over `hidden` (`ffn_gate_inp`).
     pub router: QMatrix,
+    /// One per expert, where the plan has biases.
+    pub router_bias: Option<Vec<f32>>,
     pub experts: Vec<Expert>,
 }
 
@@ -115,19 +136,46 @@ impl MoeWeights {
             let per = bytes.len() / plan.experts;
             bytes[e * per..(e + 1) * per].to_vec()
         };
+        let bias = |s: &str, len: usize| vector(file, &format!("blk.{i}.{s}.bias"), len);
+        let (router_bias, expert_biases) = if plan.biases {
+            let per = |s: &str, width: usize| -> Result<Vec<Vec<f32>>, ModelError> {
+                let all = bias(s, width * plan.experts)?;
+                Ok(all.chunks_exact(width).map(<[f32]>::to_vec).collect())
+            };
+            let (gate_b, up_b) = (
+                per("ffn_gate_exps", plan.ffn)?,
+                per("ffn_up_exps", plan.ffn)?,
+            );
+            let down_b = per("ffn_down_exps", hidden)?;
+            let biases = gate_b
+                .into_iter()
+                .zip(up_b)
+                .zip(down_b)
+                .map(|((mut gate_up, up), down)| {
+                    gate_up.extend(up);
+                    Some((gate_up, down))
+                })
+                .collect();
+            (Some(bias("ffn_gate_inp", plan.experts)?), biases)
+        } else {
+            (None, vec![None; plan.experts])
+        };
         let experts = (0..plan.experts)
-            .map(|e| {
+            .zip(expert_biases)
+            .map(|(e, biases)| {
                 let mut gate_up = slice(gate_bytes, e);
                 gate_up.extend(slice(up_bytes, e));
                 Ok(Expert {
                     gate_up: QMatrix::new(gate.ggml_type(), 2 * plan.ffn, hidden, &gate_up)?,
                     down: QMatrix::new(down.ggml_type(), hidden, plan.ffn, &slice(down_bytes, e))?,
+                    biases,
                 })
             })
             .collect::<Result<Vec<_>, ModelError>>()?;
         Ok(Self {
             plan,
             router,
+            router_bias,
             experts,
         })
     }
@@ -146,9 +194,16 @@ impl MoeWeights {
             experts,
             top_k,
             ffn,
+            gate,
+            ..
         } = self.plan;
         s.logits.resize(t * experts, 0.0);
         self.router.matmul(x, t, &mut s.logits)?;
+        if let Some(bias) = &self.router_bias {
+            s.logits
+                .chunks_exact_mut(experts)
+                .for_each(|row| add_row(row, bias));
+        }
         let picks: Vec<Vec<(usize, f32)>> = s
             .logits
             .chunks_exact(experts)
@@ -172,10 +227,23 @@ impl MoeWeights {
             }
             s.gate_up.resize(m * 2 * ffn, 0.0);
             expert.gate_up.matmul(&s.rows, m, &mut s.gate_up)?;
+            if let Some((gate_up, _)) = &expert.biases {
+                s.gate_up
+                    .chunks_exact_mut(2 * ffn)
+                    .for_each(|row| add_row(row, gate_up));
+            }
             s.act.resize(m * ffn, 0.0);
-            silu_mul(&s.gate_up, ffn, &mut s.act)?;
+            match gate {
+                ExpertGate::Silu => silu_mul(&s.gate_up, ffn, &mut s.act)?,
+                ExpertGate::Clamped => clamped_swiglu(&s.gate_up, ffn, &mut s.act)?,
+            }
             s.out.resize(m * hidden, 0.0);
             expert.down.matmul(&s.act, m, &mut s.out)?;
+            if let Some((_, down)) = &expert.biases {
+                s.out
+                    .chunks_exact_mut(hidden)
+                    .for_each(|row| add_row(row, down));
+            }
             for (&(tok, rank), row) in users.iter().zip(s.out.chunks_exact(hidden)) {
                 s.picked[(tok * top_k + rank) * hidden..][..hidden].copy_from_slice(row);
             }
@@ -189,6 +257,11 @@ impl MoeWeights {
         }
         Ok(())
     }
+}
+
+/// `row += bias`, element by element (the lengths are the loader's).
+fn add_row(row: &mut [f32], bias: &[f32]) {
+    row.iter_mut().zip(bias).for_each(|(r, b)| *r += b);
 }
 
 /// The `top_k` experts of one router row, best first (the lower index on a tie), with their

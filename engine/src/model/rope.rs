@@ -1,23 +1,54 @@
-//! RoPE as the families configure it: the rotation style, the base, linear position scaling
-//! and Llama 3's per-pair frequency divisors (`rope_freqs.weight`).
+//! RoPE as the families configure it: the rotation style, the base, the file's context
+//! stretch (linear, or YaRN as llama.cpp runs it) and Llama 3's per-pair frequency divisors
+//! (`rope_freqs.weight`).
 
 use super::hparams::{Hparams, RopeScalingKind};
 use super::weights::vector;
 use super::ModelError;
+use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
-use kernels::rope::{Rope, RopeStyle};
+use kernels::rope::{Rope, RopeStyle, Yarn};
 
 /// Llama 3.1+ ships per-pair frequency divisors as a tensor, not as metadata.
 const ROPE_FREQS: &str = "rope_freqs.weight";
 
-/// The linear stretch factor of the file's `{arch}.rope.scaling.*`; YaRN and LongRoPE are
-/// refused (a factor of 1 means none of them applies).
-pub fn linear_factor(hp: &Hparams) -> Result<f32, ModelError> {
-    match hp.rope_scaling {
-        None => Ok(1.0),
-        Some(s) if s.kind == RopeScalingKind::Linear => Ok(s.factor),
-        Some(s) if s.factor == 1.0 => Ok(1.0),
-        Some(s) => Err(ModelError::Unsupported(format!(
+/// How a rotation stretches positions past the trained context.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stretch {
+    None,
+    /// Positions divided by the factor.
+    Linear(f32),
+    /// YaRN's per-pair mix, then every rotated pair scaled by the file's
+    /// `rope.scaling.attn_factor` (1 when absent).
+    Yarn {
+        yarn: Yarn,
+        attn_factor: f32,
+    },
+}
+
+/// The stretch the file's `{arch}.rope.scaling.*` declares. LongRoPE is refused here (a
+/// factor of 1 means it does not apply): `phi3` reads its factors itself.
+pub fn declared_stretch(file: &GgufFile, hp: &Hparams) -> Result<Stretch, ModelError> {
+    let Some(s) = hp.rope_scaling else {
+        return Ok(Stretch::None);
+    };
+    match s.kind {
+        RopeScalingKind::Linear => Ok(Stretch::Linear(s.factor)),
+        RopeScalingKind::Yarn => {
+            let keys = Keys::new(file.metadata());
+            let attn_key = hp.key("rope.scaling.attn_factor");
+            let attn_factor = keys.optional_f32(&attn_key)?.unwrap_or(1.0);
+            if !(attn_factor.is_finite() && attn_factor > 0.0) {
+                return Err(invalid(&attn_key, format!("{attn_factor} is not positive")).into());
+            }
+            let original = s.original_context_length.unwrap_or(hp.context_length);
+            Ok(Stretch::Yarn {
+                yarn: Yarn::new(s.factor, original),
+                attn_factor,
+            })
+        }
+        RopeScalingKind::LongRope if s.factor == 1.0 => Ok(Stretch::None),
+        RopeScalingKind::LongRope => Err(ModelError::Unsupported(format!(
             "RoPE scaling {:?} ({} declares it)",
             s.kind,
             hp.key("rope.scaling.type")
@@ -25,15 +56,23 @@ pub fn linear_factor(hp: &Hparams) -> Result<f32, ModelError> {
     }
 }
 
-/// The rotation of `hp` with `base` and `factor`, and `rope_freqs.weight` if the file has it.
+/// The rotation of `hp` with `base`, stretched by `stretch`, and `rope_freqs.weight` if the
+/// file has it.
 pub fn rope_for(
     file: &GgufFile,
     hp: &Hparams,
     style: RopeStyle,
     base: f32,
-    factor: f32,
+    stretch: Stretch,
 ) -> Result<Rope, ModelError> {
-    let rope = Rope::new(hp.key_length, hp.rope_dimension_count, base, style, factor)?;
+    let linear = match stretch {
+        Stretch::Linear(factor) => factor,
+        Stretch::None | Stretch::Yarn { .. } => 1.0,
+    };
+    let mut rope = Rope::new(hp.key_length, hp.rope_dimension_count, base, style, linear)?;
+    if let Stretch::Yarn { yarn, attn_factor } = stretch {
+        rope = rope.with_yarn(yarn)?.with_mscale(attn_factor)?;
+    }
     match file.tensor(ROPE_FREQS) {
         None => Ok(rope),
         Some(_) => {
@@ -43,7 +82,13 @@ pub fn rope_for(
     }
 }
 
-/// The file's own RoPE: `{arch}.rope.freq_base` with its linear scaling.
+/// The file's own RoPE: `{arch}.rope.freq_base` with its declared stretch.
 pub fn declared(file: &GgufFile, hp: &Hparams, style: RopeStyle) -> Result<Rope, ModelError> {
-    rope_for(file, hp, style, hp.rope_freq_base, linear_factor(hp)?)
+    rope_for(
+        file,
+        hp,
+        style,
+        hp.rope_freq_base,
+        declared_stretch(file, hp)?,
+    )
 }

@@ -133,6 +133,13 @@ pub struct LayerPlan {
     pub fused_tensors: bool,
     /// A mixture of experts instead of the dense MLP (Qwen3-MoE).
     pub moe: Option<MoePlan>,
+    /// A sink logit per query head joins each attention softmax (`attn_sinks`: gpt-oss).
+    pub attn_sinks: bool,
+    /// A bias on the attention output projection (`attn_output.bias`: gpt-oss).
+    pub attn_output_bias: bool,
+    /// The norm before the MLP is stored as `post_attention_norm` (gpt-oss, after the
+    /// Hugging Face name), not `ffn_norm`.
+    pub mlp_norm_named_post_attention: bool,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -154,6 +161,10 @@ pub struct LayerWeights {
     pub q_norm: Option<Vec<f32>>,
     pub k_norm: Option<Vec<f32>>,
     pub attn_output: QMatrix,
+    /// `[hidden]`, added to the attention output projection.
+    pub attn_output_bias: Option<Vec<f32>>,
+    /// `[num_heads]`: each head's sink logit.
+    pub attn_sinks: Option<Vec<f32>>,
     pub post_attn_norm: Option<Vec<f32>>,
     pub ffn_norm: Vec<f32>,
     pub mlp: Mlp,
@@ -214,6 +225,11 @@ impl LayerWeights {
                 }
             }
         };
+        let mlp_norm = if plan.mlp_norm_named_post_attention {
+            "post_attention_norm"
+        } else {
+            "ffn_norm"
+        };
         let layer = Self {
             attn_norm: vector(file, &name("attn_norm"), hidden)?,
             qkv,
@@ -221,8 +237,13 @@ impl LayerWeights {
             q_norm: optional(plan.qk_norm, "attn_q_norm", d)?,
             k_norm: optional(plan.qk_norm, "attn_k_norm", d)?,
             attn_output: single(file, &name("attn_output"), q_dim, hidden)?,
+            attn_output_bias: plan
+                .attn_output_bias
+                .then(|| vector(file, &format!("blk.{i}.attn_output.bias"), hidden))
+                .transpose()?,
+            attn_sinks: optional(plan.attn_sinks, "attn_sinks", config.num_heads)?,
             post_attn_norm: optional(plan.post_norms, "post_attention_norm", hidden)?,
-            ffn_norm: vector(file, &name("ffn_norm"), hidden)?,
+            ffn_norm: vector(file, &name(mlp_norm), hidden)?,
             mlp,
             post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
             rope: (!plan.no_rope).then_some(plan.rope),

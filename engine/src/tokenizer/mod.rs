@@ -10,6 +10,7 @@
 
 mod byte_level;
 mod chat;
+pub mod harmony;
 mod hf_json;
 mod pre_tokenizer;
 mod reasoning_tokens;
@@ -117,7 +118,7 @@ impl TokenKind {
 }
 
 /// Texts llama.cpp treats as end of generation when they are in the vocabulary.
-const END_OF_GENERATION_TEXTS: [&str; 9] = [
+const END_OF_GENERATION_TEXTS: [&str; 11] = [
     "<|eot_id|>",
     "<|im_end|>",
     "<|end|>",
@@ -127,6 +128,9 @@ const END_OF_GENERATION_TEXTS: [&str; 9] = [
     "<EOT>",
     "_<EOT>",
     "<|end_of_text|>",
+    // Harmony (gpt-oss): the answer's end, and a call's.
+    "<|return|>",
+    "<|call|>",
 ];
 
 /// How text becomes ids.
@@ -310,6 +314,22 @@ impl Tokenizer {
                 })
                 .filter_map(|(id, _)| u32::try_from(id).ok()),
         );
+        // Harmony ends a message with `<|end|>` and the output with `<|return|>` or
+        // `<|call|>` (llama.cpp's rule: where both are control tokens, `<|end|>` goes on).
+        let control = |text: &str| {
+            texts
+                .iter()
+                .zip(&kinds)
+                .position(|(t, k)| k.is_special() && t == text)
+                .and_then(|id| u32::try_from(id).ok())
+        };
+        if let (Some(_), Some(_), Some(end)) = (
+            control(harmony::RETURN),
+            control(harmony::CALL),
+            control(harmony::END),
+        ) {
+            stop_ids.retain(|&id| id != end);
+        }
         stop_ids.sort_unstable();
         stop_ids.dedup();
 

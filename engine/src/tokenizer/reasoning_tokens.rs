@@ -7,6 +7,7 @@
 //! the tags themselves, which the text shows), so a vocabulary that spells them in several
 //! tokens counts alike.
 
+use super::harmony::HarmonyTokens;
 use super::{ThinkTags, Thinking, Tokenizer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,8 @@ pub struct ReasoningTokens {
     counted: u32,
     /// The bytes that may still hold a tag: the lead, or the end of the thinking so far.
     tail: Vec<u8>,
+    /// For a harmony output (gpt-oss), its `analysis` messages' tokens instead.
+    harmony: Option<HarmonyTokens>,
 }
 
 impl ReasoningTokens {
@@ -42,11 +45,28 @@ impl ReasoningTokens {
             },
             counted: 0,
             tail: Vec::new(),
+            harmony: None,
+        }
+    }
+
+    /// Counting the tokens of a harmony output's `analysis` messages (see
+    /// `harmony::HarmonyTokens`); such a counter never says it is thinking or past it.
+    pub fn harmony() -> Self {
+        Self {
+            harmony: Some(HarmonyTokens::new()),
+            ..Self::new(Thinking {
+                tags: ThinkTags::XML,
+                inside: false,
+            })
         }
     }
 
     /// Counts the next `token_ids` of the output.
     pub fn add(&mut self, token_ids: &[u32], vocab: &Tokenizer) {
+        if let Some(harmony) = self.harmony.as_mut() {
+            harmony.add(token_ids, vocab);
+            return;
+        }
         for &id in token_ids {
             if let Phase::Over { .. } = self.phase {
                 return;
@@ -90,6 +110,9 @@ impl ReasoningTokens {
 
     /// The reasoning tokens so far.
     pub fn count(&self) -> u32 {
+        if let Some(harmony) = &self.harmony {
+            return harmony.count();
+        }
         match self.phase {
             Phase::Thinking | Phase::Over { block: true } => self.counted,
             Phase::Lead | Phase::Over { block: false } => 0,

@@ -234,6 +234,42 @@ fn stop_tokens() {
     assert_eq!(tok.stop_token_ids(), &[0, 2, 3]);
 }
 
+/// The small vocabulary with `controls` as control tokens after it.
+fn with_controls(controls: &[&str]) -> Tokenizer {
+    let (mut tokens, mut types) = vocabulary();
+    for control in controls {
+        tokens.push(control.to_string());
+        types.push(CONTROL);
+    }
+    let md = metadata_with("smollm", |md| {
+        md.insert("tokenizer.ggml.tokens".into(), strings(&tokens));
+        let types = types.into_iter().map(|t| MetadataValue::I32(t as i32));
+        md.insert(
+            "tokenizer.ggml.token_type".into(),
+            MetadataValue::Array(types.collect()),
+        );
+    });
+    Tokenizer::from_gguf_metadata(&md).unwrap()
+}
+
+/// The small vocabulary with harmony's markers (gpt-oss) as control tokens, for other
+/// modules' tests.
+pub(crate) fn harmony_tokenizer() -> Tokenizer {
+    with_controls(&harmony::MARKERS)
+}
+
+#[test]
+fn harmony_ends_outputs_at_return_and_call_but_not_at_the_end_of_a_message() {
+    let tok = harmony_tokenizer();
+    let id = |t: &str| tok.token_id(t).unwrap();
+    assert!(tok.is_stop_token(id(harmony::RETURN)) && tok.is_stop_token(id(harmony::CALL)));
+    assert!(!tok.is_stop_token(id(harmony::END)));
+    assert!(tok.is_stop_token(2));
+    // Without `<|return|>` and `<|call|>`, `<|end|>` (Phi-3's) ends outputs.
+    let phi = with_controls(&[harmony::END]);
+    assert!(phi.is_stop_token(phi.token_id(harmony::END).unwrap()));
+}
+
 #[test]
 fn metadata_errors_are_clear() {
     let md = metadata_with("smollm", |md| {

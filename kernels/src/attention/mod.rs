@@ -154,8 +154,34 @@ pub fn paged_attention_with_rules(
     v_cache: &LayerKv,
     out: &mut [f32],
 ) -> Result<(), KernelError> {
+    paged_attention_with_sinks(shape, rules, None, batch, q, k_cache, v_cache, out)
+}
+
+/// [`paged_attention_with_rules`] where each head may have a sink (gpt-oss's
+/// `attn_sinks`): a logit of its own that joins every query's softmax without a value, so
+/// `out = sum_j e^(s_j) v_j / (e^sink + sum_j e^(s_j))`. `sinks` holds one per query head.
+#[allow(clippy::too_many_arguments)]
+pub fn paged_attention_with_sinks(
+    shape: &AttentionShape,
+    rules: ScoreRules,
+    sinks: Option<&[f32]>,
+    batch: &PagedBatch<'_>,
+    q: &[f32],
+    k_cache: &LayerKv,
+    v_cache: &LayerKv,
+    out: &mut [f32],
+) -> Result<(), KernelError> {
     validate(shape, batch, q, k_cache, out)?;
     rules.validate()?;
+    if let Some(sinks) = sinks {
+        if sinks.len() != shape.num_heads || sinks.iter().any(|s| !s.is_finite()) {
+            return Err(KernelError::Shape(format!(
+                "paged_attention: {} sinks for {} heads, or one not finite",
+                sinks.len(),
+                shape.num_heads
+            )));
+        }
+    }
     let window = rules.window.unwrap_or(usize::MAX);
     let kv = KvPair::new(k_cache, v_cache)?;
     let (q_row, heads) = (shape.q_row(), shape.num_heads);
@@ -262,6 +288,7 @@ pub fn paged_attention_with_rules(
                 first_row: row_at,
                 rows,
                 splits,
+                sinks,
             };
             merge_splits(shape, &states, dst);
         });
@@ -277,22 +304,27 @@ struct MergeInput<'a> {
     first_row: usize,
     rows: usize,
     splits: usize,
+    /// Each head's sink logit, where the layer has them.
+    sinks: Option<&'a [f32]>,
 }
 
 /// `out = sum_s acc_s e^(m_s - M) / sum_s l_s e^(m_s - M)` per row and head, over the key
 /// ranges in order (`M` the largest `m_s`). With one range the factor is exactly 1, so the
-/// result is `acc / l`, bitwise.
+/// result is `acc / l`, bitwise. A head's sink joins as one more range with a sum of 1 and
+/// nothing to add.
 fn merge_splits(shape: &AttentionShape, input: &MergeInput<'_>, out: &mut [f32]) {
     let (heads, d) = (shape.num_heads, shape.head_dim);
     for r in 0..input.rows {
         for h in 0..heads {
             let state = |s: usize| (input.first_row + s * input.rows + r) * heads + h;
+            let sink = input.sinks.map(|sinks| sinks[h]);
             let top = (0..input.splits)
                 .map(|s| input.max[state(s)])
+                .chain(sink)
                 .fold(f32::NEG_INFINITY, f32::max);
             let dst = &mut out[(r * heads + h) * d..][..d];
             dst.fill(0.0);
-            let mut total = 0.0f32;
+            let mut total = sink.map_or(0.0, |sink| exp_approx(sink - top));
             for s in 0..input.splits {
                 let factor = exp_approx(input.max[state(s)] - top);
                 total += input.sum[state(s)] * factor;

@@ -34,6 +34,19 @@ fn reference_capped(
     v: &[Vec<f32>],
     q_len: usize,
 ) -> Vec<f32> {
+    reference_sinks(shape, (window, cap, None), q, k, v, q_len)
+}
+
+/// The dense reference with a window, a cap and, if given, a sink logit per head that joins
+/// each softmax's denominator.
+fn reference_sinks(
+    shape: &AttentionShape,
+    (window, cap, sinks): (usize, Option<f64>, Option<&[f32]>),
+    q: &[f32],
+    k: &[Vec<f32>],
+    v: &[Vec<f32>],
+    q_len: usize,
+) -> Vec<f32> {
     let (h, d) = (shape.num_heads, shape.head_dim);
     let group = h / shape.num_kv_heads;
     let mut out = vec![0.0f32; q_len * h * d];
@@ -53,9 +66,14 @@ fn reference_capped(
                 })
                 .map(|x| cap.map_or(x, |c| c * (x / c).tanh()))
                 .collect();
-            let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let sink = sinks.map(|sinks| sinks[head] as f64);
+            let m = s
+                .iter()
+                .cloned()
+                .chain(sink)
+                .fold(f64::NEG_INFINITY, f64::max);
             let e: Vec<f64> = s.iter().map(|x| (x - m).exp()).collect();
-            let z: f64 = e.iter().sum();
+            let z: f64 = e.iter().sum::<f64>() + sink.map_or(0.0, |x| (x - m).exp());
             for (j, ej) in (from..vis).zip(&e) {
                 for t in 0..d {
                     out[(i * h + head) * d + t] += (ej / z * v[j][g * d + t] as f64) as f32;
@@ -473,4 +491,90 @@ fn a_declared_score_scale_replaces_one_over_sqrt_d() {
         ..ScoreRules::default()
     };
     assert!(bad.validate().is_err());
+}
+
+#[test]
+fn head_sinks_join_the_softmax_as_the_dense_reference_says_and_stay_batch_invariant() {
+    // 2,500 keys (three key ranges), with and without a window; sinks from far below the
+    // scores to far above them, so some heads give almost all their weight to the sink.
+    let shape = AttentionShape {
+        num_heads: 4,
+        num_kv_heads: 2,
+        head_dim: 64,
+    };
+    let sinks = [-30.0f32, 0.0, 8.0, 40.0];
+    let (kv_row, q_row, keys, q_len) = (128, 256, 2500, 12);
+    let kbuf = pseudo(31, keys * kv_row);
+    let vbuf = pseudo(32, keys * kv_row);
+    let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
+    let slots: Vec<SlotId> = (0..keys as SlotId)
+        .map(|i| (i * 7) % keys as SlotId)
+        .collect();
+    let q: Vec<f32> = pseudo(33, q_len * q_row).iter().map(|x| x * 4.0).collect();
+    let batch = PagedBatch {
+        q_indptr: &[0, q_len as u32],
+        kv_indptr: &[0, keys as u32],
+        kv_indices: &slots,
+    };
+    let rows = |buf: &[f32]| gather_rows(&slots, buf, kv_row);
+    let (k, v) = (rows(&kbuf), rows(&vbuf));
+    for window in [None, Some(128)] {
+        let rules = ScoreRules {
+            window,
+            ..ScoreRules::default()
+        };
+        let mut out = vec![0.0; q.len()];
+        paged_attention_with_sinks(&shape, rules, Some(&sinks), &batch, &q, &kc, &vc, &mut out)
+            .unwrap();
+        let w = window.unwrap_or(usize::MAX);
+        let want = reference_sinks(&shape, (w, None, Some(&sinks)), &q, &k, &v, q_len);
+        let plain = reference_sinks(&shape, (w, None, None), &q, &k, &v, q_len);
+        for (i, (got, want)) in out.iter().zip(&want).enumerate() {
+            assert!(
+                (got - want).abs() < 2e-5,
+                "{window:?} at {i}: {got} vs {want}"
+            );
+        }
+        // Per head: a sink far below changes nothing, one far above leaves almost nothing.
+        let head = |buf: &[f32], h: usize| -> f32 {
+            buf.chunks_exact(64)
+                .skip(h)
+                .step_by(4)
+                .flatten()
+                .map(|x| x.abs())
+                .sum()
+        };
+        assert!((head(&out, 0) - head(&plain, 0)).abs() < 1e-3 * head(&plain, 0));
+        assert!(head(&out, 3) < 1e-6 * head(&plain, 3));
+        assert!(head(&out, 2) < 0.9 * head(&plain, 2));
+        // The last query alone gives bitwise the same row.
+        let solo = PagedBatch {
+            q_indptr: &[0, 1],
+            kv_indptr: &[0, keys as u32],
+            kv_indices: &slots,
+        };
+        let mut one = vec![0.0; q_row];
+        let last = &q[(q_len - 1) * q_row..];
+        paged_attention_with_sinks(&shape, rules, Some(&sinks), &solo, last, &kc, &vc, &mut one)
+            .unwrap();
+        assert_eq!(one, out[(q_len - 1) * q_row..]);
+    }
+    let mut out = vec![0.0; q.len()];
+    let rules = ScoreRules::default();
+    let short = paged_attention_with_sinks(
+        &shape,
+        rules,
+        Some(&sinks[..3]),
+        &batch,
+        &q,
+        &kc,
+        &vc,
+        &mut out,
+    );
+    assert!(short.is_err());
+    let nan = [0.0, f32::NAN, 0.0, 0.0];
+    assert!(
+        paged_attention_with_sinks(&shape, rules, Some(&nan), &batch, &q, &kc, &vc, &mut out)
+            .is_err()
+    );
 }

@@ -19,7 +19,7 @@
 use half::f16;
 use rayon::prelude::*;
 
-use crate::quant::{dequantize, kquants, legacy, GgmlType};
+use crate::quant::{dequantize, kquants, legacy, mxfp4, GgmlType};
 use crate::KernelError;
 
 /// Output rows per tile (one 512-bit lane of i32/f32 per row).
@@ -189,6 +189,9 @@ const EMPTY: Group = Group {
     codes: [0; BLOCK],
 };
 
+/// What MXFP4's table values are shifted by to become unsigned codes.
+const MXFP4_OFFSET: i32 = 12;
+
 /// The packed layout of `ty`, or `None` if it goes to the float path.
 fn int_format(ty: GgmlType) -> Option<(Codes, ScaleFmt, bool, i32)> {
     use GgmlType::*;
@@ -200,6 +203,9 @@ fn int_format(ty: GgmlType) -> Option<(Codes, ScaleFmt, bool, i32)> {
         Q5_0 => (Codes::Byte8, ScaleFmt::F16, false, 16),
         Q5_1 => (Codes::Byte8, ScaleFmt::F16, true, 0),
         Q5K => (Codes::Byte8, ScaleFmt::F32, true, 0),
+        // Table values (-12..=12) shifted to unsigned codes; the power-of-two scales span
+        // far more than f16 holds.
+        Mxfp4 => (Codes::Byte8, ScaleFmt::F32, false, MXFP4_OFFSET),
         _ => return None,
     })
 }
@@ -257,6 +263,19 @@ fn decode_row(ty: GgmlType, row: &[u8], groups: &mut [Group]) {
                             legacy::q5_high_bits(&blk[4..8]),
                         ),
                     },
+                };
+            }
+        }
+        GgmlType::Mxfp4 => {
+            for (blk, g) in row.chunks_exact(mxfp4::MXFP4_BYTES).zip(groups.iter_mut()) {
+                let mut codes = [0u8; BLOCK];
+                for (c, v) in codes.iter_mut().zip(mxfp4::block_values(&blk[1..])) {
+                    *c = (i32::from(v) + MXFP4_OFFSET) as u8;
+                }
+                *g = Group {
+                    d: mxfp4::half_scale(blk[0]),
+                    m: 0.0,
+                    codes,
                 };
             }
         }

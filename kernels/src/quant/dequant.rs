@@ -1,12 +1,13 @@
 //! `dequantize`: any supported ggml type to f32, with length checks.
 
-use super::{float, kquants, legacy, GgmlType};
+use super::{float, kquants, legacy, mxfp4, GgmlType};
 use crate::KernelError;
 
 /// Dequantizes `out.len()` elements of type `ty` from `bytes` (a whole number of blocks).
 ///
 /// Results are bit-identical to ggml's `dequantize_row_*` (compiled without floating-point
-/// contraction). Supported: F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K.
+/// contraction). Supported: F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K,
+/// MXFP4.
 pub fn dequantize(ty: GgmlType, bytes: &[u8], out: &mut [f32]) -> Result<(), KernelError> {
     let run: fn(&[u8], &mut [f32]) = match ty {
         GgmlType::F32 => float::dequantize_f32,
@@ -20,6 +21,7 @@ pub fn dequantize(ty: GgmlType, bytes: &[u8], out: &mut [f32]) -> Result<(), Ker
         GgmlType::Q4K => kquants::dequantize_q4_k,
         GgmlType::Q5K => kquants::dequantize_q5_k,
         GgmlType::Q6K => kquants::dequantize_q6_k,
+        GgmlType::Mxfp4 => mxfp4::dequantize_mxfp4,
         other => return Err(KernelError::UnsupportedType(other.name())),
     };
     check_len(ty, bytes.len(), out.len())?;

@@ -4,6 +4,7 @@ mod dequant;
 pub(crate) mod float;
 pub(crate) mod kquants;
 pub(crate) mod legacy;
+pub(crate) mod mxfp4;
 #[cfg(test)]
 mod tests;
 
@@ -34,6 +35,7 @@ pub enum GgmlType {
     I64 = 27,
     F64 = 28,
     Bf16 = 30,
+    Mxfp4 = 39,
 }
 
 impl GgmlType {
@@ -61,6 +63,7 @@ impl GgmlType {
             27 => I64,
             28 => F64,
             30 => Bf16,
+            39 => Mxfp4,
             _ => return None,
         })
     }
@@ -88,6 +91,7 @@ impl GgmlType {
             I64 => "I64",
             F64 => "F64",
             Bf16 => "BF16",
+            Mxfp4 => "MXFP4",
         }
     }
 
@@ -95,7 +99,7 @@ impl GgmlType {
     pub fn block_size(self) -> usize {
         use GgmlType::*;
         match self {
-            Q4_0 | Q4_1 | Q5_0 | Q5_1 | Q8_0 | Q8_1 => 32,
+            Q4_0 | Q4_1 | Q5_0 | Q5_1 | Q8_0 | Q8_1 | Mxfp4 => 32,
             Q2K | Q3K | Q4K | Q5K | Q6K | Q8K => 256,
             F32 | F16 | Bf16 | I8 | I16 | I32 | I64 | F64 => 1,
         }
@@ -110,6 +114,7 @@ impl GgmlType {
             I8 => 1,
             I64 | F64 => 8,
             Q4_0 => 18,
+            Mxfp4 => 17,
             Q4_1 => 20,
             Q5_0 => 22,
             Q5_1 => 24,

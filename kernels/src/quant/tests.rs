@@ -199,6 +199,46 @@ fn q6_k_known_block() {
 }
 
 #[test]
+fn mxfp4_known_blocks() {
+    // E2M1 read from its bits (sign, two exponent bits, one mantissa bit), times the E8M0
+    // scale 2^(e - 127): the OCP definition, not the halved table the code uses.
+    let e2m1 = |n: u8| -> f64 {
+        let (s, e, m) = ((n >> 3) & 1, (n >> 1) & 3, n & 1);
+        let mag = if e == 0 {
+            0.5 * f64::from(m)
+        } else {
+            2f64.powi(i32::from(e) - 1) * (1.0 + 0.5 * f64::from(m))
+        };
+        if s == 1 {
+            -mag
+        } else {
+            mag
+        }
+    };
+    // (From e = 253 on, the largest values overflow f32, in ggml as here.)
+    for e in [0u8, 1, 2, 100, 127, 130, 248] {
+        let mut blk = vec![e];
+        // Nibble j and 15 - j in byte j: every code in both halves.
+        blk.extend((0..16u8).map(|j| j | ((15 - j) << 4)));
+        let got = deq(GgmlType::Mxfp4, &blk, 32);
+        let scale = 2f64.powi(i32::from(e) - 127);
+        for j in 0..16u8 {
+            let lo = e2m1(j) * scale;
+            let hi = e2m1(15 - j) * scale;
+            assert_eq!(f64::from(got[usize::from(j)]), lo, "e {e} element {j}");
+            assert_eq!(
+                f64::from(got[usize::from(j) + 16]),
+                hi,
+                "e {e} element {}",
+                j + 16
+            );
+        }
+    }
+    assert_eq!(GgmlType::from_id(39), Some(GgmlType::Mxfp4));
+    assert_eq!(GgmlType::Mxfp4.row_bytes(64), Some(34));
+}
+
+#[test]
 fn length_checks() {
     let mut out = vec![0f32; 32];
     let short = vec![0u8; 19];

@@ -5,6 +5,7 @@
 //! templates without a syntax of their own get the Hermes one as text.
 
 mod granite;
+pub mod harmony;
 mod hermes;
 mod llama3;
 mod marked_array;
@@ -16,7 +17,7 @@ mod qwen_xml;
 mod so_far;
 
 pub use phi4_mini::{tools_field as system_tools_field, CALL_SYNTAX as SYSTEM_TOOLS_CALL_SYNTAX};
-pub use so_far::CallSoFar;
+pub use so_far::{CallPiece, CallSoFar, Pieces};
 
 use super::GrammarSpec;
 use crate::tokenizer::Tokenizer;
@@ -82,6 +83,7 @@ impl ToolFormat {
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
             Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
+            Self::Harmony => harmony::grammar(&calls, auto, parallel, answer, vocab)?,
         };
         Some(GrammarSpec::Tools(lark))
     }
@@ -96,6 +98,7 @@ impl ToolFormat {
                 .map(|marker| marked_array::control_tokens(marker, vocab))
                 .unwrap_or_default(),
             Self::MistralArgs => mistral_args::control_tokens(vocab),
+            Self::Harmony => crate::tokenizer::harmony::control_tokens(vocab),
         }
     }
 
@@ -103,6 +106,7 @@ impl ToolFormat {
     fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
+            Self::Harmony => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
             Self::Phi4Mini => Some(&phi4_mini::FORMAT),
@@ -121,6 +125,10 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::parse(text, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::parse(text, tools),
             Self::MistralArgs => mistral_args::parse(text),
+            Self::Harmony => {
+                let (_, content, calls) = harmony::read_whole(text, true, true);
+                (content, calls)
+            }
         }
     }
 
@@ -134,6 +142,8 @@ impl ToolFormat {
             Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
             Self::Granite => marked_array::held_from(text, &granite::FORMAT),
             Self::Phi4Mini => marked_array::held_from(text, &phi4_mini::FORMAT),
+            // Harmony outputs are read message by message (`harmony::HarmonyReader`).
+            Self::Harmony => sent,
         }
     }
 
@@ -148,6 +158,7 @@ impl ToolFormat {
             Self::Phi4Mini => phi4_mini::announcement(tools),
             Self::QwenXml => qwen_xml::announcement(tools),
             Self::MistralArgs => mistral_args::announcement(tools),
+            Self::Harmony => harmony::announcement(tools),
         }
     }
 
@@ -161,6 +172,7 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::render_calls(calls, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::render_calls(calls),
             Self::MistralArgs => mistral_args::render_calls(calls),
+            Self::Harmony => harmony::render_calls(calls),
         }
     }
 
@@ -168,9 +180,12 @@ impl ToolFormat {
     /// server gives a call): unchanged, or made to fit where the format insists.
     pub fn call_id(self, id: &str) -> String {
         match self {
-            Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::Granite | Self::Phi4Mini => {
-                id.to_string()
-            }
+            Self::Hermes
+            | Self::Llama3Json
+            | Self::QwenXml
+            | Self::Granite
+            | Self::Phi4Mini
+            | Self::Harmony => id.to_string(),
             Self::Mistral | Self::MistralArgs => mistral::call_id(id),
         }
     }

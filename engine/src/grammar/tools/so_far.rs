@@ -4,7 +4,7 @@
 //! Qwen3-Coder's XML-like bodies a parameter joins them once its value is whole.
 
 use super::partial_json::{compact_so_far, object_so_far};
-use super::{granite, phi4_mini, ToolFormat, ToolFunction};
+use super::{granite, harmony, phi4_mini, ToolFormat, ToolFunction};
 use super::{hermes, llama3, marked_array, mistral, mistral_args, qwen_xml};
 
 /// A call as far as the output has written it.
@@ -16,6 +16,23 @@ pub struct CallSoFar {
     pub name: String,
     /// The compact JSON of its arguments so far.
     pub arguments: String,
+}
+
+/// A piece of a call for a stream: the call's place among the output's calls, its
+/// function's name where the call starts, and text adding to its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallPiece {
+    pub index: usize,
+    pub name: Option<String>,
+    pub arguments: String,
+}
+
+/// What an output being written lets out now: thinking, content and pieces of calls.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Pieces {
+    pub thinking: String,
+    pub content: String,
+    pub calls: Vec<CallPiece>,
 }
 
 impl ToolFormat {
@@ -30,6 +47,7 @@ impl ToolFormat {
             Self::Granite => marked_array::calls_so_far(text, &granite::FORMAT),
             Self::Phi4Mini => marked_array::calls_so_far(text, &phi4_mini::FORMAT),
             Self::MistralArgs => mistral_args::calls_so_far(text),
+            Self::Harmony => harmony::calls_so_far(text),
         }
     }
 }

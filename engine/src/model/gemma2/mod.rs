@@ -47,7 +47,13 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
                 invalid(&base_key, format!("base {base} is not positive and finite")).into(),
             );
         }
-        Some(base) => rope::rope_for(file, &hp, RopeStyle::Neox, base, rope::linear_factor(&hp)?)?,
+        Some(base) => rope::rope_for(
+            file,
+            &hp,
+            RopeStyle::Neox,
+            base,
+            rope::declared_stretch(file, &hp)?,
+        )?,
         None => global.clone(),
     };
     Weights::load(file, config, vec![global, local], |i| {

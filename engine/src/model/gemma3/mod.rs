@@ -67,7 +67,13 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         .unwrap_or(DEFAULT_PATTERN)
         .max(1);
     let global = rope::declared(file, &hp, RopeStyle::Neox)?;
-    let local = rope::rope_for(file, &hp, RopeStyle::Neox, LOCAL_ROPE_BASE, 1.0)?;
+    let local = rope::rope_for(
+        file,
+        &hp,
+        RopeStyle::Neox,
+        LOCAL_ROPE_BASE,
+        rope::Stretch::None,
+    )?;
     let window = hp.sliding_window;
     Weights::load(file, config, vec![global, local], |i| {
         let sliding = window.is_some() && (i + 1) % pattern != 0;

@@ -76,6 +76,13 @@ impl DeviceWeights {
                         .into(),
                 ));
             };
+            if lw.attn_sinks.is_some() || lw.attn_output_bias.is_some() {
+                return Err(ModelError::Unsupported(
+                    "attention sinks or an output bias on the GPU: serve this model with \
+                     --device cpu"
+                        .into(),
+                ));
+            }
             let upload = |v: &Option<Vec<f32>>| v.as_deref().map(|v| gpu.upload(v)).transpose();
             let qkv_bias = match &lw.qkv_bias {
                 Some(b) if b.len() == q_dim + 2 * kv_dim => Some(QkvBias {

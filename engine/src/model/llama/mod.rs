@@ -5,7 +5,7 @@
 //! `llama.expert_count` experts in every layer (see `moe`).
 
 use super::hparams::Hparams;
-use super::moe::{self, MoePlan};
+use super::moe::{self, ExpertGate, MoePlan};
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -28,6 +28,8 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
                 experts,
                 top_k,
                 ffn: hp.feed_forward_length,
+                biases: false,
+                gate: ExpertGate::Silu,
             })
         }
         _ => None,

@@ -13,11 +13,11 @@ use super::response::{ChatBody, ChatChoice, ChatMessageOut, ResponseMeta, UsageO
 use super::sse::sse_response;
 use super::tools::{calls_out, history_calls, ToolRequest};
 use super::HttpState;
-use crate::grammar::{GrammarSpec, ToolCall, ToolFormat};
+use crate::grammar::{harmony, GrammarSpec, ToolCall, ToolFormat};
 use crate::handle::{response_usage, Conversation, EngineHandle, RequestStream};
 use crate::tenants::Caller;
 use crate::tokenizer::ChatMessage;
-use crate::tokenizer::{ReasoningTokens, Thinking};
+use crate::tokenizer::Thinking;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
@@ -121,18 +121,32 @@ pub(super) async fn start_chat(
         .map(to_chat_message)
         .collect::<Result<Vec<_>, _>>()?;
     let tools = ToolRequest::from_request(request)?;
-    let tool_format = engine.tool_format();
-    if request.thinking_budget.is_some() && !engine.splits_reasoning() {
-        return Err(ApiError::invalid_param(
-            "thinking_budget",
-            "the served model does not think (see --reasoning-parser)",
-        ));
+    let harmony = engine.speaks_harmony();
+    // A harmony model's calls are messages of its own format, whatever the configuration.
+    let tool_format = match harmony {
+        true => ToolFormat::Harmony,
+        false => engine.tool_format(),
+    };
+    if request.thinking_budget.is_some() && (harmony || !engine.splits_reasoning()) {
+        let why = match harmony {
+            true => "a thinking budget is not supported for harmony models (gpt-oss)",
+            false => "the served model does not think (see --reasoning-parser)",
+        };
+        return Err(ApiError::invalid_param("thinking_budget", why));
     }
     let sampling = &request.sampling;
     let mut grammar = grammar_spec(sampling)?;
     if let Some(tools) = &tools {
         let answer = tool_answer(grammar.take())?;
         grammar = tools.grammar(tool_format, answer.as_ref(), engine.tokenizer());
+    } else if harmony {
+        // A JSON answer is the final message's, after the thinking.
+        grammar = grammar.map(|g| match g.json_schema() {
+            Some(schema) => {
+                GrammarSpec::Tools(harmony::answer_grammar(&schema, engine.tokenizer()))
+            }
+            None => g,
+        });
     }
     let top_logprobs = match (request.logprobs, request.top_logprobs) {
         (Some(true), top) => Some(top.unwrap_or(0)),
@@ -150,10 +164,10 @@ pub(super) async fn start_chat(
         .map_err(|e| rename_param(e, "logprobs", "top_logprobs"))?;
     // A marker that is a control token must show in the text for calls (or the thinking)
     // to be read.
-    if tools.is_some() {
+    if tools.is_some() || harmony {
         params.shown_control_tokens = tool_format.shown_tokens(engine.tokenizer());
     }
-    if engine.splits_reasoning() && request.separate_reasoning != Some(false) {
+    if !harmony && engine.splits_reasoning() && request.separate_reasoning != Some(false) {
         let tags = engine.think_tags().control_tokens(engine.tokenizer());
         params.shown_control_tokens.extend(tags);
     }
@@ -174,7 +188,7 @@ pub(super) async fn start_chat(
         .map_err(|e| rename_param(ApiError::from(e), "prompt", "messages"))?;
     // A thinking model thinks first: a grammar holds the answer after the thinking, and a
     // thinking budget is a grammar whose answer is free.
-    let starts_thinking = engine.splits_reasoning().then_some(Thinking {
+    let starts_thinking = (engine.splits_reasoning() && !harmony).then_some(Thinking {
         tags: engine.think_tags(),
         inside: prompt.opens_thinking,
     });
@@ -208,7 +222,11 @@ pub(super) async fn start_chat(
         top: top_logprobs.map(|n| n as usize),
         tools: tools.map(|t| (tool_format, Arc::from(t.tools))),
         starts_thinking,
-        separate_reasoning: request.separate_reasoning != Some(false),
+        // Harmony's thinking is split out where the model's reasoning is (not with
+        // `--reasoning-parser none`).
+        separate_reasoning: request.separate_reasoning != Some(false)
+            && (!harmony || engine.splits_reasoning()),
+        harmony,
     };
     Ok(ChatRun {
         rid: streams.first().map(|s| s.rid.clone()).unwrap_or_default(),
@@ -228,9 +246,9 @@ impl ChatRun {
 
     /// The thinking tokens of every choice, for a thinking model.
     pub fn reasoning_tokens(&self, engine: &EngineHandle, outs: &[Collected]) -> Option<u32> {
-        self.options.starts_thinking.map(|thinking| {
+        self.options.reasoning_count().map(|counter| {
             let count = |out: &Collected| {
-                let mut count = ReasoningTokens::new(thinking);
+                let mut count = counter.clone();
                 count.add(&out.token_ids, engine.tokenizer());
                 count.count()
             };
@@ -241,6 +259,20 @@ impl ChatRun {
     /// One choice's whole output, read: thinking split out (when asked), then calls.
     pub fn answer(&self, text: String) -> ChatAnswer {
         let options = &self.options;
+        if options.harmony {
+            let calls_allowed = options.tools.is_some();
+            let (thinking, content, calls) =
+                harmony::read_whole(&text, calls_allowed, options.separate_reasoning);
+            let reasoning = Some(thinking).filter(|t| !t.is_empty());
+            // Beside calls, or after thinking alone, empty content is none.
+            let content = Some(content)
+                .filter(|c| !c.is_empty() || (calls.is_empty() && reasoning.is_none()));
+            return ChatAnswer {
+                reasoning,
+                content,
+                calls,
+            };
+        }
         let thinking = options
             .starts_thinking
             .filter(|_| options.separate_reasoning);

@@ -10,7 +10,7 @@ use super::reasoning::ReasoningStream;
 use super::response::{ChatChunk, ChatChunkChoice, Delta, ResponseMeta, UsageOut};
 use super::sse::{ChunkFormatter, Payload};
 use super::tools::call_delta;
-use crate::grammar::{ToolCall, ToolFormat, ToolFunction};
+use crate::grammar::{CallPiece, HarmonyReader, Pieces, ToolCall, ToolFormat, ToolFunction};
 use crate::handle::{Completion, EngineHandle, TokenLogprob, Usage};
 use crate::tokenizer::{ReasoningTokens, Thinking};
 use std::sync::Arc;
@@ -29,6 +29,19 @@ pub struct ChatStreamOptions {
     pub starts_thinking: Option<Thinking>,
     /// Whether the thinking is split out as `reasoning_content` (see `reasoning`).
     pub separate_reasoning: bool,
+    /// The output is harmony messages (gpt-oss): read by `HarmonyReader`, not by
+    /// `starts_thinking` and the tool format.
+    pub harmony: bool,
+}
+
+impl ChatStreamOptions {
+    /// A counter of each choice's reasoning tokens, for a thinking model.
+    pub fn reasoning_count(&self) -> Option<ReasoningTokens> {
+        match (self.harmony, self.starts_thinking) {
+            (true, _) => Some(ReasoningTokens::harmony()),
+            (false, thinking) => thinking.map(ReasoningTokens::new),
+        }
+    }
 }
 
 pub struct ChatChunks {
@@ -41,23 +54,6 @@ pub struct ChatChunks {
     reasoning_tokens: Vec<ReasoningTokens>,
 }
 
-/// A piece of a call for a stream delta: the call's place among the choice's calls, its
-/// function's name where the call starts, and text adding to its arguments.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct CallPiece {
-    pub index: usize,
-    pub name: Option<String>,
-    pub arguments: String,
-}
-
-/// What a choice's output lets out as it comes.
-#[derive(Debug, Default)]
-pub(super) struct Pieces {
-    pub thinking: String,
-    pub content: String,
-    pub calls: Vec<CallPiece>,
-}
-
 /// What a choice's output lets out at its end, and its calls whole (as the pieces sent
 /// make them).
 #[derive(Debug, Default)]
@@ -68,10 +64,12 @@ pub(super) struct ChoiceEnd {
     pub cut_call: bool,
 }
 
-/// One choice's output on its way to deltas: thinking split out first, then calls.
+/// One choice's output on its way to deltas: thinking split out first, then calls; or its
+/// harmony messages read.
 pub(super) struct ChoiceStream {
     reasoning: Option<ReasoningStream>,
     tools: Option<ToolStream>,
+    harmony: Option<HarmonyReader>,
     /// Whether calls go out as they are written, or whole at the end.
     calls_as_written: bool,
 }
@@ -80,7 +78,17 @@ impl ChoiceStream {
     /// A stream whose calls go out as they are written (`calls_as_written`) or whole at
     /// the end, as the unstreamed reply reads them.
     pub(super) fn new(options: &ChatStreamOptions, calls_as_written: bool) -> Self {
+        if options.harmony {
+            let reader = HarmonyReader::new(options.tools.is_some(), options.separate_reasoning);
+            return Self {
+                reasoning: None,
+                tools: None,
+                harmony: Some(reader),
+                calls_as_written,
+            };
+        }
         Self {
+            harmony: None,
             reasoning: options
                 .starts_thinking
                 .filter(|_| options.separate_reasoning)
@@ -92,6 +100,13 @@ impl ChoiceStream {
 
     /// The thinking, the content and the pieces of calls that `text` lets out now.
     pub(super) fn push(&mut self, text: String) -> Pieces {
+        if let Some(reader) = self.harmony.as_mut() {
+            let mut pieces = reader.push(&text);
+            if !self.calls_as_written {
+                pieces.calls.clear();
+            }
+            return pieces;
+        }
         let (thinking, answer) = match self.reasoning.as_mut() {
             Some(reasoning) => reasoning.push(&text),
             None => (String::new(), text),
@@ -117,6 +132,27 @@ impl ChoiceStream {
 
     /// At the end: the thinking, content and calls held back.
     pub(super) fn finish(self) -> ChoiceEnd {
+        if let Some(reader) = self.harmony {
+            let (mut pieces, calls) = reader.finish();
+            if !self.calls_as_written {
+                // Each call whole, as the unstreamed reply has it.
+                pieces.calls = calls
+                    .iter()
+                    .enumerate()
+                    .map(|(index, call)| CallPiece {
+                        index,
+                        name: Some(call.name.clone()),
+                        arguments: call.arguments.clone(),
+                    })
+                    .collect();
+            }
+            // A harmony call ends the output (`<|call|>`, which the text does not show).
+            return ChoiceEnd {
+                pieces,
+                calls,
+                cut_call: false,
+            };
+        }
         let (thinking, answer) = match self.reasoning {
             Some(reasoning) => reasoning.finish(),
             None => (String::new(), String::new()),
@@ -313,8 +349,7 @@ impl ChunkFormatter for ChatChunks {
         let options = &self.options;
         self.choices
             .resize_with(choices as usize, || ChoiceStream::new(options, true));
-        if let Some(thinking) = options.starts_thinking {
-            let count = ReasoningTokens::new(thinking);
+        if let Some(count) = options.reasoning_count() {
             self.reasoning_tokens = vec![count; choices as usize];
         }
         (0..choices)
@@ -420,7 +455,7 @@ impl ChunkFormatter for ChatChunks {
 
     fn usage(&mut self, usage: Usage) -> Option<Payload> {
         self.options.include_usage.then(|| {
-            let reasoning = self.options.starts_thinking.is_some().then(|| {
+            let reasoning = self.options.reasoning_count().is_some().then(|| {
                 self.reasoning_tokens
                     .iter()
                     .map(ReasoningTokens::count)
@@ -457,6 +492,7 @@ mod tests {
                 inside: false,
             }),
             separate_reasoning: true,
+            harmony: false,
         };
         let thinking = options.starts_thinking.unwrap();
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, thinking);

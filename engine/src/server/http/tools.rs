@@ -3,10 +3,10 @@
 //! them), constrained by the tool grammar of the model's [`ToolFormat`], and the output split
 //! back into content and `tool_calls`.
 
-use super::chat_stream::CallPiece;
 use super::error::ApiError;
 use super::protocol::ChatCompletionRequest;
 use super::response::{FunctionCallOut, FunctionDelta, ToolCallDelta, ToolCallOut};
+use crate::grammar::CallPiece;
 use crate::grammar::{GrammarSpec, ToolCall, ToolChoice, ToolFormat, ToolFunction};
 use crate::tokenizer::Tokenizer;
 use serde_json::Value;

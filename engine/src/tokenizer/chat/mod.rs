@@ -57,6 +57,28 @@ pub struct ChatMessage {
     pub tools: Option<String>,
 }
 
+/// A message as templates see it: its fields, and its thinking also under `thinking`, the
+/// name gpt-oss's template reads.
+struct TemplateMessage<'a>(&'a ChatMessage);
+
+impl Serialize for TemplateMessage<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Fields<'a> {
+            #[serde(flatten)]
+            message: &'a ChatMessage,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            thinking: Option<&'a str>,
+        }
+        let thinking = self.0.reasoning_content.as_deref();
+        Fields {
+            message: self.0,
+            thinking,
+        }
+        .serialize(s)
+    }
+}
+
 impl ChatMessage {
     pub fn new(role: impl Into<String>, content: impl Into<String>) -> Self {
         Self {
@@ -255,6 +277,7 @@ impl ChatTemplate {
         // fails this render, not the thread that runs it.
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let template = env.get_template(TEMPLATE_NAME)?;
+            let messages: Vec<TemplateMessage<'_>> = messages.iter().map(TemplateMessage).collect();
             let context = context! {
                 messages => messages,
                 tools => tools,

@@ -45,6 +45,10 @@ pub enum ToolFormat {
     /// `functools` and a JSON array of `{"name": …, "arguments": {…}}` as the whole answer
     /// (Phi-4-mini, whose template takes the tools in the system turn's `tools` field).
     Phi4Mini,
+    /// Harmony messages (gpt-oss): a call is a message to `functions.NAME` on the
+    /// `commentary` channel whose body is its JSON arguments, ended by `<|call|>`; the
+    /// thinking and the answer are messages too (see `tokenizer::harmony`).
+    Harmony,
 }
 
 /// How a template takes tools.
@@ -134,7 +138,10 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
         })
     };
     let xml_call = format!("<function={PROBE_FUNCTION}>\n<parameter=city>\nParis\n</parameter>");
-    if text.contains("<tool_call>") && text.contains(&xml_call) {
+    let harmony_call = format!("to=functions.{PROBE_FUNCTION}");
+    if text.contains(&harmony_call) && text.contains(crate::tokenizer::harmony::CHANNEL) {
+        Some(ToolFormat::Harmony)
+    } else if text.contains("<tool_call>") && text.contains(&xml_call) {
         Some(ToolFormat::QwenXml)
     } else if text.contains("<tool_call>")
         && text.contains("</tool_call>")

@@ -54,7 +54,7 @@ impl ResponseEvents {
             tool_format: run.tool_format(),
             top: run.options.top,
             choice: Some(ChoiceStream::new(&run.options, false)),
-            reasoning_tokens: run.options.starts_thinking.map(ReasoningTokens::new),
+            reasoning_tokens: run.options.reasoning_count(),
             sequence_number: 0,
             open: None,
             items: Vec::new(),

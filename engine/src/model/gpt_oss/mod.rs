@@ -1,0 +1,68 @@
+//! gpt-oss (`gpt-oss`): Q/K/V and output projections with biases, a learned sink logit per
+//! head in every attention softmax, NeoX RoPE stretched by YaRN, every other layer sliding
+//! (llama.cpp's pattern of 2: layer `i` slides when `i % 2 == 0`) over
+//! `gpt-oss.attention.sliding_window` keys, and a mixture of experts in every layer whose
+//! router and experts have biases and whose experts gate with the clamped SwiGLU (see
+//! `moe`). The norm before the MLP is stored as `post_attention_norm`.
+
+use super::hparams::Hparams;
+use super::moe::{self, ExpertGate, MoePlan};
+use super::weights::{LayerPlan, Weights};
+use super::{rope, LoadOptions, ModelConfig, ModelError};
+use crate::gguf::keys::{invalid, Keys};
+use crate::gguf::GgufFile;
+use kernels::rope::RopeStyle;
+
+pub const ARCHITECTURE: &str = "gpt-oss";
+
+/// Layers per global one (`gpt-oss.attention.sliding_window_pattern`).
+const DEFAULT_PATTERN: usize = 2;
+
+pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
+    let hp = Hparams::from_metadata(file.metadata())?;
+    let keys = Keys::new(file.metadata());
+    let config = ModelConfig::from_hparams(&hp, file)?;
+    let experts = keys.required_usize(&hp.key("expert_count"))?;
+    let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+    moe::check_expert_counts(&hp, experts, top_k)?;
+    let ffn = keys.required_usize(&hp.key("expert_feed_forward_length"))?;
+    let window_key = hp.key("attention.sliding_window");
+    let window = hp
+        .sliding_window
+        .ok_or_else(|| ModelError::from(invalid(&window_key, "missing".to_string())))?;
+    let pattern = keys
+        .optional_usize(&hp.key("attention.sliding_window_pattern"))?
+        .unwrap_or(DEFAULT_PATTERN)
+        .max(1);
+    let global = rope::declared(file, &hp, RopeStyle::Neox)?;
+    let local = match keys.optional_f32(&hp.key("rope.freq_base_swa"))? {
+        Some(base) => rope::rope_for(
+            file,
+            &hp,
+            RopeStyle::Neox,
+            base,
+            rope::declared_stretch(file, &hp)?,
+        )?,
+        None => global.clone(),
+    };
+    let moe = MoePlan {
+        experts,
+        top_k,
+        ffn,
+        biases: true,
+        gate: ExpertGate::Clamped,
+    };
+    Weights::load(file, config, vec![global, local], |i| {
+        let sliding = i % pattern < pattern - 1;
+        LayerPlan {
+            qkv_bias: true,
+            rope: usize::from(sliding),
+            window: sliding.then_some(window),
+            moe: Some(moe),
+            attn_sinks: true,
+            attn_output_bias: true,
+            mlp_norm_named_post_attention: true,
+            ..LayerPlan::default()
+        }
+    })
+}
