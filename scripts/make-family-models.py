@@ -128,14 +128,16 @@ LAYOUTS = {
     # (32x over an original 128 positions, so the fixtures' prompts and continuations reach
     # past it), even layers sliding over 16 keys, and in every layer 8 experts with biases,
     # 4 used per token, their weights in MXFP4 as gpt-oss ships them. The BPE vocabulary is
-    # SmolLM2's with GPT-4o's pre-tokenizer, as gpt-oss's o200k vocabulary uses.
+    # SmolLM2's with GPT-4o's pre-tokenizer, as gpt-oss's o200k vocabulary uses, and
+    # harmony's markers as control tokens after it (`<|return|>` the EOS); the chat template
+    # is gpt-oss's own (engine/tests/fixtures/gpt_oss_template.jinja). Attention in f32.
     "gpt_oss": dict(
         arch="gpt-oss", seed=0x6055, n_layer=2, n_embd=256, n_head=8, n_head_kv=2,
         head_dim=64, n_ff=192, rope_base=150000.0, eps=1e-5, tied=False, qkv_bias=True,
         qk_norm=False, pre="gpt-4o", add_bos=False, sliding_window=16, experts=8,
         experts_used=4, expert_ff=192, expert_type="mxfp4", yarn_factor=32.0,
         yarn_original_context=128,
-        embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25,
+        embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25, matrix_type=Q.F32,
     ),
 }
 # Phi-3.5 style LongRoPE: the phi3 model with short and long frequency factors and an
@@ -378,6 +380,22 @@ GEMMA_CHAT_TEMPLATE = (
 )
 
 
+HARMONY_MARKERS = ["<|start|>", "<|channel|>", "<|message|>", "<|end|>", "<|call|>",
+                   "<|return|>", "<|constrain|>"]
+GPT_OSS_TEMPLATE = ROOT / "engine" / "tests" / "fixtures" / "gpt_oss_template.jinja"
+
+
+def harmony_vocab(bpe: dict) -> dict:
+    """The BPE vocabulary with harmony's markers appended as control tokens, `<|return|>` its
+    EOS, and gpt-oss's chat template."""
+    vocab = dict(bpe)
+    vocab["tokens"] = list(bpe["tokens"]) + HARMONY_MARKERS
+    vocab["types"] = list(bpe["types"]) + [3] * len(HARMONY_MARKERS)
+    vocab["eos"] = len(bpe["tokens"]) + HARMONY_MARKERS.index("<|return|>")
+    vocab["chat_template"] = GPT_OSS_TEMPLATE.read_text(encoding="utf-8")
+    return vocab
+
+
 # --------------------------------------------------------------------------------------------
 # Weights
 
@@ -463,6 +481,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     mt = L.get("matrix_type", Q.F16)
     d, hd, nh, nkv, ff = L["n_embd"], L["head_dim"], L["n_head"], L["n_head_kv"], L["n_ff"]
     vocab = spm_vocab(arch) if arch in SPM_FAMILIES else bpe
+    if arch == "gpt-oss":
+        vocab = harmony_vocab(bpe)
     n_vocab = len(vocab["tokens"])
 
     w = gguf.GGUFWriter(str(out), arch)

@@ -13,6 +13,7 @@ mod gguf_model;
 mod grammars;
 mod grpc_api;
 mod hardening;
+mod harmony;
 mod http_api;
 mod kv_disk_tier;
 mod lora;

@@ -17,12 +17,13 @@ use serde::Serialize;
 
 use super::limits::{CappedWriter, MAX_ITEMS, MAX_RENDERED_BYTES};
 
-/// Installs the bounded filters and methods, `tojson` as Python prints it and
-/// `raise_exception`.
+/// Installs the bounded filters and methods, `tojson` as Python prints it,
+/// `raise_exception` and `strftime_now`.
 pub(super) fn install(env: &mut Environment<'static>) {
     env.set_formatter(bounded_formatter);
     env.set_unknown_method_callback(bounded_method);
     env.add_function("raise_exception", raise_exception);
+    env.add_function("strftime_now", super::clock::strftime_now);
     env.add_filter("tojson", guarded(Value::from_function(tojson)));
     env.add_filter("indent", guarded(Value::from_function(indent)));
     env.add_filter("replace", guarded(Value::from_function(replace)));

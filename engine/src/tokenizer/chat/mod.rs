@@ -4,6 +4,7 @@
 //! whose template cannot render a short conversation is refused at load.
 
 mod bounded;
+mod clock;
 mod limits;
 #[cfg(test)]
 mod tests;
