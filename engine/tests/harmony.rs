@@ -170,32 +170,35 @@ async fn a_json_answer_comes_from_the_final_message() {
     common::wait_idle(&servers.engine);
 }
 
-/// Left to think (no bias), the model's analysis message is its `reasoning_content`, every
-/// token of it counted as reasoning, and the stream sends the same thinking.
+/// Held in its analysis message (a bias toward `analysis`, against `<|end|>`), the model's
+/// thinking is `reasoning_content`, every token of the output counted as reasoning (the
+/// header's too), with no content or calls; the stream sends the same thinking and usage.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_channel_is_the_reasoning() {
     let servers = servers();
+    let vocab = servers.engine.tokenizer();
+    let analysis = vocab.encode("analysis", false).unwrap()[0];
+    let end = vocab.token_id("<|end|>").unwrap();
     let body = json!({
         "messages": [{"role": "user", "content": "Weather in Paris?"}],
         "tools": [weather_tool()],
         "tool_choice": "required",
         "temperature": 0,
         "max_tokens": 24,
+        "logit_bias": {analysis.to_string(): 100, end.to_string(): -100},
     });
     let (status, whole) = post_json(servers.http, "/v1/chat/completions", body.clone()).await;
     assert_eq!(status, 200, "{whole}");
-    let message = &whole["choices"][0]["message"];
-    let thinking = message["reasoning_content"].as_str().unwrap_or_default();
+    let choice = &whole["choices"][0];
+    assert_eq!(choice["finish_reason"], "length", "{whole}");
+    let thinking = choice["message"]["reasoning_content"].as_str().unwrap();
+    assert!(!thinking.is_empty() && !thinking.contains("<|"), "{whole}");
+    assert!(choice["message"]["content"].is_null(), "{whole}");
+    assert!(choice["message"].get("tool_calls").is_none(), "{whole}");
     let usage = &whole["usage"];
-    let reasoning = usage["completion_tokens_details"]["reasoning_tokens"]
-        .as_u64()
-        .unwrap();
-    if thinking.is_empty() {
-        assert_eq!(reasoning, 0, "{whole}");
-    } else {
-        assert!(reasoning > 0, "{whole}");
-    }
-    eprintln!("{whole}");
+    assert_eq!(usage["completion_tokens"], 24);
+    assert_eq!(usage["completion_tokens_details"]["reasoning_tokens"], 24);
+
     let mut streamed = body;
     streamed["stream"] = json!(true);
     streamed["stream_options"] = json!({"include_usage": true});
@@ -209,8 +212,54 @@ async fn the_analysis_channel_is_the_reasoning() {
         .iter()
         .find_map(|e| e.get("usage").filter(|u| !u.is_null()));
     assert_eq!(
-        usage.unwrap()["completion_tokens_details"]["reasoning_tokens"].as_u64(),
-        Some(reasoning)
+        usage.unwrap()["completion_tokens_details"]["reasoning_tokens"],
+        24
+    );
+    common::wait_idle(&servers.engine);
+}
+
+/// The Responses API reads harmony alike: a required call is a `function_call` item, the
+/// stream's final response holds the same items, and `reasoning.effort` is taken (gpt-oss
+/// knows `high`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn responses_read_harmony_calls_whole_and_streamed() {
+    let servers = servers();
+    let tool = weather_tool();
+    let body = json!({
+        "input": "Weather in Paris?",
+        "tools": [{"type": "function", "name": "get_weather",
+            "parameters": tool["function"]["parameters"]}],
+        "tool_choice": "required",
+        "reasoning": {"effort": "high"},
+        "temperature": 0,
+        "max_output_tokens": 80,
+        "logit_bias": end_thinking_now(&servers.engine),
+    });
+    let (status, whole) = post_json(servers.http, "/v1/responses", body.clone()).await;
+    assert_eq!(status, 200, "{whole}");
+    let output = whole["output"].as_array().unwrap();
+    let call = output
+        .iter()
+        .find(|item| item["type"] == "function_call")
+        .unwrap_or_else(|| panic!("no call in {whole}"));
+    assert_eq!(call["name"], "get_weather");
+    let arguments: Value = serde_json::from_str(call["arguments"].as_str().unwrap()).unwrap();
+    assert!(
+        (1..=7).contains(&arguments["days"].as_u64().unwrap()),
+        "{arguments}"
+    );
+    assert!(!whole["output"].to_string().contains("<|"), "{whole}");
+
+    let mut streamed = body;
+    streamed["stream"] = json!(true);
+    let events = post_sse(servers.http, "/v1/responses", streamed).await;
+    let done = events
+        .iter()
+        .find(|e| e["type"] == "response.completed")
+        .unwrap();
+    assert_eq!(
+        common::servers::without_ids(&done["response"]["output"]),
+        common::servers::without_ids(&whole["output"])
     );
     common::wait_idle(&servers.engine);
 }

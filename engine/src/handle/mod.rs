@@ -510,6 +510,10 @@ impl EngineHandle {
     /// How the model writes tool calls: as configured, else as its chat template renders
     /// them, else in the Hermes format (which the engine then announces itself).
     pub fn tool_format(&self) -> ToolFormat {
+        if self.inner.harmony {
+            // Its calls are messages of its own format, whatever the configuration says.
+            return ToolFormat::Harmony;
+        }
         self.inner
             .tool_format
             .or_else(|| self.chat_template().tool_support().format())

@@ -3,9 +3,9 @@
 //! renormalized to sum to one, as llama.cpp's `build_moe_ffn` with `norm_w`, which is the
 //! softmax over the chosen logits that gpt-oss's gating takes), and their gated outputs are
 //! summed with those weights. gpt-oss adds biases to the router and to every expert's three
-//! projections, and gates with [`clamped_swiglu`]. Each token's experts are added in rank order, and every expert's rows are
-//! computed by the same matmuls whatever other tokens share the step, so a token's output does
-//! not depend on its batch.
+//! projections, and gates with [`clamped_swiglu`]. Each token's experts are added in rank
+//! order, and every expert's rows are computed by the same matmuls whatever other tokens
+//! share the step, so a token's output does not depend on its batch.
 
 use super::hparams::Hparams;
 use super::weights::vector;

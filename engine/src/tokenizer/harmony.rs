@@ -50,7 +50,8 @@ pub fn header_channel(header: &str) -> Option<&str> {
 }
 
 /// The reasoning tokens of a harmony output, counted as its tokens stream: every token of
-/// its `analysis` messages, their headers and ends included.
+/// its `analysis` messages, their headers and ends included (a body that another header
+/// interrupts ends where it starts).
 #[derive(Clone, Debug, Default)]
 pub struct HarmonyTokens {
     /// The current message's header so far (markers as their text) and its tokens; `None`
@@ -87,6 +88,11 @@ impl HarmonyTokens {
                         self.header = None;
                     }
                 }
+                // A header's start ends a body that was not ended, and begins the header.
+                None if [START, CHANNEL].contains(&piece.as_ref()) => {
+                    self.header = Some((piece.into_owned(), 1));
+                    self.thinking = false;
+                }
                 None => {
                     if self.thinking {
                         self.counted = self.counted.saturating_add(1);
@@ -109,6 +115,39 @@ impl HarmonyTokens {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn analysis_messages_are_counted_whole_and_nothing_else() {
+        let vocab = crate::tokenizer::tests::harmony_tokenizer();
+        let id = |t: &str| vocab.token_id(t).unwrap();
+        let word = vocab.encode("hello", false).unwrap();
+        let mut ids = vec![id(CHANNEL)];
+        ids.extend(vocab.encode("analysis", false).unwrap());
+        ids.push(id(MESSAGE));
+        let header = ids.len();
+        ids.extend(&word);
+        ids.push(id(END));
+        let analysis = ids.len();
+        ids.push(id(START));
+        ids.extend(vocab.encode("assistant", false).unwrap());
+        ids.push(id(CHANNEL));
+        ids.extend(vocab.encode("final", false).unwrap());
+        ids.push(id(MESSAGE));
+        ids.extend(&word);
+        let mut count = HarmonyTokens::new();
+        // Token by token, as a stream adds them.
+        for &token in &ids {
+            count.add(&[token], &vocab);
+        }
+        assert_eq!(count.count() as usize, analysis);
+        // An analysis body cut by the next header counts up to it.
+        let mut cut = HarmonyTokens::new();
+        let mut ids = ids[..header + word.len()].to_vec();
+        ids.push(id(CHANNEL));
+        ids.extend(&word);
+        cut.add(&ids, &vocab);
+        assert_eq!(cut.count() as usize, header + word.len());
+    }
 
     #[test]
     fn headers_name_their_channels() {

@@ -39,8 +39,6 @@ pub struct HarmonyReader {
     pending: String,
     /// The body being read; `None` while reading a header.
     body: Option<Body>,
-    /// Whether a header was read: text before any is the answer's.
-    headed: bool,
     /// The current call's body so far.
     call_text: String,
     /// The calls begun: their names and the arguments sent.
@@ -60,7 +58,6 @@ impl HarmonyReader {
             separate_thinking,
             pending: String::new(),
             body: None,
-            headed: false,
             call_text: String::new(),
             calls: Vec::new(),
             read: 0,
@@ -77,12 +74,12 @@ impl HarmonyReader {
     }
 
     /// At the end of the output: what was held back, and the calls whole (as the pieces sent
-    /// make them). A body cut short lets out what it has, a call its arguments as written.
+    /// make them). A body cut short lets out what it has, a call its arguments as written; a
+    /// header cut short goes nowhere, and text that starts no header is content.
     pub fn finish(mut self) -> (Pieces, Vec<ToolCall>) {
         let mut out = Pieces::default();
         self.read(&mut out, true);
-        if self.body.is_none() && !self.headed && !self.pending.contains("<|") {
-            // Text that never became a header: an output without harmony's markup.
+        if self.body.is_none() && !STARTS.iter().any(|m| self.pending.starts_with(m)) {
             out.content.push_str(&self.pending);
         }
         if self.body == Some(Body::Call) {
@@ -94,15 +91,28 @@ impl HarmonyReader {
     fn read(&mut self, out: &mut Pieces, at_end: bool) {
         loop {
             let Some(body) = self.body else {
+                // Only the first bytes decide, so that any cut of the stream reads alike.
+                let decided = MAX_HEADER + MESSAGE.len();
                 match self.pending.find(MESSAGE) {
-                    Some(at) => {
+                    Some(at) if at <= MAX_HEADER => {
                         let header: String = self.take(at + MESSAGE.len());
-                        self.headed = true;
                         self.body = Some(self.open(&header[..at], out));
                     }
-                    // Too long for a header: the text is the answer's.
-                    None if self.pending.len() > MAX_HEADER => self.body = Some(Body::Content),
-                    None => return,
+                    _ if self.pending.len() >= decided => {
+                        // Too long for a header: the text is the answer's, up to the next
+                        // marker that may start one (past the one it starts with).
+                        let lead = STARTS
+                            .iter()
+                            .find(|m| self.pending.starts_with(*m))
+                            .map_or_else(
+                                || self.pending.chars().next().map_or(0, char::len_utf8),
+                                |m| m.len(),
+                            );
+                        let text = self.take(lead);
+                        out.content.push_str(&text);
+                        self.body = Some(Body::Content);
+                    }
+                    _ => return,
                 }
                 continue;
             };
@@ -142,11 +152,14 @@ impl HarmonyReader {
     /// The body a message with `header` (read just now) has; a call's name goes out as it
     /// starts.
     fn open(&mut self, header: &str, out: &mut Pieces) -> Body {
-        match recipient(header) {
-            Some(to) if self.calls_allowed => {
+        // Recipients other than the request's functions (gpt-oss's built-in `browser` and
+        // `python` tools) are no calls of the client's.
+        let function = recipient(header).and_then(|to| to.strip_prefix("functions."));
+        match function.filter(|name| !name.is_empty()) {
+            Some(name) if self.calls_allowed => {
                 let start = self.read - header.len() - MESSAGE.len();
                 self.call_starts.push(start);
-                let name = to.strip_prefix("functions.").unwrap_or(to).to_string();
+                let name = name.to_string();
                 out.calls.push(CallPiece {
                     index: self.calls.len(),
                     name: Some(name.clone()),
@@ -239,15 +252,19 @@ pub(super) fn calls_so_far(text: &str) -> Vec<CallSoFar> {
 }
 
 /// The grammar of an output that calls one of `calls` (several are not written: a harmony
-/// turn ends at its call), after thinking or not; under `auto`, a `final` answer instead:
-/// free text, or `answer` (a JSON schema). The markers are named by their control tokens.
+/// turn ends at its call), after thinking or not; under `auto`, a `final` answer holding
+/// `answer` (a JSON schema) instead, and without one no grammar. The markers are named by
+/// their control tokens.
 pub(super) fn grammar(
     calls: &[&ToolFunction],
     auto: bool,
-    _parallel: bool,
     answer: Option<Value>,
     vocab: &Tokenizer,
 ) -> Option<String> {
+    if auto && answer.is_none() {
+        // Free: the model writes its messages (preambles, thinking, calls) as trained.
+        return None;
+    }
     let [channel, message, constrain] =
         [CHANNEL, MESSAGE, CONSTRAIN].map(|m| lark_marker(m, vocab));
     let mut rules = thinking_rule(vocab);
@@ -267,12 +284,10 @@ pub(super) fn grammar(
     if !auto {
         return Some(format!("start: thinking? call\n{rules}"));
     }
-    let final_body = match answer {
-        Some(schema) => format!("%json {}", compact(&schema)),
-        None => "TEXT\nTEXT: /(.|\\n)*/".to_string(),
-    };
+    let schema = compact(&answer?);
     Some(format!(
-        "start: thinking? (call | final)\nfinal: {channel} \"final\" {message} {final_body}\n{rules}"
+        "start: thinking? (call | final)\nfinal: {channel} \"final\" {message} %json {schema}\n\
+         {rules}"
     ))
 }
 
@@ -474,6 +489,39 @@ mod tests {
             (pieces.thinking.as_str(), pieces.content.as_str()),
             ("", "AB")
         );
+    }
+
+    #[test]
+    fn what_no_header_can_be_is_content_read_alike_in_any_pieces() {
+        // A header that never reaches `<|message|>` within its bound: its text is content,
+        // however the stream is cut (this once looped forever).
+        let filler = "word ".repeat(300);
+        let long = format!(
+            "<|channel|>final<|message|>Hi.<|end|><|start|>assistant{filler}<|channel|>x{filler}"
+        );
+        let whole = read_whole(&long, true, true);
+        assert!(
+            whole.1.starts_with("Hi.<|start|>assistantword word"),
+            "{}",
+            &whole.1[..40]
+        );
+        assert!(whole.1.ends_with("word "));
+        for size in [1, 7, 100, 5000] {
+            assert_eq!(streamed(&long, size, true), whole, "pieces of {size}");
+        }
+        // A `<|message|>` past the bound ends no header.
+        let late = format!("<|channel|>final{filler}<|message|>tail");
+        assert_eq!(read_whole(&late, true, true).1, late);
+        // Plain text holding `<|` is content; a multibyte start does not split.
+        let plain = "Use the <|x|> tag, café.";
+        assert_eq!(streamed(plain, 3, true).1, plain);
+        let wide = format!("é{}", "ü".repeat(700));
+        assert_eq!(streamed(&wide, 5, true).1, wide);
+        // Built-in tools' recipients make no calls of the client's functions.
+        let builtin = "<|channel|>analysis to=python code<|message|>print(1)<|call|>";
+        let (thinking, _, calls) = read_whole(builtin, true, true);
+        assert!(calls.is_empty());
+        assert_eq!(thinking, "print(1)");
     }
 
     #[test]

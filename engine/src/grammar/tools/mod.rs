@@ -83,7 +83,7 @@ impl ToolFormat {
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
             Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
-            Self::Harmony => harmony::grammar(&calls, auto, parallel, answer, vocab)?,
+            Self::Harmony => harmony::grammar(&calls, auto, answer, vocab)?,
         };
         Some(GrammarSpec::Tools(lark))
     }

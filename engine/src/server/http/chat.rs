@@ -122,11 +122,7 @@ pub(super) async fn start_chat(
         .collect::<Result<Vec<_>, _>>()?;
     let tools = ToolRequest::from_request(request)?;
     let harmony = engine.speaks_harmony();
-    // A harmony model's calls are messages of its own format, whatever the configuration.
-    let tool_format = match harmony {
-        true => ToolFormat::Harmony,
-        false => engine.tool_format(),
-    };
+    let tool_format = engine.tool_format();
     if request.thinking_budget.is_some() && (harmony || !engine.splits_reasoning()) {
         let why = match harmony {
             true => "a thinking budget is not supported for harmony models (gpt-oss)",
@@ -174,10 +170,14 @@ pub(super) async fn start_chat(
     let (stream, include_usage) = stream_flags(sampling)?;
     let samples = samples_per_prompt(sampling)?;
     // The prompt last: every cheap refusal comes before rendering and tokenizing it.
+    let mut template_kwargs = template_kwargs(request)?;
+    if harmony {
+        nearest_harmony_effort(&mut template_kwargs);
+    }
     let chat = Conversation {
         messages,
         tools: tools.as_ref().map(|t| t.tools.clone()).unwrap_or_default(),
-        template_kwargs: template_kwargs(request)?,
+        template_kwargs,
     };
     // Named before its prompt is rendered, so that an abort of all the tenant's requests
     // reaches it meanwhile.
@@ -227,6 +227,7 @@ pub(super) async fn start_chat(
         separate_reasoning: request.separate_reasoning != Some(false)
             && (!harmony || engine.splits_reasoning()),
         harmony,
+        harmony_reasoning: harmony && engine.splits_reasoning(),
     };
     Ok(ChatRun {
         rid: streams.first().map(|s| s.rid.clone()).unwrap_or_default(),
@@ -404,12 +405,40 @@ const RESERVED_TEMPLATE_VARIABLES: &[&str] = &[
     "eos_token",
 ];
 
-/// `chat_template_kwargs` (vLLM's and SGLang's name): checked, not yet rendered.
+/// The request's template variables: its `chat_template_kwargs` (vLLM's and SGLang's name,
+/// checked, not yet rendered), and its `reasoning_effort` where those do not set one.
 fn template_kwargs(
     request: &ChatCompletionRequest,
 ) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
-    checked_template_kwargs(request.chat_template_kwargs.clone())
+    let mut kwargs = checked_template_kwargs(request.chat_template_kwargs.clone())?;
+    if let Some(effort) = &request.reasoning_effort {
+        if !REASONING_EFFORTS.contains(&effort.as_str()) {
+            return Err(ApiError::invalid_param(
+                "reasoning_effort",
+                format!("{effort:?} is not one of {}", REASONING_EFFORTS.join(", ")),
+            ));
+        }
+        kwargs
+            .entry("reasoning_effort")
+            .or_insert_with(|| effort.as_str().into());
+    }
+    Ok(kwargs)
 }
+
+/// gpt-oss knows three efforts (`low`, `medium`, `high`): the others become the nearest.
+fn nearest_harmony_effort(kwargs: &mut serde_json::Map<String, serde_json::Value>) {
+    if let Some(serde_json::Value::String(effort)) = kwargs.get_mut("reasoning_effort") {
+        match effort.as_str() {
+            "none" | "minimal" => *effort = "low".into(),
+            "xhigh" | "max" => *effort = "high".into(),
+            _ => {}
+        }
+    }
+}
+
+/// The efforts OpenAI's APIs name.
+pub(super) const REASONING_EFFORTS: [&str; 7] =
+    ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 /// A request's `chat_template_kwargs`, none of them a variable the server sets.
 pub(super) fn checked_template_kwargs(
@@ -481,6 +510,27 @@ mod tests {
         );
         let rendered = to_chat_message(&message).map(|m| m.content);
         assert_eq!(rendered.ok().as_deref(), Some("Hello\nworld"));
+    }
+
+    #[test]
+    fn reasoning_effort_reaches_the_template_unless_its_kwargs_set_one() {
+        let request = |body: serde_json::Value| -> ChatCompletionRequest {
+            serde_json::from_value(body).unwrap()
+        };
+        let messages = serde_json::json!([{"role": "user", "content": "hi"}]);
+        let kwargs = template_kwargs(&request(
+            serde_json::json!({"messages": messages, "reasoning_effort": "high"}),
+        ))
+        .unwrap();
+        assert_eq!(kwargs["reasoning_effort"], "high");
+        let kwargs = template_kwargs(&request(serde_json::json!({"messages": messages,
+            "reasoning_effort": "high", "chat_template_kwargs": {"reasoning_effort": "low"}})))
+        .unwrap();
+        assert_eq!(kwargs["reasoning_effort"], "low");
+        let refused = template_kwargs(&request(
+            serde_json::json!({"messages": messages, "reasoning_effort": "extreme"}),
+        ));
+        assert!(refused.is_err());
     }
 
     #[test]

@@ -32,14 +32,17 @@ pub struct ChatStreamOptions {
     /// The output is harmony messages (gpt-oss): read by `HarmonyReader`, not by
     /// `starts_thinking` and the tool format.
     pub harmony: bool,
+    /// A harmony model's `analysis` messages are reasoning (not `--reasoning-parser none`):
+    /// usage counts their tokens.
+    pub harmony_reasoning: bool,
 }
 
 impl ChatStreamOptions {
     /// A counter of each choice's reasoning tokens, for a thinking model.
     pub fn reasoning_count(&self) -> Option<ReasoningTokens> {
-        match (self.harmony, self.starts_thinking) {
-            (true, _) => Some(ReasoningTokens::harmony()),
-            (false, thinking) => thinking.map(ReasoningTokens::new),
+        match self.harmony {
+            true => self.harmony_reasoning.then(ReasoningTokens::harmony),
+            false => self.starts_thinking.map(ReasoningTokens::new),
         }
     }
 }
@@ -493,6 +496,7 @@ mod tests {
             }),
             separate_reasoning: true,
             harmony: false,
+            harmony_reasoning: false,
         };
         let thinking = options.starts_thinking.unwrap();
         let (thinking, answer) = super::super::reasoning::split_reasoning(text, thinking);

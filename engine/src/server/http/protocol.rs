@@ -171,6 +171,9 @@ pub struct ChatCompletionRequest {
     pub thinking_budget: Option<u32>,
     /// More variables for the chat template (`{"enable_thinking": false}`).
     pub chat_template_kwargs: Option<serde_json::Map<String, serde_json::Value>>,
+    /// OpenAI's reasoning effort (`low`, `medium`, `high`, ...), given to the template as
+    /// `reasoning_effort` (gpt-oss's writes it into its system message).
+    pub reasoning_effort: Option<String>,
     /// The deprecated forms of `tools` and `tool_choice`, refused with a pointer to those.
     pub functions: Option<serde_json::Value>,
     pub function_call: Option<serde_json::Value>,

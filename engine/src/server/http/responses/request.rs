@@ -4,6 +4,7 @@
 //! What needs state this server does not keep (`previous_response_id`, `conversation`,
 //! background runs) and tools other than functions are refused by name.
 
+use super::super::chat::REASONING_EFFORTS;
 use super::super::error::ApiError;
 use super::super::protocol::ChatCompletionRequest;
 use serde::Deserialize;
@@ -112,6 +113,9 @@ impl ResponsesRequest {
                 kwargs.insert("enable_thinking".into(), false.into());
             }
         }
+        if let Some(effort) = self.effort() {
+            chat.insert("reasoning_effort".into(), effort.clone());
+        }
         serde_json::from_value(Value::Object(chat))
             .map_err(|e| ApiError::invalid(format!("invalid request: {e}")))
     }
@@ -158,15 +162,23 @@ impl ResponsesRequest {
     /// Whether `reasoning.effort` asks for no thinking (`none` or `minimal`): the chat
     /// template's `enable_thinking` is then false (templates without it ignore it).
     fn thinking_off(&self) -> Result<bool, ApiError> {
-        let effort = self.reasoning.as_ref().and_then(|r| r.get("effort"));
-        match effort.and_then(Value::as_str) {
+        let Some(effort) = self.effort() else {
+            return Ok(false);
+        };
+        match effort.as_str().filter(|e| REASONING_EFFORTS.contains(e)) {
             Some("none" | "minimal") => Ok(true),
-            Some("low" | "medium" | "high" | "xhigh" | "max") | None => Ok(false),
-            Some(other) => Err(ApiError::invalid_param(
+            Some(_) => Ok(false),
+            None => Err(ApiError::invalid_param(
                 "reasoning.effort",
-                format!("{other:?} is not none, minimal, low, medium, high, xhigh or max"),
+                format!("{effort} is not one of {}", REASONING_EFFORTS.join(", ")),
             )),
         }
+    }
+
+    /// `reasoning.effort`, where given (and not null).
+    fn effort(&self) -> Option<&Value> {
+        let effort = self.reasoning.as_ref().and_then(|r| r.get("effort"));
+        effort.filter(|e| !e.is_null())
     }
 
     /// The chat messages of `instructions` and `input`. Leading system turns (the
@@ -492,6 +504,7 @@ mod tests {
         assert_eq!(chat.max_completion_tokens, Some(7));
         let kwargs = chat.chat_template_kwargs.unwrap_or_default();
         assert_eq!(kwargs.get("enable_thinking"), Some(&json!(false)));
+        assert_eq!(chat.reasoning_effort.as_deref(), Some("minimal"));
     }
 
     #[test]
