@@ -168,3 +168,36 @@ fn extreme_activations() {
         assert_bits_eq(&got, &want, path.name());
     }
 }
+
+/// MXFP4's largest codes (nibble 7, the value 6) against the largest activations on every
+/// path: a block's integer sum (32 x 24 x 127 before the offset) is past what 16-bit
+/// accumulators hold, and must come out exact.
+#[test]
+fn mxfp4_at_its_largest_values_is_exact_on_every_path() {
+    let (n, k) = (16, 64);
+    // Scale byte 127 (values times 2^-1), every nibble 7 (twice 6: 12), or 15 (-12).
+    let block = |nibble: u8| -> Vec<u8> {
+        let mut b = vec![127u8];
+        b.extend(std::iter::repeat_n(nibble | (nibble << 4), 16));
+        b
+    };
+    let mut bytes = Vec::new();
+    for row in 0..n {
+        let nibble = if row % 2 == 0 { 7 } else { 15 };
+        bytes.extend(block(nibble));
+        bytes.extend(block(nibble));
+    }
+    let mut mat = QMatrix::new(GgmlType::Mxfp4, n, k, &bytes).unwrap();
+    let x = vec![1.0f32; k];
+    for path in KernelPath::available() {
+        let out = run(&mut mat, path, &x, 1);
+        for (row, &got) in out.iter().enumerate() {
+            let want = if row % 2 == 0 {
+                6.0 * k as f32
+            } else {
+                -6.0 * k as f32
+            };
+            assert_eq!(got, want, "{} row {row}", path.name());
+        }
+    }
+}

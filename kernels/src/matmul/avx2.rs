@@ -15,8 +15,8 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::acts::{block_scale, column_fits, Column, QActs};
-use super::dispatch::{cache_blocks, check_float_stripe, check_int_stripe};
-use super::pack::{Codes, FloatWeights, IntWeights, ScaleFmt, BLOCK, TILE_ROWS};
+use super::dispatch::{cache_blocks, check_float_stripe, check_int_stripe, fp4_layout};
+use super::pack::{Codes, FloatWeights, IntWeights, ScaleFmt, BLOCK, FP4_CODES, TILE_ROWS};
 use super::scalar;
 use crate::KernelError;
 
@@ -72,14 +72,16 @@ pub(crate) fn int_stripe(
         signed: l.signed_codes(),
     };
     let run = match (l.codes, l.scales, l.has_min) {
-        (Codes::Nib4, ScaleFmt::F16, false) => int_tiles::<true, false, false>,
-        (Codes::Nib4, ScaleFmt::F16, true) => int_tiles::<true, false, true>,
-        (Codes::Nib4, ScaleFmt::F32, false) => int_tiles::<true, true, false>,
-        (Codes::Nib4, ScaleFmt::F32, true) => int_tiles::<true, true, true>,
-        (Codes::Byte8, ScaleFmt::F16, false) => int_tiles::<false, false, false>,
-        (Codes::Byte8, ScaleFmt::F16, true) => int_tiles::<false, false, true>,
-        (Codes::Byte8, ScaleFmt::F32, false) => int_tiles::<false, true, false>,
-        (Codes::Byte8, ScaleFmt::F32, true) => int_tiles::<false, true, true>,
+        (Codes::Nib4, ScaleFmt::F16, false) => int_tiles::<true, false, false, false>,
+        (Codes::Nib4, ScaleFmt::F16, true) => int_tiles::<true, false, true, false>,
+        (Codes::Nib4, ScaleFmt::F32, false) => int_tiles::<true, true, false, false>,
+        (Codes::Nib4, ScaleFmt::F32, true) => int_tiles::<true, true, true, false>,
+        (Codes::Byte8, ScaleFmt::F16, false) => int_tiles::<false, false, false, false>,
+        (Codes::Byte8, ScaleFmt::F16, true) => int_tiles::<false, false, true, false>,
+        (Codes::Byte8, ScaleFmt::F32, false) => int_tiles::<false, true, false, false>,
+        (Codes::Byte8, ScaleFmt::F32, true) => int_tiles::<false, true, true, false>,
+        (Codes::Fp4, ScaleFmt::F32, false) => int_tiles::<true, true, false, true>,
+        (Codes::Fp4, ..) => return Err(fp4_layout()),
     };
     // SAFETY: the token proves avx2/fma/f16c; `check_int_stripe` checked the tile range, the
     // activation buffers and every output row against the geometry the kernel addresses.
@@ -88,7 +90,7 @@ pub(crate) fn int_stripe(
 }
 
 #[target_feature(enable = "avx2,fma,f16c")]
-unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool>(
+unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool, const FP4: bool>(
     geo: &Geometry,
     acts: &QActs,
     tiles: Range<usize>,
@@ -104,9 +106,9 @@ unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool>(
                 // SAFETY: tile t and rows r..r+n are in range, as checked by the caller.
                 unsafe {
                     if n == 1 {
-                        micro::<1, NIB, F32S, MIN>(geo, acts, t, r, o, col, r == 0);
+                        micro::<1, NIB, F32S, MIN, FP4>(geo, acts, t, r, o, col, r == 0);
                     } else {
-                        micro::<2, NIB, F32S, MIN>(geo, acts, t, r, o, col, r == 0);
+                        micro::<2, NIB, F32S, MIN, FP4>(geo, acts, t, r, o, col, r == 0);
                     }
                 }
                 r += n;
@@ -131,7 +133,13 @@ unsafe fn load_scales<const F32S: bool>(p: *const u8) -> __m256 {
 /// One weight tile (two halves of 8 rows) x `R` activation rows.
 #[target_feature(enable = "avx2,fma,f16c")]
 #[inline]
-unsafe fn micro<const R: usize, const NIB: bool, const F32S: bool, const MIN: bool>(
+unsafe fn micro<
+    const R: usize,
+    const NIB: bool,
+    const F32S: bool,
+    const MIN: bool,
+    const FP4: bool,
+>(
     geo: &Geometry,
     acts: &QActs,
     t: usize,
@@ -151,6 +159,7 @@ unsafe fn micro<const R: usize, const NIB: bool, const F32S: bool, const MIN: bo
             acts.xs.as_ptr().add(r0),
         );
         let low4 = _mm256_set1_epi8(0x0F);
+        let fp4 = _mm256_broadcastsi128_si256(_mm_loadu_si128(FP4_CODES.as_ptr().cast()));
         let flip = _mm256_set1_epi8(-128);
         let ones = _mm256_set1_epi16(1);
         let mut facc = [[_mm256_setzero_ps(); R]; 2];
@@ -174,6 +183,10 @@ unsafe fn micro<const R: usize, const NIB: bool, const F32S: bool, const MIN: bo
                         let v = _mm256_loadu_si256(wb.add(c * 64 + h * 32).cast());
                         lo[h] = _mm256_and_si256(v, low4);
                         hi[h] = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low4);
+                        if FP4 {
+                            lo[h] = _mm256_shuffle_epi8(fp4, lo[h]);
+                            hi[h] = _mm256_shuffle_epi8(fp4, hi[h]);
+                        }
                     }
                     for r in 0..R {
                         let xq = q.add((b * geo.m + r) * BLOCK).cast::<i32>();
@@ -184,13 +197,21 @@ unsafe fn micro<const R: usize, const NIB: bool, const F32S: bool, const MIN: bo
                                 _mm256_maddubs_epi16(lo[h], xa),
                                 _mm256_maddubs_epi16(hi[h], xb),
                             );
-                            acc16[h][r] = _mm256_add_epi16(acc16[h][r], p);
+                            if FP4 {
+                                // Codes up to 24 would overflow 16 bits over four chunks.
+                                let wide = _mm256_madd_epi16(p, ones);
+                                isum[h][r] = _mm256_add_epi32(isum[h][r], wide);
+                            } else {
+                                acc16[h][r] = _mm256_add_epi16(acc16[h][r], p);
+                            }
                         }
                     }
                 }
-                for h in 0..2 {
-                    for r in 0..R {
-                        isum[h][r] = _mm256_madd_epi16(acc16[h][r], ones);
+                if !FP4 {
+                    for h in 0..2 {
+                        for r in 0..R {
+                            isum[h][r] = _mm256_madd_epi16(acc16[h][r], ones);
+                        }
                     }
                 }
             } else {

@@ -15,8 +15,8 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::acts::{block_scale, column_fits, Column, QActs};
-use super::dispatch::{cache_blocks, check_float_stripe, check_int_stripe};
-use super::pack::{Codes, FloatWeights, IntWeights, ScaleFmt, BLOCK, TILE_ROWS};
+use super::dispatch::{cache_blocks, check_float_stripe, check_int_stripe, fp4_layout};
+use super::pack::{Codes, FloatWeights, IntWeights, ScaleFmt, BLOCK, FP4_CODES, TILE_ROWS};
 use super::scalar;
 use crate::KernelError;
 
@@ -72,14 +72,16 @@ pub(crate) fn int_stripe(
         offset: l.offset,
     };
     let run = match (l.codes, l.scales, l.has_min) {
-        (Codes::Nib4, ScaleFmt::F16, false) => int_tiles::<true, false, false>,
-        (Codes::Nib4, ScaleFmt::F16, true) => int_tiles::<true, false, true>,
-        (Codes::Nib4, ScaleFmt::F32, false) => int_tiles::<true, true, false>,
-        (Codes::Nib4, ScaleFmt::F32, true) => int_tiles::<true, true, true>,
-        (Codes::Byte8, ScaleFmt::F16, false) => int_tiles::<false, false, false>,
-        (Codes::Byte8, ScaleFmt::F16, true) => int_tiles::<false, false, true>,
-        (Codes::Byte8, ScaleFmt::F32, false) => int_tiles::<false, true, false>,
-        (Codes::Byte8, ScaleFmt::F32, true) => int_tiles::<false, true, true>,
+        (Codes::Nib4, ScaleFmt::F16, false) => int_tiles::<true, false, false, false>,
+        (Codes::Nib4, ScaleFmt::F16, true) => int_tiles::<true, false, true, false>,
+        (Codes::Nib4, ScaleFmt::F32, false) => int_tiles::<true, true, false, false>,
+        (Codes::Nib4, ScaleFmt::F32, true) => int_tiles::<true, true, true, false>,
+        (Codes::Byte8, ScaleFmt::F16, false) => int_tiles::<false, false, false, false>,
+        (Codes::Byte8, ScaleFmt::F16, true) => int_tiles::<false, false, true, false>,
+        (Codes::Byte8, ScaleFmt::F32, false) => int_tiles::<false, true, false, false>,
+        (Codes::Byte8, ScaleFmt::F32, true) => int_tiles::<false, true, true, false>,
+        (Codes::Fp4, ScaleFmt::F32, false) => int_tiles::<true, true, false, true>,
+        (Codes::Fp4, ..) => return Err(fp4_layout()),
     };
     // SAFETY: the token proves the CPU supports avx512f/bw/vnni; `check_int_stripe` checked
     // that the tile range, the activation buffers and every output row match the geometry
@@ -89,7 +91,7 @@ pub(crate) fn int_stripe(
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool>(
+unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool, const FP4: bool>(
     geo: &Geometry,
     acts: &QActs,
     tiles: Range<usize>,
@@ -105,14 +107,14 @@ unsafe fn int_tiles<const NIB: bool, const F32S: bool, const MIN: bool>(
                 let n = (rows.end - r).min(R_MAX);
                 let o = &mut out[r..r + n];
                 let kernel = match (pair, n) {
-                    (true, 1) => micro::<2, 1, NIB, F32S, MIN>,
-                    (true, 2) => micro::<2, 2, NIB, F32S, MIN>,
-                    (true, 3) => micro::<2, 3, NIB, F32S, MIN>,
-                    (true, _) => micro::<2, 4, NIB, F32S, MIN>,
-                    (false, 1) => micro::<1, 1, NIB, F32S, MIN>,
-                    (false, 2) => micro::<1, 2, NIB, F32S, MIN>,
-                    (false, 3) => micro::<1, 3, NIB, F32S, MIN>,
-                    (false, _) => micro::<1, 4, NIB, F32S, MIN>,
+                    (true, 1) => micro::<2, 1, NIB, F32S, MIN, FP4>,
+                    (true, 2) => micro::<2, 2, NIB, F32S, MIN, FP4>,
+                    (true, 3) => micro::<2, 3, NIB, F32S, MIN, FP4>,
+                    (true, _) => micro::<2, 4, NIB, F32S, MIN, FP4>,
+                    (false, 1) => micro::<1, 1, NIB, F32S, MIN, FP4>,
+                    (false, 2) => micro::<1, 2, NIB, F32S, MIN, FP4>,
+                    (false, 3) => micro::<1, 3, NIB, F32S, MIN, FP4>,
+                    (false, _) => micro::<1, 4, NIB, F32S, MIN, FP4>,
                 };
                 // SAFETY: tiles t (and t + 1 for a pair) and rows r..r+n are in range, as
                 // checked by the caller; the CPU has the features (caller's token).
@@ -147,6 +149,7 @@ unsafe fn micro<
     const NIB: bool,
     const F32S: bool,
     const MIN: bool,
+    const FP4: bool,
 >(
     geo: &Geometry,
     acts: &QActs,
@@ -168,6 +171,7 @@ unsafe fn micro<
             acts.xs.as_ptr().add(r0),
         );
         let low4 = _mm512_set1_epi8(0x0F);
+        let fp4 = _mm512_broadcast_i32x4(_mm_loadu_si128(FP4_CODES.as_ptr().cast()));
         let mut facc = [[_mm512_setzero_ps(); R]; G];
         for b in 0..geo.nb {
             let wb = wt.add(b * geo.block_bytes);
@@ -194,6 +198,10 @@ unsafe fn micro<
                         let v = _mm512_loadu_si512(wb.add(g * geo.tile_bytes + c * 64).cast());
                         lo[g] = _mm512_and_si512(v, low4);
                         hi[g] = _mm512_and_si512(_mm512_srli_epi16::<4>(v), low4);
+                        if FP4 {
+                            lo[g] = _mm512_shuffle_epi8(fp4, lo[g]);
+                            hi[g] = _mm512_shuffle_epi8(fp4, hi[g]);
+                        }
                     }
                     for r in 0..R {
                         let xq = q.add((b * geo.m + r) * BLOCK).cast::<i32>();

@@ -214,6 +214,11 @@ fn stripe_cols(
 }
 
 /// Checks everything the integer kernels index without bounds checks.
+/// The error of an FP4 layout other than MXFP4's (f32 scales, no min): none is packed.
+pub(crate) fn fp4_layout() -> KernelError {
+    KernelError::Shape("FP4 codes are packed with f32 scales and no min only".into())
+}
+
 pub(crate) fn check_int_stripe(
     w: &IntWeights,
     acts: &QActs,

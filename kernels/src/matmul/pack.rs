@@ -31,9 +31,26 @@ pub(crate) const BLOCK: usize = 32;
 pub(crate) enum Codes {
     /// Codes 0..16, two per byte.
     Nib4,
+    /// Nibbles as `Nib4`, each standing for the code [`FP4_CODES`] gives it (MXFP4's
+    /// values, shifted to 0..=24): the kernels look them up as they read them.
+    Fp4,
     /// One code per byte.
     Byte8,
 }
+
+/// What MXFP4's table values are shifted by to become unsigned codes.
+pub(crate) const MXFP4_OFFSET: i32 = 12;
+
+/// The code of each FP4 nibble: twice its E2M1 value, plus [`MXFP4_OFFSET`].
+pub(crate) const FP4_CODES: [u8; 16] = {
+    let mut codes = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        codes[i] = (mxfp4::FP4_TWICE[i] as i32 + MXFP4_OFFSET) as u8;
+        i += 1;
+    }
+    codes
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ScaleFmt {
@@ -66,7 +83,7 @@ impl IntLayout {
     /// Bytes of the codes of one block of a tile.
     pub fn code_bytes(&self) -> usize {
         match self.codes {
-            Codes::Nib4 => TILE_ROWS * BLOCK / 2,
+            Codes::Nib4 | Codes::Fp4 => TILE_ROWS * BLOCK / 2,
             Codes::Byte8 => TILE_ROWS * BLOCK,
         }
     }
@@ -132,13 +149,18 @@ impl IntWeights {
 pub(crate) fn lane_codes(l: &IntLayout, blk: &[u8], lane: usize) -> [u8; BLOCK] {
     let mut codes = [0u8; BLOCK];
     match l.codes {
-        Codes::Nib4 => {
+        Codes::Nib4 | Codes::Fp4 => {
             for c in 0..4 {
                 for t in 0..4 {
                     let b = blk[c * 64 + lane * 4 + t];
                     codes[4 * c + t] = b & 0x0F;
                     codes[16 + 4 * c + t] = b >> 4;
                 }
+            }
+            if l.codes == Codes::Fp4 {
+                codes
+                    .iter_mut()
+                    .for_each(|c| *c = FP4_CODES[usize::from(*c)]);
             }
         }
         Codes::Byte8 => {
@@ -189,9 +211,6 @@ const EMPTY: Group = Group {
     codes: [0; BLOCK],
 };
 
-/// What MXFP4's table values are shifted by to become unsigned codes.
-const MXFP4_OFFSET: i32 = 12;
-
 /// The packed layout of `ty`, or `None` if it goes to the float path.
 fn int_format(ty: GgmlType) -> Option<(Codes, ScaleFmt, bool, i32)> {
     use GgmlType::*;
@@ -203,9 +222,9 @@ fn int_format(ty: GgmlType) -> Option<(Codes, ScaleFmt, bool, i32)> {
         Q5_0 => (Codes::Byte8, ScaleFmt::F16, false, 16),
         Q5_1 => (Codes::Byte8, ScaleFmt::F16, true, 0),
         Q5K => (Codes::Byte8, ScaleFmt::F32, true, 0),
-        // Table values (-12..=12) shifted to unsigned codes; the power-of-two scales span
-        // far more than f16 holds.
-        Mxfp4 => (Codes::Byte8, ScaleFmt::F32, false, MXFP4_OFFSET),
+        // Nibbles looked up as table values (-12..=12) shifted to unsigned codes; the
+        // power-of-two scales span far more than f16 holds.
+        Mxfp4 => (Codes::Fp4, ScaleFmt::F32, false, MXFP4_OFFSET),
         _ => return None,
     })
 }
@@ -268,14 +287,10 @@ fn decode_row(ty: GgmlType, row: &[u8], groups: &mut [Group]) {
         }
         GgmlType::Mxfp4 => {
             for (blk, g) in row.chunks_exact(mxfp4::MXFP4_BYTES).zip(groups.iter_mut()) {
-                let mut codes = [0u8; BLOCK];
-                for (c, v) in codes.iter_mut().zip(mxfp4::block_values(&blk[1..])) {
-                    *c = (i32::from(v) + MXFP4_OFFSET) as u8;
-                }
                 *g = Group {
                     d: mxfp4::half_scale(blk[0]),
                     m: 0.0,
-                    codes,
+                    codes: nibbles(&blk[1..]),
                 };
             }
         }
@@ -307,7 +322,7 @@ fn scatter_row(l: &IntLayout, tile: &mut [u8], lane: usize, groups: &[Group]) {
     let (cb, sb) = (l.code_bytes(), l.scale_bytes());
     for (blk, g) in tile.chunks_exact_mut(l.block_bytes()).zip(groups.iter()) {
         match l.codes {
-            Codes::Nib4 => {
+            Codes::Nib4 | Codes::Fp4 => {
                 for c in 0..4 {
                     for t in 0..4 {
                         blk[c * 64 + lane * 4 + t] =
