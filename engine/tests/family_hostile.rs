@@ -179,3 +179,49 @@ fn family_scalars_that_are_not_finite_or_not_positive_are_refused_by_name() {
         &[key],
     );
 }
+
+/// gpt-oss's own parts, missing or broken, are refused by name: the sinks, the expert
+/// biases, the sliding window, YaRN's original context and attention factor.
+#[test]
+fn broken_gpt_oss_parts_are_refused_by_name() {
+    let file = open("gpt_oss");
+    for missing in [
+        "blk.0.attn_sinks.weight",
+        "blk.1.ffn_up_exps.bias",
+        "blk.0.attn_output.bias",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let short = f32_tensor("blk.0.attn_sinks.weight", &[7], &[0.0; 7]);
+    refused(
+        &rebuild(&file, &[], &[], vec![short]),
+        &["blk.0.attn_sinks.weight", "7"],
+    );
+    let mut values = [0.0f32; 8];
+    values[3] = f32::NAN;
+    let nan = f32_tensor("blk.1.attn_sinks.weight", &[8], &values);
+    refused(
+        &rebuild(&file, &[], &[], vec![nan]),
+        &["blk.1.attn_sinks.weight", "finite"],
+    );
+    let key = "gpt-oss.attention.sliding_window";
+    refused(
+        &rebuild(&file, &[(key, MetadataValue::U32(0))], &[], Vec::new()),
+        &[key],
+    );
+    let key = "gpt-oss.rope.scaling.attn_factor";
+    refused(
+        &rebuild(
+            &file,
+            &[(key, MetadataValue::F32(f32::NAN))],
+            &[],
+            Vec::new(),
+        ),
+        &[key],
+    );
+    let original = [(
+        "gpt-oss.rope.scaling.original_context_length",
+        MetadataValue::U32(0),
+    )];
+    refused(&rebuild(&file, &original, &[], Vec::new()), &["YaRN"]);
+}

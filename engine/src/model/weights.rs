@@ -249,6 +249,12 @@ impl LayerWeights {
             rope: (!plan.no_rope).then_some(plan.rope),
             window: plan.window,
         };
+        // A sink that is not finite would fail every request's attention: refused here.
+        if layer.attn_sinks.iter().flatten().any(|s| !s.is_finite()) {
+            return Err(ModelError::Shape(format!(
+                "blk.{i}.attn_sinks.weight holds a value that is not finite"
+            )));
+        }
         if layer.qkv.widths != [q_dim, kv_dim, kv_dim] {
             return Err(ModelError::Shape(format!(
                 "layer {i}: projection sizes do not match"

@@ -29,7 +29,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let window_key = hp.key("attention.sliding_window");
     let window = hp
         .sliding_window
-        .ok_or_else(|| ModelError::from(invalid(&window_key, "missing".to_string())))?;
+        .ok_or_else(|| ModelError::from(invalid(&window_key, "missing or 0".to_string())))?;
     let pattern = keys
         .optional_usize(&hp.key("attention.sliding_window_pattern"))?
         .unwrap_or(DEFAULT_PATTERN)
