@@ -22,6 +22,10 @@ pub const MARKERS: [&str; 7] = [START, CHANNEL, MESSAGE, END, CALL, RETURN, CONS
 /// The channel of the thinking.
 pub const ANALYSIS: &str = "analysis";
 
+/// The most bytes a header holds before its `<|message|>`: longer, it is no header (its text
+/// is the answer's).
+pub const MAX_HEADER: usize = 1024;
+
 /// Whether `vocab` has harmony's markers as control tokens and the chat template `source`
 /// writes its channels: the model's outputs are harmony messages.
 pub fn speaks_harmony(vocab: &Tokenizer, source: &str) -> bool {
@@ -77,6 +81,15 @@ impl HarmonyTokens {
             let piece = vocab.piece(id, false).unwrap_or_default();
             let piece = String::from_utf8_lossy(piece);
             match &mut self.header {
+                // Text that does not start with a header's marker, or a header past its
+                // bound, is no header: a body that is not thinking (as the reader reads it).
+                Some((header, _))
+                    if (header.is_empty() && ![START, CHANNEL].contains(&piece.as_ref()))
+                        || header.len() > MAX_HEADER + MESSAGE.len() =>
+                {
+                    self.header = None;
+                    self.thinking = false;
+                }
                 Some((header, tokens)) => {
                     header.push_str(&piece);
                     *tokens += 1;

@@ -11,13 +11,12 @@ use super::{lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::lark_string;
 use crate::grammar::{compact, strict};
 use crate::tokenizer::harmony::{header_channel, ANALYSIS, CALL, CHANNEL, CONSTRAIN, END};
-use crate::tokenizer::harmony::{MARKERS, MESSAGE, RETURN, START};
+use crate::tokenizer::harmony::{MARKERS, MAX_HEADER, MESSAGE, RETURN, START};
 use crate::tokenizer::Tokenizer;
 use serde_json::Value;
 
-/// A header this long that has not reached `<|message|>` is no header: the text is read as
-/// the answer (an output that does not speak harmony).
-const MAX_HEADER: usize = 1024;
+/// How much of a whole output [`read_whole`] gives the reader at a time.
+const WHOLE_PIECE: usize = 4096;
 /// The markers that end a body, consumed with it.
 const ENDS: [&str; 3] = [END, CALL, RETURN];
 /// The markers that start the next header, ending a body that was not ended.
@@ -75,13 +74,10 @@ impl HarmonyReader {
 
     /// At the end of the output: what was held back, and the calls whole (as the pieces sent
     /// make them). A body cut short lets out what it has, a call its arguments as written; a
-    /// header cut short goes nowhere, and text that starts no header is content.
+    /// header cut short goes nowhere.
     pub fn finish(mut self) -> (Pieces, Vec<ToolCall>) {
         let mut out = Pieces::default();
         self.read(&mut out, true);
-        if self.body.is_none() && !STARTS.iter().any(|m| self.pending.starts_with(m)) {
-            out.content.push_str(&self.pending);
-        }
         if self.body == Some(Body::Call) {
             self.end_call(&mut out);
         }
@@ -91,23 +87,33 @@ impl HarmonyReader {
     fn read(&mut self, out: &mut Pieces, at_end: bool) {
         loop {
             let Some(body) = self.body else {
+                if self.pending.is_empty() {
+                    return;
+                }
+                // A header starts with its marker: other text is the answer's, up to the
+                // next marker (`marker_start` holds a marker's beginning back in the body).
+                if !STARTS.iter().any(|m| self.pending.starts_with(m)) {
+                    let cut_marker = STARTS.iter().any(|m| m.starts_with(self.pending.as_str()));
+                    if cut_marker && !at_end {
+                        return;
+                    }
+                    self.body = Some(Body::Content);
+                    continue;
+                }
                 // Only the first bytes decide, so that any cut of the stream reads alike.
                 let decided = MAX_HEADER + MESSAGE.len();
-                match self.pending.find(MESSAGE) {
+                match prefix(&self.pending, decided).find(MESSAGE) {
                     Some(at) if at <= MAX_HEADER => {
                         let header: String = self.take(at + MESSAGE.len());
                         self.body = Some(self.open(&header[..at], out));
                     }
                     _ if self.pending.len() >= decided => {
-                        // Too long for a header: the text is the answer's, up to the next
+                        // Too long for a header: its text is the answer's, up to the next
                         // marker that may start one (past the one it starts with).
                         let lead = STARTS
                             .iter()
                             .find(|m| self.pending.starts_with(*m))
-                            .map_or_else(
-                                || self.pending.chars().next().map_or(0, char::len_utf8),
-                                |m| m.len(),
-                            );
+                            .map_or(0, |m| m.len());
                         let text = self.take(lead);
                         out.content.push_str(&text);
                         self.body = Some(Body::Content);
@@ -227,7 +233,16 @@ pub fn read_whole(
     separate_thinking: bool,
 ) -> (String, String, Vec<ToolCall>) {
     let mut reader = HarmonyReader::new(calls_allowed, separate_thinking);
-    let mut pieces = reader.push(text);
+    // In pieces, as a stream comes: the reader then searches and drains short texts only.
+    let mut pieces = Pieces::default();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let piece = prefix(rest, WHOLE_PIECE);
+        let more = reader.push(piece);
+        pieces.thinking.push_str(&more.thinking);
+        pieces.content.push_str(&more.content);
+        rest = &rest[piece.len()..];
+    }
     let (rest, calls) = reader.finish();
     pieces.thinking.push_str(&rest.thinking);
     pieces.content.push_str(&rest.content);
@@ -326,6 +341,15 @@ fn recipient(header: &str) -> Option<&str> {
         .find(|c: char| c.is_whitespace() || c == '<')
         .unwrap_or(rest.len());
     Some(&rest[..end]).filter(|to| !to.is_empty())
+}
+
+/// The longest start of `text` of at most `n` bytes (on a character boundary).
+fn prefix(text: &str, n: usize) -> &str {
+    let end = (0..=n.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    &text[..end]
 }
 
 /// Bytes at the end of `text` that may begin a marker.
@@ -512,6 +536,17 @@ mod tests {
         // A `<|message|>` past the bound ends no header.
         let late = format!("<|channel|>final{filler}<|message|>tail");
         assert_eq!(read_whole(&late, true, true).1, late);
+        // Text before a header is content, and so is a marker's start left at the end.
+        assert_eq!(
+            streamed("Sure!<|channel|>final<|message|>Hi", 2, true).1,
+            "Sure!Hi"
+        );
+        assert_eq!(read_whole("Hi<|sta", true, true).1, "Hi<|sta");
+        // A header cut short goes nowhere.
+        assert_eq!(
+            streamed("Hi<|end|><|start|>assistant<|chan", 3, true).1,
+            "Hi"
+        );
         // Plain text holding `<|` is content; a multibyte start does not split.
         let plain = "Use the <|x|> tag, café.";
         assert_eq!(streamed(plain, 3, true).1, plain);

@@ -406,7 +406,8 @@ const RESERVED_TEMPLATE_VARIABLES: &[&str] = &[
 ];
 
 /// The request's template variables: its `chat_template_kwargs` (vLLM's and SGLang's name,
-/// checked, not yet rendered), and its `reasoning_effort` where those do not set one.
+/// checked, not yet rendered), and its `reasoning_effort` where those do not set one (and
+/// `enable_thinking: false` for `none` and `minimal`).
 fn template_kwargs(
     request: &ChatCompletionRequest,
 ) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
@@ -421,6 +422,10 @@ fn template_kwargs(
         kwargs
             .entry("reasoning_effort")
             .or_insert_with(|| effort.as_str().into());
+        // No reasoning, for templates that turn thinking off (Qwen 3's), as on Responses.
+        if matches!(effort.as_str(), "none" | "minimal") {
+            kwargs.entry("enable_thinking").or_insert(false.into());
+        }
     }
     Ok(kwargs)
 }
@@ -527,6 +532,12 @@ mod tests {
             "reasoning_effort": "high", "chat_template_kwargs": {"reasoning_effort": "low"}})))
         .unwrap();
         assert_eq!(kwargs["reasoning_effort"], "low");
+        assert!(kwargs.get("enable_thinking").is_none());
+        let kwargs = template_kwargs(&request(
+            serde_json::json!({"messages": messages, "reasoning_effort": "none"}),
+        ))
+        .unwrap();
+        assert_eq!(kwargs["enable_thinking"], false);
         let refused = template_kwargs(&request(
             serde_json::json!({"messages": messages, "reasoning_effort": "extreme"}),
         ));
