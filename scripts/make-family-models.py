@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3, phi3, granite and gpt-oss families, two LongRoPE variants of phi3 and a Mixtral-style
-llama.
+smollm3, phi3, granite, gpt-oss and olmo2 families, two LongRoPE variants of phi3 and a
+Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -29,7 +29,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss")
+            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -138,6 +138,17 @@ LAYOUTS = {
         experts_used=4, expert_ff=192, expert_type="mxfp4", yarn_factor=32.0,
         yarn_original_context=128,
         embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25, matrix_type=Q.F32,
+    ),
+    # OLMo 3 7B style (`olmo2` files): no pre-norms, post-norms after attention and the MLP,
+    # Q/K norms over whole rows (GQA 4:1, so K's row is narrower), three of every four
+    # layers sliding over 16 keys with plain RoPE, the global ones stretched by YaRN (8x over
+    # an original 512 positions).
+    "olmo2": dict(
+        seed=0x01A3, n_layer=4, n_embd=256, n_head=8, n_head_kv=2, head_dim=32, n_ff=768,
+        rope_base=500000.0, eps=1e-6, tied=False, qkv_bias=False, qk_norm=True,
+        pre="llama-bpe", add_bos=False, sliding_window=16, yarn_factor=8.0,
+        yarn_original_context=512,
+        embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25,
     ),
 }
 # Phi-3.5 style LongRoPE: the phi3 model with short and long frequency factors and an
@@ -502,7 +513,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_rope_dimension_count(hd)
     if "rope_dims" in L:
         w.add_rope_dimension_count(L["rope_dims"])
-    if arch in ("gemma2", "gemma3", "phi3", "gpt-oss"):
+    if arch in ("gemma2", "gemma3", "phi3", "gpt-oss", "olmo2"):
         w.add_sliding_window(L["sliding_window"])
     if "yarn_factor" in L:
         w.add_rope_scaling_type(gguf.RopeScalingType.YARN)
@@ -586,7 +597,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
 
     for i in range(L["n_layer"]):
         p = f"blk.{i}."
-        t.norm(p + "attn_norm.weight", d)
+        if arch != "olmo2":
+            t.norm(p + "attn_norm.weight", d)
         if arch == "phi3":
             # One tensor: the rows of Q, then K, then V.
             qkv = np.concatenate([
@@ -603,7 +615,11 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.add(p + "attn_q.bias", t.normal((nh * hd,), 0.5), Q.F32)
             t.add(p + "attn_k.bias", t.normal((nkv * hd,), 0.5), Q.F32)
             t.add(p + "attn_v.bias", t.normal((nkv * hd,), 0.2), Q.F32)
-        if L["qk_norm"]:
+        if L["qk_norm"] and arch == "olmo2":
+            # Over whole Q and K rows.
+            t.norm(p + "attn_q_norm.weight", nh * hd)
+            t.norm(p + "attn_k_norm.weight", nkv * hd)
+        elif L["qk_norm"]:
             t.norm(p + "attn_q_norm.weight", hd)
             t.norm(p + "attn_k_norm.weight", hd)
         t.matrix(p + "attn_output.weight", d, nh * hd, 1.0 / math.sqrt(nh * hd), mt)
@@ -611,10 +627,12 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.add(p + "attn_output.bias", t.normal((d,), 0.1), Q.F32)
             # Sinks from well below the scores to well above them.
             t.add(p + "attn_sinks.weight", t.normal((nh,), 2.0), Q.F32)
-        if arch in ("gemma2", "gemma3"):
+        if arch in ("gemma2", "gemma3", "olmo2"):
             t.norm(p + "post_attention_norm.weight", d)
-        # gpt-oss stores the norm before its MLP under the Hugging Face name.
-        t.norm(p + ("post_attention_norm.weight" if arch == "gpt-oss" else "ffn_norm.weight"), d)
+        # gpt-oss stores the norm before its MLP under the Hugging Face name; OLMo has none.
+        if arch != "olmo2":
+            t.norm(p + ("post_attention_norm.weight" if arch == "gpt-oss" else "ffn_norm.weight"),
+                   d)
         if arch == "gpt-oss":
             ne, eff = L["experts"], L["expert_ff"]
             t.add(p + "ffn_gate_inp.weight", t.normal((ne, d), 4.0 / math.sqrt(d)), Q.F32)
@@ -640,7 +658,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         if "experts" not in L:
             t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff),
                      L.get("down_type", Q.Q8_0))
-        if arch in ("gemma2", "gemma3"):
+        if arch in ("gemma2", "gemma3", "olmo2"):
             t.norm(p + "post_ffw_norm.weight", d)
 
     # Logit std ~= embd_std * sqrt(d) * output_norm gain for a tied head, so with the small

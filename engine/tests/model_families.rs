@@ -184,6 +184,24 @@ fn gpt_oss_with_sinks_yarn_and_mxfp4_experts_agrees_with_llama_cpp() {
     );
 }
 
+/// OLMo 3 (`olmo2` files): no pre-norms, post-norms, Q/K norms over whole rows, three of
+/// four layers sliding with plain RoPE and the global one stretched by YaRN.
+#[test]
+fn olmo2_with_post_norms_whole_row_qk_norms_and_sliding_layers_agrees_with_llama_cpp() {
+    check_family("olmo2");
+    let file = GgufFile::open(family_model_path("olmo2")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let layers = &model.weights().layers;
+    let windows: Vec<Option<usize>> = layers.iter().map(|l| l.window).collect();
+    assert_eq!(windows, [Some(16), Some(16), Some(16), None]);
+    for layer in layers {
+        assert!(layer.attn_norm.is_none() && layer.ffn_norm.is_none());
+        assert_eq!(layer.q_norm.as_ref().map(Vec::len), Some(256));
+        assert_eq!(layer.k_norm.as_ref().map(Vec::len), Some(64));
+        assert!(layer.post_attn_norm.is_some() && layer.post_ffn_norm.is_some());
+    }
+}
+
 /// SentencePiece tokenization of the fixture's tricky strings, id for id.
 fn assert_tokenizes_like_llama_cpp(tok: &Tokenizer, fixture: &Value) {
     let cases = fixture["tokenization"].as_array().unwrap();
@@ -299,7 +317,7 @@ fn an_unknown_family_is_refused_naming_the_supported_ones() {
     let file = GgufFile::from_bytes(bytes).unwrap();
     let err = Model::from_gguf(&file).err().unwrap().to_string();
     for name in [
-        "qwenX", "llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "gpt-oss",
+        "qwenX", "llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "gpt-oss", "olmo2",
     ] {
         assert!(err.contains(name), "{err}");
     }

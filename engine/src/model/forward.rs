@@ -218,7 +218,7 @@ impl Model {
         }
         for (layer, lw) in w.layers.iter().enumerate() {
             s.normed.resize(t * hidden, 0.0);
-            rms_norm(&s.x, &lw.attn_norm, c.rms_norm_eps, &mut s.normed)?;
+            pre_norm(&s.x, lw.attn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
             s.qkv.resize(t * (q_dim + 2 * kv_dim), 0.0);
             lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
             adapted.apply(layer, Target::Qkv, &s.normed, hidden, &mut s.qkv);
@@ -264,7 +264,7 @@ impl Model {
             scale_residual(&mut s.proj, c.residual_scale);
             add_in_place(&mut s.x, &s.proj);
 
-            rms_norm(&s.x, &lw.ffn_norm, c.rms_norm_eps, &mut s.normed)?;
+            pre_norm(&s.x, lw.ffn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
             match &lw.mlp {
                 Mlp::Dense { gate_up, down } => {
                     s.gate_up.resize(t * 2 * c.ffn, 0.0);
@@ -410,6 +410,22 @@ fn norm_in_place(
     tmp.clear();
     tmp.extend_from_slice(x);
     Ok(rms_norm(tmp, weight, eps, x)?)
+}
+
+/// `out` = `x` normalized with `weight`, or `x` itself where the layer has no such norm.
+fn pre_norm(
+    x: &[f32],
+    weight: Option<&[f32]>,
+    eps: f32,
+    out: &mut [f32],
+) -> Result<(), ModelError> {
+    match weight {
+        Some(weight) => Ok(rms_norm(x, weight, eps, out)?),
+        None => {
+            out.copy_from_slice(x);
+            Ok(())
+        }
+    }
 }
 
 /// Granite's residual multiplier on a layer's contribution, where the family has one.

@@ -3,7 +3,8 @@
 //! then places the weights on the device. A new family is a folder and a line in
 //! [`FAMILIES`].
 
-use super::{gemma2, gemma3, gpt_oss, granite, llama, phi3, qwen2, qwen3, qwen3moe, smollm3};
+use super::smollm3;
+use super::{gemma2, gemma3, gpt_oss, granite, llama, olmo2, phi3, qwen2, qwen3, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
@@ -29,7 +30,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 10] = [
+const FAMILIES: [(&str, LoadWeights); 11] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -40,6 +41,7 @@ const FAMILIES: [(&str, LoadWeights); 10] = [
     (phi3::ARCHITECTURE, phi3::load),
     (granite::ARCHITECTURE, granite::load),
     (gpt_oss::ARCHITECTURE, gpt_oss::load),
+    (olmo2::ARCHITECTURE, olmo2::load),
 ];
 
 /// The architectures [`load`] accepts.

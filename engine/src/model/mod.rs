@@ -26,6 +26,7 @@ mod gemma3;
 mod gpt_oss;
 mod granite;
 mod llama;
+mod olmo2;
 mod phi3;
 mod qwen2;
 mod qwen3;

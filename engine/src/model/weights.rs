@@ -140,6 +140,10 @@ pub struct LayerPlan {
     /// The norm before the MLP is stored as `post_attention_norm` (gpt-oss, after the
     /// Hugging Face name), not `ffn_norm`.
     pub mlp_norm_named_post_attention: bool,
+    /// Nothing is normalized before attention and the MLP (OLMo 2: post-norms only).
+    pub no_pre_norms: bool,
+    /// The Q/K norms span a token's whole Q and K rows, not one head (OLMo 2).
+    pub whole_qk_norm: bool,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -153,7 +157,8 @@ pub enum Mlp {
 }
 
 pub struct LayerWeights {
-    pub attn_norm: Vec<f32>,
+    /// `None` where the family normalizes nothing before attention (and the MLP).
+    pub attn_norm: Option<Vec<f32>>,
     pub qkv: FusedLinear,
     /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
     pub qkv_bias: Option<Vec<f32>>,
@@ -166,7 +171,7 @@ pub struct LayerWeights {
     /// `[num_heads]`: each head's sink logit.
     pub attn_sinks: Option<Vec<f32>>,
     pub post_attn_norm: Option<Vec<f32>>,
-    pub ffn_norm: Vec<f32>,
+    pub ffn_norm: Option<Vec<f32>>,
     pub mlp: Mlp,
     pub post_ffn_norm: Option<Vec<f32>>,
     /// The RoPE table the layer uses; `None`: no rotation.
@@ -230,12 +235,16 @@ impl LayerWeights {
         } else {
             "ffn_norm"
         };
+        let (q_norm_len, k_norm_len) = match plan.whole_qk_norm {
+            true => (q_dim, kv_dim),
+            false => (d, d),
+        };
         let layer = Self {
-            attn_norm: vector(file, &name("attn_norm"), hidden)?,
+            attn_norm: optional(!plan.no_pre_norms, "attn_norm", hidden)?,
             qkv,
             qkv_bias,
-            q_norm: optional(plan.qk_norm, "attn_q_norm", d)?,
-            k_norm: optional(plan.qk_norm, "attn_k_norm", d)?,
+            q_norm: optional(plan.qk_norm, "attn_q_norm", q_norm_len)?,
+            k_norm: optional(plan.qk_norm, "attn_k_norm", k_norm_len)?,
             attn_output: single(file, &name("attn_output"), q_dim, hidden)?,
             attn_output_bias: plan
                 .attn_output_bias
@@ -243,7 +252,7 @@ impl LayerWeights {
                 .transpose()?,
             attn_sinks: optional(plan.attn_sinks, "attn_sinks", config.num_heads)?,
             post_attn_norm: optional(plan.post_norms, "post_attention_norm", hidden)?,
-            ffn_norm: vector(file, &name(mlp_norm), hidden)?,
+            ffn_norm: optional(!plan.no_pre_norms, mlp_norm, hidden)?,
             mlp,
             post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
             rope: (!plan.no_rope).then_some(plan.rope),

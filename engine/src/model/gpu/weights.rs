@@ -83,6 +83,16 @@ impl DeviceWeights {
                         .into(),
                 ));
             }
+            let whole_qk_norm = lw.q_norm.as_ref().is_some_and(|n| n.len() != c.head_dim);
+            let (Some(attn_norm), Some(ffn_norm), false) =
+                (&lw.attn_norm, &lw.ffn_norm, whole_qk_norm)
+            else {
+                return Err(ModelError::Unsupported(
+                    "layers without pre-norms or with Q/K norms over whole rows (OLMo 2) on \
+                     the GPU: serve this model with --device cpu"
+                        .into(),
+                ));
+            };
             let upload = |v: &Option<Vec<f32>>| v.as_deref().map(|v| gpu.upload(v)).transpose();
             let qkv_bias = match &lw.qkv_bias {
                 Some(b) if b.len() == q_dim + 2 * kv_dim => Some(QkvBias {
@@ -109,7 +119,7 @@ impl DeviceWeights {
                 }
             };
             layers.push(DeviceLayer {
-                attn_norm: gpu.upload(&lw.attn_norm)?,
+                attn_norm: gpu.upload(attn_norm)?,
                 wqkv: half_rows(gpu, 0..q_dim + 2 * kv_dim, hidden, |r, out| {
                     lw.qkv.row(r, out)
                 })?,
@@ -119,7 +129,7 @@ impl DeviceWeights {
                     Ok(lw.attn_output.row(r, out)?)
                 })?,
                 post_attn_norm: upload(&lw.post_attn_norm)?,
-                ffn_norm: gpu.upload(&lw.ffn_norm)?,
+                ffn_norm: gpu.upload(ffn_norm)?,
                 w_gate_up: half_rows(gpu, 0..2 * c.ffn, hidden, |r, out| gate_up.row(r, out))?,
                 w_down: half_rows(gpu, 0..hidden, c.ffn, |r, out| Ok(down.row(r, out)?))?,
                 post_ffn_norm: upload(&lw.post_ffn_norm)?,
