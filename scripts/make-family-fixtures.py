@@ -2,7 +2,7 @@
 """Regenerates engine/tests/fixtures/families/<family>.json.
 
 For each of the small random-weight models that scripts/make-family-models.py
-writes (llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, smollm3, phi3, granite, gpt-oss, olmo2, phi3's two
+writes (llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, smollm3, phi3, granite, granitemoe, gpt-oss, olmo2, phi3's two
 LongRoPE variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context) on the GGUF and
 records, per prompt, llama.cpp's tokenization (with BOS where the model adds one) and a
 32-step greedy continuation with the top-5 next-token probabilities, so the engine's
@@ -26,7 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2")
+            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
+            "granite_moe")
 # Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -91,6 +92,7 @@ CHAT_PROMPT["llama_moe"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["granite"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["gpt_oss"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["olmo2"] = CHAT_PROMPT["llama"]
+CHAT_PROMPT["granite_moe"] = CHAT_PROMPT["llama"]
 # phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
 for _variant in ("phi3_longrope_short", "phi3_longrope_long"):
     CHAT_PROMPT[_variant] = CHAT_PROMPT["phi3"]

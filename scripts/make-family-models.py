@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3, phi3, granite, gpt-oss and olmo2 families, two LongRoPE variants of phi3 and a
-Mixtral-style llama.
+smollm3, phi3, granite, granitemoe, gpt-oss and olmo2 families, two LongRoPE variants of phi3
+and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -29,7 +29,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
-            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2")
+            "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
+            "granite_moe")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -161,6 +162,10 @@ LAYOUTS["phi3_longrope_short"] = dict(LAYOUTS["phi3"], arch="phi3", context_leng
 # token; llama files size their experts by feed_forward_length.
 LAYOUTS["llama_moe"] = dict(LAYOUTS["llama"], arch="llama", n_ff=256, experts=4, experts_used=2,
                             expert_ff=256)
+# Granite MoE 1B-A400M style: the granite model with 4 experts of its MLP width (256 here), 2
+# used per token; granitemoe files size their experts by feed_forward_length, as llama's do.
+LAYOUTS["granite_moe"] = dict(LAYOUTS["granite"], arch="granitemoe", n_ff=256, experts=4,
+                              experts_used=2, expert_ff=256)
 LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
                                      original_context=2048, rope_dims=64)
 
@@ -527,7 +532,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             softcap = L["final_logit_softcapping"]
         if softcap:
             w.add_final_logit_softcapping(softcap)
-    if arch == "granite":
+    if arch in ("granite", "granitemoe"):
         w.add_embedding_scale(L["embedding_scale"])
         w.add_residual_scale(L["residual_scale"])
         w.add_attention_scale(L["attention_scale"])
@@ -535,7 +540,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     if "experts" in L:
         w.add_expert_count(L["experts"])
         w.add_expert_used_count(L["experts_used"])
-        if arch != "llama":
+        if arch not in ("llama", "granitemoe"):
             w.add_expert_feed_forward_length(L["expert_ff"])
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])

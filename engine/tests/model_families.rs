@@ -184,6 +184,16 @@ fn gpt_oss_with_sinks_yarn_and_mxfp4_experts_agrees_with_llama_cpp() {
     );
 }
 
+/// Granite MoE: Granite's four multipliers around a mixture of experts as wide as its MLP.
+#[test]
+fn granite_moe_with_its_multipliers_and_experts_agrees_with_llama_cpp() {
+    let (config, _, _) = check_model("granite_moe", "granitemoe");
+    assert_eq!(config.embedding_scale, Some(12.0));
+    assert_eq!(config.logit_divisor, Some(8.0));
+    let file = GgufFile::open(family_model_path("granite_moe")).unwrap();
+    assert_experts(&Model::from_gguf(&file).unwrap(), (4, 2, 256));
+}
+
 /// OLMo 3 (`olmo2` files): no pre-norms, post-norms, Q/K norms over whole rows, three of
 /// four layers sliding with plain RoPE and the global one stretched by YaRN.
 #[test]

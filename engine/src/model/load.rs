@@ -30,7 +30,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 11] = [
+const FAMILIES: [(&str, LoadWeights); 12] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -40,6 +40,7 @@ const FAMILIES: [(&str, LoadWeights); 11] = [
     (smollm3::ARCHITECTURE, smollm3::load),
     (phi3::ARCHITECTURE, phi3::load),
     (granite::ARCHITECTURE, granite::load),
+    (granite::MOE_ARCHITECTURE, granite::load),
     (gpt_oss::ARCHITECTURE, gpt_oss::load),
     (olmo2::ARCHITECTURE, olmo2::load),
 ];

@@ -2,10 +2,13 @@
 //! `granite.embedding_scale`, scores times `granite.attention.scale` (instead of
 //! `1/sqrt(head_dim)`), each layer's attention and MLP output times `granite.residual_scale`
 //! before the residual add, and logits divided by `granite.logit_scale`. RoPE over adjacent
-//! pairs, unless `granite.rope.scaling.finetuned` is false (then no layer rotates). The
-//! optional projection biases and the MoE variants are refused.
+//! pairs, unless `granite.rope.scaling.finetuned` is false (then no layer rotates). Granite
+//! MoE (`granitemoe`: 1B-A400M, 3B-A800M) is the same layer with a mixture of experts as wide
+//! as `feed_forward_length` (Mixtral's routing, see `moe`). The optional projection biases and
+//! shared experts (Granite MoE Shared) are refused.
 
 use super::hparams::Hparams;
+use super::moe::{self, ExpertGate, MoePlan};
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -13,6 +16,8 @@ use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
 pub const ARCHITECTURE: &str = "granite";
+/// Granite with experts.
+pub const MOE_ARCHITECTURE: &str = "granitemoe";
 
 /// Biases some Granite files carry, which this loader does not apply.
 const BIASES: [&str; 4] = ["attn_output", "ffn_gate", "ffn_up", "ffn_down"];
@@ -20,11 +25,26 @@ const BIASES: [&str; 4] = ["attn_output", "ffn_gate", "ffn_up", "ffn_down"];
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
-    if keys.optional_usize(&hp.key("expert_count"))?.unwrap_or(0) > 0 {
-        return Err(ModelError::Unsupported(
-            "Granite with experts (granite.expert_count)".into(),
-        ));
+    let shared_key = hp.key("expert_shared_feed_forward_length");
+    if keys.optional_usize(&shared_key)?.unwrap_or(0) > 0 {
+        return Err(ModelError::Unsupported(format!(
+            "Granite with shared experts ({shared_key})"
+        )));
     }
+    let moe = match keys.optional_usize(&hp.key("expert_count"))? {
+        Some(experts) if experts > 0 => {
+            let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+            moe::check_expert_counts(&hp, experts, top_k)?;
+            Some(MoePlan {
+                experts,
+                top_k,
+                ffn: hp.feed_forward_length,
+                biases: false,
+                gate: ExpertGate::Silu,
+            })
+        }
+        _ => None,
+    };
     let biased = (0..hp.block_count)
         .flat_map(|i| BIASES.map(|part| format!("blk.{i}.{part}.bias")))
         .find(|name| file.tensor(name).is_some());
@@ -47,6 +67,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let rope = rope::declared(file, &hp, RopeStyle::Normal)?;
     let plan = LayerPlan {
         no_rope: !rotates,
+        moe,
         ..LayerPlan::default()
     };
     Weights::load(file, config, vec![rope], |_| plan)
