@@ -10,7 +10,7 @@
 use super::hparams::Hparams;
 use super::weights::vector;
 use super::ModelError;
-use crate::gguf::keys::invalid;
+use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::{GgufFile, TensorView};
 use kernels::activation::{clamped_swiglu, silu_mul};
 use kernels::matmul::QMatrix;
@@ -38,6 +38,26 @@ pub fn check_expert_counts(hp: &Hparams, experts: usize, top_k: usize) -> Result
         .into());
     }
     Ok(())
+}
+
+/// The experts a file declares (`{arch}.expert_count`, if more than 0), each as wide as the
+/// dense MLP (`feed_forward_length`), with SwiGLU and no biases: Mixtral's, Granite MoE's.
+pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>, ModelError> {
+    let keys = Keys::new(file.metadata());
+    match keys.optional_usize(&hp.key("expert_count"))? {
+        Some(experts) if experts > 0 => {
+            let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+            check_expert_counts(hp, experts, top_k)?;
+            Ok(Some(MoePlan {
+                experts,
+                top_k,
+                ffn: hp.feed_forward_length,
+                biases: false,
+                gate: ExpertGate::Silu,
+            }))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// How many experts a layer has, how many each token uses and their MLP width.

@@ -8,7 +8,7 @@
 //! shared experts (Granite MoE Shared) are refused.
 
 use super::hparams::Hparams;
-use super::moe::{self, ExpertGate, MoePlan};
+use super::moe;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -31,20 +31,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
             "Granite with shared experts ({shared_key})"
         )));
     }
-    let moe = match keys.optional_usize(&hp.key("expert_count"))? {
-        Some(experts) if experts > 0 => {
-            let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
-            moe::check_expert_counts(&hp, experts, top_k)?;
-            Some(MoePlan {
-                experts,
-                top_k,
-                ffn: hp.feed_forward_length,
-                biases: false,
-                gate: ExpertGate::Silu,
-            })
-        }
-        _ => None,
-    };
+    let moe = moe::mlp_wide_experts(file, &hp)?;
     let biased = (0..hp.block_count)
         .flat_map(|i| BIASES.map(|part| format!("blk.{i}.{part}.bias")))
         .find(|name| file.tensor(name).is_some());

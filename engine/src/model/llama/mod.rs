@@ -5,10 +5,9 @@
 //! `llama.expert_count` experts in every layer (see `moe`).
 
 use super::hparams::Hparams;
-use super::moe::{self, ExpertGate, MoePlan};
+use super::moe;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
-use crate::gguf::keys::Keys;
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -18,22 +17,8 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let hp = Hparams::from_metadata(file.metadata())?;
     let config = ModelConfig::from_hparams(&hp, file)?;
     let rope = rope::declared(file, &hp, RopeStyle::Normal)?;
-    let keys = Keys::new(file.metadata());
     // Mixtral: experts as wide as the dense MLP would be.
-    let moe = match keys.optional_usize(&hp.key("expert_count"))? {
-        Some(experts) if experts > 0 => {
-            let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
-            moe::check_expert_counts(&hp, experts, top_k)?;
-            Some(MoePlan {
-                experts,
-                top_k,
-                ffn: hp.feed_forward_length,
-                biases: false,
-                gate: ExpertGate::Silu,
-            })
-        }
-        _ => None,
-    };
+    let moe = moe::mlp_wide_experts(file, &hp)?;
     let plan = LayerPlan {
         window: hp.sliding_window,
         moe,
