@@ -443,8 +443,9 @@ FP4_TWICE = np.array([0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12], 
 
 
 def mxfp4_bytes(data: np.ndarray) -> np.ndarray:
-    """Each block scaled so its largest magnitude lands at or below E2M1's largest (6), each
-    value then the nearest table entry."""
+    """Each block's scale the power of two that puts its largest magnitude in [4, 8) (as
+    ggml's quantizer picks it, values past 6 saturating), each value then the nearest table
+    entry."""
     blocks = data.astype(np.float64).reshape(-1, 32)
     amax = np.abs(blocks).max(axis=1)
     e = np.where(amax > 0, np.floor(np.log2(np.maximum(amax, 1e-30))) - 2 + 127, 0)

@@ -181,7 +181,7 @@ fn family_scalars_that_are_not_finite_or_not_positive_are_refused_by_name() {
 }
 
 /// gpt-oss's own parts, missing or broken, are refused by name: the sinks, the expert
-/// biases, the sliding window, YaRN's original context and attention factor.
+/// biases, the sliding window, YaRN's attention factor.
 #[test]
 fn broken_gpt_oss_parts_are_refused_by_name() {
     let file = open("gpt_oss");
@@ -219,9 +219,42 @@ fn broken_gpt_oss_parts_are_refused_by_name() {
         ),
         &[key],
     );
-    let original = [(
-        "gpt-oss.rope.scaling.original_context_length",
-        MetadataValue::U32(0),
-    )];
-    refused(&rebuild(&file, &original, &[], Vec::new()), &["YaRN"]);
+}
+
+/// Which layers slide, as `sliding_window_pattern` says it: a flag per layer (what OLMo 3's
+/// converter writes), a period (0: all), or the family's default; a list of the wrong length
+/// is refused by name. Granite MoE's shared experts are refused by name.
+#[test]
+fn sliding_patterns_are_read_as_llama_cpp_reads_them() {
+    let file = open("olmo2");
+    let key = "olmo2.attention.sliding_window_pattern";
+    let windows = |pattern: Option<MetadataValue>| -> Vec<Option<usize>> {
+        let kvs: Vec<(&str, MetadataValue)> = pattern.into_iter().map(|p| (key, p)).collect();
+        let model = Model::from_gguf(&rebuild(&file, &kvs, &[], Vec::new())).unwrap();
+        model.weights().layers.iter().map(|l| l.window).collect()
+    };
+    let flags = |f: [bool; 4]| Some(MetadataValue::Array(f.map(MetadataValue::Bool).to_vec()));
+    let (w, n) = (Some(16), None);
+    assert_eq!(windows(None), [w, w, w, n]);
+    assert_eq!(windows(flags([true, true, true, false])), [w, w, w, n]);
+    assert_eq!(windows(flags([false, true, false, true])), [n, w, n, w]);
+    assert_eq!(windows(Some(MetadataValue::U32(2))), [w, n, w, n]);
+    assert_eq!(windows(Some(MetadataValue::U32(0))), [w, w, w, w]);
+    let short = MetadataValue::Array(vec![MetadataValue::Bool(true); 3]);
+    refused(
+        &rebuild(&file, &[(key, short)], &[], Vec::new()),
+        &[key, "3 entries"],
+    );
+
+    let granite = open("granite_moe");
+    let shared = "granitemoe.expert_shared_feed_forward_length";
+    refused(
+        &rebuild(
+            &granite,
+            &[(shared, MetadataValue::U32(64))],
+            &[],
+            Vec::new(),
+        ),
+        &[shared],
+    );
 }

@@ -18,6 +18,7 @@ pub mod lora;
 pub mod moe;
 mod rope;
 pub mod scripted;
+mod sliding;
 mod table_diff;
 mod weights;
 

@@ -41,7 +41,11 @@ pub fn declared_stretch(file: &GgufFile, hp: &Hparams) -> Result<Stretch, ModelE
             if !(attn_factor.is_finite() && attn_factor > 0.0) {
                 return Err(invalid(&attn_key, format!("{attn_factor} is not positive")).into());
             }
-            let original = s.original_context_length.unwrap_or(hp.context_length);
+            // 0 means none given, as in llama.cpp.
+            let original = s
+                .original_context_length
+                .filter(|&n| n > 0)
+                .unwrap_or(hp.context_length);
             Ok(Stretch::Yarn {
                 yarn: Yarn::new(s.factor, original),
                 attn_factor,

@@ -8,7 +8,7 @@
 
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
-use super::{rope, LoadOptions, ModelError};
+use super::{rope, sliding, LoadOptions, ModelError};
 use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
@@ -34,10 +34,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     };
     config.attn_logit_softcap = cap("attn_logit_softcapping", DEFAULT_ATTN_SOFTCAP)?;
     config.final_logit_softcap = cap("final_logit_softcapping", DEFAULT_FINAL_SOFTCAP)?;
-    let pattern = keys
-        .optional_usize(&hp.key("attention.sliding_window_pattern"))?
-        .unwrap_or(DEFAULT_PATTERN)
-        .max(1);
+    let slides = sliding::sliding_layers(file, &hp, DEFAULT_PATTERN)?;
     let window = hp.sliding_window.unwrap_or(DEFAULT_WINDOW);
     let global = rope::declared(file, &hp, RopeStyle::Neox)?;
     let base_key = hp.key("rope.freq_base_swa");
@@ -57,7 +54,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         None => global.clone(),
     };
     Weights::load(file, config, vec![global, local], |i| {
-        let sliding = i % pattern < pattern - 1;
+        let sliding = slides.get(i).copied().unwrap_or(false);
         LayerPlan {
             post_norms: true,
             rope: usize::from(sliding),

@@ -8,7 +8,7 @@
 use super::hparams::Hparams;
 use super::moe::{self, ExpertGate, MoePlan};
 use super::weights::{LayerPlan, Weights};
-use super::{rope, LoadOptions, ModelConfig, ModelError};
+use super::{rope, sliding, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
@@ -30,10 +30,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let window = hp
         .sliding_window
         .ok_or_else(|| ModelError::from(invalid(&window_key, "missing or 0".to_string())))?;
-    let pattern = keys
-        .optional_usize(&hp.key("attention.sliding_window_pattern"))?
-        .unwrap_or(DEFAULT_PATTERN)
-        .max(1);
+    let slides = sliding::sliding_layers(file, &hp, DEFAULT_PATTERN)?;
     let global = rope::declared(file, &hp, RopeStyle::Neox)?;
     let local = match keys.optional_f32(&hp.key("rope.freq_base_swa"))? {
         Some(base) => rope::rope_for(
@@ -53,7 +50,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         gate: ExpertGate::Clamped,
     };
     Weights::load(file, config, vec![global, local], |i| {
-        let sliding = i % pattern < pattern - 1;
+        let sliding = slides.get(i).copied().unwrap_or(false);
         LayerPlan {
             qkv_bias: true,
             rope: usize::from(sliding),

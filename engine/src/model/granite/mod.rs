@@ -1,4 +1,4 @@
-//! Granite 3.x (dense): Llama's layer with four multipliers: embeddings times
+//! Granite 3.x: Llama's layer with four multipliers: embeddings times
 //! `granite.embedding_scale`, scores times `granite.attention.scale` (instead of
 //! `1/sqrt(head_dim)`), each layer's attention and MLP output times `granite.residual_scale`
 //! before the residual add, and logits divided by `granite.logit_scale`. RoPE over adjacent
