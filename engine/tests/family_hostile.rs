@@ -209,6 +209,16 @@ fn broken_gpt_oss_parts_are_refused_by_name() {
         &rebuild(&file, &[(key, MetadataValue::U32(0))], &[], Vec::new()),
         &[key],
     );
+    let swa = "gpt-oss.rope.freq_base_swa";
+    refused(
+        &rebuild(
+            &file,
+            &[(swa, MetadataValue::F32(f32::INFINITY))],
+            &[],
+            Vec::new(),
+        ),
+        &[swa],
+    );
     let key = "gpt-oss.rope.scaling.attn_factor";
     refused(
         &rebuild(

@@ -40,6 +40,15 @@ pub fn check_expert_counts(hp: &Hparams, experts: usize, top_k: usize) -> Result
     Ok(())
 }
 
+/// The experts of a family whose every layer has them: `{arch}.expert_count` and
+/// `{arch}.expert_used_count`, both required and checked.
+pub fn expert_counts(keys: &Keys<'_>, hp: &Hparams) -> Result<(usize, usize), ModelError> {
+    let experts = keys.required_usize(&hp.key("expert_count"))?;
+    let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
+    check_expert_counts(hp, experts, top_k)?;
+    Ok((experts, top_k))
+}
+
 /// The experts a file declares (`{arch}.expert_count`, if more than 0), each as wide as the
 /// dense MLP (`feed_forward_length`), with SwiGLU and no biases: Mixtral's, Granite MoE's.
 pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>, ModelError> {

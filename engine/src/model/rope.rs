@@ -96,3 +96,22 @@ pub fn declared(file: &GgufFile, hp: &Hparams, style: RopeStyle) -> Result<Rope,
         declared_stretch(file, hp)?,
     )
 }
+
+/// The rotation of a family's sliding layers: `global` (the file's own), unless the file
+/// declares `{arch}.rope.freq_base_swa` (a positive, finite base, refused by name
+/// otherwise), then that base with the file's stretch (Gemma 2, gpt-oss).
+pub fn sliding_base(
+    file: &GgufFile,
+    hp: &Hparams,
+    style: RopeStyle,
+    global: &Rope,
+) -> Result<Rope, ModelError> {
+    let key = hp.key("rope.freq_base_swa");
+    match Keys::new(file.metadata()).optional_f32(&key)? {
+        Some(base) if !(base.is_finite() && base > 0.0) => {
+            Err(invalid(&key, format!("base {base} is not positive and finite")).into())
+        }
+        Some(base) => rope_for(file, hp, style, base, declared_stretch(file, hp)?),
+        None => Ok(global.clone()),
+    }
+}

@@ -9,7 +9,7 @@
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, sliding, LoadOptions, ModelError};
-use crate::gguf::keys::{invalid, Keys};
+use crate::gguf::keys::Keys;
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -37,22 +37,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let slides = sliding::sliding_layers(file, &hp, DEFAULT_PATTERN)?;
     let window = hp.sliding_window.unwrap_or(DEFAULT_WINDOW);
     let global = rope::declared(file, &hp, RopeStyle::Neox)?;
-    let base_key = hp.key("rope.freq_base_swa");
-    let local = match keys.optional_f32(&base_key)? {
-        Some(base) if !(base.is_finite() && base > 0.0) => {
-            return Err(
-                invalid(&base_key, format!("base {base} is not positive and finite")).into(),
-            );
-        }
-        Some(base) => rope::rope_for(
-            file,
-            &hp,
-            RopeStyle::Neox,
-            base,
-            rope::declared_stretch(file, &hp)?,
-        )?,
-        None => global.clone(),
-    };
+    let local = rope::sliding_base(file, &hp, RopeStyle::Neox, &global)?;
     Weights::load(file, config, vec![global, local], |i| {
         let sliding = slides.get(i).copied().unwrap_or(false);
         LayerPlan {

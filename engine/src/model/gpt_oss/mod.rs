@@ -22,9 +22,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
     let config = ModelConfig::from_hparams(&hp, file)?;
-    let experts = keys.required_usize(&hp.key("expert_count"))?;
-    let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
-    moe::check_expert_counts(&hp, experts, top_k)?;
+    let (experts, top_k) = moe::expert_counts(&keys, &hp)?;
     let ffn = keys.required_usize(&hp.key("expert_feed_forward_length"))?;
     let window_key = hp.key("attention.sliding_window");
     let window = hp
@@ -32,16 +30,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         .ok_or_else(|| ModelError::from(invalid(&window_key, "missing or 0".to_string())))?;
     let slides = sliding::sliding_layers(file, &hp, DEFAULT_PATTERN)?;
     let global = rope::declared(file, &hp, RopeStyle::Neox)?;
-    let local = match keys.optional_f32(&hp.key("rope.freq_base_swa"))? {
-        Some(base) => rope::rope_for(
-            file,
-            &hp,
-            RopeStyle::Neox,
-            base,
-            rope::declared_stretch(file, &hp)?,
-        )?,
-        None => global.clone(),
-    };
+    let local = rope::sliding_base(file, &hp, RopeStyle::Neox, &global)?;
     let moe = MoePlan {
         experts,
         top_k,

@@ -17,9 +17,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
     let config = ModelConfig::from_hparams(&hp, file)?;
-    let experts = keys.required_usize(&hp.key("expert_count"))?;
-    let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
-    moe::check_expert_counts(&hp, experts, top_k)?;
+    let (experts, top_k) = moe::expert_counts(&keys, &hp)?;
     let ffn = match keys.optional_usize(&hp.key("expert_feed_forward_length"))? {
         Some(ffn) => ffn,
         None => hp.feed_forward_length / top_k,
