@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3, phi3, granite, granitemoe, gpt-oss and olmo2 families, two LongRoPE variants of phi3
-and a Mixtral-style llama.
+smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2 and
+deepseek2 families (deepseek2 twice: a DeepSeek-V3 style MLA file and a DeepSeek-V2-Lite style
+legacy one, whose keys and layers scripts/family_models_deepseek2.py writes), two LongRoPE
+variants of phi3 and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -27,10 +29,12 @@ from pathlib import Path
 import gguf
 import numpy as np
 
+import family_models_deepseek2 as deepseek2
+
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
-            "granite_moe")
+            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -151,6 +155,40 @@ LAYOUTS = {
         yarn_original_context=512,
         embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25,
     ),
+    # DeepSeek-V3 / Kimi-K2 style (`deepseek2` files as the current converter writes them):
+    # multi-head latent attention, queries through a rank-96 LoRA, keys and values through a
+    # 64-wide latent plus 16 RoPE'd key dims shared by the heads (one K/V "head" of 80 / 64,
+    # decompressed per head by attn_k_b / attn_v_b to keys of 32 + 16 and values of 32); a
+    # dense first layer, then layers of 8 experts (2 used per token) and a shared one, chosen
+    # by sigmoid scores plus a selection bias (changing about half the choices) within the
+    # best 2 of 4 groups of experts, their weights normalized then scaled by 2.5; YaRN 4x over
+    # an original 128 positions with mscale_all_dim 1. All f32 but the embeddings and head.
+    "deepseek2": dict(
+        seed=0xD5E3, n_layer=3, n_embd=256, n_head=4, n_head_kv=1, head_dim=48, n_ff=512,
+        rope_base=10000.0, eps=1e-6, tied=False, qkv_bias=False, qk_norm=False,
+        pre="llama-bpe", add_bos=False, dense_layers=1, q_lora_rank=96, kv_lora_rank=64,
+        qk_nope_head_dim=32, qk_rope_head_dim=16, v_head_dim=32, mla=True, experts=8,
+        experts_used=2, expert_ff=128, shared_experts=1,
+        gating=gguf.ExpertGatingFuncType.SIGMOID, expert_bias_std=0.2,
+        expert_weights_norm=True, expert_weights_scale=2.5, expert_groups=4,
+        expert_groups_used=2, yarn_factor=4.0, yarn_original_context=128,
+        yarn_mscale_all_dim=1.0,
+        embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25, matrix_type=Q.F32,
+        down_type=Q.F32,
+    ),
+    # DeepSeek-V2-Lite style, as first converted (legacy `deepseek2` files): queries straight
+    # from attn_q, the unsplit attn_kv_b and a K/V head per query head, no *_mla keys; a
+    # dense first layer, then a layer of 8 experts (2 used) and a shared one, routed by
+    # softmax (no gating key, as V2 files have none), weights neither normalized (no key)
+    # nor scaled (1.0); plain RoPE. f16 matrices.
+    "deepseek2_lite": dict(
+        arch="deepseek2", seed=0xD5E2, n_layer=2, n_embd=256, n_head=4, n_head_kv=4,
+        head_dim=48, n_ff=512, rope_base=10000.0, eps=1e-6, tied=False, qkv_bias=False,
+        qk_norm=False, pre="llama-bpe", add_bos=False, dense_layers=1, q_lora_rank=0,
+        kv_lora_rank=64, qk_nope_head_dim=32, qk_rope_head_dim=16, v_head_dim=32, mla=False,
+        experts=8, experts_used=2, expert_ff=128, shared_experts=1, expert_weights_scale=1.0,
+        embd_type=Q.Q5_0, output_type=Q.Q8_0, embd_std=0.25,
+    ),
 }
 # Phi-3.5 style LongRoPE: the phi3 model with short and long frequency factors and an
 # attention factor, trained for 16k over an original context that the fixtures' 4,096-token
@@ -166,6 +204,9 @@ LAYOUTS["llama_moe"] = dict(LAYOUTS["llama"], arch="llama", n_ff=256, experts=4,
 # used per token; granitemoe files size their experts by feed_forward_length, as llama's do.
 LAYOUTS["granite_moe"] = dict(LAYOUTS["granite"], arch="granitemoe", n_ff=256, experts=4,
                               experts_used=2, expert_ff=256)
+# Granite MoE Shared style: granite_moe plus, in every layer, a shared SwiGLU MLP of width 128
+# (ffn_*_shexp) that every token runs, its output added to the experts'.
+LAYOUTS["granite_moe_shared"] = dict(LAYOUTS["granite_moe"], seed=0x6A35E, shared_ff=128)
 LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
                                      original_context=2048, rope_dims=64)
 
@@ -510,7 +551,9 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     w.add_feed_forward_length(ff)
     w.add_head_count(nh)
     w.add_head_count_kv(nkv)
-    if hd != d // nh or arch in ("gemma2", "gemma3"):
+    if arch == "deepseek2":
+        deepseek2.write_keys(w, L)
+    elif hd != d // nh or arch in ("gemma2", "gemma3"):
         w.add_key_length(hd)
         w.add_value_length(hd)
     w.add_layer_norm_rms_eps(L["eps"])
@@ -543,6 +586,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         w.add_expert_used_count(L["experts_used"])
         if arch not in ("llama", "granitemoe"):
             w.add_expert_feed_forward_length(L["expert_ff"])
+    if "shared_ff" in L:
+        w.add_expert_shared_feed_forward_length(L["shared_ff"])
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])
         scale = L["context_length"] / L["original_context"]
@@ -602,6 +647,9 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     t.add("token_embd.weight", embd, L["embd_type"])
 
     for i in range(L["n_layer"]):
+        if arch == "deepseek2":
+            deepseek2.write_layer(t, i, L, mt)
+            continue
         p = f"blk.{i}."
         if arch != "olmo2":
             t.norm(p + "attn_norm.weight", d)
@@ -654,6 +702,11 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             t.add(p + "ffn_gate_exps.weight", t.normal((ne, eff, d), 1.0 / math.sqrt(d)), mt)
             t.add(p + "ffn_up_exps.weight", t.normal((ne, eff, d), 1.0 / math.sqrt(d)), mt)
             t.add(p + "ffn_down_exps.weight", t.normal((ne, d, eff), 1.0 / math.sqrt(eff)), mt)
+            if "shared_ff" in L:
+                sff = L["shared_ff"]
+                t.matrix(p + "ffn_gate_shexp.weight", sff, d, 1.0 / math.sqrt(d), mt)
+                t.matrix(p + "ffn_up_shexp.weight", sff, d, 1.0 / math.sqrt(d), mt)
+                t.matrix(p + "ffn_down_shexp.weight", d, sff, 1.0 / math.sqrt(sff), mt)
         elif arch == "phi3":
             # One tensor: the gate's rows, then up's (llama.cpp's swiglu takes the first half
             # as the gate).

@@ -233,7 +233,7 @@ fn broken_gpt_oss_parts_are_refused_by_name() {
 
 /// Which layers slide, as `sliding_window_pattern` says it: a flag per layer (what OLMo 3's
 /// converter writes), a period (0: all), or the family's default; a list of the wrong length
-/// is refused by name. Granite MoE's shared experts are refused by name.
+/// is refused by name; so are shared experts a Granite file declares but does not hold.
 #[test]
 fn sliding_patterns_are_read_as_llama_cpp_reads_them() {
     let file = open("olmo2");
@@ -256,6 +256,8 @@ fn sliding_patterns_are_read_as_llama_cpp_reads_them() {
         &[key, "3 entries"],
     );
 
+    // Granite MoE declaring shared experts it does not hold, and dense Granite declaring
+    // shared experts beside no experts at all.
     let granite = open("granite_moe");
     let shared = "granitemoe.expert_shared_feed_forward_length";
     refused(
@@ -265,6 +267,66 @@ fn sliding_patterns_are_read_as_llama_cpp_reads_them() {
             &[],
             Vec::new(),
         ),
+        &["blk.0.ffn_gate_shexp.weight"],
+    );
+    let dense = open("granite");
+    let shared = "granite.expert_shared_feed_forward_length";
+    refused(
+        &rebuild(&dense, &[(shared, MetadataValue::U32(64))], &[], Vec::new()),
         &[shared],
+    );
+}
+
+/// DeepSeek files whose latent attention or routing cannot be what the keys say: each is
+/// refused naming the key or tensor at fault.
+#[test]
+fn broken_deepseek2_parts_are_refused_by_name() {
+    let file = open("deepseek2");
+    for missing in [
+        "blk.1.attn_k_b.weight",
+        "blk.0.attn_kv_a_norm.weight",
+        "blk.0.attn_q_b.weight",
+        "blk.2.ffn_up_shexp.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let bad_keys = [
+        ("deepseek2.attention.key_length", MetadataValue::U32(81)),
+        ("deepseek2.attention.kv_lora_rank", MetadataValue::U32(0)),
+        ("deepseek2.attention.key_length_mla", MetadataValue::U32(16)),
+        ("deepseek2.expert_gating_func", MetadataValue::U32(7)),
+        ("deepseek2.expert_group_used_count", MetadataValue::U32(4)),
+        (
+            "deepseek2.expert_weights_scale",
+            MetadataValue::F32(f32::NAN),
+        ),
+        (
+            "deepseek2.rope.scaling.yarn_log_multiplier",
+            MetadataValue::F32(f32::INFINITY),
+        ),
+    ];
+    for (key, value) in bad_keys {
+        // The group count is named for an impossible used count.
+        let named = key.replace("group_used_count", "group_count");
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[&named]);
+    }
+    let mut bias = [0.0f32; 8];
+    bias[5] = f32::INFINITY;
+    let bias = f32_tensor("blk.1.exp_probs_b.bias", &[8], &bias);
+    refused(
+        &rebuild(&file, &[], &[], vec![bias]),
+        &["blk.1.exp_probs_b.bias", "finite"],
+    );
+    let k_b = f32_tensor("blk.2.attn_k_b.weight", &[32, 64, 3], &[0.0; 32 * 64 * 3]);
+    refused(
+        &rebuild(&file, &[], &[], vec![k_b]),
+        &["blk.2.attn_k_b.weight", "dims"],
+    );
+    // A file from before the split that declares a query bottleneck it does not have.
+    let lite = open("deepseek2_lite");
+    let key = "deepseek2.attention.q_lora_rank";
+    refused(
+        &rebuild(&lite, &[(key, MetadataValue::U32(96))], &[], Vec::new()),
+        &["blk.0.attn_q_a.weight"],
     );
 }

@@ -215,6 +215,40 @@ fn evicted_prefixes_come_back_from_disk_with_the_same_output() {
     assert_eq!(bob_a, fresh_a);
 }
 
+/// DeepSeek's latent cache (one K row per token and layer, no V buffer) goes to disk and
+/// comes back as any other: the same greedy output as when computed fresh.
+#[test]
+fn a_latent_caches_pages_come_back_from_disk_with_the_same_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::family_model_path("deepseek2");
+    // 3 layers of 64 + 16 latent values in f32.
+    let per_token = 3 * (64 + 16) * 4;
+    let config = |disk: Option<KvDiskConfig>, tokens: usize| {
+        let mut config = EngineConfig::new(model.clone());
+        config.kv_budget_bytes = tokens * per_token;
+        config.max_context_len = 640;
+        config.kv_disk = disk;
+        config
+    };
+    let reference = EngineHandle::start(config(None, 4096)).unwrap();
+    let disk = KvDiskConfig {
+        dir: dir.path().to_path_buf(),
+        budget_bytes: 1 << 30,
+    };
+    let engine = start_config(config(Some(disk), POOL_TOKENS));
+    let [a, b, c] = ["rivers", "mountains", "deserts"].map(|t| prompt(&engine, t));
+    let (fresh_a, _) = run(&engine, &a, 0);
+    assert_eq!(engine.server_info().kv_bytes_per_token, per_token);
+    assert_eq!(fresh_a, run(&reference, &a, 0).0);
+    run(&engine, &b, 0);
+    run(&engine, &c, 0);
+    wait_for_disk(&engine, u64::from(full_pages(a.len())));
+    let (again_a, cached) = run(&engine, &a, 0);
+    assert_eq!(again_a, fresh_a, "latent rows loaded from disk");
+    assert!(cached >= full_pages(a.len()) - 16, "cached {cached}");
+    assert_eq!(disk_info(&engine).bad_pages, 0);
+}
+
 #[test]
 fn a_restart_finds_the_pages_and_a_flush_removes_them() {
     let dir = tempfile::tempdir().unwrap();

@@ -194,6 +194,22 @@ fn granite_moe_with_its_multipliers_and_experts_agrees_with_llama_cpp() {
     assert_experts(&Model::from_gguf(&file).unwrap(), (4, 2, 256));
 }
 
+/// Granite MoE Shared: the same with shared experts beside the routed ones; llama.cpp's
+/// greedy outputs all change with the shared experts' output zeroed.
+#[test]
+fn granite_moe_with_shared_experts_agrees_with_llama_cpp() {
+    check_model("granite_moe_shared", "granitemoe");
+    let file = GgufFile::open(family_model_path("granite_moe_shared")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_experts(&model, (4, 2, 256));
+    for layer in &model.weights().layers {
+        let Mlp::Experts(moe) = &layer.mlp else {
+            unreachable!()
+        };
+        assert_eq!(moe.shared.as_ref().map(|s| s.width), Some(128));
+    }
+}
+
 /// OLMo 3 (`olmo2` files): no pre-norms, post-norms, Q/K norms over whole rows, three of
 /// four layers sliding with plain RoPE and the global one stretched by YaRN.
 #[test]
@@ -383,4 +399,53 @@ fn gemma3_serves_through_the_engine_and_reports_sliding_window_memory() {
         (cached * info.kv_sliding_bytes_per_token) as u64
     );
     engine.shutdown(std::time::Duration::from_secs(5));
+}
+
+/// The latent attention layers and experts of a `deepseek2` model: one K/V head of the
+/// latent row, values read from the keys, and MoE layers after `dense` dense ones.
+fn assert_latent_model(config: &ModelConfig, model: &Model, dense: usize, latent_row: usize) {
+    assert_eq!((config.num_kv_heads, config.head_dim), (1, latent_row));
+    assert!(config.values_in_keys);
+    let layout = model.kv_layout(pools::KvDtype::F32);
+    assert_eq!(layout.bytes_per_token(), config.num_layers * latent_row * 4);
+    for (i, layer) in model.weights().layers.iter().enumerate() {
+        assert!(layer.mla.is_some(), "layer {i}");
+        let moe = matches!(&layer.mlp, Mlp::Experts(m) if m.shared.is_some());
+        assert_eq!(moe, i >= dense, "layer {i}");
+    }
+}
+
+/// DeepSeek V3 / Kimi K2 style: queries through a low-rank bottleneck, per-head `attn_k_b`
+/// and `attn_v_b` absorbed around a latent cache, YaRN with its magnitude moved into the
+/// score scale, a dense first layer, then experts chosen by sigmoid scores with a selection
+/// bias among the best 2 of 4 groups, renormalized and scaled by 2.5, beside a shared
+/// expert. llama.cpp's greedy outputs change with any one of these turned off.
+#[test]
+fn deepseek2_with_latent_attention_and_grouped_sigmoid_experts_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("deepseek2");
+    // (1 + 0.1 ln 4)^2 / sqrt(32 + 16), as llama.cpp's log gives it.
+    let mscale = 1.0 + 0.1 * 4.0f32.ln();
+    let want = mscale * mscale / 48.0f32.sqrt();
+    assert!((config.score_scale.unwrap() - want).abs() < 1e-6);
+    let file = GgufFile::open(family_model_path("deepseek2")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_latent_model(&config, &model, 1, 64 + 16);
+    let Mlp::Experts(moe) = &model.weights().layers[1].mlp else {
+        unreachable!()
+    };
+    assert!(moe.selection_bias.is_some());
+    assert_eq!(moe.plan.routing.groups, Some((4, 2)));
+}
+
+/// DeepSeek V2-Lite style, a file from before the split: one query projection, `attn_kv_b`
+/// split per head when loaded, softmax routing without renormalization. llama.cpp runs
+/// this file with a decompressed cache of 4 heads; the latent cache gives the same
+/// continuations.
+#[test]
+fn deepseek2_lite_from_an_unsplit_file_agrees_with_llama_cpp() {
+    let (config, _, _) = check_model("deepseek2_lite", "deepseek2");
+    assert_eq!(config.score_scale, Some(1.0 / 48.0f32.sqrt()));
+    let file = GgufFile::open(family_model_path("deepseek2_lite")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_latent_model(&config, &model, 1, 64 + 16);
 }

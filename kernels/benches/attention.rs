@@ -63,6 +63,7 @@ fn storage(dtype: KvDtype, slots: usize) -> KvStorage {
         num_kv_heads: SHAPE.num_kv_heads,
         head_dim: SHAPE.head_dim,
         dtype,
+        values_in_keys: false,
     };
     let mut kv = KvStorage::new(layout, slots).unwrap();
     let row = layout.row_len();

@@ -222,6 +222,7 @@ fn rope_and_store_equal_rope_then_set_kv_bit_for_bit() {
             num_kv_heads: kv_heads,
             head_dim,
             dtype,
+            values_in_keys: false,
         };
         // Position scaling and a pair scale that differ (an argument swap shows).
         let rope = rope.map(|(rot_dim, style)| {

@@ -81,6 +81,7 @@ fn store_kv_scatters_like_the_host_pool_in_every_dtype() {
             num_kv_heads: 3,
             head_dim: 64,
             dtype,
+            values_in_keys: false,
         };
         let row_len = layout.row_len();
         let mut host = KvStorage::new(layout, num_slots).unwrap();
@@ -135,6 +136,7 @@ fn random_pool_of(
         num_kv_heads,
         head_dim,
         dtype,
+        values_in_keys: false,
     };
     let mut host = KvStorage::new(layout, num_slots).unwrap();
     let all: Vec<SlotId> = (0..num_slots as SlotId).collect();

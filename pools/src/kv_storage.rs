@@ -1,5 +1,6 @@
 //! Per-layer K and V buffers `[num_slots, num_kv_heads, head_dim]` (SGLang's
-//! `MHATokenToKVPool`), in f32, f16 or bf16.
+//! `MHATokenToKVPool`), in f32, f16 or bf16; or, for multi-head latent attention, the K
+//! buffers alone, whose rows hold the values too (SGLang's `MLATokenToKVPool`).
 
 use crate::{PoolError, SlotId};
 use half::slice::HalfFloatSliceExt;
@@ -43,6 +44,10 @@ pub struct KvLayout {
     pub num_kv_heads: usize,
     pub head_dim: usize,
     pub dtype: KvDtype,
+    /// Attention reads each value from its key's row (multi-head latent attention: the row
+    /// is the compressed latent, then the rotated part, and the values are the latent), so
+    /// there are no V buffers and a token costs half.
+    pub values_in_keys: bool,
 }
 
 impl KvLayout {
@@ -51,9 +56,19 @@ impl KvLayout {
         self.num_kv_heads * self.head_dim
     }
 
-    /// `2 * layers * kv_heads * head_dim * sizeof(dtype)`.
+    /// K and V buffers per layer: 1 where the values are read from the keys.
+    fn buffers_per_layer(&self) -> usize {
+        if self.values_in_keys {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// `2 * layers * kv_heads * head_dim * sizeof(dtype)` (half that where the values are
+    /// read from the keys).
     pub fn bytes_per_token(&self) -> usize {
-        2 * self.num_layers * self.row_len() * self.dtype.size_bytes()
+        self.buffers_per_layer() * self.num_layers * self.row_len() * self.dtype.size_bytes()
     }
 
     /// How many slots fit in `budget_bytes`, rounded down to whole pages.
@@ -180,7 +195,12 @@ impl KvStorage {
         let k = (0..layout.num_layers)
             .map(|_| LayerKv::zeros(layout.dtype, len))
             .collect();
-        let v = (0..layout.num_layers)
+        let v_buffers = if layout.values_in_keys {
+            0
+        } else {
+            layout.num_layers
+        };
+        let v = (0..v_buffers)
             .map(|_| LayerKv::zeros(layout.dtype, len))
             .collect();
         Ok(Self {
@@ -213,7 +233,7 @@ impl KvStorage {
     }
 
     /// Scatters new tokens' K and V (`[n, kv_heads * head_dim]` f32 each) into `layer` at
-    /// `out_cache_loc`.
+    /// `out_cache_loc`. Where the values are read from the keys, `v` must be empty.
     pub fn set_kv(
         &mut self,
         layer: usize,
@@ -223,7 +243,12 @@ impl KvStorage {
     ) -> Result<(), PoolError> {
         let row_len = self.layout.row_len();
         let expected = out_cache_loc.len() * row_len;
-        for got in [k.len(), v.len()] {
+        let expected_v = if self.layout.values_in_keys {
+            0
+        } else {
+            expected
+        };
+        for (got, expected) in [(k.len(), expected), (v.len(), expected_v)] {
             if got != expected {
                 return Err(PoolError::KvShape { got, expected });
             }
@@ -241,7 +266,9 @@ impl KvStorage {
             return Err(PoolError::InvalidConfig(format!("no layer {layer}")));
         }
         self.k[layer].scatter(row_len, out_cache_loc, k);
-        self.v[layer].scatter(row_len, out_cache_loc, v);
+        if let Some(v_buffer) = self.v.get_mut(layer) {
+            v_buffer.scatter(row_len, out_cache_loc, v);
+        }
         Ok(())
     }
 
@@ -264,9 +291,11 @@ impl KvStorage {
         self.check_slots(slots)?;
         let row_len = self.layout.row_len();
         out.reserve(slots.len() * self.bytes_per_token());
-        for (k, v) in self.k.iter().zip(&self.v) {
-            k.export(row_len, slots, out);
-            v.export(row_len, slots, out);
+        for layer in 0..self.layout.num_layers {
+            self.k[layer].export(row_len, slots, out);
+            if let Some(v) = self.v.get(layer) {
+                v.export(row_len, slots, out);
+            }
         }
         Ok(())
     }
@@ -284,16 +313,23 @@ impl KvStorage {
         }
         let row_len = self.layout.row_len();
         let mut at = 0;
-        for (k, v) in self.k.iter_mut().zip(self.v.iter_mut()) {
-            at += k.import(row_len, slots, &bytes[at..]);
-            at += v.import(row_len, slots, &bytes[at..]);
+        for layer in 0..self.layout.num_layers {
+            at += self.k[layer].import(row_len, slots, &bytes[at..]);
+            if let Some(v) = self.v.get_mut(layer) {
+                at += v.import(row_len, slots, &bytes[at..]);
+            }
         }
         Ok(())
     }
 
-    /// Layer `layer`'s K and V buffers, for attention kernels that gather by `kv_indices`.
+    /// Layer `layer`'s K and V buffers, for attention kernels that gather by `kv_indices`;
+    /// where the values are read from the keys, the K buffer twice.
     pub fn layer(&self, layer: usize) -> Option<(&LayerKv, &LayerKv)> {
-        Some((self.k.get(layer)?, self.v.get(layer)?))
+        let k = self.k.get(layer)?;
+        if self.layout.values_in_keys {
+            return Some((k, k));
+        }
+        Some((k, self.v.get(layer)?))
     }
 }
 
@@ -307,6 +343,7 @@ mod tests {
             num_kv_heads: 3,
             head_dim: 4,
             dtype,
+            values_in_keys: false,
         }
     }
 
@@ -317,6 +354,7 @@ mod tests {
             num_kv_heads: 3,
             head_dim: 64,
             dtype: KvDtype::F32,
+            values_in_keys: false,
         };
         assert_eq!(smol.bytes_per_token(), 46_080);
         let half = KvLayout {
@@ -380,6 +418,41 @@ mod tests {
                 "slots are checked"
             );
         }
+    }
+
+    #[test]
+    fn values_read_from_the_keys_take_no_buffer_of_their_own() {
+        let latent = KvLayout {
+            values_in_keys: true,
+            ..layout(KvDtype::F16)
+        };
+        assert_eq!(latent.bytes_per_token(), 2 * 12 * 2, "K rows only");
+        assert_eq!(latent.slots_for_budget(48 * 10, 1), 10);
+        let mut kv = KvStorage::new(latent, 6).unwrap();
+        let k: Vec<f32> = (0..24).map(|i| i as f32 - 7.5).collect();
+        assert!(
+            matches!(
+                kv.set_kv(0, &[1, 4], &k, &k),
+                Err(PoolError::KvShape {
+                    got: 24,
+                    expected: 0
+                })
+            ),
+            "values are not stored apart"
+        );
+        kv.set_kv(0, &[1, 4], &k, &[]).unwrap();
+        let (lk, lv) = kv.layer(0).unwrap();
+        assert!(
+            std::ptr::eq(lk, lv),
+            "attention reads the values from the keys"
+        );
+        let mut bytes = Vec::new();
+        kv.export_slots(&[1, 4], &mut bytes).unwrap();
+        assert_eq!(bytes.len(), 2 * kv.bytes_per_token());
+        kv.import_slots(&[5, 0], &bytes).unwrap();
+        let mut row = vec![0.0; 12];
+        kv.layer(0).unwrap().0.read_row(12, 0, &mut row);
+        assert_eq!(row, k[12..], "f16 holds these values exactly");
     }
 
     #[test]

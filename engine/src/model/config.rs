@@ -45,6 +45,9 @@ pub struct ModelConfig {
     pub residual_scale: Option<f32>,
     /// Divides the output logits (Granite's `logit_scale`).
     pub logit_divisor: Option<f32>,
+    /// Attention reads its values from the key rows (multi-head latent attention: one
+    /// K/V head of `head_dim` latent values), so the pool keeps no V buffers.
+    pub values_in_keys: bool,
 }
 
 impl ModelConfig {
@@ -84,6 +87,7 @@ impl ModelConfig {
             attn_logit_softcap: None,
             residual_scale: None,
             logit_divisor: None,
+            values_in_keys: false,
         })
     }
 
@@ -160,6 +164,7 @@ mod tests {
             attn_logit_softcap: None,
             residual_scale: None,
             logit_divisor: None,
+            values_in_keys: false,
         }
     }
 

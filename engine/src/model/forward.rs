@@ -10,6 +10,7 @@
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
 use super::lora::{adapter_segments, LoraAdapter, Target};
+use super::mla::MlaScratch;
 use super::moe::MoeScratch;
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
@@ -53,6 +54,9 @@ struct Scratch {
     /// RoPE angles of the batch's positions per RoPE table, shared by the layers using it.
     angles: Vec<RopeAngles>,
     moe: MoeScratch,
+    mla: MlaScratch,
+    /// Latent attention's per-head value outputs.
+    head_values: Vec<f32>,
 }
 
 /// A loaded model ready to run batches.
@@ -140,13 +144,20 @@ impl Model {
     }
 
     /// Adds `adapter` under the next index; refused where it updates the MLP of a layer
-    /// with a mixture of experts.
+    /// with a mixture of experts, or the attention of a latent attention layer.
     pub fn add_adapter(&mut self, adapter: LoraAdapter) -> Result<u32, ModelError> {
         for (i, layer) in self.weights.layers.iter().enumerate() {
             let mlp = adapter.updates(i, Target::GateUp) || adapter.updates(i, Target::Down);
             if mlp && matches!(layer.mlp, Mlp::Experts(_)) {
                 return Err(ModelError::Adapter(format!(
                     "it updates the MLP of layer {i}, a mixture of experts"
+                )));
+            }
+            let attention =
+                adapter.updates(i, Target::Qkv) || adapter.updates(i, Target::AttnOutput);
+            if attention && layer.mla.is_some() {
+                return Err(ModelError::Adapter(format!(
+                    "it updates the attention of layer {i}, a latent attention layer"
                 )));
             }
         }
@@ -168,6 +179,7 @@ impl Model {
             num_kv_heads: c.num_kv_heads,
             head_dim: c.head_dim,
             dtype,
+            values_in_keys: c.values_in_keys,
         }
     }
 
@@ -219,23 +231,33 @@ impl Model {
         for (layer, lw) in w.layers.iter().enumerate() {
             s.normed.resize(t * hidden, 0.0);
             pre_norm(&s.x, lw.attn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
-            s.qkv.resize(t * (q_dim + 2 * kv_dim), 0.0);
+            s.qkv.resize(t * lw.qkv.n_out(), 0.0);
             lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
-            adapted.apply(layer, Target::Qkv, &s.normed, hidden, &mut s.qkv);
-            if let Some(bias) = &lw.qkv_bias {
-                s.qkv
-                    .chunks_exact_mut(bias.len())
-                    .for_each(|row| add_in_place(row, bias));
-            }
-            split_qkv(&s.qkv, q_dim, kv_dim, &mut s.q, &mut s.k, &mut s.v);
-            if let (Some(q_norm), Some(k_norm)) = (&lw.q_norm, &lw.k_norm) {
-                norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
-                norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
-            }
-            if let Some(r) = lw.rope {
+            if let Some(mla) = &lw.mla {
+                let r = lw.rope.ok_or_else(|| {
+                    ModelError::Batch(format!("latent attention layer {layer} has no RoPE"))
+                })?;
                 let (rope, angles) = (&w.ropes[r], &s.angles[r]);
-                rope.apply_angles(&mut s.q, c.num_heads, angles)?;
-                rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+                let eps = c.rms_norm_eps;
+                mla.queries_and_keys(&s.qkv, t, eps, rope, angles, &mut s.mla, &mut s.q, &mut s.k)?;
+                s.v.clear();
+            } else {
+                adapted.apply(layer, Target::Qkv, &s.normed, hidden, &mut s.qkv);
+                if let Some(bias) = &lw.qkv_bias {
+                    s.qkv
+                        .chunks_exact_mut(bias.len())
+                        .for_each(|row| add_in_place(row, bias));
+                }
+                split_qkv(&s.qkv, q_dim, kv_dim, &mut s.q, &mut s.k, &mut s.v);
+                if let (Some(q_norm), Some(k_norm)) = (&lw.q_norm, &lw.k_norm) {
+                    norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
+                    norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
+                }
+                if let Some(r) = lw.rope {
+                    let (rope, angles) = (&w.ropes[r], &s.angles[r]);
+                    rope.apply_angles(&mut s.q, c.num_heads, angles)?;
+                    rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+                }
             }
             kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
@@ -250,6 +272,11 @@ impl Model {
             let sinks = lw.attn_sinks.as_deref();
             let attn = &mut s.attn;
             paged_attention_with_sinks(&shape, rules, sinks, &paged, &s.q, k_cache, v_cache, attn)?;
+            if let Some(mla) = &lw.mla {
+                mla.values(&s.attn, t, &mut s.mla, &mut s.head_values)?;
+                std::mem::swap(&mut s.attn, &mut s.head_values);
+            }
+            let attn_width = lw.attn_output.k_in();
             s.proj.resize(t * hidden, 0.0);
             lw.attn_output.matmul(&s.attn, t, &mut s.proj)?;
             if let Some(bias) = &lw.attn_output_bias {
@@ -257,7 +284,7 @@ impl Model {
                     .chunks_exact_mut(hidden)
                     .for_each(|row| add_in_place(row, bias));
             }
-            adapted.apply(layer, Target::AttnOutput, &s.attn, q_dim, &mut s.proj);
+            adapted.apply(layer, Target::AttnOutput, &s.attn, attn_width, &mut s.proj);
             if let Some(post) = &lw.post_attn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
             }

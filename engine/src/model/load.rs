@@ -4,7 +4,9 @@
 //! [`FAMILIES`].
 
 use super::smollm3;
-use super::{gemma2, gemma3, gpt_oss, granite, llama, olmo2, phi3, qwen2, qwen3, qwen3moe};
+use super::{
+    deepseek2, gemma2, gemma3, gpt_oss, granite, llama, olmo2, phi3, qwen2, qwen3, qwen3moe,
+};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
@@ -30,7 +32,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 12] = [
+const FAMILIES: [(&str, LoadWeights); 13] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -43,6 +45,7 @@ const FAMILIES: [(&str, LoadWeights); 12] = [
     (granite::MOE_ARCHITECTURE, granite::load),
     (gpt_oss::ARCHITECTURE, gpt_oss::load),
     (olmo2::ARCHITECTURE, olmo2::load),
+    (deepseek2::ARCHITECTURE, deepseek2::load),
 ];
 
 /// The architectures [`load`] accepts.

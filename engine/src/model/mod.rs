@@ -15,6 +15,7 @@ pub mod hparams;
 mod launch;
 mod load;
 pub mod lora;
+mod mla;
 pub mod moe;
 mod rope;
 pub mod scripted;
@@ -22,6 +23,7 @@ mod sliding;
 mod table_diff;
 mod weights;
 
+mod deepseek2;
 mod gemma2;
 mod gemma3;
 mod gpt_oss;

@@ -336,6 +336,7 @@ impl ForwardModel for ScriptedModel {
             num_kv_heads: 1,
             head_dim: 2,
             dtype: KvDtype::F32,
+            values_in_keys: false,
         }
     }
 

@@ -2,6 +2,7 @@
 //! GGUF's standard ones (`blk.N.attn_q.weight`, ...), shared by every family; a family says
 //! which optional parts its layers have ([`LayerPlan`]).
 
+use super::mla::{LatentAttention, MlaPlan};
 use super::moe::{MoePlan, MoeWeights};
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
@@ -114,7 +115,7 @@ impl FusedLinear {
 
 /// What one layer of a family holds beyond pre-norm attention and a gated MLP, and how it
 /// attends.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LayerPlan {
     /// Q/K/V biases (`attn_{q,k,v}.bias`: Qwen2).
     pub qkv_bias: bool,
@@ -144,6 +145,9 @@ pub struct LayerPlan {
     pub no_pre_norms: bool,
     /// The Q/K norms span a token's whole Q and K rows, not one head (OLMo 2).
     pub whole_qk_norm: bool,
+    /// Multi-head latent attention (DeepSeek): the first projection fuses the query's and
+    /// `attn_kv_a_mqa`, and the layer's own parts do the rest (see `mla`).
+    pub mla: Option<MlaPlan>,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -159,7 +163,10 @@ pub enum Mlp {
 pub struct LayerWeights {
     /// `None` where the family normalizes nothing before attention (and the MLP).
     pub attn_norm: Option<Vec<f32>>,
+    /// Q|K|V; for latent attention, the query's first projection and `attn_kv_a_mqa`.
     pub qkv: FusedLinear,
+    /// The parts of multi-head latent attention after its first projection.
+    pub mla: Option<Box<LatentAttention>>,
     /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
     pub qkv_bias: Option<Vec<f32>>,
     /// `[head_dim]` each.
@@ -202,7 +209,9 @@ impl LayerWeights {
         } else {
             None
         };
-        let qkv = if plan.fused_tensors {
+        let qkv = if let Some(mla) = &plan.mla {
+            FusedLinear::load(file, &mla.first_tensors(i), hidden)?
+        } else if plan.fused_tensors {
             FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_dim, kv_dim, kv_dim])?
         } else {
             FusedLinear::load(
@@ -239,13 +248,21 @@ impl LayerWeights {
             true => (q_dim, kv_dim),
             false => (d, d),
         };
+        // What attention gives `attn_output`: every query head's row, or with latent
+        // attention every head's value output.
+        let attn_out_in = plan.mla.map_or(q_dim, |mla| config.num_heads * mla.v_dim);
+        let mla = match plan.mla {
+            Some(mla) => Some(Box::new(LatentAttention::load(file, i, config, mla)?)),
+            None => None,
+        };
         let layer = Self {
             attn_norm: optional(!plan.no_pre_norms, "attn_norm", hidden)?,
             qkv,
+            mla,
             qkv_bias,
             q_norm: optional(plan.qk_norm, "attn_q_norm", q_norm_len)?,
             k_norm: optional(plan.qk_norm, "attn_k_norm", k_norm_len)?,
-            attn_output: single(file, &name("attn_output"), q_dim, hidden)?,
+            attn_output: single(file, &name("attn_output"), attn_out_in, hidden)?,
             attn_output_bias: plan
                 .attn_output_bias
                 .then(|| vector(file, &format!("blk.{i}.attn_output.bias"), hidden))
@@ -264,9 +281,14 @@ impl LayerWeights {
                 "blk.{i}.attn_sinks.weight holds a value that is not finite"
             )));
         }
-        if layer.qkv.widths != [q_dim, kv_dim, kv_dim] {
+        let widths = match &plan.mla {
+            Some(mla) => mla.first_widths(config.num_heads).to_vec(),
+            None => vec![q_dim, kv_dim, kv_dim],
+        };
+        if layer.qkv.widths != widths {
             return Err(ModelError::Shape(format!(
-                "layer {i}: projection sizes do not match"
+                "layer {i}: projection sizes {:?}, expected {widths:?}",
+                layer.qkv.widths
             )));
         }
         Ok(layer)
@@ -377,4 +399,17 @@ pub(super) fn vector(file: &GgufFile, name: &str, len: usize) -> Result<Vec<f32>
     let mut out = vec![0.0; len];
     dequantize(v.ggml_type(), v.data(), &mut out)?;
     Ok(out)
+}
+
+/// The tensor's bytes, after checking its GGUF dims are `dims`.
+pub(super) fn checked<'a>(v: &TensorView<'a>, dims: &[usize]) -> Result<&'a [u8], ModelError> {
+    let want: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+    if v.dims() != want.as_slice() {
+        return Err(ModelError::Shape(format!(
+            "{}: dims {:?}, expected {want:?}",
+            v.name(),
+            v.dims()
+        )));
+    }
+    Ok(v.data())
 }

@@ -158,6 +158,7 @@ fn random_pool(
         num_kv_heads: shape.num_kv_heads,
         head_dim: shape.head_dim,
         dtype,
+        values_in_keys: false,
     };
     let mut pool = KvStorage::new(layout, num_slots).unwrap();
     let all: Vec<SlotId> = (0..num_slots as SlotId).collect();

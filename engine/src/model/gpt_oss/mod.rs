@@ -37,6 +37,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         ffn,
         biases: true,
         gate: ExpertGate::Clamped,
+        ..MoePlan::default()
     };
     Weights::load(file, config, vec![global, local], |i| {
         let sliding = slides.get(i).copied().unwrap_or(false);

@@ -276,6 +276,7 @@ impl ForwardModel for GpuModel {
             num_kv_heads: self.config.num_kv_heads,
             head_dim: self.config.head_dim,
             dtype,
+            values_in_keys: false,
         }
     }
 

@@ -76,6 +76,12 @@ impl DeviceWeights {
                         .into(),
                 ));
             };
+            if lw.mla.is_some() {
+                return Err(ModelError::Unsupported(
+                    "multi-head latent attention on the GPU: serve this model with --device cpu"
+                        .into(),
+                ));
+            }
             if lw.attn_sinks.is_some() || lw.attn_output_bias.is_some() {
                 return Err(ModelError::Unsupported(
                     "attention sinks or an output bias on the GPU: serve this model with \

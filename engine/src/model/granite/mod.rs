@@ -4,14 +4,15 @@
 //! before the residual add, and logits divided by `granite.logit_scale`. RoPE over adjacent
 //! pairs, unless `granite.rope.scaling.finetuned` is false (then no layer rotates). Granite
 //! MoE (`granitemoe`: 1B-A400M, 3B-A800M) is the same layer with a mixture of experts as wide
-//! as `feed_forward_length` (Mixtral's routing, see `moe`). The optional projection biases and
-//! shared experts (Granite MoE Shared) are refused.
+//! as `feed_forward_length` (Mixtral's routing, see `moe`), and Granite MoE Shared adds shared
+//! experts `granitemoe.expert_shared_feed_forward_length` wide. The optional projection biases
+//! are refused.
 
 use super::hparams::Hparams;
 use super::moe;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
-use crate::gguf::keys::Keys;
+use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -26,12 +27,17 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
     let shared_key = hp.key("expert_shared_feed_forward_length");
-    if keys.optional_usize(&shared_key)?.unwrap_or(0) > 0 {
-        return Err(ModelError::Unsupported(format!(
-            "Granite with shared experts ({shared_key})"
-        )));
-    }
-    let moe = moe::mlp_wide_experts(file, &hp)?;
+    let shared = keys.optional_usize(&shared_key)?.filter(|&n| n > 0);
+    let moe = match (moe::mlp_wide_experts(file, &hp)?, shared) {
+        (Some(plan), shared) => Some(moe::MoePlan {
+            shared_ffn: shared,
+            ..plan
+        }),
+        (None, Some(_)) => {
+            return Err(invalid(&shared_key, "shared experts without experts".to_string()).into())
+        }
+        (None, None) => None,
+    };
     let biased = (0..hp.block_count)
         .flat_map(|i| BIASES.map(|part| format!("blk.{i}.{part}.bias")))
         .find(|name| file.tensor(name).is_some());

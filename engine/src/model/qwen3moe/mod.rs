@@ -4,7 +4,7 @@
 //! `qwen3moe.expert_used_count` run per token (see `moe`).
 
 use super::hparams::Hparams;
-use super::moe::{self, ExpertGate, MoePlan};
+use super::moe::{self, MoePlan};
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -29,8 +29,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
             experts,
             top_k,
             ffn,
-            biases: false,
-            gate: ExpertGate::Silu,
+            ..MoePlan::default()
         }),
         ..LayerPlan::default()
     };

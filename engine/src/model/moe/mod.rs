@@ -1,19 +1,22 @@
-//! Mixture-of-experts MLPs (Qwen3-MoE, Mixtral, gpt-oss): a router scores every expert for
-//! each token, the `top_k` best run (softmax over all experts, the chosen weights
-//! renormalized to sum to one, as llama.cpp's `build_moe_ffn` with `norm_w`, which is the
-//! softmax over the chosen logits that gpt-oss's gating takes), and their gated outputs are
-//! summed with those weights. gpt-oss adds biases to the router and to every expert's three
-//! projections, and gates with [`clamped_swiglu`]. Each token's experts are added in rank
-//! order, and every expert's rows are computed by the same matmuls whatever other tokens
-//! share the step, so a token's output does not depend on its batch.
+//! Mixture-of-experts MLPs (Qwen3-MoE, Mixtral, gpt-oss, DeepSeek): a router scores every
+//! expert for each token, the `top_k` best run (chosen and weighted as the layer's
+//! [`Routing`] says), and their gated outputs are summed with those weights, plus the
+//! output of the shared experts every token runs (DeepSeek's `ffn_*_shexp`). gpt-oss adds
+//! biases to the router and to every expert's three projections, and gates with
+//! [`clamped_swiglu`]. Each token's experts are added in rank order, and every expert's rows
+//! are computed by the same matmuls whatever other tokens share the step, so a token's
+//! output does not depend on its batch.
+
+mod routing;
 
 use super::hparams::Hparams;
-use super::weights::vector;
+use super::weights::{checked, vector};
 use super::ModelError;
 use crate::gguf::keys::{invalid, Keys};
-use crate::gguf::{GgufFile, TensorView};
+use crate::gguf::GgufFile;
 use kernels::activation::{clamped_swiglu, silu_mul};
 use kernels::matmul::QMatrix;
+pub use routing::{Gating, Routing};
 
 /// The most experts a layer may have (llama.cpp's `LLAMA_MAX_EXPERTS`): a hostile count is
 /// refused before anything is sized by it.
@@ -61,8 +64,7 @@ pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>
                 experts,
                 top_k,
                 ffn: hp.feed_forward_length,
-                biases: false,
-                gate: ExpertGate::Silu,
+                ..MoePlan::default()
             }))
         }
         _ => Ok(None),
@@ -70,7 +72,7 @@ pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>
 }
 
 /// How many experts a layer has, how many each token uses and their MLP width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoePlan {
     pub experts: usize,
     pub top_k: usize,
@@ -79,6 +81,14 @@ pub struct MoePlan {
     pub biases: bool,
     /// The experts' gate.
     pub gate: ExpertGate,
+    /// How the router's scores choose and weigh the experts.
+    pub routing: Routing,
+    /// A per-expert bias on the scores that choose, not on the weights
+    /// (`exp_probs_b.bias`: DeepSeek V3).
+    pub selection_bias: bool,
+    /// The width of the shared experts every token runs beside its chosen ones
+    /// (`ffn_{gate,up,down}_shexp`, SwiGLU), where the layer has them.
+    pub shared_ffn: Option<usize>,
 }
 
 /// How an expert gates its up projection.
@@ -100,13 +110,25 @@ pub struct Expert {
     pub biases: Option<(Vec<f32>, Vec<f32>)>,
 }
 
+/// The experts every token runs, as one gated MLP.
+pub struct SharedExperts {
+    /// `[gate (width) | up (width)]` rows over `hidden`.
+    pub gate_up: QMatrix,
+    /// `[hidden]` rows over `width`.
+    pub down: QMatrix,
+    pub width: usize,
+}
+
 pub struct MoeWeights {
     pub plan: MoePlan,
     /// One row per expert over `hidden` (`ffn_gate_inp`).
     pub router: QMatrix,
     /// One per expert, where the plan has biases.
     pub router_bias: Option<Vec<f32>>,
+    /// One per expert, added to the scores that choose (`exp_probs_b`).
+    pub selection_bias: Option<Vec<f32>>,
     pub experts: Vec<Expert>,
+    pub shared: Option<SharedExperts>,
 }
 
 /// Scratch of the MoE pass, reused across steps.
@@ -136,6 +158,7 @@ impl MoeWeights {
                 plan.top_k, plan.experts, plan.ffn
             )));
         }
+        plan.routing.validate(plan.experts, plan.top_k)?;
         let name = |s: &str| format!("blk.{i}.{s}.weight");
         let tensor = |name: &str| {
             file.tensor(name)
@@ -201,11 +224,26 @@ impl MoeWeights {
                 })
             })
             .collect::<Result<Vec<_>, ModelError>>()?;
+        let selection_bias = plan
+            .selection_bias
+            .then(|| vector(file, &format!("blk.{i}.exp_probs_b.bias"), plan.experts))
+            .transpose()?;
+        if let Some(b) = selection_bias.iter().flatten().find(|b| !b.is_finite()) {
+            return Err(ModelError::Shape(format!(
+                "blk.{i}.exp_probs_b.bias holds {b}, not a finite number"
+            )));
+        }
+        let shared = match plan.shared_ffn {
+            Some(width) => Some(SharedExperts::load(file, i, hidden, width)?),
+            None => None,
+        };
         Ok(Self {
             plan,
             router,
             router_bias,
+            selection_bias,
             experts,
+            shared,
         })
     }
 
@@ -233,10 +271,12 @@ impl MoeWeights {
                 .chunks_exact_mut(experts)
                 .for_each(|row| add_row(row, bias));
         }
+        let routing = self.plan.routing;
+        let bias = self.selection_bias.as_deref();
         let picks: Vec<Vec<(usize, f32)>> = s
             .logits
             .chunks_exact(experts)
-            .map(|row| route(row, top_k))
+            .map(|row| routing.route(row, top_k, bias))
             .collect();
         s.picked.resize(t * top_k * hidden, 0.0);
         for (e, expert) in self.experts.iter().enumerate() {
@@ -284,6 +324,57 @@ impl MoeWeights {
                 dst.iter_mut().zip(row).for_each(|(d, v)| *d += weight * v);
             }
         }
+        if let Some(shared) = &self.shared {
+            shared.add_to(x, t, hidden, s, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl SharedExperts {
+    /// Layer `i`'s `ffn_{gate,up,down}_shexp` (the shared experts side by side, `width`
+    /// wide in all).
+    fn load(file: &GgufFile, i: usize, hidden: usize, width: usize) -> Result<Self, ModelError> {
+        let tensor = |part: &str| {
+            let name = format!("blk.{i}.ffn_{part}_shexp.weight");
+            file.tensor(&name).ok_or(ModelError::MissingTensor(name))
+        };
+        let (gate, up, down) = (tensor("gate")?, tensor("up")?, tensor("down")?);
+        let mut gate_up = checked(&gate, &[hidden, width])?.to_vec();
+        gate_up.extend_from_slice(checked(&up, &[hidden, width])?);
+        if gate.ggml_type() != up.ggml_type() {
+            return Err(ModelError::Unsupported(format!(
+                "layer {i}: shared expert gate and up of different types"
+            )));
+        }
+        Ok(Self {
+            gate_up: QMatrix::new(gate.ggml_type(), 2 * width, hidden, &gate_up)?,
+            down: QMatrix::new(
+                down.ggml_type(),
+                hidden,
+                width,
+                checked(&down, &[width, hidden])?,
+            )?,
+            width,
+        })
+    }
+
+    /// `out[t] += down(silu(gate x) * up x)` for every row of `x`.
+    fn add_to(
+        &self,
+        x: &[f32],
+        t: usize,
+        hidden: usize,
+        s: &mut MoeScratch,
+        out: &mut [f32],
+    ) -> Result<(), ModelError> {
+        s.gate_up.resize(t * 2 * self.width, 0.0);
+        self.gate_up.matmul(x, t, &mut s.gate_up)?;
+        s.act.resize(t * self.width, 0.0);
+        silu_mul(&s.gate_up, self.width, &mut s.act)?;
+        s.out.resize(t * hidden, 0.0);
+        self.down.matmul(&s.act, t, &mut s.out)?;
+        add_row(out, &s.out);
         Ok(())
     }
 }
@@ -291,51 +382,4 @@ impl MoeWeights {
 /// `row += bias`, element by element (the lengths are the loader's).
 fn add_row(row: &mut [f32], bias: &[f32]) {
     row.iter_mut().zip(bias).for_each(|(r, b)| *r += b);
-}
-
-/// The `top_k` experts of one router row, best first (the lower index on a tie), with their
-/// softmax probabilities renormalized over the chosen ones.
-fn route(logits: &[f32], top_k: usize) -> Vec<(usize, f32)> {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let probs: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
-    let total: f32 = probs.iter().sum();
-    let mut order: Vec<usize> = (0..logits.len()).collect();
-    order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]).then(a.cmp(&b)));
-    order.truncate(top_k);
-    let chosen: f32 = order.iter().map(|&e| probs[e] / total).sum();
-    order
-        .into_iter()
-        .map(|e| (e, probs[e] / total / chosen))
-        .collect()
-}
-
-/// The tensor's bytes, after checking its GGUF dims are `dims`.
-fn checked<'a>(v: &TensorView<'a>, dims: &[usize]) -> Result<&'a [u8], ModelError> {
-    let want: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
-    if v.dims() != want.as_slice() {
-        return Err(ModelError::Shape(format!(
-            "{}: dims {:?}, expected {want:?}",
-            v.name(),
-            v.dims()
-        )));
-    }
-    Ok(v.data())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::route;
-
-    #[test]
-    fn routing_picks_the_best_experts_and_renormalizes_their_weights() {
-        let picks = route(&[0.0, 2.0, 1.0, 2.0], 2);
-        // Experts 1 and 3 tie: the lower index first; equal weights that sum to one.
-        assert_eq!(picks.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 3]);
-        assert!((picks[0].1 - 0.5).abs() < 1e-6 && (picks[1].1 - 0.5).abs() < 1e-6);
-        let picks = route(&[3.0, 0.0, 1.0], 2);
-        let (a, b) = (1.0f32.exp(), 3.0f32.exp());
-        assert_eq!(picks[0].0, 0);
-        assert!((picks[0].1 - b / (a + b)).abs() < 1e-6);
-        assert!((picks[1].1 - a / (a + b)).abs() < 1e-6);
-    }
 }
