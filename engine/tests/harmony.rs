@@ -11,7 +11,7 @@
 use crate::common;
 
 use common::family_model_path;
-use common::servers::{post_json, post_sse, serve, streamed_calls, Servers};
+use common::servers::{assert_streams_the_call, post_json, post_sse, serve, Servers};
 use engine::grammar::ToolFormat;
 use engine::handle::{EngineConfig, EngineHandle};
 use engine::tokenizer::ChatMessage;
@@ -124,22 +124,7 @@ async fn a_required_call_comes_back_whole_and_streamed() {
     // No markup leaks into what the client reads.
     assert!(!whole.to_string().contains("<|"), "{whole}");
 
-    let mut streamed = body;
-    streamed["stream"] = json!(true);
-    let events = post_sse(servers.http, "/v1/chat/completions", streamed).await;
-    let calls_streamed = streamed_calls(&events);
-    assert_eq!(calls_streamed.len(), 1);
-    let (call, _) = &calls_streamed[0];
-    assert_eq!(call["function"]["name"], "get_weather");
-    assert_eq!(
-        call["function"]["arguments"],
-        calls[0]["function"]["arguments"]
-    );
-    let last = events
-        .iter()
-        .rev()
-        .find(|e| !e["choices"][0]["finish_reason"].is_null());
-    assert_eq!(last.unwrap()["choices"][0]["finish_reason"], "tool_calls");
+    assert_streams_the_call(servers.http, &body, &calls[0]).await;
     common::wait_idle(&servers.engine);
 }
 

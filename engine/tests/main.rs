@@ -33,6 +33,7 @@ mod sampling_stop;
 mod scaleout_smg;
 mod scheduler_real_model;
 mod scheduler_scripted;
+mod sectioned_tools;
 mod server_abuse;
 mod sglang_worker;
 mod speculative;

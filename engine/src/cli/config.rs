@@ -195,6 +195,23 @@ pub enum ToolCallParserArg {
     #[value(alias = "openai", alias = "gpt-oss")]
     #[serde(alias = "openai", alias = "gpt-oss")]
     Harmony,
+    /// DeepSeek V3 and R1's fenced calls in `<｜tool▁calls▁begin｜>`.
+    #[value(name = "deepseekv3", aliases = ["deepseek_v3", "deepseek-v3", "deepseek_r1"])]
+    #[serde(
+        rename = "deepseekv3",
+        alias = "deepseek_v3",
+        alias = "deepseek-v3",
+        alias = "deepseek_r1"
+    )]
+    DeepseekV3,
+    /// DeepSeek V3.1's calls in `<｜tool▁calls▁begin｜>`.
+    #[value(name = "deepseekv31", aliases = ["deepseek_v31", "deepseek-v31"])]
+    #[serde(rename = "deepseekv31", alias = "deepseek_v31", alias = "deepseek-v31")]
+    DeepseekV31,
+    /// Kimi K2's `<|tool_calls_section_begin|>`.
+    #[value(name = "kimi_k2", alias = "kimi-k2")]
+    #[serde(rename = "kimi_k2", alias = "kimi-k2")]
+    KimiK2,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -360,6 +377,9 @@ impl ServeArgs {
             Some(ToolCallParserArg::MistralV11) => Some(ToolFormat::MistralArgs),
             Some(ToolCallParserArg::Phi4Mini) => Some(ToolFormat::Phi4Mini),
             Some(ToolCallParserArg::Harmony) => Some(ToolFormat::Harmony),
+            Some(ToolCallParserArg::DeepseekV3) => Some(ToolFormat::DeepSeekV3),
+            Some(ToolCallParserArg::DeepseekV31) => Some(ToolFormat::DeepSeekV31),
+            Some(ToolCallParserArg::KimiK2) => Some(ToolFormat::KimiK2),
         };
         for arg in self.lora_paths.iter().flatten() {
             let spec = LoraSpec::parse(arg).map_err(|e| anyhow::anyhow!("--lora-paths: {e}"))?;
@@ -659,6 +679,14 @@ mod tests {
             tools(&["--tool-call-parser", "phi4_mini_json"])?,
             Some(ToolFormat::Phi4Mini)
         );
+        for (name, format) in [
+            ("deepseekv3", ToolFormat::DeepSeekV3),
+            ("deepseek_r1", ToolFormat::DeepSeekV3),
+            ("deepseekv31", ToolFormat::DeepSeekV31),
+            ("kimi_k2", ToolFormat::KimiK2),
+        ] {
+            assert_eq!(tools(&["--tool-call-parser", name])?, Some(format));
+        }
         Ok(())
     }
 

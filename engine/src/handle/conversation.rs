@@ -56,7 +56,17 @@ pub(super) fn prepare(
     tokenizer: &Tokenizer,
 ) -> Result<Prepared, String> {
     if support.native == Some(format) {
-        for_native_template(messages, tools, format, tokenizer)
+        let mut prepared = for_native_template(messages, tools, format, tokenizer)?;
+        if !support.announces_tools && !tools.is_empty() {
+            // It writes calls and results as its model reads them, but not the tools.
+            announce(
+                &mut prepared.messages,
+                &format.announcement(tools),
+                support.system_turn,
+            );
+            prepared.tools = None;
+        }
+        Ok(prepared)
     } else {
         let mut messages = as_plain_turns(messages, format)?;
         if !tools.is_empty() && format == ToolFormat::Phi4Mini && support.system_tools {
@@ -311,6 +321,7 @@ mod tests {
 
     const PLAIN: ToolSupport = ToolSupport {
         native: None,
+        announces_tools: true,
         system_turn: true,
         system_tools: false,
     };
@@ -460,6 +471,7 @@ mod tests {
     fn hermes_templates_get_tools_and_parsed_arguments() {
         let hermes = ToolSupport {
             native: Some(ToolFormat::Hermes),
+            announces_tools: true,
             ..PLAIN
         };
         let mut messages = history();
@@ -501,6 +513,7 @@ mod tests {
     fn a_format_the_template_does_not_speak_goes_the_plain_way() {
         let llama = ToolSupport {
             native: Some(ToolFormat::Llama3Json),
+            announces_tools: true,
             ..PLAIN
         };
         let mut messages = history();
@@ -547,6 +560,7 @@ mod tests {
     fn mistral_templates_need_ids_on_calls_and_results() {
         let mistral = ToolSupport {
             native: Some(ToolFormat::Mistral),
+            announces_tools: true,
             ..PLAIN
         };
         let prepare = |messages| {

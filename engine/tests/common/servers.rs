@@ -107,6 +107,28 @@ pub fn streamed_calls(events: &[Value]) -> Vec<(Value, usize)> {
     calls
 }
 
+/// `body` (a chat request) streamed: it must stream exactly the one call `whole` (the same
+/// request's unstreamed call) and end for its tool call. Returns the stream's events.
+pub async fn assert_streams_the_call(http: SocketAddr, body: &Value, whole: &Value) -> Vec<Value> {
+    let mut streamed = body.clone();
+    streamed["stream"] = Value::Bool(true);
+    let events = post_sse(http, "/v1/chat/completions", streamed).await;
+    let calls = streamed_calls(&events);
+    assert_eq!(calls.len(), 1, "{events:?}");
+    let (call, _) = &calls[0];
+    assert_eq!(call["function"]["name"], whole["function"]["name"]);
+    assert_eq!(
+        call["function"]["arguments"],
+        whole["function"]["arguments"]
+    );
+    let last = events
+        .iter()
+        .rev()
+        .find(|e| !e["choices"][0]["finish_reason"].is_null());
+    assert_eq!(last.unwrap()["choices"][0]["finish_reason"], "tool_calls");
+    events
+}
+
 /// POSTs `body` as JSON to the HTTP server at `http`; the status and the JSON answer.
 pub async fn post_json(http: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     let response = reqwest::Client::new()

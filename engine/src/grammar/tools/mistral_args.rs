@@ -12,8 +12,7 @@
 //! names them by id and the output text keeps them (`shown_control_tokens`). Where the
 //! vocabulary has no such tokens, they are text.
 
-use super::partial_json::{compact_so_far, skip_blank, value_reach, Reach};
-use super::so_far::CallSoFar;
+use super::so_far::{arguments_so_far, CallSoFar};
 use super::{answer_branch, control_token, lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::{lark_string, regex_escape};
 use crate::grammar::{compact, strict};
@@ -146,20 +145,16 @@ pub(super) fn calls_so_far(text: &str) -> Vec<CallSoFar> {
             return calls;
         };
         let name = head.split(CALL_ID).next().unwrap_or_default();
-        let lead = &arguments[skip_blank(arguments, 0)..];
-        if !is_name(name) || !(lead.is_empty() || lead.starts_with('{')) {
+        if !is_name(name) {
             return calls;
         }
-        let end = match value_reach(arguments, 0) {
-            Reach::Ends(end) => Some(end),
-            Reach::Cut => None,
-            Reach::Bad => return calls,
+        let Some((so_far, end)) = arguments_so_far(arguments) else {
+            return calls;
         };
-        let raw = &arguments[..end.unwrap_or(arguments.len())];
         calls.push(CallSoFar {
             start,
             name: name.to_string(),
-            arguments: compact_so_far(raw),
+            arguments: so_far,
         });
         let Some(rest) = end.map(|end| arguments[end..].trim_start()) else {
             return calls;
@@ -337,19 +332,7 @@ mod tests {
         fn walk(&self, goal: &str) -> Result<String, String> {
             use crate::grammar::ToolChoice;
             let tok = self.tok;
-            let tool = |name: &str, schema: Value| ToolFunction {
-                name: name.into(),
-                description: None,
-                parameters: schema,
-            };
-            let tools = [
-                tool(
-                    "f",
-                    serde_json::json!({"type": "object",
-                        "properties": {"a": {"type": "integer"}}, "required": ["a"]}),
-                ),
-                tool("g", serde_json::json!({"type": "object", "properties": {}})),
-            ];
+            let tools = super::super::tests::walk_tools();
             let choice = if self.auto {
                 ToolChoice::Auto
             } else {

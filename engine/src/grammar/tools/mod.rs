@@ -14,6 +14,7 @@ mod mistral_args;
 mod partial_json;
 mod phi4_mini;
 mod qwen_xml;
+mod sectioned;
 mod so_far;
 
 pub use phi4_mini::{tools_field as system_tools_field, CALL_SYNTAX as SYSTEM_TOOLS_CALL_SYNTAX};
@@ -84,6 +85,9 @@ impl ToolFormat {
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
             Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
             Self::Harmony => harmony::grammar(&calls, auto, answer, vocab)?,
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => {
+                sectioned::grammar(self.section()?, &calls, auto, parallel, answer, vocab)
+            }
         };
         Some(GrammarSpec::Tools(lark))
     }
@@ -99,6 +103,20 @@ impl ToolFormat {
                 .unwrap_or_default(),
             Self::MistralArgs => mistral_args::control_tokens(vocab),
             Self::Harmony => crate::tokenizer::harmony::control_tokens(vocab),
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
+                .section()
+                .map(|s| sectioned::control_tokens(s, vocab))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The section of a format that writes its calls in one ([`sectioned`]).
+    fn section(self) -> Option<&'static sectioned::Section> {
+        match self {
+            Self::DeepSeekV31 => Some(&sectioned::DEEPSEEK),
+            Self::DeepSeekV3 => Some(&sectioned::DEEPSEEK_FENCED),
+            Self::KimiK2 => Some(&sectioned::KIMI_K2),
+            _ => None,
         }
     }
 
@@ -106,7 +124,7 @@ impl ToolFormat {
     fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
-            Self::Harmony => None,
+            Self::Harmony | Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
             Self::Phi4Mini => Some(&phi4_mini::FORMAT),
@@ -129,6 +147,10 @@ impl ToolFormat {
                 let (_, content, calls) = harmony::read_whole(text, true, true);
                 (content, calls)
             }
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => match self.section() {
+                Some(s) => sectioned::parse(text, s),
+                None => (text.to_string(), Vec::new()),
+            },
         }
     }
 
@@ -144,6 +166,10 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::held_from(text, &phi4_mini::FORMAT),
             // Harmony outputs are read message by message (`harmony::HarmonyReader`).
             Self::Harmony => sent,
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => match self.section() {
+                Some(s) => held_before(text, sent, s.open),
+                None => text.len(),
+            },
         }
     }
 
@@ -159,6 +185,10 @@ impl ToolFormat {
             Self::QwenXml => qwen_xml::announcement(tools),
             Self::MistralArgs => mistral_args::announcement(tools),
             Self::Harmony => harmony::announcement(tools),
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
+                .section()
+                .map(|s| sectioned::announcement(tools, s))
+                .unwrap_or_default(),
         }
     }
 
@@ -173,6 +203,10 @@ impl ToolFormat {
             Self::QwenXml => qwen_xml::render_calls(calls),
             Self::MistralArgs => mistral_args::render_calls(calls),
             Self::Harmony => harmony::render_calls(calls),
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
+                .section()
+                .map(|s| sectioned::render_calls(calls, s))
+                .unwrap_or_default(),
         }
     }
 
@@ -185,7 +219,10 @@ impl ToolFormat {
             | Self::QwenXml
             | Self::Granite
             | Self::Phi4Mini
-            | Self::Harmony => id.to_string(),
+            | Self::Harmony
+            | Self::DeepSeekV31
+            | Self::DeepSeekV3
+            | Self::KimiK2 => id.to_string(),
             Self::Mistral | Self::MistralArgs => mistral::call_id(id),
         }
     }
@@ -291,7 +328,24 @@ fn arguments_json(call: &ToolCall) -> Value {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::ToolCall;
+    use super::{ToolCall, ToolFunction};
+    use serde_json::json;
+
+    /// The tools grammar walks use: `f` with an integer `a`, and `g` without arguments.
+    pub fn walk_tools() -> [ToolFunction; 2] {
+        let tool = |name: &str, parameters| ToolFunction {
+            name: name.into(),
+            description: None,
+            parameters,
+        };
+        [
+            tool(
+                "f",
+                json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}),
+            ),
+            tool("g", json!({"type": "object", "properties": {}})),
+        ]
+    }
 
     pub fn call(name: &str, arguments: &str) -> ToolCall {
         ToolCall {

@@ -3,8 +3,8 @@
 //! compact JSON that only grows and ends as the unstreamed reply's (`partial_json`); in
 //! Qwen3-Coder's XML-like bodies a parameter joins them once its value is whole.
 
-use super::partial_json::{compact_so_far, object_so_far};
-use super::{granite, harmony, phi4_mini, ToolFormat, ToolFunction};
+use super::partial_json::{compact_so_far, object_so_far, skip_blank, value_reach, Reach};
+use super::{granite, harmony, phi4_mini, sectioned, ToolFormat, ToolFunction};
 use super::{hermes, llama3, marked_array, mistral, mistral_args, qwen_xml};
 
 /// A call as far as the output has written it.
@@ -48,8 +48,27 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::calls_so_far(text, &phi4_mini::FORMAT),
             Self::MistralArgs => mistral_args::calls_so_far(text),
             Self::Harmony => harmony::calls_so_far(text),
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => match self.section() {
+                Some(s) => sectioned::calls_so_far(text, s),
+                None => Vec::new(),
+            },
         }
     }
+}
+
+/// The compact JSON of arguments being written at the start of `text` (after blank space)
+/// and where the object ends, if it does; `None` where what is there is no object.
+pub(super) fn arguments_so_far(text: &str) -> Option<(String, Option<usize>)> {
+    let lead = &text[skip_blank(text, 0)..];
+    if !(lead.is_empty() || lead.starts_with('{')) {
+        return None;
+    }
+    let end = match value_reach(text, 0) {
+        Reach::Ends(end) => Some(end),
+        Reach::Cut => None,
+        Reach::Bad => return None,
+    };
+    Some((compact_so_far(&text[..end.unwrap_or(text.len())]), end))
 }
 
 /// A call's name and its arguments so far, from the JSON object being written at the start
@@ -105,6 +124,9 @@ mod tests {
             (ToolFormat::Phi4Mini, "<|tool_call|>[{\"name\": \"time\", \"arguments\": {}}]<|/tool_call|>"),
             (ToolFormat::QwenXml, "<tool_call>\n<function=weather>\n<parameter=days>\n[\"a</parameter>b\", 2]\n</parameter>\n<parameter=city>\nx\n</parameter>\n<parameter=city>\ny\n</parameter>\n</function>\n</tool_call>"),
             (ToolFormat::MistralArgs, "Look. [TOOL_CALLS]weather[CALL_ID]a1B2c3D4e[ARGS]{\"city\": \"[ARGS]\", \"days\": 1.50}[TOOL_CALLS]time[ARGS]{}"),
+            (ToolFormat::DeepSeekV31, "Look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>weather<｜tool▁sep｜>{\"city\": \"<｜tool▁sep｜>\", \"days\": 2}<｜tool▁call▁end｜><｜tool▁call▁begin｜>time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+            (ToolFormat::DeepSeekV3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>time\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+            (ToolFormat::KimiK2, "Sure. <|tool_calls_section_begin|><|tool_call_begin|>functions.weather:0<|tool_call_argument_begin|>{\"days\": 3}<|tool_call_end|><|tool_call_begin|>functions.time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"),
         ];
         for (format, text) in cases {
             let (_, calls) = format.parse(text, &tools);

@@ -638,9 +638,17 @@ mod tests {
             "<|tool_call|>[{\"name\":\"t\",\"arguments\":{}}]<|/tool_call|>".to_string(),
             "function tools ".to_string(),
         ];
+        let sectioned = [
+            (ToolFormat::DeepSeekV31, "Look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>t<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁call▁begin｜>u<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>".to_string()),
+            (ToolFormat::DeepSeekV31, "almost <｜tool▁calls".to_string()),
+            (ToolFormat::DeepSeekV31, "so <｜tool▁calls▁begin｜> not a call ".to_string()),
+            (ToolFormat::DeepSeekV3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>t\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>".to_string()),
+            (ToolFormat::KimiK2, "Hi <|tool_calls_section_begin|><|tool_call_begin|>functions.t:0<|tool_call_argument_begin|>{\"a\": [1]}<|tool_call_end|><|tool_calls_section_end|>".to_string()),
+        ];
         let cases = hermes
             .iter()
             .map(|t| (ToolFormat::Hermes, t))
+            .chain(sectioned.iter().map(|(f, t)| (*f, t)))
             .chain(phi4_mini.iter().map(|t| (ToolFormat::Phi4Mini, t)))
             .chain(mistral_args.iter().map(|t| (ToolFormat::MistralArgs, t)))
             .chain(qwen_xml.iter().map(|t| (ToolFormat::QwenXml, t)))

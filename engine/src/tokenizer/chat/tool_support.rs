@@ -49,6 +49,17 @@ pub enum ToolFormat {
     /// `commentary` channel whose body is its JSON arguments, ended by `<|call|>`; the
     /// thinking and the answer are messages too (see `tokenizer::harmony`).
     Harmony,
+    /// `<｜tool▁calls▁begin｜>`, then per call `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}
+    /// <｜tool▁call▁end｜>`, then `<｜tool▁calls▁end｜>`, after text or alone (DeepSeek V3.1
+    /// and later).
+    DeepSeekV31,
+    /// As [`Self::DeepSeekV31`], each call `function<｜tool▁sep｜>NAME` and its arguments
+    /// in a JSON code fence (DeepSeek V3, R1).
+    DeepSeekV3,
+    /// `<|tool_calls_section_begin|>`, then per call `<|tool_call_begin|>functions.NAME:N
+    /// <|tool_call_argument_begin|>{…}<|tool_call_end|>`, then
+    /// `<|tool_calls_section_end|>`, after text or alone (Kimi K2).
+    KimiK2,
 }
 
 /// How a template takes tools.
@@ -58,6 +69,10 @@ pub struct ToolSupport {
     /// `tool_calls` and a `tool` turn's result, if any: the model reads tools as it was
     /// trained to.
     pub native: Option<ToolFormat>,
+    /// It writes the request's `tools` (a template may write calls and results in its
+    /// model's format without them, as DeepSeek V3.1's does: the engine announces the tools
+    /// itself then).
+    pub announces_tools: bool,
     /// It renders a conversation that starts with a system turn.
     pub system_turn: bool,
     /// It renders a system turn's `tools` field (the tools as JSON text), as Phi-4-mini's
@@ -71,8 +86,13 @@ impl ToolSupport {
             ChatMessage::system("You are a helpful assistant."),
             ChatMessage::user("Hello!"),
         ];
+        let (native, announces_tools) = match native_format(template) {
+            Some((format, announced)) => (Some(format), announced),
+            None => (None, false),
+        };
         Self {
-            native: native_format(template),
+            native,
+            announces_tools,
             system_turn: template.render(&system, true).is_ok(),
             system_tools: renders_system_tools(template),
         }
@@ -102,7 +122,8 @@ fn renders_system_tools(template: &ChatTemplate) -> bool {
         .is_ok_and(|text| text.contains(&tools))
 }
 
-fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
+/// The format the template writes calls in, and whether it announces the tools too.
+fn native_format(template: &ChatTemplate) -> Option<(ToolFormat, bool)> {
     let tools = [json!({
         "type": "function",
         "function": {
@@ -126,8 +147,17 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
     let text = template
         .render_with_tools(&messages, Some(&tools), &Default::default(), true)
         .ok()?;
-    // Announced and called (the name twice) and the result kept, ...
-    if text.matches(PROBE_FUNCTION).count() < 2 || !text.contains(PROBE_RESULT) {
+    if !text.contains(PROBE_RESULT) {
+        return None;
+    }
+    // Called and kept in a section of the calls' own markers (DeepSeek's, Kimi's), the
+    // tools announced or not, ...
+    let announced = text.matches(PROBE_FUNCTION).count() >= 2;
+    if let Some(format) = sectioned_format(&text) {
+        return Some((format, announced));
+    }
+    // ... or announced and called (the name twice), ...
+    if !announced {
         return None;
     }
     // ... the call written as JSON in the format's shape.
@@ -139,26 +169,53 @@ fn native_format(template: &ChatTemplate) -> Option<ToolFormat> {
     };
     let xml_call = format!("<function={PROBE_FUNCTION}>\n<parameter=city>\nParis\n</parameter>");
     let harmony_call = format!("to=functions.{PROBE_FUNCTION}");
-    if text.contains(&harmony_call) && text.contains(crate::tokenizer::harmony::CHANNEL) {
-        Some(ToolFormat::Harmony)
-    } else if text.contains("<tool_call>") && text.contains(&xml_call) {
-        Some(ToolFormat::QwenXml)
-    } else if text.contains("<tool_call>")
-        && text.contains("</tool_call>")
-        && call_with("arguments")
-    {
-        Some(ToolFormat::Hermes)
-    } else if call_with("parameters") {
-        Some(ToolFormat::Llama3Json)
-    } else if mistral_args_call(&text) {
-        Some(ToolFormat::MistralArgs)
-    } else if text.contains("[TOOL_CALLS]") && call_with("arguments") {
-        Some(ToolFormat::Mistral)
-    } else if text.contains("<|tool_call|>") && call_with("arguments") {
-        Some(ToolFormat::Granite)
-    } else {
-        None
-    }
+    let format =
+        if text.contains(&harmony_call) && text.contains(crate::tokenizer::harmony::CHANNEL) {
+            Some(ToolFormat::Harmony)
+        } else if text.contains("<tool_call>") && text.contains(&xml_call) {
+            Some(ToolFormat::QwenXml)
+        } else if text.contains("<tool_call>")
+            && text.contains("</tool_call>")
+            && call_with("arguments")
+        {
+            Some(ToolFormat::Hermes)
+        } else if call_with("parameters") {
+            Some(ToolFormat::Llama3Json)
+        } else if mistral_args_call(&text) {
+            Some(ToolFormat::MistralArgs)
+        } else if text.contains("[TOOL_CALLS]") && call_with("arguments") {
+            Some(ToolFormat::Mistral)
+        } else if text.contains("<|tool_call|>") && call_with("arguments") {
+            Some(ToolFormat::Granite)
+        } else {
+            None
+        };
+    format.map(|f| (f, true))
+}
+
+/// The sectioned format whose call to the probe function `text` holds, its arguments JSON.
+fn sectioned_format(text: &str) -> Option<ToolFormat> {
+    let shapes = [
+        (
+            ToolFormat::DeepSeekV3,
+            format!("<｜tool▁sep｜>{PROBE_FUNCTION}\n```json\n"),
+        ),
+        (
+            ToolFormat::DeepSeekV31,
+            format!("<｜tool▁call▁begin｜>{PROBE_FUNCTION}<｜tool▁sep｜>"),
+        ),
+        (
+            ToolFormat::KimiK2,
+            format!("<|tool_call_begin|>functions.{PROBE_FUNCTION}:0<|tool_call_argument_begin|>"),
+        ),
+    ];
+    shapes.into_iter().find_map(|(format, opening)| {
+        text.match_indices(&opening)
+            .any(|(at, _)| {
+                json_objects(&text[at + opening.len()..]).next() == Some(json!({"city": "Paris"}))
+            })
+            .then_some(format)
+    })
 }
 
 /// Whether `text` holds the probe call as `[TOOL_CALLS]name`, maybe `[CALL_ID]` and the id,
