@@ -3,13 +3,14 @@
 
 For each of the small random-weight models that scripts/make-family-models.py writes (llama,
 qwen2, qwen3, qwen3moe, gemma2, gemma3, smollm3, phi3, granite, granitemoe plain and with
-shared experts, gpt-oss, olmo2, deepseek2 in its MLA and legacy (V2-Lite) forms, phi3's two
-LongRoPE variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token
-context) on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS where the
-model adds one) and a 32-step greedy continuation with the top-5 next-token probabilities, so
-the engine's forward pass for every family is checked against an implementation we did not
-write. For gemma3 and phi3 (SentencePiece-style vocabularies, without and with a space prefix)
-it also records llama.cpp's ids for a set of awkward strings.
+shared experts, gpt-oss, olmo2, deepseek2 in its MLA and legacy (V2-Lite) forms, glm4moe
+(GLM-4.5-Air style, with a multi-token-prediction layer llama.cpp's main graph skips), phi3's
+two LongRoPE variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a
+4,096-token context) on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS
+where the model adds one) and a 32-step greedy continuation with the top-5 next-token
+probabilities, so the engine's forward pass for every family is checked against an
+implementation we did not write. For gemma3 and phi3 (SentencePiece-style vocabularies,
+without and with a space prefix) it also records llama.cpp's ids for a set of awkward strings.
 
 Usage: scripts/make-family-fixtures.py [--server PATH] [--models DIR] [--out DIR] [FAMILY ...]
 Run scripts/fetch-family-models.sh first. Stdlib only.
@@ -27,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
-            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite")
+            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe")
 # Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -96,6 +97,7 @@ CHAT_PROMPT["granite_moe"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["granite_moe_shared"] = CHAT_PROMPT["granite_moe"]
 CHAT_PROMPT["deepseek2"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["deepseek2_lite"] = CHAT_PROMPT["llama"]
+CHAT_PROMPT["glm4moe"] = CHAT_PROMPT["llama"]
 # phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
 for _variant in ("phi3_longrope_short", "phi3_longrope_long"):
     CHAT_PROMPT[_variant] = CHAT_PROMPT["phi3"]

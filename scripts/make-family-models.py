@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
-smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2 and
-deepseek2 families (deepseek2 twice: a DeepSeek-V3 style MLA file and a DeepSeek-V2-Lite style
-legacy one, whose keys and layers scripts/family_models_deepseek2.py writes), two LongRoPE
-variants of phi3 and a Mixtral-style llama.
+smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2,
+deepseek2 and glm4moe families (deepseek2 twice: a DeepSeek-V3 style MLA file and a
+DeepSeek-V2-Lite style legacy one, whose keys and layers scripts/family_models_deepseek2.py
+writes; glm4moe GLM-4.5-Air style with a multi-token-prediction layer, its layout, keys and
+layers in scripts/family_models_glm4moe.py), two LongRoPE variants of phi3 and a Mixtral-style
+llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled
 down, with weights drawn from fixed seeds, so the files are byte-identical on
@@ -30,11 +32,12 @@ import gguf
 import numpy as np
 
 import family_models_deepseek2 as deepseek2
+import family_models_glm4moe as glm4moe
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
-            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite")
+            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe")
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -209,6 +212,8 @@ LAYOUTS["granite_moe"] = dict(LAYOUTS["granite"], arch="granitemoe", n_ff=256, e
 LAYOUTS["granite_moe_shared"] = dict(LAYOUTS["granite_moe"], seed=0x6A35E, shared_ff=128)
 LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_length=16384,
                                      original_context=2048, rope_dims=64)
+# GLM-4.5-Air style, with a multi-token-prediction layer (scripts/family_models_glm4moe.py).
+LAYOUTS["glm4moe"] = glm4moe.LAYOUT
 
 CONTEXT_LENGTH = 4096
 LOGIT_STD = 8.0
@@ -588,6 +593,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             w.add_expert_feed_forward_length(L["expert_ff"])
     if "shared_ff" in L:
         w.add_expert_shared_feed_forward_length(L["shared_ff"])
+    if arch == "glm4moe":
+        glm4moe.write_keys(w, L)
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])
         scale = L["context_length"] / L["original_context"]
@@ -647,8 +654,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     t.add("token_embd.weight", embd, L["embd_type"])
 
     for i in range(L["n_layer"]):
-        if arch == "deepseek2":
-            deepseek2.write_layer(t, i, L, mt)
+        if arch in ("deepseek2", "glm4moe"):
+            (deepseek2 if arch == "deepseek2" else glm4moe).write_layer(t, i, L, mt)
             continue
         p = f"blk.{i}."
         if arch != "olmo2":

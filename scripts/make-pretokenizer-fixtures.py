@@ -29,7 +29,8 @@ import gguf  # noqa: E402
 MODEL = ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 # One name per distinct split the engine implements, plus the aliases real files use.
-PRE_TOKENIZERS = ["default", "gpt-2", "smollm", "llama-bpe", "dbrx", "qwen2", "gpt-4o", "tekken"]
+PRE_TOKENIZERS = ["default", "gpt-2", "smollm", "llama-bpe", "dbrx", "qwen2", "gpt-4o", "tekken",
+                  "deepseek-v3", "deepseek-llm", "glm4", "kimi-k2"]
 
 TEXTS = [
     "Hello world",
@@ -47,6 +48,7 @@ TEXTS = [
     "path/to/file.rs:12:5 -> a=>b != c<=d",
     "email@example.com https://example.org/a?b=c&d=e",
     "MixedCASEWordsLikeJSONParser and iPhone",
+    "混合mixed文字Text和123数字，中文標點！It's 東京Tokyo",
 ]
 
 

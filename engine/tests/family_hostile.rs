@@ -295,7 +295,7 @@ fn broken_deepseek2_parts_are_refused_by_name() {
         ("deepseek2.attention.kv_lora_rank", MetadataValue::U32(0)),
         ("deepseek2.attention.key_length_mla", MetadataValue::U32(16)),
         ("deepseek2.expert_gating_func", MetadataValue::U32(7)),
-        ("deepseek2.expert_group_used_count", MetadataValue::U32(4)),
+        ("deepseek2.expert_group_used_count", MetadataValue::U32(5)),
         (
             "deepseek2.expert_weights_scale",
             MetadataValue::F32(f32::NAN),
@@ -304,6 +304,7 @@ fn broken_deepseek2_parts_are_refused_by_name() {
             "deepseek2.rope.scaling.yarn_log_multiplier",
             MetadataValue::F32(f32::INFINITY),
         ),
+        ("deepseek2.nextn_predict_layers", MetadataValue::U32(3)),
     ];
     for (key, value) in bad_keys {
         // The group count is named for an impossible used count.
@@ -322,6 +323,12 @@ fn broken_deepseek2_parts_are_refused_by_name() {
         &rebuild(&file, &[], &[], vec![k_b]),
         &["blk.2.attn_k_b.weight", "dims"],
     );
+    // The last layer declared a multi-token-prediction one: the model is the two before it.
+    let key = "deepseek2.nextn_predict_layers";
+    let trunk = rebuild(&file, &[(key, MetadataValue::U32(1))], &[], Vec::new());
+    let model = Model::from_gguf(&trunk).unwrap();
+    assert_eq!(model.weights().layers.len(), 2);
+    assert_eq!(model.config().num_layers, 2);
     // A file from before the split that declares a query bottleneck it does not have.
     let lite = open("deepseek2_lite");
     let key = "deepseek2.attention.q_lora_rank";

@@ -11,7 +11,7 @@
 use crate::common;
 
 use common::family_model_path;
-use common::servers::{assert_streams_the_call, post_json, post_sse, serve, Servers};
+use common::servers::{assert_streams_the_call, post_json, post_sse, serve, weather_tool, Servers};
 use engine::grammar::ToolFormat;
 use engine::handle::{EngineConfig, EngineHandle};
 use engine::tokenizer::ChatMessage;
@@ -20,17 +20,6 @@ use serde_json::{json, Map, Value};
 fn servers() -> &'static Servers {
     static SERVERS: std::sync::OnceLock<Servers> = std::sync::OnceLock::new();
     SERVERS.get_or_init(|| serve(EngineConfig::new(family_model_path("gpt_oss"))))
-}
-
-fn weather_tool() -> Value {
-    json!({"type": "function", "function": {
-        "name": "get_weather",
-        "description": "The weather in a city.",
-        "parameters": {"type": "object", "properties": {
-            "unit": {"enum": ["c", "f"]},
-            "days": {"type": "integer", "minimum": 1, "maximum": 7}
-        }, "required": ["unit", "days"]}
-    }})
 }
 
 /// `{"<|end|>": 100}` as a logit bias: a thinking message ends as soon as it may.

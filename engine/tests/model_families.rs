@@ -449,3 +449,25 @@ fn deepseek2_lite_from_an_unsplit_file_agrees_with_llama_cpp() {
     let model = Model::from_gguf(&file).unwrap();
     assert_latent_model(&config, &model, 1, 64 + 16);
 }
+
+/// GLM-4.5-Air style: Q/K/V biases, NeoX RoPE over half of each head, the MLP's norm stored
+/// as `post_attention_norm`, a dense first layer, then experts chosen by sigmoid scores with
+/// a selection bias, renormalized and scaled, beside a shared expert; a multi-token-
+/// prediction layer after the three of the model, which llama.cpp's graph leaves out
+/// (zeroing it changes none of its outputs) and so does the loader.
+#[test]
+fn glm4moe_with_a_prediction_layer_left_out_agrees_with_llama_cpp() {
+    let (config, _, _) = check_family("glm4moe");
+    assert_eq!(config.num_layers, 3);
+    let file = GgufFile::open(family_model_path("glm4moe")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let layers = &model.weights().layers;
+    assert_eq!(layers.len(), 3);
+    assert!(layers.iter().all(|l| l.qkv_bias.is_some()));
+    let Mlp::Experts(moe) = &layers[1].mlp else {
+        unreachable!()
+    };
+    assert!(moe.selection_bias.is_some() && moe.shared.is_some());
+    assert_eq!(moe.plan.routing.gating, engine::model::moe::Gating::Sigmoid);
+    assert_eq!(moe.plan.routing.scale, 1.5);
+}

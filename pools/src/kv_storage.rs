@@ -57,7 +57,7 @@ impl KvLayout {
     }
 
     /// K and V buffers per layer: 1 where the values are read from the keys.
-    fn buffers_per_layer(&self) -> usize {
+    pub fn buffers_per_layer(&self) -> usize {
         if self.values_in_keys {
             1
         } else {
@@ -286,7 +286,8 @@ impl KvStorage {
     }
 
     /// Appends the K/V of `slots` to `out` as raw bytes of the pool's dtype (native byte order):
-    /// per layer, the K rows then the V rows (`slots.len() * bytes_per_token` bytes).
+    /// per layer, the K rows then the V rows, if it has V buffers (`slots.len() *
+    /// bytes_per_token` bytes).
     pub fn export_slots(&self, slots: &[SlotId], out: &mut Vec<u8>) -> Result<(), PoolError> {
         self.check_slots(slots)?;
         let row_len = self.layout.row_len();

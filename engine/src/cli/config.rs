@@ -208,6 +208,10 @@ pub enum ToolCallParserArg {
     #[value(name = "deepseekv31", aliases = ["deepseek_v31", "deepseek-v31"])]
     #[serde(rename = "deepseekv31", alias = "deepseek_v31", alias = "deepseek-v31")]
     DeepseekV31,
+    /// GLM-4.5's `<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value></tool_call>`.
+    #[value(name = "glm45", aliases = ["glm", "glm4_moe", "glm47"])]
+    #[serde(rename = "glm45", alias = "glm", alias = "glm4_moe", alias = "glm47")]
+    Glm45,
     /// Kimi K2's `<|tool_calls_section_begin|>`.
     #[value(name = "kimi_k2", alias = "kimi-k2")]
     #[serde(rename = "kimi_k2", alias = "kimi-k2")]
@@ -380,6 +384,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::DeepseekV3) => Some(ToolFormat::DeepSeekV3),
             Some(ToolCallParserArg::DeepseekV31) => Some(ToolFormat::DeepSeekV31),
             Some(ToolCallParserArg::KimiK2) => Some(ToolFormat::KimiK2),
+            Some(ToolCallParserArg::Glm45) => Some(ToolFormat::GlmXml),
         };
         for arg in self.lora_paths.iter().flatten() {
             let spec = LoraSpec::parse(arg).map_err(|e| anyhow::anyhow!("--lora-paths: {e}"))?;
@@ -651,39 +656,20 @@ mod tests {
         let tools = |flags: &[&str]| parse(flags).resolve().map(|c| c.engine.tool_format);
         assert_eq!(tools(&[])?, None);
         assert_eq!(tools(&["--tool-call-parser", "auto"])?, None);
-        assert_eq!(
-            tools(&["--tool-call-parser", "llama3"])?,
-            Some(ToolFormat::Llama3Json)
-        );
-        assert_eq!(
-            tools(&["--tool-call-parser", "qwen25"])?,
-            Some(ToolFormat::Hermes)
-        );
-        assert_eq!(
-            tools(&["--tool-call-parser", "mistral"])?,
-            Some(ToolFormat::Mistral)
-        );
-        assert_eq!(
-            tools(&["--tool-call-parser", "qwen3_coder"])?,
-            Some(ToolFormat::QwenXml)
-        );
-        assert_eq!(
-            tools(&["--tool-call-parser", "granite"])?,
-            Some(ToolFormat::Granite)
-        );
-        assert_eq!(
-            tools(&["--tool-call-parser", "mistral_v11"])?,
-            Some(ToolFormat::MistralArgs)
-        );
-        assert_eq!(
-            tools(&["--tool-call-parser", "phi4_mini_json"])?,
-            Some(ToolFormat::Phi4Mini)
-        );
         for (name, format) in [
+            ("llama3", ToolFormat::Llama3Json),
+            ("qwen25", ToolFormat::Hermes),
+            ("mistral", ToolFormat::Mistral),
+            ("qwen3_coder", ToolFormat::QwenXml),
+            ("granite", ToolFormat::Granite),
+            ("mistral_v11", ToolFormat::MistralArgs),
+            ("phi4_mini_json", ToolFormat::Phi4Mini),
             ("deepseekv3", ToolFormat::DeepSeekV3),
             ("deepseek_r1", ToolFormat::DeepSeekV3),
             ("deepseekv31", ToolFormat::DeepSeekV31),
             ("kimi_k2", ToolFormat::KimiK2),
+            ("glm45", ToolFormat::GlmXml),
+            ("glm47", ToolFormat::GlmXml),
         ] {
             assert_eq!(tools(&["--tool-call-parser", name])?, Some(format));
         }

@@ -1,10 +1,12 @@
 //! A conversation with tools made ready for the chat template. A template that speaks the
 //! engine's tool format natively ([`ToolSupport::native`]: Hermes for Qwen 2.5 and 3, JSON
 //! for Llama 3.x, `[TOOL_CALLS]` arrays for Mistral, XML-like parameters for Qwen3-Coder,
-//! `<|tool_call|>` arrays for Granite, `[TOOL_CALLS]name[ARGS]{…}` for later Mistral models)
-//! gets the tools list, the calls and the
-//! results as Hugging Face passes them (call ids fitted where the format insists), so the
-//! model reads them as it was trained to. Any other template gets plain turns
+//! `<|tool_call|>` arrays for Granite, `[TOOL_CALLS]name[ARGS]{…}` for later Mistral models,
+//! sections of marked calls for DeepSeek and Kimi K2) gets the tools list, the calls and the
+//! results as Hugging Face passes them (call ids fitted where the format insists, arguments
+//! as text where the template joins them to its markup), so the model reads them as it was
+//! trained to; where such a template does not write the tools (DeepSeek V3.1's), the engine
+//! announces them at the start of the system turn. Any other template gets plain turns
 //! in the format the tool grammar produces: the tools announced at the start of the system
 //! turn (of the first user turn where the template refuses system turns; in the system
 //! turn's `tools` field where the template reads it, as Phi-4-mini's does), calls as text in
@@ -56,7 +58,9 @@ pub(super) fn prepare(
     tokenizer: &Tokenizer,
 ) -> Result<Prepared, String> {
     if support.native == Some(format) {
-        let mut prepared = for_native_template(messages, tools, format, tokenizer)?;
+        let arguments_as_text = support.arguments_as_text;
+        let mut prepared =
+            for_native_template(messages, tools, format, arguments_as_text, tokenizer)?;
         if !support.announces_tools && !tools.is_empty() {
             // It writes calls and results as its model reads them, but not the tools.
             announce(
@@ -115,6 +119,7 @@ fn for_native_template(
     mut messages: Vec<ChatMessage>,
     tools: &[ToolFunction],
     format: ToolFormat,
+    arguments_as_text: bool,
     tokenizer: &Tokenizer,
 ) -> Result<Prepared, String> {
     let forged = |value: &Value| holds_control_token(value, tokenizer);
@@ -125,7 +130,7 @@ fn for_native_template(
     }
     for (i, m) in messages.iter_mut().enumerate() {
         for call in m.tool_calls.iter_mut().flatten() {
-            parse_arguments(call);
+            shape_arguments(call, arguments_as_text);
             if let Some(id) = call.get_mut("id") {
                 if let Some(fitted) = id.as_str().map(|id| format.call_id(id)) {
                     *id = Value::String(fitted);
@@ -177,13 +182,18 @@ fn holds_control_token(value: &Value, tokenizer: &Tokenizer) -> bool {
     }
 }
 
-/// Templates print a call's arguments with `tojson`: they must be the object, not its text
-/// (which would print quoted). Arguments that are not JSON stay text.
-fn parse_arguments(call: &mut Value) {
+/// Most templates print a call's arguments with `tojson`: they must be the object, not its
+/// text (which would print quoted); arguments that are not JSON stay text. Templates that
+/// take the text (`as_text`: DeepSeek's join it to their markers) get it.
+fn shape_arguments(call: &mut Value, as_text: bool) {
     let Some(arguments) = call.pointer_mut("/function/arguments") else {
         return;
     };
-    if let Some(parsed) = arguments
+    if as_text {
+        if !arguments.is_string() {
+            *arguments = Value::String(arguments.to_string());
+        }
+    } else if let Some(parsed) = arguments
         .as_str()
         .and_then(|text| serde_json::from_str::<Value>(text).ok())
     {
@@ -322,6 +332,7 @@ mod tests {
     const PLAIN: ToolSupport = ToolSupport {
         native: None,
         announces_tools: true,
+        arguments_as_text: false,
         system_turn: true,
         system_tools: false,
     };
@@ -472,6 +483,7 @@ mod tests {
         let hermes = ToolSupport {
             native: Some(ToolFormat::Hermes),
             announces_tools: true,
+            arguments_as_text: false,
             ..PLAIN
         };
         let mut messages = history();
@@ -514,6 +526,7 @@ mod tests {
         let llama = ToolSupport {
             native: Some(ToolFormat::Llama3Json),
             announces_tools: true,
+            arguments_as_text: false,
             ..PLAIN
         };
         let mut messages = history();
@@ -561,6 +574,7 @@ mod tests {
         let mistral = ToolSupport {
             native: Some(ToolFormat::Mistral),
             announces_tools: true,
+            arguments_as_text: false,
             ..PLAIN
         };
         let prepare = |messages| {

@@ -4,9 +4,8 @@
 //! [`FAMILIES`].
 
 use super::smollm3;
-use super::{
-    deepseek2, gemma2, gemma3, gpt_oss, granite, llama, olmo2, phi3, qwen2, qwen3, qwen3moe,
-};
+use super::{deepseek2, gemma2, gemma3, glm4moe, gpt_oss, granite, llama, olmo2, phi3};
+use super::{qwen2, qwen3, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
@@ -32,7 +31,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 13] = [
+const FAMILIES: [(&str, LoadWeights); 14] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -46,6 +45,7 @@ const FAMILIES: [(&str, LoadWeights); 13] = [
     (gpt_oss::ARCHITECTURE, gpt_oss::load),
     (olmo2::ARCHITECTURE, olmo2::load),
     (deepseek2::ARCHITECTURE, deepseek2::load),
+    (glm4moe::ARCHITECTURE, glm4moe::load),
 ];
 
 /// The architectures [`load`] accepts.

@@ -1,5 +1,6 @@
-//! Multi-head latent attention (DeepSeek V2/V3, Kimi K2), computed as llama.cpp and SGLang
-//! compute it with the projections absorbed: a token's keys and values are one compressed
+//! Multi-head latent attention (DeepSeek V2/V3, Kimi K2), computed as SGLang computes it and
+//! llama.cpp does for files with split tensors, the projections absorbed (older files too,
+//! which llama.cpp runs decompressed): a token's keys and values are one compressed
 //! latent row (`kv_lora_rank` values, RMS-normed) and one rotated row (`rope` values) that
 //! every head shares, so the pool keeps `kv_lora_rank + rope` values per token and layer
 //! where plain attention would keep `2 * heads * head_dim`, and attention runs as one K/V

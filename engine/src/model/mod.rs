@@ -17,6 +17,7 @@ mod load;
 pub mod lora;
 mod mla;
 pub mod moe;
+mod nextn;
 mod rope;
 pub mod scripted;
 mod sliding;
@@ -26,6 +27,7 @@ mod weights;
 mod deepseek2;
 mod gemma2;
 mod gemma3;
+mod glm4moe;
 mod gpt_oss;
 mod granite;
 mod llama;
@@ -96,7 +98,7 @@ pub trait KvPool: Send {
         false
     }
 
-    /// Appends the K/V of `slots` as bytes (per layer, K rows then V rows, in the pool's
+    /// Appends the K/V of `slots` as bytes (per layer, K rows then any V rows, in the pool's
     /// dtype), `slots.len() * bytes_per_token` of them.
     fn export_slots(&self, _slots: &[SlotId], _out: &mut Vec<u8>) -> Result<(), ModelError> {
         Err(ModelError::Unsupported(

@@ -75,7 +75,7 @@ pub(crate) struct DiskKv {
     disk: DiskTier,
     budget_bytes: u64,
     /// Bytes of one token's K (or V) in one layer; a page's payload is `blocks` runs of
-    /// `page_tokens` such rows (per layer, K then V).
+    /// `page_tokens` such rows (per layer, K then V where the pool keeps V apart).
     row_bytes: usize,
     blocks: usize,
     done_tx: Sender<Loaded>,
@@ -124,7 +124,7 @@ impl DiskKv {
             disk,
             budget_bytes,
             row_bytes: layout.row_len() * layout.dtype.size_bytes(),
-            blocks: 2 * layout.num_layers,
+            blocks: layout.buffers_per_layer() * layout.num_layers,
             done_tx,
             done_rx,
             loading: Vec::new(),

@@ -23,6 +23,32 @@ const GPT4O: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\
 /// runs without the contractions, every digit alone (the regex of its `tokenizer.json`).
 const TEKKEN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
+/// DeepSeek V3's split (V3, R1 and V3.1's `deepseek-v3` files): digit groups of at most three,
+/// runs of Han and kana, then letter runs with their marks, punctuation runs and spaces.
+const DEEPSEEK_V3: &[&str] = &[
+    r##"\p{N}{1,3}"##,
+    r##"[一-龥぀-ゟ゠-ヿ]+"##,
+    r##"[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"##,
+];
+
+/// Kimi K2's split as llama.cpp makes it (by hand, after its `tokenization_kimi.py`): Han runs
+/// alone, then letter runs without Han (whatever their case, where the model's own regex
+/// would split a lowercase run from the capitals after it), each with its contraction, then
+/// Llama 3's digit groups, punctuation runs and spaces.
+const KIMI_K2: &str = r"[\p{Han}]+|[^\r\n\p{L}\p{N}]?[\p{L}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// DeepSeek LLM's split (V2 and V2-Lite's `deepseek-llm` files): line breaks, Latin and other
+/// cased-script letter runs, ASCII and full-width punctuation runs, trailing space, CJK runs
+/// and digit runs, in turn.
+const DEEPSEEK_LLM: &[&str] = &[
+    r##"[\r\n]"##,
+    r##"\s?[A-Za-zµÀ-ÖØ-öø-ƺƼ-ƿǄ-ʓʕ-ʯͰ-ͳͶͷͻ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-ՖႠ-ჅᎠ-Ᏽᏸ-ᏽᲐ-ᲺᲽ-Ჿᴀ-ᴫᵫ-ᵷᵹ-ᶚḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼℂℇℊ-ℓℕℙ-ℝℤΩℨK-ℭℯ-ℴℹℼ-ℿⅅ-ⅉⅎↃↄⰀ-ⱻⱾ-ⳤⳫ-ⳮⳲⳳꙀ-ꙭꚀ-ꚛꜢ-ꝯꝱ-ꞇꞋ-ꞎꭰ-ꮿﬀ-ﬆﬓ-ﬗＡ-Ｚａ-ｚ𐐀-𐑏𐒰-𐓓𐓘-𐓻𐲀-𐲲𐳀-𐳲𑢠-𑣟𞤀-𞥃]+"##,
+    r##"\s?[!-/:-~！-／：-～‘-‟　-。]+"##,
+    r##"\s+$"##,
+    r##"[一-龥ࠀ-一가-퟿]+"##,
+    r##"\p{N}+"##,
+];
+
 /// How one named pre-tokenizer splits text, and the encoding options that come with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PreTokenizerSpec {
@@ -62,7 +88,16 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
             ignore_merges: true,
             add_bos_default: true,
         },
-        "dbrx" | "smaug-bpe" => PreTokenizerSpec::plain(&[LLAMA3]),
+        "dbrx" | "smaug-bpe" | "chatglm-bpe" => PreTokenizerSpec::plain(&[LLAMA3]),
+        // GLM-4.5 on: Llama 3's split, whole pieces in the vocabulary taken as they are.
+        "glm4" | "glm5" => PreTokenizerSpec {
+            regexes: &[LLAMA3],
+            ignore_merges: true,
+            add_bos_default: false,
+        },
+        "deepseek-v3" => PreTokenizerSpec::plain(DEEPSEEK_V3),
+        "deepseek-llm" => PreTokenizerSpec::plain(DEEPSEEK_LLM),
+        "kimi-k2" => PreTokenizerSpec::plain(&[KIMI_K2]),
         "qwen2" | "deepseek-r1-qwen" | "stablelm2" | "megrez" => PreTokenizerSpec::plain(&[QWEN2]),
         "gpt-4o" | "llama4" => PreTokenizerSpec::plain(&[GPT4O]),
         "tekken" => PreTokenizerSpec {
@@ -130,7 +165,17 @@ mod tests {
     #[test]
     fn regexes_compile() {
         for name in [
-            "default", "gpt2", "smollm", "llama3", "qwen2", "gpt-4o", "tekken",
+            "default",
+            "gpt2",
+            "smollm",
+            "llama3",
+            "qwen2",
+            "gpt-4o",
+            "tekken",
+            "deepseek-v3",
+            "deepseek-llm",
+            "glm4",
+            "kimi-k2",
         ] {
             for regex in pre_tokenizer_for(Some(name)).unwrap().regexes {
                 tokenizers::pre_tokenizers::split::Split::new(

@@ -107,6 +107,19 @@ pub fn streamed_calls(events: &[Value]) -> Vec<(Value, usize)> {
     calls
 }
 
+/// The tool the tool-call tests offer: `get_weather` with a `unit` (`c` or `f`) and 1 to
+/// 7 `days`, both required.
+pub fn weather_tool() -> Value {
+    serde_json::json!({"type": "function", "function": {
+        "name": "get_weather",
+        "description": "The weather in a city.",
+        "parameters": {"type": "object", "properties": {
+            "unit": {"enum": ["c", "f"]},
+            "days": {"type": "integer", "minimum": 1, "maximum": 7}
+        }, "required": ["unit", "days"]}
+    }})
+}
+
 /// `body` (a chat request) streamed: it must stream exactly the one call `whole` (the same
 /// request's unstreamed call) and end for its tool call. Returns the stream's events.
 pub async fn assert_streams_the_call(http: SocketAddr, body: &Value, whole: &Value) -> Vec<Value> {

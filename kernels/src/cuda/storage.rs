@@ -274,6 +274,11 @@ pub struct DeviceKvStorage {
 
 impl DeviceKvStorage {
     pub fn new(gpu: &GpuContext, layout: KvLayout, num_slots: usize) -> Result<Self, CudaError> {
+        if layout.values_in_keys {
+            return Err(CudaError::Shape(
+                "values read from the keys (latent attention) on the GPU".into(),
+            ));
+        }
         let len = num_slots
             .checked_mul(layout.row_len())
             .filter(|&l| l > 0 && layout.num_layers > 0)

@@ -25,6 +25,18 @@ const CALL_CLOSE: &str = "</tool_call>";
 
 /// The system-prompt text announcing `tools` and the call format.
 pub(super) fn announcement(tools: &[ToolFunction]) -> String {
+    let mut out = tools_block(tools);
+    out.push_str(
+        "\n</tools>\n\nFor each function call, return a json object with function name and \
+         arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n\
+         {\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>",
+    );
+    out
+}
+
+/// `tools` as JSON lines in `<tools>` tags after a heading, as Qwen's and GLM's templates
+/// announce them (the call syntax follows).
+pub(super) fn tools_block(tools: &[ToolFunction]) -> String {
     let mut out = String::from(
         "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
          You are provided with function signatures within <tools></tools> XML tags:\n<tools>",
@@ -33,11 +45,6 @@ pub(super) fn announcement(tools: &[ToolFunction]) -> String {
         out.push('\n');
         out.push_str(&super::tool_json(tool).to_string());
     }
-    out.push_str(
-        "\n</tools>\n\nFor each function call, return a json object with function name and \
-         arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n\
-         {\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>",
-    );
     out
 }
 
@@ -64,10 +71,26 @@ pub(super) fn tagged_calls(
     parallel: bool,
     answer: Option<Value>,
 ) -> String {
-    let call = format!("call: \"{CALL_OPEN}\\n\" {body} \"\\n{CALL_CLOSE}\"\n{rules}");
+    let line = "\"\\n\"";
+    tagged_calls_padded(body, rules, auto, parallel, answer, [line; 3])
+}
+
+/// [`tagged_calls`] with `padding` (grammar expressions): what comes after the opening tag,
+/// before the closing one, and between calls.
+pub(super) fn tagged_calls_padded(
+    body: &str,
+    rules: &str,
+    auto: bool,
+    parallel: bool,
+    answer: Option<Value>,
+    padding: [&str; 3],
+) -> String {
+    let [after_open, before_close, between] = padding;
+    let close = format!("{before_close} \"{CALL_CLOSE}\"");
+    let call = format!("call: \"{CALL_OPEN}\" {after_open} {body} {close}\n{rules}");
     if !auto {
         return match parallel {
-            true => format!("start: call (\"\\n\" call)*\n{call}"),
+            true => format!("start: call ({between} call)*\n{call}"),
             false => format!("start: call\n{call}"),
         };
     }
@@ -90,7 +113,7 @@ pub(super) fn tagged_calls(
     };
     format!(
         "start: {start}\n{answer}tail: TEXT\nTEXT: /(.|\\n)*/\nLEAD: /{lead}/\n\
-         lazy_call: call_trigger \"\\n\" {body} \"\\n{CALL_CLOSE}\"\n\
+         lazy_call: call_trigger {after_open} {body} {close}\n\
          call_trigger[lazy]: LEAD \"{CALL_OPEN}\"\n{rules}"
     )
 }

@@ -4,6 +4,7 @@
 //! probe that finds it, `tokenizer::ToolSupport`; its grammar and reading live here), and
 //! templates without a syntax of their own get the Hermes one as text.
 
+mod glm_xml;
 mod granite;
 pub mod harmony;
 mod hermes;
@@ -83,6 +84,7 @@ impl ToolFormat {
                 marked_array::grammar(&calls, auto, parallel, answer, self.marker()?, vocab)
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
+            Self::GlmXml => glm_xml::grammar(&calls, auto, parallel, answer),
             Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
             Self::Harmony => harmony::grammar(&calls, auto, answer, vocab)?,
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => {
@@ -96,7 +98,7 @@ impl ToolFormat {
     /// show them (see `SamplingParams::shown_control_tokens`) for the calls to be read.
     pub fn shown_tokens(self, vocab: &Tokenizer) -> Vec<u32> {
         match self {
-            Self::Hermes | Self::Llama3Json | Self::QwenXml => Vec::new(),
+            Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::GlmXml => Vec::new(),
             Self::Mistral | Self::Granite | Self::Phi4Mini => self
                 .marker()
                 .map(|marker| marked_array::control_tokens(marker, vocab))
@@ -124,6 +126,7 @@ impl ToolFormat {
     fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
+            Self::GlmXml => None,
             Self::Harmony | Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
@@ -142,6 +145,7 @@ impl ToolFormat {
             Self::Granite => marked_array::parse(text, &granite::FORMAT),
             Self::Phi4Mini => marked_array::parse(text, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::parse(text, tools),
+            Self::GlmXml => glm_xml::parse(text, tools),
             Self::MistralArgs => mistral_args::parse(text),
             Self::Harmony => {
                 let (_, content, calls) = harmony::read_whole(text, true, true);
@@ -158,7 +162,7 @@ impl ToolFormat {
     /// could, as more text comes. `sent` bytes went out already (they hold no call).
     pub fn held_from(self, text: &str, sent: usize) -> usize {
         match self {
-            Self::Hermes | Self::QwenXml => hermes::held_from(text, sent),
+            Self::Hermes | Self::QwenXml | Self::GlmXml => hermes::held_from(text, sent),
             Self::MistralArgs => held_before(text, sent, mistral_args::CALL_OPEN),
             Self::Llama3Json => llama3::held_from(text),
             Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
@@ -183,6 +187,7 @@ impl ToolFormat {
             Self::Granite => granite::announcement(tools),
             Self::Phi4Mini => phi4_mini::announcement(tools),
             Self::QwenXml => qwen_xml::announcement(tools),
+            Self::GlmXml => glm_xml::announcement(tools),
             Self::MistralArgs => mistral_args::announcement(tools),
             Self::Harmony => harmony::announcement(tools),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
@@ -201,6 +206,7 @@ impl ToolFormat {
             Self::Granite => marked_array::render_calls(calls, &granite::FORMAT),
             Self::Phi4Mini => marked_array::render_calls(calls, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::render_calls(calls),
+            Self::GlmXml => glm_xml::render_calls(calls),
             Self::MistralArgs => mistral_args::render_calls(calls),
             Self::Harmony => harmony::render_calls(calls),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
@@ -217,6 +223,7 @@ impl ToolFormat {
             Self::Hermes
             | Self::Llama3Json
             | Self::QwenXml
+            | Self::GlmXml
             | Self::Granite
             | Self::Phi4Mini
             | Self::Harmony

@@ -124,7 +124,7 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
 /// The length bounds of a string's schema as a regex repetition (`{min,max}`), where it
 /// has any the grammar keeps: up to 1,024 characters (each one a lexer state), not for a
 /// nullable string (whose `null` they would forbid), not where none can hold (min > max).
-fn length_bounds(schema: &Value) -> Option<String> {
+pub(super) fn length_bounds(schema: &Value) -> Option<String> {
     const MOST: u64 = 1024;
     if schema.get("type").and_then(Value::as_array).is_some() {
         return None;
@@ -146,7 +146,7 @@ fn length_bounds(schema: &Value) -> Option<String> {
 /// The root's definitions (`$defs`, `definitions`), which a parameter's schema may refer
 /// to: its own grammar needs them beside it. (A reference to another part of the root,
 /// `#/properties/…`, does not resolve there.)
-fn definitions(schema: &Value) -> Vec<(&'static str, &Value)> {
+pub(super) fn definitions(schema: &Value) -> Vec<(&'static str, &Value)> {
     ["$defs", "definitions"]
         .into_iter()
         .filter_map(|key| schema.get(key).map(|defs| (key, defs)))
@@ -160,7 +160,7 @@ fn value_end() -> String {
 
 /// How a parameter's value is written.
 #[derive(Debug, PartialEq)]
-enum ValueKind {
+pub(super) enum ValueKind {
     /// Raw text: a string's schema (or one with no type, as other servers read it), one of
     /// the given strings where it lists them.
     Text(Option<Vec<String>>),
@@ -169,7 +169,7 @@ enum ValueKind {
 }
 
 impl ValueKind {
-    fn of(schema: &Value) -> Self {
+    pub(super) fn of(schema: &Value) -> Self {
         let strings = |values: &Value| -> Option<Vec<String>> {
             values
                 .as_array()?
@@ -393,7 +393,7 @@ fn read_json<'a>(text: &'a str, schema: Option<&Value>) -> Option<(Value, &'a st
 /// admits null), any other as JSON (Python's `True`, `False` and `None` too, which Qwen's
 /// template writes for earlier calls); text that does not parse, and a value of a
 /// parameter the schema does not name, stay strings.
-fn typed(raw: &str, schema: Option<&Value>) -> Value {
+pub(super) fn typed(raw: &str, schema: Option<&Value>) -> Value {
     let text = || Value::String(raw.to_string());
     let Some(schema) = schema else {
         return text();

@@ -10,15 +10,16 @@
 //! (a head's query/key and value sizes) and per-head `attn_k_b` / `attn_v_b`, their
 //! `key_length` / `value_length` being the latent row's; older files carry the head sizes
 //! in `key_length` / `value_length` and one `attn_kv_b`. Both are served with the latent
-//! cache: `kv_lora_rank + rope` values per token and layer.
+//! cache: `kv_lora_rank + rope` values per token and layer. Multi-token-prediction layers
+//! (`nextn_predict_layers`) are left out.
 
 mod scale;
 
 use super::hparams::Hparams;
 use super::mla::MlaPlan;
-use super::moe::{self, Gating, MoePlan, Routing};
+use super::moe::{self, Gating, MoePlan};
 use super::weights::{LayerPlan, Weights};
-use super::{LoadOptions, ModelConfig, ModelError};
+use super::{nextn, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 
@@ -27,19 +28,32 @@ pub const ARCHITECTURE: &str = "deepseek2";
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
+    // Mistral Large 3's query scaling by position is not applied: refused, not ignored.
+    let temperature = hp.key("attention.temperature_scale");
+    if keys.optional_f32(&temperature)?.is_some_and(|t| t != 0.0) {
+        return Err(ModelError::Unsupported(format!(
+            "attention temperature scaling ({temperature})"
+        )));
+    }
     let mla = mla_plan(&keys, &hp, file)?;
-    // One K/V head whose rows are the latent ones, read as values too.
+    // One K/V head whose rows are the latent ones, read as values too; the layers before
+    // any multi-token-prediction ones.
     let latent = Hparams {
         key_length: mla.latent_row(),
         value_length: mla.latent_row(),
         head_count_kv: 1,
+        block_count: nextn::trunk_layers(&keys, &hp)?,
         ..hp.clone()
     };
     let mut config = ModelConfig::from_hparams(&latent, file)?;
     config.values_in_keys = true;
     let (rope, score_scale) = scale::rope_and_score_scale(file, &hp, &mla)?;
     config.score_scale = Some(score_scale);
-    let moe = moe_plan(&keys, &hp, file)?;
+    let gating = match glm_4_7_lite(&hp, file) {
+        true => Gating::Sigmoid,
+        false => Gating::Softmax,
+    };
+    let moe = moe::with_shared_experts(&keys, &hp, gating)?;
     let dense = keys
         .optional_usize(&hp.key("leading_dense_block_count"))?
         .unwrap_or(0);
@@ -96,7 +110,10 @@ fn mla_plan(keys: &Keys<'_>, hp: &Hparams, file: &GgufFile) -> Result<MlaPlan, M
             .into())
         }
     };
-    let key_mla = hp.key("attention.key_length_mla");
+    let key_mla = match split_kv_b {
+        true => hp.key("attention.key_length_mla"),
+        false => hp.key("attention.key_length"),
+    };
     if head_k <= rope || head_k > MAX_HEAD || v_dim == 0 || v_dim > MAX_HEAD {
         return Err(invalid(
             &key_mla,
@@ -130,55 +147,6 @@ fn mla_plan(keys: &Keys<'_>, hp: &Hparams, file: &GgufFile) -> Result<MlaPlan, M
 const MAX_RANK: usize = 1 << 14;
 /// The largest head accepted (DeepSeek V3's are 192 and 128).
 const MAX_HEAD: usize = 1 << 12;
-
-/// The experts of the MoE layers and how they are routed, as llama.cpp reads them.
-fn moe_plan(keys: &Keys<'_>, hp: &Hparams, file: &GgufFile) -> Result<MoePlan, ModelError> {
-    let (experts, top_k) = moe::expert_counts(keys, hp)?;
-    let ffn = keys.required_usize(&hp.key("expert_feed_forward_length"))?;
-    let shared = keys
-        .optional_usize(&hp.key("expert_shared_count"))?
-        .unwrap_or(0);
-    let gating_key = hp.key("expert_gating_func");
-    let gating = match keys.optional_usize(&gating_key)? {
-        Some(code) => u32::try_from(code)
-            .ok()
-            .and_then(Gating::from_code)
-            .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?,
-        None if glm_4_7_lite(hp, file) => Gating::Sigmoid,
-        None => Gating::Softmax,
-    };
-    let groups = match (
-        keys.optional_usize(&hp.key("expert_group_count"))?,
-        keys.optional_usize(&hp.key("expert_group_used_count"))?,
-    ) {
-        (Some(groups), used) if groups > 1 => Some((groups, used.unwrap_or(0))),
-        _ => None,
-    };
-    let scale_key = hp.key("expert_weights_scale");
-    let scale = keys.optional_f32(&scale_key)?.unwrap_or(0.0);
-    if !scale.is_finite() {
-        return Err(invalid(&scale_key, format!("{scale} is not a finite number")).into());
-    }
-    let routing = Routing {
-        gating,
-        normalize: keys
-            .optional_bool(&hp.key("expert_weights_norm"))?
-            .unwrap_or(false),
-        scale,
-        groups,
-    };
-    routing
-        .validate(experts, top_k)
-        .map_err(|e| invalid(&hp.key("expert_group_count"), e.to_string()))?;
-    Ok(MoePlan {
-        experts,
-        top_k,
-        ffn,
-        routing,
-        shared_ffn: (shared > 0).then(|| ffn * shared),
-        ..MoePlan::default()
-    })
-}
 
 /// GLM-4.7-Flash's files leave out their sigmoid gating (llama.cpp knows them by shape: 47
 /// or 48 layers over a vocabulary of 154,880).

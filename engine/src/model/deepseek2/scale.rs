@@ -1,8 +1,8 @@
 //! DeepSeek's RoPE and score scale as llama.cpp computes them (its
 //! `TAG_DEEPSEEK2_YARN_LOG_MUL_FIX`): with `rope.scaling.yarn_log_multiplier` (the
 //! converter's `0.1 * mscale_all_dim`), YaRN's magnitude leaves the rotation and goes into
-//! the scores instead, squared: `scale = (1 + 0.1 mscale_all_dim ln factor)^2 / sqrt(head)`
-//! over a head's `nope + rope` dims, not the latent row's.
+//! the scores instead, squared: `scale = (attn_factor (1 + 0.1 mscale_all_dim ln factor))^2
+//! / sqrt(head)` over a head's `nope + rope` dims, not the latent row's.
 
 use super::super::hparams::Hparams;
 use super::super::mla::MlaPlan;
@@ -49,9 +49,13 @@ pub fn rope_and_score_scale(
         Stretch::None => (1.0, false),
     };
     let ln_factor = factor.ln();
-    // What YaRN's own magnitude (1 + 0.1 ln factor) becomes: cancelled where the file
-    // moves it into the scores.
-    let yarn_magnitude = 1.0 + 0.1 * ln_factor;
+    // What YaRN's own magnitude (1 + 0.1 ln factor, where it stretches: the rotation's
+    // rule) becomes: cancelled where the file moves it into the scores.
+    let yarn_magnitude = if factor > 1.0 {
+        1.0 + 0.1 * ln_factor
+    } else {
+        1.0
+    };
     let moved = yarn && mscale_all_dim != 0.0;
     if moved {
         rope = rope.with_mscale(1.0 / yarn_magnitude)?;

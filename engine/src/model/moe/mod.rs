@@ -7,69 +7,19 @@
 //! are computed by the same matmuls whatever other tokens share the step, so a token's
 //! output does not depend on its batch.
 
+mod plan;
 mod routing;
 
-use super::hparams::Hparams;
 use super::weights::{checked, vector};
 use super::ModelError;
-use crate::gguf::keys::{invalid, Keys};
+
 use crate::gguf::GgufFile;
 use kernels::activation::{clamped_swiglu, silu_mul};
 use kernels::matmul::QMatrix;
+pub use plan::{
+    check_expert_counts, expert_counts, mlp_wide_experts, with_shared_experts, MAX_EXPERTS,
+};
 pub use routing::{Gating, Routing};
-
-/// The most experts a layer may have (llama.cpp's `LLAMA_MAX_EXPERTS`): a hostile count is
-/// refused before anything is sized by it.
-pub const MAX_EXPERTS: usize = 512;
-
-/// Checks `{arch}.expert_count` and `{arch}.expert_used_count` before any tensor is read:
-/// at least one expert, at most [`MAX_EXPERTS`], and no more used per token than there are.
-pub fn check_expert_counts(hp: &Hparams, experts: usize, top_k: usize) -> Result<(), ModelError> {
-    let count_key = hp.key("expert_count");
-    if experts == 0 || experts > MAX_EXPERTS {
-        return Err(invalid(
-            &count_key,
-            format!("{experts} experts; a layer may have 1 to {MAX_EXPERTS}"),
-        )
-        .into());
-    }
-    if top_k == 0 || top_k > experts {
-        return Err(invalid(
-            &hp.key("expert_used_count"),
-            format!("{top_k} of {experts} experts used per token"),
-        )
-        .into());
-    }
-    Ok(())
-}
-
-/// The experts of a family whose every layer has them: `{arch}.expert_count` and
-/// `{arch}.expert_used_count`, both required and checked.
-pub fn expert_counts(keys: &Keys<'_>, hp: &Hparams) -> Result<(usize, usize), ModelError> {
-    let experts = keys.required_usize(&hp.key("expert_count"))?;
-    let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
-    check_expert_counts(hp, experts, top_k)?;
-    Ok((experts, top_k))
-}
-
-/// The experts a file declares (`{arch}.expert_count`, if more than 0), each as wide as the
-/// dense MLP (`feed_forward_length`), with SwiGLU and no biases: Mixtral's, Granite MoE's.
-pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>, ModelError> {
-    let keys = Keys::new(file.metadata());
-    match keys.optional_usize(&hp.key("expert_count"))? {
-        Some(experts) if experts > 0 => {
-            let top_k = keys.required_usize(&hp.key("expert_used_count"))?;
-            check_expert_counts(hp, experts, top_k)?;
-            Ok(Some(MoePlan {
-                experts,
-                top_k,
-                ffn: hp.feed_forward_length,
-                ..MoePlan::default()
-            }))
-        }
-        _ => Ok(None),
-    }
-}
 
 /// How many experts a layer has, how many each token uses and their MLP width.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

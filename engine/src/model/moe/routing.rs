@@ -73,7 +73,7 @@ impl Routing {
             let fits = groups > 1
                 && experts.is_multiple_of(groups)
                 && used > 0
-                && used < groups
+                && used <= groups
                 && top_k <= used * (experts / groups);
             if !fits {
                 return Err(ModelError::Shape(format!(
@@ -219,10 +219,12 @@ mod tests {
             ..Routing::default()
         };
         grouped(4, 2).validate(8, 4).unwrap();
+        // All groups used: a mask that keeps everything (llama.cpp runs it so).
+        grouped(4, 4).validate(8, 4).unwrap();
         for (routing, top_k) in [
             (grouped(3, 1), 2), // 8 experts do not split in 3
             (grouped(4, 0), 2),
-            (grouped(4, 4), 2),
+            (grouped(4, 5), 2),
             (grouped(4, 1), 3), // one group of 2 cannot give 3
             (grouped(1, 1), 2),
         ] {

@@ -643,6 +643,8 @@ mod tests {
             (ToolFormat::DeepSeekV31, "almost <｜tool▁calls".to_string()),
             (ToolFormat::DeepSeekV31, "so <｜tool▁calls▁begin｜> not a call ".to_string()),
             (ToolFormat::DeepSeekV3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>t\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>".to_string()),
+            (ToolFormat::GlmXml, "Look.\n<tool_call>t\n<arg_key>a</arg_key>\n<arg_value>x y</arg_value>\n</tool_call>\n<tool_call>u</tool_call>".to_string()),
+            (ToolFormat::GlmXml, "almost <tool_ca".to_string()),
             (ToolFormat::KimiK2, "Hi <|tool_calls_section_begin|><|tool_call_begin|>functions.t:0<|tool_call_argument_begin|>{\"a\": [1]}<|tool_call_end|><|tool_calls_section_end|>".to_string()),
         ];
         let cases = hermes

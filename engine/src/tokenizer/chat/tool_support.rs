@@ -60,6 +60,9 @@ pub enum ToolFormat {
     /// <|tool_call_argument_begin|>{…}<|tool_call_end|>`, then
     /// `<|tool_calls_section_end|>`, after text or alone (Kimi K2).
     KimiK2,
+    /// `<tool_call>` blocks, after text or alone, each holding the function's name and one
+    /// `<arg_key>` / `<arg_value>` pair per argument, its value as text (GLM-4.5 on).
+    GlmXml,
 }
 
 /// How a template takes tools.
@@ -73,6 +76,9 @@ pub struct ToolSupport {
     /// model's format without them, as DeepSeek V3.1's does: the engine announces the tools
     /// itself then).
     pub announces_tools: bool,
+    /// It takes a call's `arguments` as the JSON text OpenAI's API sends, not as an object
+    /// (DeepSeek's own templates join them to their markers as strings).
+    pub arguments_as_text: bool,
     /// It renders a conversation that starts with a system turn.
     pub system_turn: bool,
     /// It renders a system turn's `tools` field (the tools as JSON text), as Phi-4-mini's
@@ -86,13 +92,18 @@ impl ToolSupport {
             ChatMessage::system("You are a helpful assistant."),
             ChatMessage::user("Hello!"),
         ];
-        let (native, announces_tools) = match native_format(template) {
-            Some((format, announced)) => (Some(format), announced),
-            None => (None, false),
+        // Arguments as objects first (Hugging Face's convention), then as text.
+        let found = [false, true].into_iter().find_map(|as_text| {
+            native_format(template, as_text).map(|(format, announced)| (format, announced, as_text))
+        });
+        let (native, announces_tools, arguments_as_text) = match found {
+            Some((format, announced, as_text)) => (Some(format), announced, as_text),
+            None => (None, false, false),
         };
         Self {
             native,
             announces_tools,
+            arguments_as_text,
             system_turn: template.render(&system, true).is_ok(),
             system_tools: renders_system_tools(template),
         }
@@ -122,8 +133,9 @@ fn renders_system_tools(template: &ChatTemplate) -> bool {
         .is_ok_and(|text| text.contains(&tools))
 }
 
-/// The format the template writes calls in, and whether it announces the tools too.
-fn native_format(template: &ChatTemplate) -> Option<(ToolFormat, bool)> {
+/// The format the template writes calls in, their arguments given as JSON text (`as_text`)
+/// or as an object, and whether it announces the tools too.
+fn native_format(template: &ChatTemplate, as_text: bool) -> Option<(ToolFormat, bool)> {
     let tools = [json!({
         "type": "function",
         "function": {
@@ -135,7 +147,7 @@ fn native_format(template: &ChatTemplate) -> Option<(ToolFormat, bool)> {
     let messages = [
         ChatMessage::user("What is the weather in Paris?"),
         ChatMessage {
-            tool_calls: Some(vec![probe_call()]),
+            tool_calls: Some(vec![probe_call(as_text)]),
             ..ChatMessage::assistant("")
         },
         ChatMessage {
@@ -174,6 +186,8 @@ fn native_format(template: &ChatTemplate) -> Option<(ToolFormat, bool)> {
             Some(ToolFormat::Harmony)
         } else if text.contains("<tool_call>") && text.contains(&xml_call) {
             Some(ToolFormat::QwenXml)
+        } else if glm_call(&text) {
+            Some(ToolFormat::GlmXml)
         } else if text.contains("<tool_call>")
             && text.contains("</tool_call>")
             && call_with("arguments")
@@ -191,6 +205,17 @@ fn native_format(template: &ChatTemplate) -> Option<(ToolFormat, bool)> {
             None
         };
     format.map(|f| (f, true))
+}
+
+/// Whether `text` holds the probe call as GLM writes it: `<tool_call>` and the name, then
+/// the argument as an `<arg_key>` / `<arg_value>` pair.
+fn glm_call(text: &str) -> bool {
+    let opening = format!("<tool_call>{PROBE_FUNCTION}");
+    text.match_indices(&opening).any(|(at, _)| {
+        let rest = text[at + opening.len()..].trim_start();
+        rest.strip_prefix("<arg_key>city</arg_key>")
+            .is_some_and(|r| r.trim_start().starts_with("<arg_value>Paris</arg_value>"))
+    })
 }
 
 /// The sectioned format whose call to the probe function `text` holds, its arguments JSON.
@@ -241,11 +266,16 @@ fn json_objects(text: &str) -> impl Iterator<Item = Value> + '_ {
     })
 }
 
-fn probe_call() -> Value {
+fn probe_call(as_text: bool) -> Value {
+    let arguments = json!({"city": "Paris"});
+    let arguments = match as_text {
+        true => Value::String(arguments.to_string()),
+        false => arguments,
+    };
     json!({
         "id": PROBE_CALL_ID,
         "type": "function",
-        "function": {"name": PROBE_FUNCTION, "arguments": {"city": "Paris"}},
+        "function": {"name": PROBE_FUNCTION, "arguments": arguments},
     })
 }
 

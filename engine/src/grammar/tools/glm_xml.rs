@@ -1,0 +1,272 @@
+//! Tool calls as GLM-4.5 and later write them: each call in `<tool_call>` tags (as Hermes),
+//! the function's name, then one `<arg_key>` / `<arg_value>` pair per argument:
+//!
+//! ```text
+//! <tool_call>get_weather
+//! <arg_key>city</arg_key>
+//! <arg_value>Paris</arg_value>
+//! <arg_key>days</arg_key>
+//! <arg_value>3</arg_value>
+//! </tool_call>
+//! ```
+//!
+//! (GLM-4.7 writes the same without the line breaks; the grammar lets the model write them
+//! or not.) As in Qwen3-Coder's format a string's value is its raw text (it cannot hold
+//! `</arg_value>`) and any other value JSON valid against its schema; the grammar writes
+//! the arguments in the schema's order, the required ones always, and reading types each
+//! value by its schema. A stream sends each argument once its value is whole.
+
+use super::hermes::{parse_tagged, tagged_calls_padded, tagged_so_far, tools_block};
+use super::partial_json::{value_reach, Reach};
+use super::qwen_xml::{definitions, length_bounds, typed, ValueKind};
+use super::so_far::CallSoFar;
+use super::{ToolCall, ToolFunction};
+use crate::grammar::structural_tag::lark_string as literal;
+use crate::grammar::{compact, strict};
+use serde_json::{Map, Value};
+
+const KEY_OPEN: &str = "<arg_key>";
+const KEY_CLOSE: &str = "</arg_key>";
+const VALUE_OPEN: &str = "<arg_value>";
+const VALUE_CLOSE: &str = "</arg_value>";
+const CALL_CLOSE: &str = "</tool_call>";
+
+/// Calls of one of `calls` in `<tool_call>` tags: alone (`auto` false), several when
+/// `parallel`; under `auto` after free text, or `answer` (a JSON schema) instead of calls.
+pub(super) fn grammar(
+    calls: &[&ToolFunction],
+    auto: bool,
+    parallel: bool,
+    answer: Option<Value>,
+) -> String {
+    let mut rules = String::new();
+    let mut functions = Vec::new();
+    for (index, tool) in calls.iter().enumerate() {
+        functions.push(format!("g{index}"));
+        rules.push_str(&function_rules(index, tool));
+    }
+    rules.push_str(&format!("glm_call: {}\n", functions.join(" | ")));
+    // A raw value holds anything but `</arg_value>`, which ends it.
+    rules.push_str(&format!(
+        "glm_raw[lazy]: GLM_RAW {}\nGLM_RAW: /(.|\\n)*/ & ~/(.|\\n)*<\\/arg_value>(.|\\n)*/\n",
+        literal(VALUE_CLOSE)
+    ));
+    let line = "\"\\n\"?";
+    tagged_calls_padded("glm_call", &rules, auto, parallel, answer, ["", line, line])
+}
+
+/// The rule `g{index}` of one call of `tool`, and the rules of its arguments.
+fn function_rules(index: usize, tool: &ToolFunction) -> String {
+    let schema = strict(&tool.parameters);
+    let name = format!("{} \"\\n\"?", literal(&tool.name));
+    let value_end = format!("{} \"\\n\"?", literal(VALUE_CLOSE));
+    let head = |key: &str| {
+        format!(
+            "{} \"\\n\"? {}",
+            literal(&format!("{KEY_OPEN}{key}{KEY_CLOSE}")),
+            literal(VALUE_OPEN)
+        )
+    };
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+            return format!("g{index}: {name}\n");
+        }
+        // No arguments named: any names, raw values.
+        return format!(
+            "g{index}: {name} g{index}_any*\n\
+             g{index}_any: {} GKEY{index} {} \"\\n\"? {} glm_raw \"\\n\"?\n\
+             GKEY{index}: /[A-Za-z0-9_.\\-]+/\n",
+            literal(KEY_OPEN),
+            literal(KEY_CLOSE),
+            literal(VALUE_OPEN)
+        );
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let definitions = definitions(&schema);
+    let mut sequence = Vec::new();
+    let mut rules = String::new();
+    for (slot, (key, property)) in properties.iter().enumerate() {
+        let rule = format!("g{index}_p{slot}");
+        let value = match ValueKind::of(property) {
+            ValueKind::Text(Some(choices)) => {
+                let choices: Vec<String> = choices.iter().map(|c| literal(c)).collect();
+                format!("({}) {value_end}", choices.join(" | "))
+            }
+            ValueKind::Text(None) => match length_bounds(property) {
+                None => "glm_raw \"\\n\"?".to_string(),
+                // Length bounds hold its raw text: one lexeme up to and with its end.
+                Some(bounds) => {
+                    let text = format!("GVALUE{index}_{slot}");
+                    rules.push_str(&format!(
+                        "{text}: /(.|\\n){bounds}<\\/arg_value>/ & \
+                         ~/(.|\\n)*<\\/arg_value>(.|\\n)*<\\/arg_value>(.|\\n)*/\n"
+                    ));
+                    format!("{text} \"\\n\"?")
+                }
+            },
+            ValueKind::Json => {
+                let mut property = property.clone();
+                if let Some(map) = property.as_object_mut() {
+                    for (key, defs) in &definitions {
+                        map.entry(key.to_string())
+                            .or_insert_with(|| (*defs).clone());
+                    }
+                }
+                format!("%json {} {value_end}", compact(&property))
+            }
+        };
+        rules.push_str(&format!("{rule}: {} {value}\n", head(key)));
+        let optional = !required.contains(&key.as_str());
+        sequence.push(if optional { format!("{rule}?") } else { rule });
+    }
+    format!("g{index}: {name} {}\n{rules}", sequence.join(" "))
+}
+
+/// The content and the calls of a model's output; each value typed by the schema of its
+/// argument among `tools`.
+pub(super) fn parse(text: &str, tools: &[ToolFunction]) -> (String, Vec<ToolCall>) {
+    parse_tagged(text, &|body| read_call(body, tools))
+}
+
+/// The calls begun so far in an output being written: each once its function's name is
+/// whole, its arguments growing by whole pairs.
+pub(super) fn calls_so_far(text: &str, tools: &[ToolFunction]) -> Vec<CallSoFar> {
+    tagged_so_far(text, &|body| {
+        let (name, read, after) = read_call_so_far(body, tools, true)?;
+        let mut arguments = Value::Object(read).to_string();
+        match after {
+            Ok(after) => Some((name.to_string(), arguments, Some(body.len() - after.len()))),
+            Err(_) => {
+                // More may come: the object stays open.
+                arguments.pop();
+                Some((name.to_string(), arguments, None))
+            }
+        }
+    })
+}
+
+/// The call at the start of `body` (after its `<tool_call>`) and the text after it.
+fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a str)> {
+    let (name, arguments, after) = read_call_so_far(body, tools, false)?;
+    let call = ToolCall {
+        name: name.to_string(),
+        arguments: Value::Object(arguments).to_string(),
+    };
+    Some((call, after.ok()?))
+}
+
+/// A call's function name, its arguments read so far, and the text after its last pair once
+/// the call is whole (else where reading stopped).
+type CallRead<'a> = (&'a str, Map<String, Value>, Result<&'a str, &'a str>);
+
+/// The call at the start of `body` as far as it is written (`so_far`: the output goes on);
+/// `None` until the name is whole or where it is no name. An argument written twice keeps
+/// its first value (a stream has sent that one).
+fn read_call_so_far<'a>(
+    body: &'a str,
+    tools: &[ToolFunction],
+    so_far: bool,
+) -> Option<CallRead<'a>> {
+    let lead = body.trim_start();
+    let end = lead.find(['<', '\n'])?;
+    let name = lead[..end].trim_end();
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return None;
+    }
+    let properties = tools
+        .iter()
+        .find(|t| t.name == name)
+        .and_then(|t| t.parameters.get("properties"))
+        .and_then(Value::as_object);
+    let mut arguments = Map::new();
+    let mut rest = &lead[end..];
+    loop {
+        let next = rest.trim_start();
+        if !next.starts_with(KEY_OPEN) {
+            // The call ends here, unless the output may still be writing a pair or its end.
+            let undecided = !next.starts_with(CALL_CLOSE)
+                && (KEY_OPEN.starts_with(next) || CALL_CLOSE.starts_with(next));
+            if so_far && undecided {
+                return Some((name, arguments, Err(next)));
+            }
+            return Some((name, arguments, Ok(rest)));
+        }
+        let Some((key, value, after)) = read_pair(next, properties, so_far) else {
+            return Some((name, arguments, Err(next)));
+        };
+        arguments.entry(key).or_insert(value);
+        rest = after;
+    }
+}
+
+/// The pair at the start of `text`: its key, its value typed by `properties`, and the text
+/// after it; `None` where it is not whole. `so_far`: the output goes on, so a JSON value
+/// not yet whole is not read as text up to an `</arg_value>` inside one of its strings.
+fn read_pair<'a>(
+    text: &'a str,
+    properties: Option<&Map<String, Value>>,
+    so_far: bool,
+) -> Option<(String, Value, &'a str)> {
+    let (key, after) = text.strip_prefix(KEY_OPEN)?.split_once(KEY_CLOSE)?;
+    let key = key.trim();
+    let after = after.trim_start().strip_prefix(VALUE_OPEN)?;
+    let schema = properties.and_then(|p| p.get(key));
+    if schema.is_some_and(|s| ValueKind::of(s) == ValueKind::Json) {
+        let mut values = serde_json::Deserializer::from_str(after).into_iter::<Value>();
+        if let Some(Ok(value)) = values.next() {
+            let tail = after[values.byte_offset()..].trim_start();
+            if let Some(rest) = tail.strip_prefix(VALUE_CLOSE) {
+                return Some((key.to_string(), value, rest));
+            }
+        }
+        if so_far && value_reach(after, 0) == Reach::Cut {
+            return None;
+        }
+    }
+    let end = after.find(VALUE_CLOSE)?;
+    let value = typed(&after[..end], schema);
+    Some((key.to_string(), value, &after[end + VALUE_CLOSE.len()..]))
+}
+
+/// The tools and the call syntax, for a template without them (in GLM's words).
+pub(super) fn announcement(tools: &[ToolFunction]) -> String {
+    let mut out = tools_block(tools);
+    out.push_str(
+        "\n</tools>\n\nFor each function call, output the function name and arguments within \
+         the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n\
+         <arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n\
+         <arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>",
+    );
+    out
+}
+
+/// Earlier calls as the model writes them: strings raw, other values as JSON.
+pub(super) fn render_calls(calls: &[ToolCall]) -> String {
+    calls
+        .iter()
+        .map(|call| {
+            let mut out = format!("<tool_call>{}\n", call.name);
+            if let Value::Object(arguments) = super::arguments_json(call) {
+                for (key, value) in arguments {
+                    let value = match value {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    };
+                    out.push_str(&format!(
+                        "{KEY_OPEN}{key}{KEY_CLOSE}\n{VALUE_OPEN}{value}{VALUE_CLOSE}\n"
+                    ));
+                }
+            }
+            out.push_str(CALL_CLOSE);
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests;
