@@ -49,6 +49,7 @@ TEXTS = [
     "email@example.com https://example.org/a?b=c&d=e",
     "MixedCASEWordsLikeJSONParser and iPhone",
     "混合mixed文字Text和123数字，中文標點！It's 東京Tokyo",
+    "人々 様々な 〇〇年 ⺀部首 𠀀字",
 ]
 
 

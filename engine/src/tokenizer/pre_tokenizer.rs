@@ -31,11 +31,12 @@ const DEEPSEEK_V3: &[&str] = &[
     r##"[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"##,
 ];
 
-/// Kimi K2's split as llama.cpp makes it (by hand, after its `tokenization_kimi.py`): Han runs
-/// alone, then letter runs without Han (whatever their case, where the model's own regex
-/// would split a lowercase run from the capitals after it), each with its contraction, then
-/// Llama 3's digit groups, punctuation runs and spaces.
-const KIMI_K2: &str = r"[\p{Han}]+|[^\r\n\p{L}\p{N}]?[\p{L}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+/// Kimi K2's split as llama.cpp makes it (by hand, after its `tokenization_kimi.py`): runs of
+/// Han (the CJK ideograph blocks llama.cpp counts as Han, not Unicode's Han script: `々` and
+/// `〇` are a letter and a digit there) alone, then letter runs without them (whatever their
+/// case, where the model's own regex would split a lowercase run from the capitals after
+/// it), each with its contraction, then Llama 3's digit groups, punctuation runs and spaces.
+const KIMI_K2: &str = r"[\x{4E00}-\x{9FFF}\x{3400}-\x{4DBF}\x{20000}-\x{2A6DF}\x{2A700}-\x{2EBEF}\x{F900}-\x{FAFF}\x{2F800}-\x{2FA1F}]+|[^\r\n\p{L}\p{N}]?[\p{L}&&[^\x{4E00}-\x{9FFF}\x{3400}-\x{4DBF}\x{20000}-\x{2A6DF}\x{2A700}-\x{2EBEF}\x{F900}-\x{FAFF}\x{2F800}-\x{2FA1F}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
 /// DeepSeek LLM's split (V2 and V2-Lite's `deepseek-llm` files): line breaks, Latin and other
 /// cased-script letter runs, ASCII and full-width punctuation runs, trailing space, CJK runs

@@ -51,8 +51,16 @@ pub(super) fn grammar(
         "glm_raw[lazy]: GLM_RAW {}\nGLM_RAW: /(.|\\n)*/ & ~/(.|\\n)*<\\/arg_value>(.|\\n)*/\n",
         literal(VALUE_CLOSE)
     ));
+    // GLM-4.5 and 4.6 write a line break before each call, GLM-4.7 none.
     let line = "\"\\n\"?";
-    tagged_calls_padded("glm_call", &rules, auto, parallel, answer, ["", line, line])
+    tagged_calls_padded(
+        "glm_call",
+        &rules,
+        auto,
+        parallel,
+        answer,
+        [line, "", line, line],
+    )
 }
 
 /// The rule `g{index}` of one call of `tool`, and the rules of its arguments.

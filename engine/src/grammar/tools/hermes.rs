@@ -72,26 +72,27 @@ pub(super) fn tagged_calls(
     answer: Option<Value>,
 ) -> String {
     let line = "\"\\n\"";
-    tagged_calls_padded(body, rules, auto, parallel, answer, [line; 3])
+    tagged_calls_padded(body, rules, auto, parallel, answer, ["", line, line, line])
 }
 
-/// [`tagged_calls`] with `padding` (grammar expressions): what comes after the opening tag,
-/// before the closing one, and between calls.
+/// [`tagged_calls`] with `padding` (grammar expressions): what may come before the first
+/// call of an output that is all calls, after the opening tag, before the closing one, and
+/// between calls.
 pub(super) fn tagged_calls_padded(
     body: &str,
     rules: &str,
     auto: bool,
     parallel: bool,
     answer: Option<Value>,
-    padding: [&str; 3],
+    padding: [&str; 4],
 ) -> String {
-    let [after_open, before_close, between] = padding;
+    let [lead, after_open, before_close, between] = padding;
     let close = format!("{before_close} \"{CALL_CLOSE}\"");
     let call = format!("call: \"{CALL_OPEN}\" {after_open} {body} {close}\n{rules}");
     if !auto {
         return match parallel {
-            true => format!("start: call ({between} call)*\n{call}"),
-            false => format!("start: call\n{call}"),
+            true => format!("start: {lead} call ({between} call)*\n{call}"),
+            false => format!("start: {lead} call\n{call}"),
         };
     }
     // Calls after free text, found lazily at their opening tag. Beside an answer, text

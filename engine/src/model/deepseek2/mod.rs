@@ -49,7 +49,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     config.values_in_keys = true;
     let (rope, score_scale) = scale::rope_and_score_scale(file, &hp, &mla)?;
     config.score_scale = Some(score_scale);
-    let gating = match glm_4_7_lite(&hp, file) {
+    let gating = match glm_4_7_lite(&latent, file) {
         true => Gating::Sigmoid,
         false => Gating::Softmax,
     };

@@ -62,8 +62,9 @@ pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>
 }
 
 /// The experts of a DeepSeek-style layer (DeepSeek, GLM-4.5): `expert_count` experts of
-/// `expert_feed_forward_length` (by default `feed_forward_length / expert_used_count`, as
-/// llama.cpp's GLM loader takes it) beside `expert_shared_count` shared ones as wide, routed
+/// `expert_feed_forward_length` (0: `feed_forward_length / expert_used_count`, as llama.cpp's
+/// GLM loader takes it) beside `expert_shared_count` shared ones as wide (both keys
+/// required, as llama.cpp requires them), routed
 /// by `expert_gating_func` (else `default_gating`), `expert_weights_norm`,
 /// `expert_weights_scale` and the expert groups (`expert_group_count`,
 /// `expert_group_used_count`).
@@ -73,13 +74,11 @@ pub fn with_shared_experts(
     default_gating: Gating,
 ) -> Result<MoePlan, ModelError> {
     let (experts, top_k) = expert_counts(keys, hp)?;
-    let ffn = match keys.optional_usize(&hp.key("expert_feed_forward_length"))? {
-        Some(ffn) => ffn,
-        None => hp.feed_forward_length / top_k,
+    let ffn = match keys.required_usize(&hp.key("expert_feed_forward_length"))? {
+        0 => hp.feed_forward_length / top_k,
+        ffn => ffn,
     };
-    let shared = keys
-        .optional_usize(&hp.key("expert_shared_count"))?
-        .unwrap_or(0);
+    let shared = keys.required_usize(&hp.key("expert_shared_count"))?;
     let gating_key = hp.key("expert_gating_func");
     let gating = match keys.optional_usize(&gating_key)?.filter(|&code| code != 0) {
         // 0 is llama.cpp's "none given".
