@@ -18,11 +18,10 @@
 
 use super::hermes::{parse_tagged, tagged_calls_padded, tagged_so_far, tools_block};
 use super::partial_json::{value_reach, Reach};
-use super::qwen_xml::{definitions, length_bounds, typed, ValueKind};
+use super::qwen_xml::{call_rules, typed, ArgSyntax, ValueKind};
 use super::so_far::CallSoFar;
 use super::{ToolCall, ToolFunction};
 use crate::grammar::structural_tag::lark_string as literal;
-use crate::grammar::{compact, strict};
 use serde_json::{Map, Value};
 
 const KEY_OPEN: &str = "<arg_key>";
@@ -43,7 +42,7 @@ pub(super) fn grammar(
     let mut functions = Vec::new();
     for (index, tool) in calls.iter().enumerate() {
         functions.push(format!("g{index}"));
-        rules.push_str(&function_rules(index, tool));
+        rules.push_str(&call_rules(index, tool, &glm_syntax(&tool.name)));
     }
     rules.push_str(&format!("glm_call: {}\n", functions.join(" | ")));
     // A raw value holds anything but `</arg_value>`, which ends it.
@@ -63,75 +62,22 @@ pub(super) fn grammar(
     )
 }
 
-/// The rule `g{index}` of one call of `tool`, and the rules of its arguments.
-fn function_rules(index: usize, tool: &ToolFunction) -> String {
-    let schema = strict(&tool.parameters);
-    let name = format!("{} \"\\n\"?", literal(&tool.name));
-    let value_end = format!("{} \"\\n\"?", literal(VALUE_CLOSE));
-    let head = |key: &str| {
-        format!(
-            "{} \"\\n\"? {}",
-            literal(&format!("{KEY_OPEN}{key}{KEY_CLOSE}")),
-            literal(VALUE_OPEN)
-        )
-    };
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-            return format!("g{index}: {name}\n");
-        }
-        // No arguments named: any names, raw values.
-        return format!(
-            "g{index}: {name} g{index}_any*\n\
-             g{index}_any: {} GKEY{index} {} \"\\n\"? {} glm_raw \"\\n\"?\n\
-             GKEY{index}: /[A-Za-z0-9_.\\-]+/\n",
-            literal(KEY_OPEN),
-            literal(KEY_CLOSE),
-            literal(VALUE_OPEN)
-        );
-    };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let definitions = definitions(&schema);
-    let mut sequence = Vec::new();
-    let mut rules = String::new();
-    for (slot, (key, property)) in properties.iter().enumerate() {
-        let rule = format!("g{index}_p{slot}");
-        let value = match ValueKind::of(property) {
-            ValueKind::Text(Some(choices)) => {
-                let choices: Vec<String> = choices.iter().map(|c| literal(c)).collect();
-                format!("({}) {value_end}", choices.join(" | "))
-            }
-            ValueKind::Text(None) => match length_bounds(property) {
-                None => "glm_raw \"\\n\"?".to_string(),
-                // Length bounds hold its raw text: one lexeme up to and with its end.
-                Some(bounds) => {
-                    let text = format!("GVALUE{index}_{slot}");
-                    rules.push_str(&format!(
-                        "{text}: /(.|\\n){bounds}<\\/arg_value>/ & \
-                         ~/(.|\\n)*<\\/arg_value>(.|\\n)*<\\/arg_value>(.|\\n)*/\n"
-                    ));
-                    format!("{text} \"\\n\"?")
-                }
-            },
-            ValueKind::Json => {
-                let mut property = property.clone();
-                if let Some(map) = property.as_object_mut() {
-                    for (key, defs) in &definitions {
-                        map.entry(key.to_string())
-                            .or_insert_with(|| (*defs).clone());
-                    }
-                }
-                format!("%json {} {value_end}", compact(&property))
-            }
-        };
-        rules.push_str(&format!("{rule}: {} {value}\n", head(key)));
-        let optional = !required.contains(&key.as_str());
-        sequence.push(if optional { format!("{rule}?") } else { rule });
+/// GLM's layout of a call of `name`: line breaks after the name, the key and the value
+/// optional (GLM-4.5 and 4.6 write them, GLM-4.7 not).
+fn glm_syntax(name: &str) -> ArgSyntax {
+    let line = "\"\\n\"?";
+    ArgSyntax {
+        prefix: "g",
+        open: format!("{} {line}", literal(name)),
+        close: String::new(),
+        key_open: literal(KEY_OPEN),
+        key_close: format!("{} {line} {}", literal(KEY_CLOSE), literal(VALUE_OPEN)),
+        raw: format!("glm_raw {line}"),
+        value_end: format!("{} {line}", literal(VALUE_CLOSE)),
+        end_regex: "<\\/arg_value>",
+        tag_regex: "<\\/arg_value>",
+        after_bounded: " \"\\n\"?",
     }
-    format!("g{index}: {name} {}\n{rules}", sequence.join(" "))
 }
 
 /// The content and the calls of a model's output; each value typed by the schema of its

@@ -45,7 +45,7 @@ pub(super) fn grammar(
     let mut functions = Vec::new();
     for (index, tool) in calls.iter().enumerate() {
         functions.push(format!("f{index}"));
-        rules.push_str(&function_rules(index, tool));
+        rules.push_str(&call_rules(index, tool, &qwen_syntax(&tool.name)));
     }
     rules.push_str(&format!("xml_call: {}\n", functions.join(" | ")));
     // A raw value holds anything but `</parameter>` (lines and other tags too), which ends
@@ -57,21 +57,53 @@ pub(super) fn grammar(
     tagged_calls("xml_call", &rules, auto, parallel, answer)
 }
 
-/// The rule `f{index}` of one call of `tool`, and the rules of its parameters.
-fn function_rules(index: usize, tool: &ToolFunction) -> String {
+/// How a format with XML-like arguments lays out one call, for the grammar Qwen3-Coder's
+/// and GLM's formats share (each part a grammar expression unless said otherwise).
+pub(super) struct ArgSyntax {
+    /// Prefix of the call's rules (`{prefix}{index}`), one per format in a grammar.
+    pub prefix: &'static str,
+    /// The function's name with its markup, before the arguments.
+    pub open: String,
+    /// After the arguments.
+    pub close: String,
+    /// Before and after an argument's key, up to its value.
+    pub key_open: String,
+    pub key_close: String,
+    /// A string's raw value with its end.
+    pub raw: String,
+    /// What follows a listed string or a JSON value.
+    pub value_end: String,
+    /// Regexes: a value's end (its tag and the blank space the format keeps), and its tag.
+    pub end_regex: &'static str,
+    pub tag_regex: &'static str,
+    /// What follows a length-bounded string's lexeme (which holds its end).
+    pub after_bounded: &'static str,
+}
+
+/// The rule `{prefix}{index}` of one call of `tool` laid out as `syntax` says, and the rules
+/// of its arguments: in the schema's order, the required ones always.
+pub(super) fn call_rules(index: usize, tool: &ToolFunction, syntax: &ArgSyntax) -> String {
+    let ArgSyntax {
+        prefix: p,
+        open,
+        close,
+        key_open,
+        key_close,
+        ..
+    } = syntax;
     let schema = strict(&tool.parameters);
-    let open = literal(&format!("{FUNCTION_OPEN}{}>\n", tool.name));
-    let close = literal(FUNCTION_CLOSE);
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-            return format!("f{index}: {open} {close}\n");
+            return format!("{p}{index}: {open} {close}\n");
         }
         // No parameters named (a combination of schemas, a `$ref`, an object open to any
         // keys): any names, raw values.
+        let key = format!("{}KEY{index}", p.to_uppercase());
         return format!(
-            "f{index}: {open} f{index}_any* {close}\n\
-             f{index}_any: {} KEY{index} \">\\n\" raw_value\nKEY{index}: /[A-Za-z0-9_.\\-]+/\n",
-            literal(PARAMETER_OPEN)
+            "{p}{index}: {open} {p}{index}_any* {close}\n\
+             {p}{index}_any: {key_open} {key} {key_close} {}\n\
+             {key}: /[A-Za-z0-9_.\\-]+/\n",
+            syntax.raw
         );
     };
     let required: Vec<&str> = schema
@@ -83,24 +115,24 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
     let mut sequence = Vec::new();
     let mut rules = String::new();
     for (slot, (key, property)) in properties.iter().enumerate() {
-        let rule = format!("f{index}_p{slot}");
-        let head = literal(&format!("{PARAMETER_OPEN}{key}>\n"));
+        let rule = format!("{p}{index}_p{slot}");
+        let value_end = &syntax.value_end;
         let value = match ValueKind::of(property) {
             ValueKind::Text(Some(choices)) => {
                 let choices: Vec<String> = choices.iter().map(|c| literal(c)).collect();
-                format!("({}) {}", choices.join(" | "), value_end())
+                format!("({}) {value_end}", choices.join(" | "))
             }
             ValueKind::Text(None) => match length_bounds(property) {
-                None => "raw_value".to_string(),
+                None => syntax.raw.clone(),
                 // `minLength` / `maxLength` (in characters) bound its own raw text: one
-                // lexeme up to and with its end, the only `</parameter>` it holds.
+                // lexeme up to and with its end, the only end tag it holds.
                 Some(bounds) => {
-                    let text = format!("VALUE{index}_{slot}");
+                    let text = format!("{}VALUE{index}_{slot}", p.to_uppercase());
+                    let (end, tag) = (syntax.end_regex, syntax.tag_regex);
                     rules.push_str(&format!(
-                        "{text}: /(.|\\n){bounds}\\n<\\/parameter>\\n/ & \
-                         ~/(.|\\n)*<\\/parameter>(.|\\n)*<\\/parameter>(.|\\n)*/\n"
+                        "{text}: /(.|\\n){bounds}{end}/ & ~/(.|\\n)*{tag}(.|\\n)*{tag}(.|\\n)*/\n"
                     ));
-                    text
+                    format!("{text}{}", syntax.after_bounded)
                 }
             },
             ValueKind::Json => {
@@ -111,20 +143,37 @@ fn function_rules(index: usize, tool: &ToolFunction) -> String {
                             .or_insert_with(|| (*defs).clone());
                     }
                 }
-                format!("%json {} {}", compact(&property), value_end())
+                format!("%json {} {value_end}", compact(&property))
             }
         };
+        let head = format!("{key_open} {} {key_close}", literal(key));
         rules.push_str(&format!("{rule}: {head} {value}\n"));
         let optional = !required.contains(&key.as_str());
         sequence.push(if optional { format!("{rule}?") } else { rule });
     }
-    format!("f{index}: {open} {} {close}\n{rules}", sequence.join(" "))
+    format!("{p}{index}: {open} {} {close}\n{rules}", sequence.join(" "))
+}
+
+/// Qwen3-Coder's layout of a call of `name`.
+fn qwen_syntax(name: &str) -> ArgSyntax {
+    ArgSyntax {
+        prefix: "f",
+        open: literal(&format!("{FUNCTION_OPEN}{name}>\n")),
+        close: literal(FUNCTION_CLOSE),
+        key_open: literal(PARAMETER_OPEN),
+        key_close: literal(">\n"),
+        raw: "raw_value".into(),
+        value_end: value_end(),
+        end_regex: "\\n<\\/parameter>\\n",
+        tag_regex: "<\\/parameter>",
+        after_bounded: "",
+    }
 }
 
 /// The length bounds of a string's schema as a regex repetition (`{min,max}`), where it
 /// has any the grammar keeps: up to 1,024 characters (each one a lexer state), not for a
 /// nullable string (whose `null` they would forbid), not where none can hold (min > max).
-pub(super) fn length_bounds(schema: &Value) -> Option<String> {
+fn length_bounds(schema: &Value) -> Option<String> {
     const MOST: u64 = 1024;
     if schema.get("type").and_then(Value::as_array).is_some() {
         return None;
@@ -146,7 +195,7 @@ pub(super) fn length_bounds(schema: &Value) -> Option<String> {
 /// The root's definitions (`$defs`, `definitions`), which a parameter's schema may refer
 /// to: its own grammar needs them beside it. (A reference to another part of the root,
 /// `#/properties/…`, does not resolve there.)
-pub(super) fn definitions(schema: &Value) -> Vec<(&'static str, &Value)> {
+fn definitions(schema: &Value) -> Vec<(&'static str, &Value)> {
     ["$defs", "definitions"]
         .into_iter()
         .filter_map(|key| schema.get(key).map(|defs| (key, defs)))
