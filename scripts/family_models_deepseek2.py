@@ -16,6 +16,13 @@ The architecture comes in two file styles, both of which llama.cpp loads:
 
 Either way the first leading_dense_block_count layers have a SwiGLU MLP and the rest a
 mixture of experts plus shared experts (ffn_*_shexp).
+
+Mistral Large 3 is a `deepseek2` MLA file that also declares Llama 4's attention temperature:
+llama.cpp multiplies each query, per position, by
+1 + temperature_scale * ln(floor(pos / temperature_length) + 1). TEMPERATURE holds the two
+keys the deepseek2_temperature variant adds to the deepseek2 layout (same seed, so its weights
+are deepseek2's): a short step and a large scale, so that the fixtures' prompts (10 to 130
+tokens, plus 32 generated) cross many steps and the factor reaches about 1.7.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ import gguf
 import numpy as np
 
 Q = gguf.GGMLQuantizationType
+
+TEMPERATURE = dict(attn_temperature_scale=0.3, attn_temperature_length=16)
 
 
 def write_keys(w: gguf.GGUFWriter, L: dict) -> None:
@@ -62,6 +71,10 @@ def write_keys(w: gguf.GGUFWriter, L: dict) -> None:
     if "yarn_mscale_all_dim" in L:
         # The converter's convention: 0.1 * mscale_all_dim (llama.cpp divides by 0.1).
         w.add_rope_scaling_yarn_log_mul(0.1 * L["yarn_mscale_all_dim"])
+    if "attn_temperature_scale" in L:
+        # Mistral Large 3's keys, which the pinned gguf package has no helpers for.
+        w.add_float32(f"{w.arch}.attention.temperature_scale", L["attn_temperature_scale"])
+        w.add_uint32(f"{w.arch}.attention.temperature_length", L["attn_temperature_length"])
 
 
 def write_layer(t, i: int, L: dict, mt: Q) -> None:

@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
 smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2,
-deepseek2 and glm4moe families (deepseek2 twice: a DeepSeek-V3 style MLA file and a
-DeepSeek-V2-Lite style legacy one, whose keys and layers scripts/family_models_deepseek2.py
-writes; glm4moe GLM-4.5-Air style with a multi-token-prediction layer, its layout, keys and
-layers in scripts/family_models_glm4moe.py), two LongRoPE variants of phi3 and a Mixtral-style
-llama.
+deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3 and llama4 families (deepseek2 thrice:
+DeepSeek-V3 style MLA, the same with Mistral Large 3's attention temperature, and V2-Lite style
+legacy; glm4moe GLM-4.5-Air style with a multi-token-prediction layer; then Qwen1.5-MoE,
+MiniMax-M2, Ministral 3 and Llama 4 Scout styles: these six's layouts, keys or layers in
+scripts/family_models_<family>.py), two LongRoPE variants of phi3 and a Mixtral-style llama.
 
-Each model keeps the head layout of its family's smallest released model, scaled
-down, with weights drawn from fixed seeds, so the files are byte-identical on
-every run (given the pinned gguf and numpy that scripts/fetch-family-models.sh
-installs). The engine tests compare their forward pass on these files with
-llama.cpp's (engine/tests/fixtures/families/*.json, written by
-scripts/make-family-fixtures.py).
+Each model keeps the head layout of its family's smallest released model, scaled down, with
+weights drawn from fixed seeds, so the files are byte-identical on every run (given the pinned
+gguf and numpy that scripts/fetch-family-models.sh installs). The engine tests compare their
+forward pass on these files with llama.cpp's (engine/tests/fixtures/families/*.json, written
+by scripts/make-family-fixtures.py).
 
 The BPE families reuse the SmolLM2 vocabulary and merges; gemma3 and phi3 get a small
 synthesized SentencePiece-style vocabulary with byte fallback.
@@ -33,11 +32,19 @@ import numpy as np
 
 import family_models_deepseek2 as deepseek2
 import family_models_glm4moe as glm4moe
+import family_models_llama4 as llama4
+import family_models_minimax_m2 as minimax_m2
+import family_models_mistral3 as mistral3
+import family_models_qwen2moe as qwen2moe
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
-            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe")
+            "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
+            "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4")
+# Architectures whose keys and/or layers a module of their own writes.
+MODULES = {"deepseek2": deepseek2, "glm4moe": glm4moe, "qwen2moe": qwen2moe,
+           "minimax-m2": minimax_m2, "mistral3": mistral3, "llama4": llama4}
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -214,6 +221,12 @@ LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_lengt
                                      original_context=2048, rope_dims=64)
 # GLM-4.5-Air style, with a multi-token-prediction layer (scripts/family_models_glm4moe.py).
 LAYOUTS["glm4moe"] = glm4moe.LAYOUT
+# Qwen1.5-MoE, MiniMax-M2, Ministral 3 and Llama 4 Scout styles (family_models_<family>.py).
+LAYOUTS.update(qwen2moe=qwen2moe.LAYOUT, minimax_m2=minimax_m2.LAYOUT, mistral3=mistral3.LAYOUT,
+               llama4=llama4.LAYOUT)
+# Mistral Large 3 style: the deepseek2 model (same weights) plus Llama 4's attention temperature.
+LAYOUTS["deepseek2_temperature"] = dict(LAYOUTS["deepseek2"], arch="deepseek2",
+                                        **deepseek2.TEMPERATURE)
 
 CONTEXT_LENGTH = 4096
 LOGIT_STD = 8.0
@@ -593,8 +606,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             w.add_expert_feed_forward_length(L["expert_ff"])
     if "shared_ff" in L:
         w.add_expert_shared_feed_forward_length(L["shared_ff"])
-    if arch == "glm4moe":
-        glm4moe.write_keys(w, L)
+    if arch in ("glm4moe", "minimax-m2", "mistral3", "llama4"):
+        MODULES[arch].write_keys(w, L)
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])
         scale = L["context_length"] / L["original_context"]
@@ -654,8 +667,8 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     t.add("token_embd.weight", embd, L["embd_type"])
 
     for i in range(L["n_layer"]):
-        if arch in ("deepseek2", "glm4moe"):
-            (deepseek2 if arch == "deepseek2" else glm4moe).write_layer(t, i, L, mt)
+        if arch in ("deepseek2", "glm4moe", "qwen2moe", "minimax-m2", "llama4"):
+            MODULES[arch].write_layer(t, i, L, mt)
             continue
         p = f"blk.{i}."
         if arch != "olmo2":
@@ -738,7 +751,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
         head[control] *= 0.05
         t.add("output.weight", head, L["output_type"])
 
-    if arch == "llama":
+    if arch in ("llama", "llama4"):
         t.add("rope_freqs.weight", llama31_rope_factors(L["rope_base"], hd), Q.F32)
     if "original_context" in L:
         # LongRoPE: per-pair frequency divisors for contexts within the original one (short,

@@ -337,3 +337,105 @@ fn broken_deepseek2_parts_are_refused_by_name() {
         &["blk.0.attn_q_a.weight"],
     );
 }
+
+#[test]
+fn broken_qwen2moe_minimax_and_mistral3_parts_are_refused_by_name() {
+    let qwen = open("qwen2moe");
+    let gate = "blk.1.ffn_gate_inp_shexp.weight";
+    refused(&rebuild(&qwen, &[], &[gate], Vec::new()), &[gate]);
+    let short = f32_tensor(gate, &[128], &[0.5; 128]);
+    refused(&rebuild(&qwen, &[], &[], vec![short]), &[gate, "256"]);
+
+    let minimax = open("minimax_m2");
+    refused(
+        &rebuild(&minimax, &[], &["blk.0.exp_probs_b.bias"], Vec::new()),
+        &["blk.0.exp_probs_b.bias"],
+    );
+    for (key, value) in [
+        ("minimax-m2.expert_gating_func", MetadataValue::U32(0)),
+        ("minimax-m2.expert_gating_func", MetadataValue::U32(9)),
+        (
+            "minimax-m2.expert_feed_forward_length",
+            MetadataValue::U32(0),
+        ),
+    ] {
+        refused(&rebuild(&minimax, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+
+    let mistral = open("mistral3");
+    for (key, value) in [
+        (
+            "mistral3.attention.temperature_scale",
+            MetadataValue::F32(f32::NAN),
+        ),
+        (
+            "mistral3.rope.scaling.original_context_length",
+            MetadataValue::U32(0),
+        ),
+        (
+            "mistral3.rope.scaling.yarn_beta_fast",
+            MetadataValue::F32(-32.0),
+        ),
+        (
+            "mistral3.rope.scaling.yarn_log_multiplier",
+            MetadataValue::F32(f32::INFINITY),
+        ),
+        // Finite, but a far position's factor would not be.
+        (
+            "mistral3.attention.temperature_scale",
+            MetadataValue::F32(1e38),
+        ),
+    ] {
+        refused(&rebuild(&mistral, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+    let bias = f32_tensor("blk.0.ffn_up.bias", &[768], &[0.0; 768]);
+    refused(
+        &rebuild(&mistral, &[], &[], vec![bias]),
+        &["MLP biases", "blk.0.ffn_up.bias"],
+    );
+    // Without a temperature the model still loads, with none on its layers.
+    let key = "mistral3.attention.temperature_scale";
+    let plain = rebuild(&mistral, &[(key, MetadataValue::F32(0.0))], &[], Vec::new());
+    let model = Model::from_gguf(&plain).unwrap();
+    assert!(model
+        .weights()
+        .layers
+        .iter()
+        .all(|l| l.temperature.is_none()));
+}
+
+/// Mistral Large 3 (`deepseek2` with a temperature): the step length is required, as
+/// llama.cpp divides by it.
+#[test]
+fn a_latent_models_attention_temperature_needs_its_step_length() {
+    let file = open("deepseek2");
+    let scale = (
+        "deepseek2.attention.temperature_scale",
+        MetadataValue::F32(0.1),
+    );
+    let length = "deepseek2.attention.temperature_length";
+    refused(&rebuild(&file, &[scale], &[], Vec::new()), &[length]);
+}
+
+#[test]
+fn broken_llama4_parts_are_refused_by_name() {
+    let file = open("llama4");
+    for (key, value) in [
+        ("llama4.interleave_moe_layer_step", MetadataValue::U32(0)),
+        ("llama4.expert_feed_forward_length", MetadataValue::U32(0)),
+        ("llama4.expert_count", MetadataValue::U32(0)),
+        // No chunks: llama.cpp's graph cannot run that either.
+        ("llama4.attention.sliding_window", MetadataValue::U32(0)),
+    ] {
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+    for missing in ["blk.1.ffn_up_shexp.weight", "blk.3.ffn_gate_inp.weight"] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    // A pattern of one full-attention layer in two: chunks on layers 0 and 2 only.
+    let key = "llama4.attention.sliding_window_pattern";
+    let two = rebuild(&file, &[(key, MetadataValue::U32(2))], &[], Vec::new());
+    let model = Model::from_gguf(&two).unwrap();
+    let chunks: Vec<Option<usize>> = model.weights().layers.iter().map(|l| l.chunk).collect();
+    assert_eq!(chunks, [Some(8192), None, Some(8192), None]);
+}

@@ -1,7 +1,7 @@
-//! DeepSeek's, Kimi K2's and GLM's tool calls end to end, on the small random-weight DeepSeek
-//! and GLM models under each family's own chat template (DeepSeek V3.1's, which writes calls
-//! and results but not the tools; llama.cpp's DeepSeek R1 template; Kimi K2's; GLM-4.6's and
-//! GLM-4.7's): the template is recognized, the engine announces the tools where the template
+//! DeepSeek's, Kimi K2's, GLM's and MiniMax's tool calls end to end, on the small random-weight
+//! DeepSeek, GLM and MiniMax models under each family's own chat template (DeepSeek V3.1's,
+//! which writes calls and results but not the tools; llama.cpp's DeepSeek R1 template; Kimi
+//! K2's; GLM-4.6's and GLM-4.7's; MiniMax-M2's): the template is recognized, the engine announces the tools where the template
 //! does not, earlier calls and results render in the model's markup, and a call the grammar
 //! holds the model to comes back as a tool call, whole and streamed alike. The markers are
 //! text in these models' vocabulary (SmolLM2's), so the grammar writes them as text.
@@ -23,6 +23,7 @@ const DEEPSEEK_R1: &str = include_str!("fixtures/deepseek_r1_tools_template.jinj
 const KIMI_K2: &str = include_str!("fixtures/kimi_k2_tools_template.jinja");
 const GLM46: &str = include_str!("fixtures/glm46_tools_template.jinja");
 const GLM47: &str = include_str!("fixtures/glm47_tools_template.jinja");
+const MINIMAX_M2: &str = include_str!("fixtures/minimax_m2_tools_template.jinja");
 
 /// The DeepSeek test model under chat template `template`.
 fn config(template: &str) -> EngineConfig {
@@ -48,6 +49,17 @@ fn glm() -> &'static Servers {
         let mut config = config(GLM46);
         config.model_path = family_model_path("glm4moe");
         // The random model, let think, never stops: the call comes first here.
+        config.reasoning_parser = ReasoningParser::None;
+        serve(config)
+    })
+}
+
+fn minimax() -> &'static Servers {
+    static SERVERS: OnceLock<Servers> = OnceLock::new();
+    SERVERS.get_or_init(|| {
+        let mut config = config(MINIMAX_M2);
+        config.model_path = family_model_path("minimax_m2");
+        // The template opens a thinking block the random model would never close.
         config.reasoning_parser = ReasoningParser::None;
         serve(config)
     })
@@ -86,6 +98,8 @@ fn each_template_is_recognized_with_whether_it_announces_tools() {
     let glm = Some(ToolFormat::GlmXml);
     assert_eq!(support(GLM46), (glm, true, false));
     assert_eq!(support(GLM47), (glm, true, false));
+    let minimax = Some(ToolFormat::MiniMaxXml);
+    assert_eq!(support(MINIMAX_M2), (minimax, true, false));
 }
 
 /// DeepSeek V3.1's template writes the history's calls and results in its markup, and the
@@ -94,13 +108,29 @@ fn each_template_is_recognized_with_whether_it_announces_tools() {
 #[test]
 fn deepseek_prompts_announce_the_tools_and_keep_the_history_in_its_markup() {
     let engine = &deepseek().engine;
+    assert_eq!(engine.tool_format(), ToolFormat::DeepSeekV31);
     let text = history_prompt(engine);
     let arguments = "{\"unit\": \"c\", \"days\": 2}";
     assert_history(&text, arguments);
     let official = EngineHandle::start(config(&official(DEEPSEEK_V31))).unwrap();
     // As the client wrote them, spaces and order kept.
+    assert_eq!(official.tool_format(), ToolFormat::DeepSeekV31);
     assert_history(&history_prompt(&official), "{\"days\":2, \"unit\": \"c\"}");
     official.shutdown(std::time::Duration::from_secs(5));
+}
+
+/// MiniMax-M2's template writes the tools, the earlier call as an `<invoke>` in its block and
+/// the result as a tool turn's `<response>`.
+#[test]
+fn minimax_prompts_keep_the_history_in_its_markup() {
+    let text = history_prompt(&minimax().engine);
+    for part in [
+        "<tools>\n<tool>{\"name\": \"get_weather\"",
+        "]~b]ai\n\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"unit\">c</parameter>\n<parameter name=\"days\">2</parameter>\n</invoke>\n</minimax:tool_call>[e~[",
+        "]~b]tool\n<response>22C</response>[e~[",
+    ] {
+        assert!(text.contains(part), "{part:?} not in {text}");
+    }
 }
 
 fn assert_history(text: &str, arguments: &str) {
@@ -116,7 +146,6 @@ fn assert_history(text: &str, arguments: &str) {
 
 /// A conversation that called `get_weather` and got its result, as `engine` prompts it.
 fn history_prompt(engine: &EngineHandle) -> String {
-    assert_eq!(engine.tool_format(), ToolFormat::DeepSeekV31);
     let arguments = match engine.chat_template().tool_support().arguments_as_text {
         true => "{\"days\":2, \"unit\": \"c\"}",
         false => "{\"unit\": \"c\", \"days\": 2}",
@@ -151,9 +180,11 @@ fn history_prompt(engine: &EngineHandle) -> String {
 }
 
 /// A required call comes back as a tool call whose arguments follow the schema; the
-/// stream's deltas put together give the same call; no markup reaches the client.
-async fn a_required_call_comes_back(servers: &Servers) {
+/// stream's deltas put together give the same call; no markup reaches the client. `parallel`:
+/// the model may write more calls (a random model may never stop writing them).
+async fn a_required_call_comes_back(servers: &Servers, parallel: bool) {
     let body = json!({
+        "parallel_tool_calls": parallel,
         "messages": [{"role": "user", "content": "Weather in Paris?"}],
         "tools": [weather_tool()],
         "tool_choice": "required",
@@ -175,27 +206,32 @@ async fn a_required_call_comes_back(servers: &Servers) {
     assert!((1..=7).contains(&arguments["days"].as_u64().unwrap()));
     assert!(choice["message"]["content"].is_null(), "{whole}");
     let text = whole.to_string();
-    assert!(
-        !text.contains("tool▁") && !text.contains("<|tool"),
-        "{whole}"
-    );
+    for markup in ["tool▁", "<|tool", "<minimax", "<invoke", "<arg_key>"] {
+        assert!(!text.contains(markup), "{whole}");
+    }
 
     assert_streams_the_call(servers.http, &body, &calls[0]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_deepseek_call_comes_back_whole_and_streamed() {
-    a_required_call_comes_back(deepseek()).await;
+    a_required_call_comes_back(deepseek(), true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_kimi_call_comes_back_whole_and_streamed() {
     assert_eq!(kimi().engine.tool_format(), ToolFormat::KimiK2);
-    a_required_call_comes_back(kimi()).await;
+    a_required_call_comes_back(kimi(), true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_glm_call_comes_back_whole_and_streamed() {
     assert_eq!(glm().engine.tool_format(), ToolFormat::GlmXml);
-    a_required_call_comes_back(glm()).await;
+    a_required_call_comes_back(glm(), true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_required_minimax_call_comes_back_whole_and_streamed() {
+    assert_eq!(minimax().engine.tool_format(), ToolFormat::MiniMaxXml);
+    a_required_call_comes_back(minimax(), false).await;
 }

@@ -471,3 +471,102 @@ fn glm4moe_with_a_prediction_layer_left_out_agrees_with_llama_cpp() {
     assert_eq!(moe.plan.routing.gating, engine::model::moe::Gating::Sigmoid);
     assert_eq!(moe.plan.routing.scale, 1.5);
 }
+
+/// Qwen1.5-MoE (`qwen2moe`): Qwen2's attention, softmax routing left unnormalized, and a
+/// shared expert each token scales by a sigmoid gate of its own.
+#[test]
+fn qwen2moe_with_a_gated_shared_expert_agrees_with_llama_cpp() {
+    check_family("qwen2moe");
+    let file = GgufFile::open(family_model_path("qwen2moe")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_experts(&model, (8, 2, 64));
+    for layer in &model.weights().layers {
+        let Mlp::Experts(moe) = &layer.mlp else {
+            unreachable!()
+        };
+        assert!(!moe.plan.routing.normalize);
+        let shared = moe.shared.as_ref().unwrap();
+        assert_eq!(shared.width, 256);
+        assert_eq!(shared.gate.as_ref().map(Vec::len), Some(256));
+    }
+}
+
+/// MiniMax-M2 (`minimax-m2`): Q/K norms over whole rows, NeoX RoPE over half of each head,
+/// sigmoid routing with a selection bias.
+#[test]
+fn minimax_m2_with_whole_row_qk_norms_and_biased_sigmoid_routing_agrees_with_llama_cpp() {
+    let (config, _, _) = check_model("minimax_m2", "minimax-m2");
+    let file = GgufFile::open(family_model_path("minimax_m2")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_experts(&model, (8, 2, 128));
+    for layer in &model.weights().layers {
+        assert_eq!(layer.q_norm.as_ref().map(Vec::len), Some(config.q_dim()));
+        let Mlp::Experts(moe) = &layer.mlp else {
+            unreachable!()
+        };
+        assert!(moe.selection_bias.is_some());
+        assert_eq!(moe.plan.routing.gating, engine::model::moe::Gating::Sigmoid);
+    }
+}
+
+/// Ministral 3 (`mistral3`): YaRN with the file's magnitude rule and queries scaled by their
+/// position, stepping every 16 positions here, so the fixture's longer prompts and
+/// continuations cross ten steps.
+#[test]
+fn mistral3_with_attention_temperature_and_yarn_agrees_with_llama_cpp() {
+    check_family("mistral3");
+    let file = GgufFile::open(family_model_path("mistral3")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let want = engine::model::AttentionTemperature {
+        scale: 0.1,
+        floor: 16,
+        offset: 0.0,
+    };
+    for layer in &model.weights().layers {
+        assert_eq!(layer.temperature, Some(want));
+    }
+}
+
+/// Mistral Large 3 (`deepseek2` with an attention temperature): latent attention whose
+/// queries are scaled by their position, stepping every 16 positions here.
+#[test]
+fn deepseek2_with_an_attention_temperature_agrees_with_llama_cpp() {
+    check_model("deepseek2_temperature", "deepseek2");
+    let file = GgufFile::open(family_model_path("deepseek2_temperature")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    for layer in &model.weights().layers {
+        let t = layer.temperature.unwrap();
+        assert_eq!((t.scale, t.floor, t.offset), (0.3, 16, 0.0));
+    }
+}
+
+/// Llama 4 (`llama4`): RoPE layers (Llama 3's frequency factors) with Q/K normalized without
+/// weights, a NoPE layer, dense and expert layers interleaved, each expert's input scaled by
+/// its sigmoid weight, a shared expert beside it. (The chunks and the NoPE temperature begin
+/// at position 8,192, past these prompts: the attention kernel's tests check the chunks.)
+#[test]
+fn llama4_with_interleaved_experts_and_nope_layers_agrees_with_llama_cpp() {
+    check_family("llama4");
+    let file = GgufFile::open(family_model_path("llama4")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let layers = &model.weights().layers;
+    let ropes: Vec<bool> = layers.iter().map(|l| l.rope.is_some()).collect();
+    assert_eq!(ropes, [true, true, true, false]);
+    let chunks: Vec<Option<usize>> = layers.iter().map(|l| l.chunk).collect();
+    assert_eq!(chunks, [Some(8192), Some(8192), Some(8192), None]);
+    assert!(layers[3].temperature.is_some() && layers[0].temperature.is_none());
+    assert_eq!(layers[0].q_norm.as_deref(), Some(&[1.0; 32][..]));
+    assert!(layers[3].q_norm.is_none());
+    for (i, layer) in layers.iter().enumerate() {
+        match &layer.mlp {
+            Mlp::Experts(moe) => {
+                assert!(i % 2 == 1 && moe.plan.weighs_inputs && moe.shared.is_some());
+                assert_eq!(
+                    (moe.plan.experts, moe.plan.top_k, moe.plan.ffn),
+                    (4, 1, 128)
+                );
+            }
+            Mlp::Dense { .. } => assert!(i % 2 == 0),
+        }
+    }
+}

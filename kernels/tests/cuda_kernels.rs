@@ -625,6 +625,7 @@ fn windowed_and_capped_attention_matches_the_cpu_for_decode_extend_and_split_k()
                     window: Some(129),
                     softcap: Some(5.0),
                     scale: Some(0.02),
+                    chunk: None,
                 },
             ]);
         for rule in rules {

@@ -216,6 +216,10 @@ pub enum ToolCallParserArg {
     #[value(name = "kimi_k2", alias = "kimi-k2")]
     #[serde(rename = "kimi_k2", alias = "kimi-k2")]
     KimiK2,
+    /// MiniMax-M2's `<minimax:tool_call>` block of `<invoke>` calls.
+    #[value(name = "minimax_m2", aliases = ["minimax-m2", "minimax"])]
+    #[serde(rename = "minimax_m2", alias = "minimax-m2", alias = "minimax")]
+    MinimaxM2,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -385,6 +389,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::DeepseekV31) => Some(ToolFormat::DeepSeekV31),
             Some(ToolCallParserArg::KimiK2) => Some(ToolFormat::KimiK2),
             Some(ToolCallParserArg::Glm45) => Some(ToolFormat::GlmXml),
+            Some(ToolCallParserArg::MinimaxM2) => Some(ToolFormat::MiniMaxXml),
         };
         for arg in self.lora_paths.iter().flatten() {
             let spec = LoraSpec::parse(arg).map_err(|e| anyhow::anyhow!("--lora-paths: {e}"))?;
@@ -670,6 +675,8 @@ mod tests {
             ("kimi_k2", ToolFormat::KimiK2),
             ("glm45", ToolFormat::GlmXml),
             ("glm47", ToolFormat::GlmXml),
+            ("minimax_m2", ToolFormat::MiniMaxXml),
+            ("minimax-m2", ToolFormat::MiniMaxXml),
         ] {
             assert_eq!(tools(&["--tool-call-parser", name])?, Some(format));
         }

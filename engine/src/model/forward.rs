@@ -259,6 +259,9 @@ impl Model {
                     rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
                 }
             }
+            if let Some(temperature) = &lw.temperature {
+                temperature.scale_queries(&batch.positions, &mut s.q);
+            }
             kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
             let (k_cache, v_cache) = kv
                 .layer(layer)
@@ -266,6 +269,7 @@ impl Model {
             s.attn.resize(t * q_dim, 0.0);
             let rules = ScoreRules {
                 window: lw.window,
+                chunk: lw.chunk,
                 softcap: c.attn_logit_softcap,
                 scale: c.score_scale,
             };

@@ -4,8 +4,8 @@
 //! [`FAMILIES`].
 
 use super::smollm3;
-use super::{deepseek2, gemma2, gemma3, glm4moe, gpt_oss, granite, llama, olmo2, phi3};
-use super::{qwen2, qwen3, qwen3moe};
+use super::{deepseek2, gemma2, gemma3, glm4moe, gpt_oss, granite, llama, llama4, minimax_m2};
+use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
@@ -31,7 +31,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 14] = [
+const FAMILIES: [(&str, LoadWeights); 18] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -46,6 +46,10 @@ const FAMILIES: [(&str, LoadWeights); 14] = [
     (olmo2::ARCHITECTURE, olmo2::load),
     (deepseek2::ARCHITECTURE, deepseek2::load),
     (glm4moe::ARCHITECTURE, glm4moe::load),
+    (qwen2moe::ARCHITECTURE, qwen2moe::load),
+    (minimax_m2::ARCHITECTURE, minimax_m2::load),
+    (mistral3::ARCHITECTURE, mistral3::load),
+    (llama4::ARCHITECTURE, llama4::load),
 ];
 
 /// The architectures [`load`] accepts.

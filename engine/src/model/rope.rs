@@ -86,6 +86,35 @@ pub fn rope_for(
     }
 }
 
+/// llama.cpp's YaRN magnitude where a file gives `{arch}.rope.scaling.yarn_log_multiplier`
+/// `m` (Ministral 3; DeepSeek's own rule is in `deepseek2::scale`): the rotated pairs are
+/// scaled by `(1 + 0.1 ln f) / (1 + 0.1 m ln f)` rather than YaRN's `1 + 0.1 ln f`, so a
+/// multiplier of 1 leaves only the file's `attn_factor`.
+pub fn with_yarn_log_multiplier(
+    file: &GgufFile,
+    hp: &Hparams,
+    rope: Rope,
+    stretch: Stretch,
+) -> Result<Rope, ModelError> {
+    let key = hp.key("rope.scaling.yarn_log_multiplier");
+    let multiplier = Keys::new(file.metadata())
+        .optional_f32(&key)?
+        .unwrap_or(0.0);
+    if !multiplier.is_finite() {
+        return Err(invalid(&key, format!("{multiplier} is not finite")).into());
+    }
+    match stretch {
+        Stretch::Yarn { yarn, .. } if multiplier != 0.0 && yarn.factor > 1.0 => {
+            let magnitude = 1.0 + 0.1 * multiplier * yarn.factor.ln();
+            if !(magnitude.is_finite() && magnitude > 0.0) {
+                return Err(invalid(&key, format!("a YaRN magnitude of {magnitude}")).into());
+            }
+            Ok(rope.with_mscale(1.0 / magnitude)?)
+        }
+        _ => Ok(rope),
+    }
+}
+
 /// The file's own RoPE: `{arch}.rope.freq_base` with its declared stretch.
 pub fn declared(file: &GgufFile, hp: &Hparams, style: RopeStyle) -> Result<Rope, ModelError> {
     rope_for(

@@ -4,6 +4,7 @@
 
 use super::mla::{LatentAttention, MlaPlan};
 use super::moe::{MoePlan, MoeWeights};
+use super::temperature::AttentionTemperature;
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
 use kernels::matmul::QMatrix;
@@ -148,6 +149,13 @@ pub struct LayerPlan {
     /// Multi-head latent attention (DeepSeek): the first projection fuses the query's and
     /// `attn_kv_a_mqa`, and the layer's own parts do the rest (see `mla`).
     pub mla: Option<MlaPlan>,
+    /// Queries scaled by their position before attention (Ministral 3, Llama 4's NoPE
+    /// layers).
+    pub temperature: Option<AttentionTemperature>,
+    /// Each query sees only the keys of its chunk of positions (Llama 4's RoPE layers).
+    pub chunk: Option<usize>,
+    /// Q and K RMS-normalized per head without weights (Llama 4's RoPE layers).
+    pub unit_qk_norm: bool,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -184,6 +192,9 @@ pub struct LayerWeights {
     /// The RoPE table the layer uses; `None`: no rotation.
     pub rope: Option<usize>,
     pub window: Option<usize>,
+    /// What each query is scaled by, from its position.
+    pub temperature: Option<AttentionTemperature>,
+    pub chunk: Option<usize>,
 }
 
 impl LayerWeights {
@@ -260,8 +271,15 @@ impl LayerWeights {
             qkv,
             mla,
             qkv_bias,
-            q_norm: optional(plan.qk_norm, "attn_q_norm", q_norm_len)?,
-            k_norm: optional(plan.qk_norm, "attn_k_norm", k_norm_len)?,
+            // Without weights, a norm of ones (Llama 4's RMS norm before attention).
+            q_norm: match plan.unit_qk_norm {
+                true => Some(vec![1.0; d]),
+                false => optional(plan.qk_norm, "attn_q_norm", q_norm_len)?,
+            },
+            k_norm: match plan.unit_qk_norm {
+                true => Some(vec![1.0; d]),
+                false => optional(plan.qk_norm, "attn_k_norm", k_norm_len)?,
+            },
             attn_output: single(file, &name("attn_output"), attn_out_in, hidden)?,
             attn_output_bias: plan
                 .attn_output_bias
@@ -274,6 +292,8 @@ impl LayerWeights {
             post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
             rope: (!plan.no_rope).then_some(plan.rope),
             window: plan.window,
+            temperature: plan.temperature,
+            chunk: plan.chunk,
         };
         // A sink that is not finite would fail every request's attention: refused here.
         if layer.attn_sinks.iter().flatten().any(|s| !s.is_finite()) {
@@ -324,7 +344,7 @@ impl Weights {
         let mut layers = Vec::with_capacity(config.num_layers);
         for i in 0..config.num_layers {
             let p = plan(i);
-            if p.rope >= ropes.len() || p.window == Some(0) {
+            if p.rope >= ropes.len() || p.window == Some(0) || p.chunk == Some(0) {
                 return Err(ModelError::Shape(format!(
                     "layer {i}: RoPE table {} of {}, window {:?}",
                     p.rope,

@@ -118,7 +118,7 @@ impl TokenKind {
 }
 
 /// Texts llama.cpp treats as end of generation when they are in the vocabulary.
-const END_OF_GENERATION_TEXTS: [&str; 11] = [
+const END_OF_GENERATION_TEXTS: [&str; 14] = [
     "<|eot_id|>",
     "<|im_end|>",
     "<|end|>",
@@ -131,6 +131,10 @@ const END_OF_GENERATION_TEXTS: [&str; 11] = [
     // Harmony (gpt-oss): the answer's end, and a call's.
     "<|return|>",
     "<|call|>",
+    // Kimi K2; MiniMax-M2's end of turn.
+    "[EOT]",
+    "[EOS]",
+    "[e~[",
 ];
 
 /// How text becomes ids.

@@ -100,7 +100,7 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
         "deepseek-llm" => PreTokenizerSpec::plain(DEEPSEEK_LLM),
         "kimi-k2" => PreTokenizerSpec::plain(&[KIMI_K2]),
         "qwen2" | "deepseek-r1-qwen" | "stablelm2" | "megrez" => PreTokenizerSpec::plain(&[QWEN2]),
-        "gpt-4o" | "llama4" => PreTokenizerSpec::plain(&[GPT4O]),
+        "gpt-4o" | "llama4" | "minimax-m2" => PreTokenizerSpec::plain(&[GPT4O]),
         "tekken" => PreTokenizerSpec {
             regexes: &[TEKKEN],
             ignore_merges: true,
@@ -125,6 +125,11 @@ mod tests {
         assert_eq!(pre_tokenizer_for(None).unwrap().regexes.len(), 4);
         let llama3 = pre_tokenizer_for(Some("llama-bpe")).unwrap();
         assert!(llama3.ignore_merges && llama3.add_bos_default);
+        // llama.cpp splits MiniMax-M2's text as GPT-4o's.
+        assert_eq!(
+            pre_tokenizer_for(Some("minimax-m2")).unwrap().regexes,
+            &[GPT4O]
+        );
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! `q_len` queries and `kv_len` keys sees the first `kv_len - (q_len - 1 - i)` keys (causal,
 //! aligned at the end), so one kernel serves extend, decode and mixed batches. With a sliding
 //! window of `w`, a query sees only the last `w` of those keys (itself included), as in
-//! llama.cpp's standard SWA mask.
+//! llama.cpp's standard SWA mask; with chunks of `c`, only the keys from the last multiple
+//! of `c` up to itself (llama.cpp's chunked mask: key index = position).
 //!
 //! Every query's result is computed by the same sequence of operations whatever else is in
 //! the batch (key tiles at fixed offsets, an online softmax with fixed-order sums, values
@@ -89,6 +90,9 @@ pub fn paged_attention(
 pub struct ScoreRules {
     /// Each query sees at most its last `window` keys (sliding-window attention).
     pub window: Option<usize>,
+    /// Each query sees only the keys of its own `chunk` of positions, from the last multiple
+    /// of `chunk` up to itself (Llama 4's chunked attention).
+    pub chunk: Option<usize>,
     /// Scores become `cap * tanh(score / cap)` before the softmax (Gemma 2's
     /// `attn_logit_softcapping`).
     pub softcap: Option<f32>,
@@ -98,11 +102,12 @@ pub struct ScoreRules {
 }
 
 impl ScoreRules {
-    /// Refuses a window of 0 keys, and a cap or a scale that is not positive and finite.
+    /// Refuses a window or a chunk of 0 keys, and a cap or a scale that is not positive and
+    /// finite.
     pub fn validate(&self) -> Result<(), KernelError> {
-        if self.window == Some(0) {
+        if self.window == Some(0) || self.chunk == Some(0) {
             return Err(KernelError::Shape(
-                "paged_attention: a sliding window of 0 keys".into(),
+                "paged_attention: a sliding window or chunk of 0 keys".into(),
             ));
         }
         let bad = |v: &f32| !(v.is_finite() && *v > 0.0);
@@ -117,6 +122,16 @@ impl ScoreRules {
             )));
         }
         Ok(())
+    }
+
+    /// The first key a query that sees `visible` keys (itself the last of them) may attend:
+    /// the window's and the chunk's bounds, whichever is later.
+    pub fn first_key(&self, visible: usize) -> usize {
+        let windowed = visible.saturating_sub(self.window.unwrap_or(usize::MAX));
+        match self.chunk {
+            Some(chunk) => windowed.max(visible.saturating_sub(1) / chunk * chunk),
+            None => windowed,
+        }
     }
 
     /// The factor `q . k` is multiplied by for heads of `head_dim`.
@@ -182,7 +197,6 @@ pub fn paged_attention_with_sinks(
             )));
         }
     }
-    let window = rules.window.unwrap_or(usize::MAX);
     let kv = KvPair::new(k_cache, v_cache)?;
     let (q_row, heads) = (shape.q_row(), shape.num_heads);
     // Tasks in order of query block, then key range: each block's tasks are consecutive.
@@ -195,7 +209,7 @@ pub fn paged_attention_with_sinks(
             let last = (first + QUERY_BLOCK).min(hi);
             // The block's last query sees the most keys, its first the earliest one.
             let max_visible = kv_len - (hi - last);
-            let min_from = (kv_len - (hi - first) + 1).saturating_sub(window);
+            let min_from = rules.first_key(kv_len - (hi - first) + 1);
             for split in min_from / SPLIT_KEYS..max_visible.div_ceil(SPLIT_KEYS) {
                 tasks.push(Task {
                     request: b,
@@ -420,8 +434,7 @@ fn attend_block(
     let visible: Vec<usize> = (task.first..task.last)
         .map(|t| keys.len() - (q_len - 1 - (t - q_start)))
         .collect();
-    let window = rules.window.unwrap_or(usize::MAX);
-    let from: Vec<usize> = visible.iter().map(|v| v.saturating_sub(window)).collect();
+    let from: Vec<usize> = visible.iter().map(|&v| rules.first_key(v)).collect();
     let q_row = shape.q_row();
     let block = Block {
         num_heads: shape.num_heads,

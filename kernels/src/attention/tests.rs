@@ -157,6 +157,70 @@ fn extend_and_decode_match_the_dense_reference_and_each_other() {
     assert_eq!(one, out[19 * 48..20 * 48]);
 }
 
+/// A query under chunked attention attends as if its chunk's keys, from the last multiple of
+/// the chunk up to itself, were all the request had.
+#[test]
+fn chunks_attend_as_their_own_keys_alone_and_are_batch_invariant() {
+    // 2,500 keys, queries at positions 2,460 to 2,499: chunks ending inside the queries many
+    // times (7), once (2,470), beginning before them (600), or never (10,000).
+    for (head_dim, chunk) in [(64, 7), (64, 2470), (24, 600), (128, 10_000)] {
+        let shape = AttentionShape {
+            num_heads: 4,
+            num_kv_heads: 2,
+            head_dim,
+        };
+        let (kv_row, q_row, keys, q_len) = (2 * head_dim, 4 * head_dim, 2500, 40);
+        let kbuf = pseudo(31, keys * kv_row);
+        let vbuf = pseudo(32, keys * kv_row);
+        let (kc, vc) = (LayerKv::F32(kbuf.clone()), LayerKv::F32(vbuf.clone()));
+        let slots: Vec<SlotId> = (0..keys as SlotId).rev().collect();
+        let q = pseudo(33, q_len * q_row);
+        let batch = PagedBatch {
+            q_indptr: &[0, q_len as u32],
+            kv_indptr: &[0, keys as u32],
+            kv_indices: &slots,
+        };
+        let rules = ScoreRules {
+            chunk: Some(chunk),
+            ..ScoreRules::default()
+        };
+        let mut out = vec![0.0; q.len()];
+        paged_attention_with_rules(&shape, rules, &batch, &q, &kc, &vc, &mut out).unwrap();
+        let (k, v) = (
+            gather_rows(&slots, &kbuf, kv_row),
+            gather_rows(&slots, &vbuf, kv_row),
+        );
+        for i in 0..q_len {
+            let position = keys - q_len + i;
+            let start = position / chunk * chunk;
+            let span = start..position + 1;
+            let query = &q[i * q_row..][..q_row];
+            let want = reference(&shape, query, &k[span.clone()], &v[span], 1);
+            for (got, want) in out[i * q_row..][..q_row].iter().zip(&want) {
+                assert!(
+                    (got - want).abs() < 1e-4,
+                    "d {head_dim} chunk {chunk} at {position}: {got} vs {want}"
+                );
+            }
+        }
+        // The last query alone (a decode step) gives bitwise the same row.
+        let solo = PagedBatch {
+            q_indptr: &[0, 1],
+            kv_indptr: &[0, keys as u32],
+            kv_indices: &slots,
+        };
+        let mut one = vec![0.0; q_row];
+        let last = &q[(q_len - 1) * q_row..];
+        paged_attention_with_rules(&shape, rules, &solo, last, &kc, &vc, &mut one).unwrap();
+        assert_eq!(one, out[(q_len - 1) * q_row..]);
+    }
+    let zero = ScoreRules {
+        chunk: Some(0),
+        ..ScoreRules::default()
+    };
+    assert!(zero.validate().is_err());
+}
+
 #[test]
 fn sliding_windows_match_the_dense_reference_and_are_batch_invariant() {
     // 2,500 keys: three key splits, the window (700) inside one, across one boundary, or
@@ -415,7 +479,7 @@ fn soft_capped_scores_match_the_dense_reference_and_are_batch_invariant() {
         let rules = ScoreRules {
             window,
             softcap: Some(5.0),
-            scale: None,
+            ..ScoreRules::default()
         };
         let mut out = vec![0.0; q.len()];
         paged_attention_with_rules(&shape, rules, &batch, &q, &kc, &vc, &mut out).unwrap();

@@ -209,6 +209,9 @@ impl GpuContext {
         rules
             .validate()
             .map_err(|e| CudaError::Shape(e.to_string()))?;
+        if rules.chunk.is_some() {
+            return bad_shape("attention: chunked attention has no CUDA kernel".into());
+        }
         // A window wider than any row's keys is no window; the kernel reads ~0u as none.
         let window = rules
             .window

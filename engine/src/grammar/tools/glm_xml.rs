@@ -18,7 +18,7 @@
 
 use super::hermes::{parse_tagged, tagged_calls_padded, tagged_so_far, tools_block};
 use super::partial_json::{value_reach, Reach};
-use super::qwen_xml::{call_rules, typed, ArgSyntax, ValueKind};
+use super::qwen_xml::{argument_texts, calls_rules, raw_rule, typed, ArgSyntax, ValueKind};
 use super::so_far::CallSoFar;
 use super::{ToolCall, ToolFunction};
 use crate::grammar::structural_tag::lark_string as literal;
@@ -38,17 +38,12 @@ pub(super) fn grammar(
     parallel: bool,
     answer: Option<Value>,
 ) -> String {
-    let mut rules = String::new();
-    let mut functions = Vec::new();
-    for (index, tool) in calls.iter().enumerate() {
-        functions.push(format!("g{index}"));
-        rules.push_str(&call_rules(index, tool, &glm_syntax(&tool.name)));
-    }
-    rules.push_str(&format!("glm_call: {}\n", functions.join(" | ")));
+    let mut rules = calls_rules(calls, &glm_syntax, "glm_call");
     // A raw value holds anything but `</arg_value>`, which ends it.
-    rules.push_str(&format!(
-        "glm_raw[lazy]: GLM_RAW {}\nGLM_RAW: /(.|\\n)*/ & ~/(.|\\n)*<\\/arg_value>(.|\\n)*/\n",
-        literal(VALUE_CLOSE)
+    rules.push_str(&raw_rule(
+        "glm_raw",
+        &literal(VALUE_CLOSE),
+        "<\\/arg_value>",
     ));
     // GLM-4.5 and 4.6 write a line break before each call, GLM-4.7 none.
     let line = "\"\\n\"?";
@@ -204,16 +199,10 @@ pub(super) fn render_calls(calls: &[ToolCall]) -> String {
         .iter()
         .map(|call| {
             let mut out = format!("<tool_call>{}\n", call.name);
-            if let Value::Object(arguments) = super::arguments_json(call) {
-                for (key, value) in arguments {
-                    let value = match value {
-                        Value::String(text) => text,
-                        other => other.to_string(),
-                    };
-                    out.push_str(&format!(
-                        "{KEY_OPEN}{key}{KEY_CLOSE}\n{VALUE_OPEN}{value}{VALUE_CLOSE}\n"
-                    ));
-                }
+            for (key, value) in argument_texts(call) {
+                out.push_str(&format!(
+                    "{KEY_OPEN}{key}{KEY_CLOSE}\n{VALUE_OPEN}{value}{VALUE_CLOSE}\n"
+                ));
             }
             out.push_str(CALL_CLOSE);
             out

@@ -10,6 +10,7 @@ pub mod harmony;
 mod hermes;
 mod llama3;
 mod marked_array;
+mod minimax_xml;
 mod mistral;
 mod mistral_args;
 mod partial_json;
@@ -85,6 +86,7 @@ impl ToolFormat {
             }
             Self::QwenXml => qwen_xml::grammar(&calls, auto, parallel, answer),
             Self::GlmXml => glm_xml::grammar(&calls, auto, parallel, answer),
+            Self::MiniMaxXml => minimax_xml::grammar(&calls, auto, parallel, answer, vocab),
             Self::MistralArgs => mistral_args::grammar(&calls, auto, parallel, answer, vocab),
             Self::Harmony => harmony::grammar(&calls, auto, answer, vocab)?,
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => {
@@ -105,7 +107,7 @@ impl ToolFormat {
                 .unwrap_or_default(),
             Self::MistralArgs => mistral_args::control_tokens(vocab),
             Self::Harmony => crate::tokenizer::harmony::control_tokens(vocab),
-            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
+            Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 | Self::MiniMaxXml => self
                 .section()
                 .map(|s| sectioned::control_tokens(s, vocab))
                 .unwrap_or_default(),
@@ -118,6 +120,7 @@ impl ToolFormat {
             Self::DeepSeekV31 => Some(&sectioned::DEEPSEEK),
             Self::DeepSeekV3 => Some(&sectioned::DEEPSEEK_FENCED),
             Self::KimiK2 => Some(&sectioned::KIMI_K2),
+            Self::MiniMaxXml => Some(&minimax_xml::SECTION),
             _ => None,
         }
     }
@@ -126,7 +129,7 @@ impl ToolFormat {
     fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
-            Self::GlmXml => None,
+            Self::GlmXml | Self::MiniMaxXml => None,
             Self::Harmony | Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
@@ -146,6 +149,7 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::parse(text, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::parse(text, tools),
             Self::GlmXml => glm_xml::parse(text, tools),
+            Self::MiniMaxXml => minimax_xml::parse(text, tools),
             Self::MistralArgs => mistral_args::parse(text),
             Self::Harmony => {
                 let (_, content, calls) = harmony::read_whole(text, true, true);
@@ -164,6 +168,7 @@ impl ToolFormat {
         match self {
             Self::Hermes | Self::QwenXml | Self::GlmXml => hermes::held_from(text, sent),
             Self::MistralArgs => held_before(text, sent, mistral_args::CALL_OPEN),
+            Self::MiniMaxXml => held_before(text, sent, minimax_xml::BLOCK_OPEN),
             Self::Llama3Json => llama3::held_from(text),
             Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
             Self::Granite => marked_array::held_from(text, &granite::FORMAT),
@@ -188,6 +193,7 @@ impl ToolFormat {
             Self::Phi4Mini => phi4_mini::announcement(tools),
             Self::QwenXml => qwen_xml::announcement(tools),
             Self::GlmXml => glm_xml::announcement(tools),
+            Self::MiniMaxXml => minimax_xml::announcement(tools),
             Self::MistralArgs => mistral_args::announcement(tools),
             Self::Harmony => harmony::announcement(tools),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
@@ -207,6 +213,7 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::render_calls(calls, &phi4_mini::FORMAT),
             Self::QwenXml => qwen_xml::render_calls(calls),
             Self::GlmXml => glm_xml::render_calls(calls),
+            Self::MiniMaxXml => minimax_xml::render_calls(calls),
             Self::MistralArgs => mistral_args::render_calls(calls),
             Self::Harmony => harmony::render_calls(calls),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
@@ -224,6 +231,7 @@ impl ToolFormat {
             | Self::Llama3Json
             | Self::QwenXml
             | Self::GlmXml
+            | Self::MiniMaxXml
             | Self::Granite
             | Self::Phi4Mini
             | Self::Harmony
@@ -337,6 +345,39 @@ fn arguments_json(call: &ToolCall) -> Value {
 pub(super) mod tests {
     use super::{ToolCall, ToolFunction};
     use serde_json::json;
+
+    /// A tool of a string, an integer and an array argument, the string required: what the
+    /// XML-like formats type by schema.
+    pub fn typed_weather() -> ToolFunction {
+        ToolFunction {
+            name: "weather".into(),
+            description: None,
+            parameters: json!({"type": "object", "properties": {
+                "city": {"type": "string"},
+                "days": {"type": "integer"},
+                "units": {"type": "array", "items": {"type": "string"}},
+            }, "required": ["city"]}),
+        }
+    }
+
+    /// `goal` written through `format`'s grammar for [`walk_tools`] over a small plain
+    /// vocabulary: calls required (`auto` false) or not, several or one, maybe an `answer`.
+    pub fn walk_calls(
+        format: super::ToolFormat,
+        (auto, parallel): (bool, bool),
+        answer: Option<&crate::grammar::GrammarSpec>,
+        goal: &str,
+    ) -> Result<String, String> {
+        let tok = std::sync::Arc::new(crate::tokenizer::tests::small_tokenizer_with_controls(&[]));
+        let choice = match auto {
+            true => super::ToolChoice::Auto,
+            false => super::ToolChoice::Required,
+        };
+        let spec = format
+            .grammar(&walk_tools(), &choice, parallel, answer, &tok)
+            .ok_or("no grammar")?;
+        crate::grammar::walk::walk(&tok, &spec, goal, &[], &[])
+    }
 
     /// The tools grammar walks use: `f` with an integer `a`, and `g` without arguments.
     pub fn walk_tools() -> [ToolFunction; 2] {

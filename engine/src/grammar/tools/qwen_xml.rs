@@ -31,7 +31,29 @@ use serde_json::{Map, Value};
 const FUNCTION_OPEN: &str = "<function=";
 const FUNCTION_CLOSE: &str = "</function>";
 const PARAMETER_OPEN: &str = "<parameter=";
-const PARAMETER_CLOSE: &str = "</parameter>";
+pub(super) const PARAMETER_CLOSE: &str = "</parameter>";
+
+/// The tags of a call's function and parameters, where formats with XML-like parameters
+/// differ (Qwen3-Coder's `<function=NAME>`, MiniMax's `<invoke name="NAME">`); every one
+/// ends a value at `</parameter>`.
+pub(super) struct Markup {
+    /// Before the function's name, and after it.
+    pub function_open: &'static str,
+    pub name_close: &'static str,
+    pub function_close: &'static str,
+    /// Before a parameter's name, and after it.
+    pub parameter_open: &'static str,
+    pub key_close: &'static str,
+}
+
+/// Qwen3-Coder's tags.
+const QWEN: Markup = Markup {
+    function_open: FUNCTION_OPEN,
+    name_close: ">",
+    function_close: FUNCTION_CLOSE,
+    parameter_open: PARAMETER_OPEN,
+    key_close: ">",
+};
 
 /// Calls of one of `calls` in `<tool_call>` tags: alone (`auto` false), several when
 /// `parallel`; under `auto` after free text, or `answer` (a JSON schema) instead of calls.
@@ -41,24 +63,15 @@ pub(super) fn grammar(
     parallel: bool,
     answer: Option<Value>,
 ) -> String {
-    let mut rules = String::new();
-    let mut functions = Vec::new();
-    for (index, tool) in calls.iter().enumerate() {
-        functions.push(format!("f{index}"));
-        rules.push_str(&call_rules(index, tool, &qwen_syntax(&tool.name)));
-    }
-    rules.push_str(&format!("xml_call: {}\n", functions.join(" | ")));
+    let mut rules = calls_rules(calls, &qwen_syntax, "xml_call");
     // A raw value holds anything but `</parameter>` (lines and other tags too), which ends
     // it (as every reader of the format ends it at the first one).
-    rules.push_str(&format!(
-        "raw_value[lazy]: RAW {}\nRAW: /(.|\\n)*/ & ~/(.|\\n)*<\\/parameter>(.|\\n)*/\n",
-        value_end()
-    ));
+    rules.push_str(&raw_rule("raw_value", &value_end(), "<\\/parameter>"));
     tagged_calls("xml_call", &rules, auto, parallel, answer)
 }
 
-/// How a format with XML-like arguments lays out one call, for the grammar Qwen3-Coder's
-/// and GLM's formats share (each part a grammar expression unless said otherwise).
+/// How a format with XML-like arguments lays out one call, for the grammar Qwen3-Coder's,
+/// GLM's and MiniMax's formats share (each part a grammar expression unless said otherwise).
 pub(super) struct ArgSyntax {
     /// Prefix of the call's rules (`{prefix}{index}`), one per format in a grammar.
     pub prefix: &'static str,
@@ -78,6 +91,46 @@ pub(super) struct ArgSyntax {
     pub tag_regex: &'static str,
     /// What follows a length-bounded string's lexeme (which holds its end).
     pub after_bounded: &'static str,
+}
+
+/// The rules of a call of each of `calls`, laid out as `syntax` gives each function's name,
+/// and the rule `{choice}`: one of them.
+pub(super) fn calls_rules(
+    calls: &[&ToolFunction],
+    syntax: &dyn Fn(&str) -> ArgSyntax,
+    choice: &str,
+) -> String {
+    let mut rules = String::new();
+    let mut functions = Vec::new();
+    for (index, tool) in calls.iter().enumerate() {
+        let syntax = syntax(&tool.name);
+        functions.push(format!("{}{index}", syntax.prefix));
+        rules.push_str(&call_rules(index, tool, &syntax));
+    }
+    rules.push_str(&format!("{choice}: {}\n", functions.join(" | ")));
+    rules
+}
+
+/// The lazy rule `name` of a raw value: any text holding no `tag` (a regex), then `end` (a
+/// grammar expression: the value's end, which holds the tag).
+pub(super) fn raw_rule(name: &str, end: &str, tag: &str) -> String {
+    let text = name.to_uppercase();
+    format!("{name}[lazy]: {text} {end}\n{text}: /(.|\\n)*/ & ~/(.|\\n)*{tag}(.|\\n)*/\n")
+}
+
+/// A call's arguments as the XML-like formats write them: each key with its value's text,
+/// a string's raw, any other value's JSON.
+pub(super) fn argument_texts(call: &ToolCall) -> Vec<(String, String)> {
+    let Value::Object(arguments) = super::arguments_json(call) else {
+        return Vec::new();
+    };
+    arguments
+        .into_iter()
+        .map(|(key, value)| match value {
+            Value::String(text) => (key, text),
+            other => (key, other.to_string()),
+        })
+        .collect()
 }
 
 /// The rule `{prefix}{index}` of one call of `tool` laid out as `syntax` says, and the rules
@@ -253,53 +306,70 @@ impl ValueKind {
 /// The content and the calls of a model's output; each value typed by the schema of its
 /// parameter among `tools`.
 pub(super) fn parse(text: &str, tools: &[ToolFunction]) -> (String, Vec<ToolCall>) {
-    parse_tagged(text, &|body| read_call(body, tools))
+    parse_tagged(text, &|body| read_call(body, tools, &QWEN))
 }
 
 /// The calls begun so far in an output being written: each once its function's name is
 /// whole, its arguments growing by whole parameters, and a string's text as it comes.
 pub(super) fn calls_so_far(text: &str, tools: &[ToolFunction]) -> Vec<CallSoFar> {
-    tagged_so_far(text, &|body| {
-        let (name, read, after) = read_call_so_far(body, tools, true)?;
-        let stopped = match after {
-            Ok(after) => {
-                let end = body.len() - after.len();
-                return Some((name.to_string(), Value::Object(read).to_string(), Some(end)));
-            }
-            Err(stopped) => stopped,
-        };
-        let begun = string_so_far(stopped, tools, name).filter(|(key, _)| !read.contains_key(key));
-        let first = read.is_empty();
-        let mut arguments = Value::Object(read).to_string();
-        arguments.pop();
-        if let Some((key, text)) = begun {
-            if !first {
-                arguments.push(',');
-            }
-            let quoted = Value::String(text).to_string();
-            arguments.push_str(&format!(
-                "{}:{}",
-                Value::String(key),
-                &quoted[..quoted.len() - 1]
-            ));
+    tagged_so_far(text, &|body| call_so_far(body, tools, &QWEN))
+}
+
+/// The call at the start of `body` as far as it is written in `markup`: its name once
+/// whole, its arguments so far (whole parameters, and a string's text as it comes), and
+/// where it ends in `body`, if it does.
+pub(super) fn call_so_far(
+    body: &str,
+    tools: &[ToolFunction],
+    markup: &Markup,
+) -> Option<(String, String, Option<usize>)> {
+    let (name, read, after) = read_call_so_far(body, tools, true, markup)?;
+    let stopped = match after {
+        Ok(after) => {
+            let end = body.len() - after.len();
+            return Some((name.to_string(), Value::Object(read).to_string(), Some(end)));
         }
-        Some((name.to_string(), arguments, None))
-    })
+        Err(stopped) => stopped,
+    };
+    let begun =
+        string_so_far(stopped, tools, name, markup).filter(|(key, _)| !read.contains_key(key));
+    let first = read.is_empty();
+    let mut arguments = Value::Object(read).to_string();
+    arguments.pop();
+    if let Some((key, text)) = begun {
+        if !first {
+            arguments.push(',');
+        }
+        let quoted = Value::String(text).to_string();
+        arguments.push_str(&format!(
+            "{}:{}",
+            Value::String(key),
+            &quoted[..quoted.len() - 1]
+        ));
+    }
+    Some((name.to_string(), arguments, None))
 }
 
 /// The parameter being written at the start of `text` (where reading a call of `name`
 /// stopped), when its value is a string whatever it holds (so its text can go out as it
 /// comes): its name and its text so far, less a tail that may be the start of its end.
-fn string_so_far(text: &str, tools: &[ToolFunction], name: &str) -> Option<(String, String)> {
+fn string_so_far(
+    text: &str,
+    tools: &[ToolFunction],
+    name: &str,
+    markup: &Markup,
+) -> Option<(String, String)> {
     let properties = tools
         .iter()
         .find(|t| t.name == name)
         .and_then(|t| t.parameters.get("properties"))
         .and_then(Value::as_object);
-    let (key, raw) = text.strip_prefix(PARAMETER_OPEN)?.split_once('>')?;
-    // A key with `>` in the schema could still be longer than the one read.
+    let (key, raw) = text
+        .strip_prefix(markup.parameter_open)?
+        .split_once(markup.key_close)?;
+    // A key holding the tag's end in the schema could still be longer than the one read.
     if raw.contains(PARAMETER_CLOSE)
-        || properties.is_some_and(|p| p.keys().any(|k| k.contains('>')))
+        || properties.is_some_and(|p| p.keys().any(|k| k.contains(markup.key_close)))
     {
         return None;
     }
@@ -325,9 +395,14 @@ fn string_so_far(text: &str, tools: &[ToolFunction], name: &str) -> Option<(Stri
     Some((key.to_string(), raw[..held].to_string()))
 }
 
-/// The call at the start of `body` (after its `<tool_call>`) and the text after it.
-fn read_call<'a>(body: &'a str, tools: &[ToolFunction]) -> Option<(ToolCall, &'a str)> {
-    let (name, arguments, after) = read_call_so_far(body, tools, false)?;
+/// The call at the start of `body` (after its `<tool_call>`) in `markup`, and the text
+/// after it.
+pub(super) fn read_call<'a>(
+    body: &'a str,
+    tools: &[ToolFunction],
+    markup: &Markup,
+) -> Option<(ToolCall, &'a str)> {
+    let (name, arguments, after) = read_call_so_far(body, tools, false, markup)?;
     let call = ToolCall {
         name: name.to_string(),
         arguments: Value::Object(arguments).to_string(),
@@ -346,10 +421,11 @@ fn read_call_so_far<'a>(
     body: &'a str,
     tools: &[ToolFunction],
     so_far: bool,
+    markup: &Markup,
 ) -> Option<CallRead<'a>> {
-    let rest = body.trim_start().strip_prefix(FUNCTION_OPEN)?;
-    let (name, mut rest) = rest.split_once('>')?;
-    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
+    let rest = body.trim_start().strip_prefix(markup.function_open)?;
+    let (name, mut rest) = rest.split_once(markup.name_close)?;
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<' || c == '"') {
         return None;
     }
     let properties = tools
@@ -360,10 +436,10 @@ fn read_call_so_far<'a>(
     let mut arguments = Map::new();
     loop {
         rest = rest.trim_start();
-        if let Some(after) = rest.strip_prefix(FUNCTION_CLOSE) {
+        if let Some(after) = rest.strip_prefix(markup.function_close) {
             return Some((name, arguments, Ok(after)));
         }
-        let Some((key, value, after)) = read_parameter(rest, properties, so_far) else {
+        let Some((key, value, after)) = read_parameter(rest, properties, so_far, markup) else {
             return Some((name, arguments, Err(rest)));
         };
         arguments.entry(key).or_insert(value);
@@ -379,20 +455,22 @@ fn read_parameter<'a>(
     text: &'a str,
     properties: Option<&Map<String, Value>>,
     so_far: bool,
+    markup: &Markup,
 ) -> Option<(String, Value, &'a str)> {
-    let head = text.strip_prefix(PARAMETER_OPEN)?;
-    // A key the schema names may hold `>`: the longest one that fits comes first.
+    let head = text.strip_prefix(markup.parameter_open)?;
+    let close = markup.key_close;
+    // A key the schema names may hold the tag's end: the longest one that fits comes first.
     let known = properties.and_then(|p| {
         p.keys()
             .filter(|k| {
                 head.strip_prefix(k.as_str())
-                    .is_some_and(|r| r.starts_with('>'))
+                    .is_some_and(|r| r.starts_with(close))
             })
             .max_by_key(|k| k.len())
     });
     let (key, after) = match known {
-        Some(key) => (key.as_str(), &head[key.len() + 1..]),
-        None => head.split_once('>')?,
+        Some(key) => (key.as_str(), &head[key.len() + close.len()..]),
+        None => head.split_once(close)?,
     };
     let schema = properties.and_then(|p| p.get(key));
     let json = schema.is_some_and(|s| ValueKind::of(s) == ValueKind::Json);
@@ -489,16 +567,10 @@ pub(super) fn render_calls(calls: &[ToolCall]) -> String {
         .iter()
         .map(|call| {
             let mut out = format!("<tool_call>\n{FUNCTION_OPEN}{}>\n", call.name);
-            if let Value::Object(arguments) = super::arguments_json(call) {
-                for (key, value) in arguments {
-                    let value = match value {
-                        Value::String(text) => text,
-                        other => other.to_string(),
-                    };
-                    out.push_str(&format!(
-                        "{PARAMETER_OPEN}{key}>\n{value}\n{PARAMETER_CLOSE}\n"
-                    ));
-                }
+            for (key, value) in argument_texts(call) {
+                out.push_str(&format!(
+                    "{PARAMETER_OPEN}{key}>\n{value}\n{PARAMETER_CLOSE}\n"
+                ));
             }
             out.push_str(&format!("{FUNCTION_CLOSE}\n</tool_call>"));
             out

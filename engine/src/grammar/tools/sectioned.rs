@@ -15,6 +15,7 @@
 //! such tokens, they are text. Reading takes blank space around the markers and fences, and
 //! a call without its `functions.` prefix, as other servers' parsers do.
 
+use super::hermes::{ReadCall, ReadSoFar};
 use super::so_far::{arguments_so_far, CallSoFar};
 use super::{answer_branch, control_token, lark_marker, ToolCall, ToolFunction};
 use crate::grammar::structural_tag::{lark_string, regex_escape};
@@ -24,7 +25,9 @@ use serde_json::Value;
 
 /// One family's section: each call is `call_open`, `before_name`, the name (then `:N`, its
 /// number, where `numbered`), `before_arguments`, a JSON object, `after_arguments` and
-/// `call_close`; the calls are between `open` and `close`, `between` apart.
+/// `call_close`; the calls are between `open` and `close`, `between` apart. (A format whose
+/// calls are not JSON, MiniMax's, uses only `open`, `close` and the markers, with its own
+/// grammar rules and readers: [`section_grammar`], [`parse_with`], [`calls_so_far_with`].)
 pub(super) struct Section {
     pub open: &'static str,
     pub call_open: &'static str,
@@ -163,6 +166,21 @@ pub(super) fn grammar(
         piece(s.call_open),
         choices.join(" | ")
     ));
+    section_grammar(s, rules, auto, parallel, answer, vocab)
+}
+
+/// The grammar of a section of `s` whose calls are `rules`' `call`: one call (`auto`
+/// false), several when `parallel`; under `auto` after free text, or `answer` (a JSON
+/// schema) instead of the section.
+pub(super) fn section_grammar(
+    s: &Section,
+    mut rules: String,
+    auto: bool,
+    parallel: bool,
+    answer: Option<Value>,
+    vocab: &Tokenizer,
+) -> String {
+    let piece = |text: &str| lark_pieces(s, text, vocab);
     let between = match s.between {
         "" => String::new(),
         text => format!("{}? ", piece(text)),
@@ -259,14 +277,17 @@ fn read_call<'a>(s: &Section, body: &'a str) -> Option<(ToolCall, &'a str)> {
 /// what follows the last one read and the section's end (an output cut short in a call)
 /// joins the content on a line of its own. No call read: all of it is content.
 pub(super) fn parse(text: &str, s: &Section) -> (String, Vec<ToolCall>) {
+    parse_with(text, s, &|body| read_call(s, body))
+}
+
+/// [`parse`] for a section whose calls (each after its `call_open`) `read` reads.
+pub(super) fn parse_with(text: &str, s: &Section, read: ReadCall<'_>) -> (String, Vec<ToolCall>) {
     let Some(first) = text.find(s.open) else {
         return (text.to_string(), Vec::new());
     };
     let mut calls = Vec::new();
     let mut rest = &text[first + s.open.len()..];
-    while let Some((call, after)) =
-        after_marker(rest, s.call_open).and_then(|body| read_call(s, body))
-    {
+    while let Some((call, after)) = after_marker(rest, s.call_open).and_then(read) {
         calls.push(call);
         rest = after;
     }
@@ -287,6 +308,24 @@ pub(super) fn parse(text: &str, s: &Section) -> (String, Vec<ToolCall>) {
 /// The calls begun so far in an output being written: each once its name is whole (its
 /// arguments' marker follows it).
 pub(super) fn calls_so_far(text: &str, s: &Section) -> Vec<CallSoFar> {
+    calls_so_far_with(text, s, &|body| json_call_so_far(s, body))
+}
+
+/// A call's name, its arguments so far and where it ends in `body` (after its `call_open`),
+/// once its name is whole.
+fn json_call_so_far(s: &Section, body: &str) -> Option<(String, String, Option<usize>)> {
+    let (head, arguments) = head_and_arguments(s, body)?;
+    let name = name_of(s, head)?;
+    let (so_far, end) = arguments_so_far(arguments)?;
+    let end = end
+        .and_then(|end| after_marker(&arguments[end..], s.after_arguments))
+        .and_then(|after| after_marker(after, s.call_close))
+        .map(|after| body.len() - after.len());
+    Some((name.to_string(), so_far, end))
+}
+
+/// [`calls_so_far`] for a section whose calls (each after its `call_open`) `read` reads.
+pub(super) fn calls_so_far_with(text: &str, s: &Section, read: ReadSoFar<'_>) -> Vec<CallSoFar> {
     let mut calls = Vec::new();
     let Some(first) = text.find(s.open) else {
         return calls;
@@ -302,25 +341,16 @@ pub(super) fn calls_so_far(text: &str, s: &Section) -> Vec<CallSoFar> {
         } else {
             text.len() - body.len() - s.call_open.trim().len()
         };
-        let Some((head, arguments)) = head_and_arguments(s, body) else {
-            return calls;
-        };
-        let Some(name) = name_of(s, head) else {
-            return calls;
-        };
-        let Some((so_far, end)) = arguments_so_far(arguments) else {
+        let Some((name, arguments, end)) = read(body) else {
             return calls;
         };
         calls.push(CallSoFar {
             start,
-            name: name.to_string(),
-            arguments: so_far,
+            name,
+            arguments,
         });
-        let next = end
-            .and_then(|end| after_marker(&arguments[end..], s.after_arguments))
-            .and_then(|after| after_marker(after, s.call_close));
-        match next {
-            Some(after) => at = text.len() - after.len(),
+        match end {
+            Some(end) => at = text.len() - body.len() + end,
             None => return calls,
         }
     }

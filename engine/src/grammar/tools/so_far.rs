@@ -4,7 +4,8 @@
 //! Qwen3-Coder's XML-like bodies a parameter joins them once its value is whole.
 
 use super::partial_json::{compact_so_far, object_so_far, skip_blank, value_reach, Reach};
-use super::{glm_xml, hermes, llama3, marked_array, mistral, mistral_args, qwen_xml};
+use super::qwen_xml;
+use super::{glm_xml, hermes, llama3, marked_array, minimax_xml, mistral, mistral_args};
 use super::{granite, harmony, phi4_mini, sectioned, ToolFormat, ToolFunction};
 
 /// A call as far as the output has written it.
@@ -43,6 +44,7 @@ impl ToolFormat {
             Self::Hermes => hermes::calls_so_far(text),
             Self::QwenXml => qwen_xml::calls_so_far(text, tools),
             Self::GlmXml => glm_xml::calls_so_far(text, tools),
+            Self::MiniMaxXml => minimax_xml::calls_so_far(text, tools),
             Self::Llama3Json => llama3::calls_so_far(text),
             Self::Mistral => marked_array::calls_so_far(text, &mistral::FORMAT),
             Self::Granite => marked_array::calls_so_far(text, &granite::FORMAT),
@@ -129,6 +131,7 @@ mod tests {
             (ToolFormat::DeepSeekV3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>time\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
             (ToolFormat::GlmXml, "Look.\n<tool_call>weather\n<arg_key>city</arg_key>\n<arg_value>São\nPaulo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>time</tool_call>"),
             (ToolFormat::GlmXml, "<tool_call>weather<arg_key>days</arg_key><arg_value>2</arg_value><arg_key>city</arg_key><arg_value>a</arg_value></tool_call>"),
+            (ToolFormat::MiniMaxXml, "Look.\n<minimax:tool_call>\n<invoke name=\"weather\">\n<parameter name=\"city\">São\nPaulo</parameter>\n<parameter name=\"days\">[3, \"</parameter>\"]</parameter>\n</invoke>\n<invoke name=\"time\">\n</invoke>\n</minimax:tool_call>"),
             (ToolFormat::KimiK2, "Sure. <|tool_calls_section_begin|><|tool_call_begin|>functions.weather:0<|tool_call_argument_begin|>{\"days\": 3}<|tool_call_end|><|tool_call_begin|>functions.time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"),
         ];
         for (format, text) in cases {

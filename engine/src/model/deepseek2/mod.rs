@@ -11,13 +11,15 @@
 //! `key_length` / `value_length` being the latent row's; older files carry the head sizes
 //! in `key_length` / `value_length` and one `attn_kv_b`. Both are served with the latent
 //! cache: `kv_lora_rank + rope` values per token and layer. Multi-token-prediction layers
-//! (`nextn_predict_layers`) are left out.
+//! (`nextn_predict_layers`) are left out. Mistral Large 3's queries are scaled by their
+//! position (`attention.temperature_scale`, stepping every `attention.temperature_length`).
 
 mod scale;
 
 use super::hparams::Hparams;
 use super::mla::MlaPlan;
 use super::moe::{self, Gating, MoePlan};
+use super::temperature::AttentionTemperature;
 use super::weights::{LayerPlan, Weights};
 use super::{nextn, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::{invalid, Keys};
@@ -28,13 +30,9 @@ pub const ARCHITECTURE: &str = "deepseek2";
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
-    // Mistral Large 3's query scaling by position is not applied: refused, not ignored.
-    let temperature = hp.key("attention.temperature_scale");
-    if keys.optional_f32(&temperature)?.is_some_and(|t| t != 0.0) {
-        return Err(ModelError::Unsupported(format!(
-            "attention temperature scaling ({temperature})"
-        )));
-    }
+    // Mistral Large 3 scales queries by position, stepping every `temperature_length`.
+    let temperature_length = hp.key("attention.temperature_length");
+    let temperature = AttentionTemperature::declared(file, &hp, &temperature_length, None)?;
     let mla = mla_plan(&keys, &hp, file)?;
     // One K/V head whose rows are the latent ones, read as values too; the layers before
     // any multi-token-prediction ones.
@@ -60,6 +58,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let file_layers = file;
     Weights::load(file, config, vec![rope], |i| LayerPlan {
         mla: Some(mla),
+        temperature,
         moe: (i >= dense).then(|| MoePlan {
             selection_bias: file_layers
                 .tensor(&format!("blk.{i}.exp_probs_b.bias"))

@@ -189,6 +189,7 @@ impl DeviceModel<'_> {
                     window: lw.window,
                     softcap: c.attn_logit_softcap,
                     scale: c.score_scale,
+                    chunk: None,
                 },
                 k_cache,
                 v_cache,

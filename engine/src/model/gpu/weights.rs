@@ -82,6 +82,13 @@ impl DeviceWeights {
                         .into(),
                 ));
             }
+            if lw.temperature.is_some() || lw.chunk.is_some() {
+                return Err(ModelError::Unsupported(
+                    "attention temperature by position or chunked attention on the GPU: serve \
+                     this model with --device cpu"
+                        .into(),
+                ));
+            }
             if lw.attn_sinks.is_some() || lw.attn_output_bias.is_some() {
                 return Err(ModelError::Unsupported(
                     "attention sinks or an output bias on the GPU: serve this model with \

@@ -39,6 +39,11 @@ pub struct MoePlan {
     /// The width of the shared experts every token runs beside its chosen ones
     /// (`ffn_{gate,up,down}_shexp`, SwiGLU), where the layer has them.
     pub shared_ffn: Option<usize>,
+    /// The shared experts' output is scaled per token by `sigmoid(x . ffn_gate_inp_shexp)`
+    /// (Qwen2-MoE).
+    pub shared_gate: bool,
+    /// A chosen expert's weight scales its input rather than its output (Llama 4).
+    pub weighs_inputs: bool,
 }
 
 /// How an expert gates its up projection.
@@ -67,6 +72,9 @@ pub struct SharedExperts {
     /// `[hidden]` rows over `width`.
     pub down: QMatrix,
     pub width: usize,
+    /// `[hidden]`: the row whose dot product with a token's input, through a sigmoid,
+    /// scales the token's shared output (`ffn_gate_inp_shexp`), where the plan has it.
+    pub gate: Option<Vec<f32>>,
 }
 
 pub struct MoeWeights {
@@ -184,7 +192,13 @@ impl MoeWeights {
             )));
         }
         let shared = match plan.shared_ffn {
-            Some(width) => Some(SharedExperts::load(file, i, hidden, width)?),
+            Some(width) => Some(SharedExperts::load(
+                file,
+                i,
+                hidden,
+                width,
+                plan.shared_gate,
+            )?),
             None => None,
         };
         Ok(Self {
@@ -241,8 +255,15 @@ impl MoeWeights {
             }
             let m = users.len();
             s.rows.clear();
-            for &(tok, _) in &users {
-                s.rows.extend_from_slice(&x[tok * hidden..][..hidden]);
+            for &(tok, rank) in &users {
+                let row = &x[tok * hidden..][..hidden];
+                match self.plan.weighs_inputs {
+                    true => {
+                        let weight = picks[tok][rank].1;
+                        s.rows.extend(row.iter().map(|v| v * weight));
+                    }
+                    false => s.rows.extend_from_slice(row),
+                }
             }
             s.gate_up.resize(m * 2 * ffn, 0.0);
             expert.gate_up.matmul(&s.rows, m, &mut s.gate_up)?;
@@ -271,6 +292,7 @@ impl MoeWeights {
             dst.fill(0.0);
             for (rank, &(_, weight)) in p.iter().enumerate() {
                 let row = &s.picked[(tok * top_k + rank) * hidden..][..hidden];
+                let weight = if self.plan.weighs_inputs { 1.0 } else { weight };
                 dst.iter_mut().zip(row).for_each(|(d, v)| *d += weight * v);
             }
         }
@@ -283,8 +305,14 @@ impl MoeWeights {
 
 impl SharedExperts {
     /// Layer `i`'s `ffn_{gate,up,down}_shexp` (the shared experts side by side, `width`
-    /// wide in all).
-    fn load(file: &GgufFile, i: usize, hidden: usize, width: usize) -> Result<Self, ModelError> {
+    /// wide in all), and `ffn_gate_inp_shexp` where they are `gated`.
+    fn load(
+        file: &GgufFile,
+        i: usize,
+        hidden: usize,
+        width: usize,
+        gated: bool,
+    ) -> Result<Self, ModelError> {
         let tensor = |part: &str| {
             let name = format!("blk.{i}.ffn_{part}_shexp.weight");
             file.tensor(&name).ok_or(ModelError::MissingTensor(name))
@@ -306,10 +334,14 @@ impl SharedExperts {
                 checked(&down, &[width, hidden])?,
             )?,
             width,
+            gate: gated
+                .then(|| vector(file, &format!("blk.{i}.ffn_gate_inp_shexp.weight"), hidden))
+                .transpose()?,
         })
     }
 
-    /// `out[t] += down(silu(gate x) * up x)` for every row of `x`.
+    /// `out[t] += down(silu(gate x) * up x)` for every row of `x`, times
+    /// `sigmoid(x . gate)` where the experts are gated.
     fn add_to(
         &self,
         x: &[f32],
@@ -324,6 +356,13 @@ impl SharedExperts {
         silu_mul(&s.gate_up, self.width, &mut s.act)?;
         s.out.resize(t * hidden, 0.0);
         self.down.matmul(&s.act, t, &mut s.out)?;
+        if let Some(gate) = &self.gate {
+            for (row, input) in s.out.chunks_exact_mut(hidden).zip(x.chunks_exact(hidden)) {
+                let logit: f32 = input.iter().zip(gate).map(|(a, b)| a * b).sum();
+                let weight = 1.0 / (1.0 + (-logit).exp());
+                row.iter_mut().for_each(|v| *v *= weight);
+            }
+        }
         add_row(out, &s.out);
         Ok(())
     }

@@ -645,6 +645,8 @@ mod tests {
             (ToolFormat::DeepSeekV3, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>t\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>".to_string()),
             (ToolFormat::GlmXml, "Look.\n<tool_call>t\n<arg_key>a</arg_key>\n<arg_value>x y</arg_value>\n</tool_call>\n<tool_call>u</tool_call>".to_string()),
             (ToolFormat::GlmXml, "almost <tool_ca".to_string()),
+            (ToolFormat::MiniMaxXml, "Look.\n<minimax:tool_call>\n<invoke name=\"t\">\n<parameter name=\"a\">x y</parameter>\n</invoke>\n<invoke name=\"u\"></invoke>\n</minimax:tool_call>".to_string()),
+            (ToolFormat::MiniMaxXml, "almost <minimax:tool_".to_string()),
             (ToolFormat::KimiK2, "Hi <|tool_calls_section_begin|><|tool_call_begin|>functions.t:0<|tool_call_argument_begin|>{\"a\": [1]}<|tool_call_end|><|tool_calls_section_end|>".to_string()),
         ];
         let cases = hermes

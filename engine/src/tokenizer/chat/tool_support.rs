@@ -3,7 +3,8 @@
 //! reads ([`ToolFormat`]: Hermes `<tool_call>` blocks for Qwen 2.5 and 3 and Hermes, a bare
 //! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, `[TOOL_CALLS]`,
 //! a name and `[ARGS]` per call for later Mistral models, XML-like parameters in
-//! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite),
+//! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite,
+//! DeepSeek's, Kimi K2's, GLM's and MiniMax's own),
 //! whether it takes the tools as a system turn's field instead (Phi-4-mini's), and whether
 //! it accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
@@ -63,6 +64,9 @@ pub enum ToolFormat {
     /// `<tool_call>` blocks, after text or alone, each holding the function's name and one
     /// `<arg_key>` / `<arg_value>` pair per argument, its value as text (GLM-4.5 on).
     GlmXml,
+    /// One `<minimax:tool_call>` block after text or alone, holding an `<invoke name=…>` per
+    /// call and a `<parameter name=…>` per argument, its value as text (MiniMax-M2).
+    MiniMaxXml,
 }
 
 /// How a template takes tools.
@@ -188,6 +192,8 @@ fn native_format(template: &ChatTemplate, as_text: bool) -> Option<(ToolFormat, 
             Some(ToolFormat::QwenXml)
         } else if glm_call(&text) {
             Some(ToolFormat::GlmXml)
+        } else if minimax_call(&text) {
+            Some(ToolFormat::MiniMaxXml)
         } else if text.contains("<tool_call>")
             && text.contains("</tool_call>")
             && call_with("arguments")
@@ -216,6 +222,18 @@ fn glm_call(text: &str) -> bool {
         rest.strip_prefix("<arg_key>city</arg_key>")
             .is_some_and(|r| r.trim_start().starts_with("<arg_value>Paris</arg_value>"))
     })
+}
+
+/// Whether `text` holds the probe call as MiniMax writes it: in a `<minimax:tool_call>`
+/// block, an `<invoke>` of the name with the argument as a `<parameter>`.
+fn minimax_call(text: &str) -> bool {
+    let opening = format!("<invoke name=\"{PROBE_FUNCTION}\">");
+    text.contains("<minimax:tool_call>")
+        && text.match_indices(&opening).any(|(at, _)| {
+            text[at + opening.len()..]
+                .trim_start()
+                .starts_with("<parameter name=\"city\">Paris</parameter>")
+        })
 }
 
 /// The sectioned format whose call to the probe function `text` holds, its arguments JSON.

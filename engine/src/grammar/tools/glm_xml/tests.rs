@@ -1,19 +1,7 @@
-use super::super::tests::{call, walk_tools};
+use super::super::tests::{call, typed_weather as weather, walk_calls, walk_tools};
 use super::*;
-use crate::grammar::{GrammarSpec, ToolChoice, ToolFormat};
+use crate::grammar::{GrammarSpec, ToolFormat};
 use serde_json::json;
-
-fn weather() -> ToolFunction {
-    ToolFunction {
-        name: "weather".into(),
-        description: None,
-        parameters: json!({"type": "object", "properties": {
-            "city": {"type": "string"},
-            "days": {"type": "integer"},
-            "units": {"type": "array", "items": {"type": "string"}},
-        }, "required": ["city"]}),
-    }
-}
 
 #[test]
 fn calls_as_glm_writes_them_are_read_and_typed_by_their_schema() {
@@ -79,18 +67,9 @@ fn arguments_stream_once_whole_and_a_cut_one_is_not_sent() {
 /// before them does too; values held to their schemas.
 #[test]
 fn the_grammar_writes_calls_that_read_back() {
-    let tok = std::sync::Arc::new(crate::tokenizer::tests::small_tokenizer_with_controls(&[]));
     let tools = walk_tools();
     let walk = |auto: bool, parallel: bool, answer: Option<&GrammarSpec>, goal: &str| {
-        let choice = if auto {
-            ToolChoice::Auto
-        } else {
-            ToolChoice::Required
-        };
-        let spec = ToolFormat::GlmXml
-            .grammar(&tools, &choice, parallel, answer, &tok)
-            .unwrap();
-        crate::grammar::walk::walk(&tok, &spec, goal, &[], &[])
+        walk_calls(ToolFormat::GlmXml, (auto, parallel), answer, goal)
     };
     let newlines = "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>\n<tool_call>g\n</tool_call>";
     let plain = "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call><tool_call>g</tool_call>";
