@@ -13,9 +13,9 @@ llama.cpp's llama4 graph hard-codes the rest, and the file has no key for it:
 - On the RoPE layers only, a weightless RMS norm of each Q and K head (eps the model's), after
   RoPE (Llama4TextL2Norm; llama.cpp skips it only for 128-expert files, Maverick's).
 - On the NoPE layers, queries multiplied by 1 + 0.1 * ln(floor((pos + 1) / 8192) + 1), which
-  is 1 below position 8191, so the fixtures never reach it.
+  is 1 below position 8191, so only llama4_long's fixture reaches it.
 - With no attention.sliding_window key, chunked attention over chunks of 8192 on the layers
-  with (il % 4) < 3 (the RoPE ones), full attention on the others: again beyond the fixtures.
+  with (il % 4) < 3 (the RoPE ones), full attention on the others: again only llama4_long's.
 
 The MLP alternates (interleave_moe_layer_step 2, as Maverick's; llama.cpp: layer i is MoE when
 (i + 1) % step == 0): layers 0 and 2 a dense SwiGLU of feed_forward_length 512, layers 1 and 3
@@ -43,6 +43,12 @@ LAYOUT = dict(
     add_bos=True, moe_layer_step=2, experts=4, experts_used=1, expert_ff=128, router_std=2.0,
     embd_type=Q.Q8_0, output_type=Q.Q8_0, embd_std=0.25, matrix_type=Q.F32, down_type=Q.F32,
 )
+# llama4_long: the same model (the same seed, so the same weights) trained for 16,384 positions:
+# llama-server caps a slot's context at the training one, and make-family-fixtures.py runs
+# this file with a context of 9,216 on one prompt of 8,506 tokens, whose last 314 positions
+# and continuation lie past the NoPE layer's first temperature step (8191) and in the RoPE
+# layers' second chunk (from 8192).
+LONG = dict(LAYOUT, arch="llama4", context_length=16384)
 
 
 def write_keys(w: gguf.GGUFWriter, L: dict) -> None:

@@ -13,8 +13,11 @@ Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
 on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS
 where the model adds one) and a 32-step greedy continuation with the top-5 next-token
 probabilities, so the engine's forward pass for every family is checked against an
-implementation we did not write. For gemma3 and phi3 (SentencePiece-style vocabularies,
-without and with a space prefix) it also records llama.cpp's ids for a set of awkward strings.
+implementation we did not write. llama4_long (the llama4 weights, trained for 16,384 positions)
+gets one prompt of 8,506 tokens instead, with a 16-step continuation and a 9,216-token context:
+past position 8,191, where Llama 4's attention chunks and NoPE temperature begin to matter.
+For gemma3 and phi3 (SentencePiece-style vocabularies, without and with a space prefix) it also
+records llama.cpp's ids for a set of awkward strings.
 
 Usage: scripts/make-family-fixtures.py [--server PATH] [--models DIR] [--out DIR] [FAMILY ...]
 Run scripts/fetch-family-models.sh first. Stdlib only.
@@ -33,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
-            "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4")
+            "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long")
 # Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -71,6 +74,35 @@ LONG = (
     "families at the foot of the light. Every evening the keeper trimmed the wicks, polished "
     "the glass, and wound the clockwork that turned the lens."
 )
+
+# llama4_long's one prompt (LONG_FAMILIES): numbered lines, each a sentence drawn from four
+# lists of coprime lengths (7, 5, 11, 13), so no two lines are alike. 453 of them make 8,506
+# tokens with BOS, whose last 314 and the 16-token continuation lie in the RoPE layers' second
+# attention chunk (from position 8,192) and past the NoPE layer's first temperature step
+# (8,191). The count is one (of 436 to 456 lines) where llama.cpp's top two candidates are at
+# least 0.1 apart at every step (0.122 at the closest), so the engine's test checks all 16.
+# llama-server caps a slot's context at the training one (16,384 in that file).
+LONG_FAMILIES = {"llama4_long": 9216}  # family -> llama-server's context
+LONG_LINES = 453
+LONG_PREDICT = 16
+LONG_SUBJECTS = ("The keeper", "A fisherman", "The harbour master", "An old sailor",
+                 "The ferry crew", "A young clerk", "The lighthouse cat")
+LONG_ACTIONS = ("carried", "painted", "counted", "repaired", "lost")
+LONG_OBJECTS = ("a brass lantern", "three wooden crates", "the tide tables", "a torn sail",
+                "twelve coils of rope", "the signal flags", "a letter from the mainland",
+                "the spare lens", "a basket of mackerel", "the logbook", "two oars")
+LONG_PLACES = ("along the harbour wall", "before dawn", "in the storm", "near the north pier",
+               "after the bell rang", "under the grey clouds", "by the old customs house",
+               "while the gulls circled", "at low tide", "beside the slipway",
+               "on the second Tuesday", "in the fog", "past the breakwater")
+
+
+def long_prompt(lines: int = LONG_LINES) -> str:
+    """'Line 1: A fisherman painted three wooden crates before dawn.' and so on, one a line."""
+    return "\n".join(
+        f"Line {n}: {LONG_SUBJECTS[n % 7]} {LONG_ACTIONS[n % 5]} {LONG_OBJECTS[n % 11]} "
+        f"{LONG_PLACES[n % 13]}." for n in range(1, lines + 1))
+
 
 COMMON_PROMPTS = [
     "The quick brown fox jumps over the lazy dog.",
@@ -161,7 +193,8 @@ def tokenize(server: Server, text: str, add_special: bool, parse_special: bool) 
     })["tokens"]
 
 
-def reference_for(server: Server, prompt: str, filler_id: int) -> tuple[dict, list[str]]:
+def reference_for(server: Server, prompt: str, filler_id: int,
+                  n_predict: int = N_PREDICT) -> tuple[dict, list[str]]:
     notes = []
     # The model's own BOS rule applies (add_special); special-token text in the prompt is
     # parsed as the special token.
@@ -171,7 +204,7 @@ def reference_for(server: Server, prompt: str, filler_id: int) -> tuple[dict, li
     if back != prompt:
         notes.append(f"detokenize mismatch: {back!r} != {prompt!r}")
 
-    entry, more = ref.reference_from_ids(server, prompt, ids, filler_id)
+    entry, more = ref.reference_from_ids(server, prompt, ids, filler_id, n_predict)
     return entry, notes + more
 
 
@@ -207,10 +240,17 @@ def run_family(family: str, args, version_file: Path) -> int:
         return 1
     started = time.monotonic()
     log_path = Path(tempfile.gettempdir()) / f"llama-server-family-{family}.log"
-    server = Server(args.server, model, log_path)
+    long = family in LONG_FAMILIES
+    n_ctx = LONG_FAMILIES.get(family, 4096)
+    n_predict = LONG_PREDICT if long else N_PREDICT
+    server = Server(args.server, model, log_path, n_ctx=n_ctx)
     try:
         server.wait_healthy()
         props = server.request("/props")
+        # llama-server caps a slot's context at the model's training context.
+        slot_ctx = props["default_generation_settings"]["n_ctx"] if long else n_ctx
+        if slot_ctx < n_ctx:
+            raise RuntimeError(f"llama-server gave its slot {slot_ctx} positions, not {n_ctx}")
         build = props.get("build_info", "unknown build")
         version = version_file.read_text().strip() if version_file.exists() else build
 
@@ -222,8 +262,12 @@ def run_family(family: str, args, version_file: Path) -> int:
             raise RuntimeError(f"'\\n' is not a single token: {filler}")
 
         records, all_notes = [], []
-        for prompt in COMMON_PROMPTS + [CHAT_PROMPT[family]]:
-            rec, notes = reference_for(server, prompt, filler[0])
+        prompts = [long_prompt()] if long else COMMON_PROMPTS + [CHAT_PROMPT[family]]
+        for prompt in prompts:
+            rec, notes = reference_for(server, prompt, filler[0], n_predict)
+            if long and not 8192 < len(rec["token_ids"]) <= n_ctx - n_predict:
+                raise RuntimeError(f"{len(rec['token_ids'])} prompt tokens: not past 8,192 "
+                                   f"with room for {n_predict} more in {n_ctx}")
             records.append(rec)
             all_notes += [f"{prompt[:40]!r}: {n}" for n in notes]
             print(f"{family}: {len(rec['token_ids']):4d} prompt tokens, "
@@ -246,8 +290,8 @@ def run_family(family: str, args, version_file: Path) -> int:
         "llama_cpp_version": f"{version} via llama-server ({build})",
         "settings": {
             "tokenize": {"add_special": True, "parse_special": True},
-            "greedy": {"n_predict": N_PREDICT, "samplers": ["top_k"], "top_k": 1,
-                       "n_ctx": 4096, "flash_attn": "on",
+            "greedy": {"n_predict": n_predict, "samplers": ["top_k"], "top_k": 1,
+                       "n_ctx": n_ctx, "flash_attn": "on",
                        "top_candidates": f"top {N_PROBS} of softmax(raw logits)"},
         },
         "notes": all_notes,

@@ -5,7 +5,8 @@ deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3 and llama4 families (deepseek
 DeepSeek-V3 style MLA, the same with Mistral Large 3's attention temperature, and V2-Lite style
 legacy; glm4moe GLM-4.5-Air style with a multi-token-prediction layer; then Qwen1.5-MoE,
 MiniMax-M2, Ministral 3 and Llama 4 Scout styles: these six's layouts, keys or layers in
-scripts/family_models_<family>.py), two LongRoPE variants of phi3 and a Mixtral-style llama.
+scripts/family_models_<family>.py; llama4 twice, llama4_long the same weights trained for
+16,384 positions), two LongRoPE variants of phi3 and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled down, with
 weights drawn from fixed seeds, so the files are byte-identical on every run (given the pinned
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longrope_short",
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
-            "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4")
+            "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long")
 # Architectures whose keys and/or layers a module of their own writes.
 MODULES = {"deepseek2": deepseek2, "glm4moe": glm4moe, "qwen2moe": qwen2moe,
            "minimax-m2": minimax_m2, "mistral3": mistral3, "llama4": llama4}
@@ -223,7 +224,7 @@ LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_lengt
 LAYOUTS["glm4moe"] = glm4moe.LAYOUT
 # Qwen1.5-MoE, MiniMax-M2, Ministral 3 and Llama 4 Scout styles (family_models_<family>.py).
 LAYOUTS.update(qwen2moe=qwen2moe.LAYOUT, minimax_m2=minimax_m2.LAYOUT, mistral3=mistral3.LAYOUT,
-               llama4=llama4.LAYOUT)
+               llama4=llama4.LAYOUT, llama4_long=llama4.LONG)
 # Mistral Large 3 style: the deepseek2 model (same weights) plus Llama 4's attention temperature.
 LAYOUTS["deepseek2_temperature"] = dict(LAYOUTS["deepseek2"], arch="deepseek2",
                                         **deepseek2.TEMPERATURE)

@@ -86,16 +86,17 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, binary: Path, model: Path, log_path: Path, extra: tuple = ()):
+    def __init__(self, binary: Path, model: Path, log_path: Path, extra: tuple = (),
+                 n_ctx: int = 4096):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log_path, "wb")
-        # One slot so the whole 4096-token context belongs to it and requests
+        # One slot so the whole context (4096 tokens unless told) belongs to it and requests
         # never share a batch (batch composition can change logits slightly).
         # Flash attention pinned (it is what "auto" picks on CPU) because it
         # shifts probabilities by about 1e-2 on this model.
         self.proc = subprocess.Popen(
-            [str(binary), "-m", str(model), "-t", "2", "-c", "4096", "-np", "1",
+            [str(binary), "-m", str(model), "-t", "2", "-c", str(n_ctx), "-np", "1",
              "-fa", "on", "--host", "127.0.0.1", "--port", str(self.port), *extra],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
@@ -157,9 +158,11 @@ def reference_for(server: Server, prompt: str) -> tuple[dict, list[str]]:
     return entry, notes + more
 
 
-def reference_from_ids(server: Server, prompt: str, ids: list, filler_id: int) -> tuple[dict, list[str]]:
-    """llama.cpp's greedy continuation of `ids` with the top candidates of each step;
-    `filler_id` is a harmless token forced when a step's probabilities must be refetched."""
+def reference_from_ids(server: Server, prompt: str, ids: list, filler_id: int,
+                       n_predict: int = N_PREDICT) -> tuple[dict, list[str]]:
+    """llama.cpp's greedy continuation of `ids` (`n_predict` tokens) with the top candidates
+    of each step; `filler_id` is a harmless token forced when a step's probabilities must be
+    refetched."""
     notes = []
     # Pure greedy: the only sampler left in the chain is top_k=1 (llama.cpp
     # always appends a final "dist" draw, which is then a no-op). Passing ids
@@ -167,7 +170,7 @@ def reference_from_ids(server: Server, prompt: str, ids: list, filler_id: int) -
     # n_probs without post_sampling_probs gives a softmax over the raw logits.
     out = server.request("/completion", {
         "prompt": ids,
-        "n_predict": N_PREDICT,
+        "n_predict": n_predict,
         "samplers": ["top_k"],
         "top_k": 1,
         "temperature": 0,

@@ -421,8 +421,8 @@ fn a_latent_models_attention_temperature_needs_its_step_length() {
 fn broken_llama4_parts_are_refused_by_name() {
     let file = open("llama4");
     for (key, value) in [
-        ("llama4.interleave_moe_layer_step", MetadataValue::U32(0)),
         ("llama4.expert_feed_forward_length", MetadataValue::U32(0)),
+        ("llama4.rope.dimension_count", MetadataValue::U32(16)),
         ("llama4.expert_count", MetadataValue::U32(0)),
         // No chunks: llama.cpp's graph cannot run that either.
         ("llama4.attention.sliding_window", MetadataValue::U32(0)),
@@ -432,6 +432,24 @@ fn broken_llama4_parts_are_refused_by_name() {
     for missing in ["blk.1.ffn_up_shexp.weight", "blk.3.ffn_gate_inp.weight"] {
         refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
     }
+    let yarn = rebuild(
+        &file,
+        &[
+            (
+                "llama4.rope.scaling.type",
+                MetadataValue::String("yarn".into()),
+            ),
+            ("llama4.rope.scaling.factor", MetadataValue::F32(4.0)),
+        ],
+        &[],
+        Vec::new(),
+    );
+    refused(&yarn, &["YaRN", "llama4.rope.scaling.type"]);
+    // A step of 0: no expert layers, as llama.cpp reads it, so the experts' layers lack
+    // their dense MLPs.
+    let key = "llama4.interleave_moe_layer_step";
+    let dense = rebuild(&file, &[(key, MetadataValue::U32(0))], &[], Vec::new());
+    refused(&dense, &["blk.1.ffn_gate.weight"]);
     // A pattern of one full-attention layer in two: chunks on layers 0 and 2 only.
     let key = "llama4.attention.sliding_window_pattern";
     let two = rebuild(&file, &[(key, MetadataValue::U32(2))], &[], Vec::new());

@@ -17,6 +17,7 @@ use common::{family_model_path, Runner};
 use engine::gguf::GgufFile;
 use engine::model::{LoadOptions, Mlp, Model, ModelConfig};
 use engine::tokenizer::Tokenizer;
+use pools::KvDtype;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -569,4 +570,16 @@ fn llama4_with_interleaved_experts_and_nope_layers_agrees_with_llama_cpp() {
             Mlp::Dense { .. } => assert!(i % 2 == 0),
         }
     }
+}
+
+/// Llama 4 past its first chunk: a prompt of 8,506 tokens, so its last 314 positions and the
+/// 16 generated ones attend within the second chunk of 8,192 (attending across it instead
+/// changes llama.cpp's probabilities by up to 0.95), and the NoPE layer scales its queries
+/// (by 1.07 there: within the tolerance, which mistral3's test checks).
+#[test]
+fn llama4_past_its_first_chunk_agrees_with_llama_cpp() {
+    let (file, tok, fixture) = open_checked("llama4_long");
+    let model = Model::from_gguf(&file).unwrap();
+    let mut runner = Runner::sized(model, 16, 9216, KvDtype::F32, 9216);
+    assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE);
 }

@@ -263,8 +263,9 @@ pub trait ForwardModel: Send {
         }
     }
 
-    /// Layers that attend through a sliding window (their K/V of tokens past the window is
-    /// kept with the other layers' but never read again by requests extending further).
+    /// Layers that attend through a sliding window or in chunks (their K/V of tokens past the
+    /// window, or before the current chunk, is kept with the other layers' but never read
+    /// again by requests extending further).
     fn sliding_window_layers(&self) -> usize {
         0
     }
@@ -329,7 +330,7 @@ impl ForwardModel for Model {
         self.weights()
             .layers
             .iter()
-            .filter(|l| l.window.is_some())
+            .filter(|l| l.window.is_some() || l.chunk.is_some())
             .count()
     }
 }

@@ -346,10 +346,11 @@ impl Weights {
             let p = plan(i);
             if p.rope >= ropes.len() || p.window == Some(0) || p.chunk == Some(0) {
                 return Err(ModelError::Shape(format!(
-                    "layer {i}: RoPE table {} of {}, window {:?}",
+                    "layer {i}: RoPE table {} of {}, window {:?}, chunk {:?}",
                     p.rope,
                     ropes.len(),
-                    p.window
+                    p.window,
+                    p.chunk
                 )));
             }
             layers.push(LayerWeights::load(file, i, &config, p)?);

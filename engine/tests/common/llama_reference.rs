@@ -114,7 +114,8 @@ pub fn assert_agrees_with_fixture<M: ForwardModel>(
         runner.release(req);
         runner.flush();
         at_least_16 += usize::from(matched >= 16);
-        report.push(format!("{matched:2} of 32: {text:?}"));
+        let shown: String = text.chars().take(80).collect();
+        report.push(format!("{matched:2} of {}: {shown:?}", ref_greedy.len()));
     }
     eprintln!("greedy agreement with llama.cpp:\n{}", report.join("\n"));
     assert!(

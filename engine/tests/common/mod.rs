@@ -107,10 +107,21 @@ impl<M: ForwardModel> Runner<M> {
     }
 
     pub fn with_dtype(model: M, page_size: usize, num_slots: usize, dtype: KvDtype) -> Self {
+        Self::sized(model, page_size, num_slots, dtype, 2048)
+    }
+
+    /// A runner whose requests may hold up to `max_context_len` tokens.
+    pub fn sized(
+        model: M,
+        page_size: usize,
+        num_slots: usize,
+        dtype: KvDtype,
+        max_context_len: usize,
+    ) -> Self {
         let size = KvPoolSize {
             num_slots,
             req_rows: 8,
-            max_context_len: 2048,
+            max_context_len,
         };
         let kv = model.new_kv(model.kv_layout(dtype), size).unwrap();
         let mut cache = KvCache::new(KvCacheConfig {

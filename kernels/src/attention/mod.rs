@@ -159,7 +159,7 @@ pub fn paged_attention_windowed(
     paged_attention_with_rules(shape, rules, batch, q, k_cache, v_cache, out)
 }
 
-/// [`paged_attention`] under a layer's [`ScoreRules`] (window, soft-capping).
+/// [`paged_attention`] under a layer's [`ScoreRules`] (window, chunks, soft-capping, scale).
 pub fn paged_attention_with_rules(
     shape: &AttentionShape,
     rules: ScoreRules,

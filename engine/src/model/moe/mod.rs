@@ -212,7 +212,8 @@ impl MoeWeights {
     }
 
     /// `out[t] = sum over the token's experts of weight * down(silu(gate x) * up x)` for the
-    /// `t` rows of `x` (`[t, hidden]`).
+    /// `t` rows of `x` (`[t, hidden]`); where the plan weighs inputs, the sum of
+    /// `down(silu(gate wx) * up wx)` over `wx = weight * x`.
     pub fn forward(
         &self,
         x: &[f32],

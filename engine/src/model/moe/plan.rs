@@ -107,6 +107,7 @@ pub fn with_shared_experts(
             .unwrap_or(false),
         scale,
         groups,
+        choose_by_logits: false,
     };
     routing
         .validate(experts, top_k)

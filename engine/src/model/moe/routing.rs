@@ -40,6 +40,9 @@ pub struct Routing {
     /// its two best (biased) probabilities, and only the experts of the `used` best groups
     /// can be chosen (`expert_group_count`, `expert_group_used_count`).
     pub groups: Option<(usize, usize)>,
+    /// The experts are chosen by their raw logits (no bias, no groups), their weights still
+    /// the gating's (Llama 4: in f32 a sigmoid ties logits its rounding cannot tell apart).
+    pub choose_by_logits: bool,
 }
 
 impl Default for Routing {
@@ -50,6 +53,7 @@ impl Default for Routing {
             normalize: true,
             scale: 1.0,
             groups: None,
+            choose_by_logits: false,
         }
     }
 }
@@ -97,6 +101,12 @@ impl Routing {
             }
             Gating::Sigmoid => logits.iter().map(|l| 1.0 / (1.0 + (-l).exp())).collect(),
         };
+        if self.choose_by_logits {
+            let mut order: Vec<usize> = (0..logits.len()).collect();
+            order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
+            order.truncate(top_k);
+            return self.weigh(order.into_iter().map(|e| (e, probs[e])).collect());
+        }
         let mut select = probs.clone();
         if let Some(bias) = bias {
             select.iter_mut().zip(bias).for_each(|(s, b)| *s += b);
@@ -107,7 +117,11 @@ impl Routing {
         let mut order: Vec<usize> = (0..logits.len()).collect();
         order.sort_by(|&a, &b| select[b].total_cmp(&select[a]).then(a.cmp(&b)));
         order.truncate(top_k);
-        let mut picks: Vec<(usize, f32)> = order.into_iter().map(|e| (e, probs[e])).collect();
+        self.weigh(order.into_iter().map(|e| (e, probs[e])).collect())
+    }
+
+    /// The chosen experts' weights, renormalized and scaled as the rule says.
+    fn weigh(&self, mut picks: Vec<(usize, f32)>) -> Vec<(usize, f32)> {
         if self.normalize {
             let sum: f32 = picks.iter().map(|p| p.1).sum();
             let sum = sum.max(MIN_WEIGHT_SUM);
@@ -188,6 +202,24 @@ mod tests {
     }
 
     #[test]
+    fn logits_the_sigmoid_rounds_together_are_still_told_apart() {
+        let routing = Routing {
+            gating: Gating::Sigmoid,
+            normalize: false,
+            choose_by_logits: true,
+            ..Routing::default()
+        };
+        // Both sigmoids round to 1.0 in f32: by them expert 0 would win the tie.
+        let picks = routing.route(&[20.0, 21.0, -3.0], 1, None);
+        assert_eq!(picks, [(1, 1.0)]);
+        let by_probs = Routing {
+            choose_by_logits: false,
+            ..routing
+        };
+        assert_eq!(by_probs.route(&[20.0, 21.0, -3.0], 1, None), [(0, 1.0)]);
+    }
+
+    #[test]
     fn only_the_experts_of_the_best_groups_compete() {
         // Groups {0,1}, {2,3}, {4,5}: sums of their two best 0.9+0.1, 0.5+0.5, 0.8+0.0.
         let probs = [0.9f32, 0.1, 0.5, 0.5, 0.8, 0.0];
@@ -197,6 +229,7 @@ mod tests {
             normalize: true,
             scale: 2.5,
             groups: Some((3, 2)),
+            choose_by_logits: false,
         };
         let picks = grouped.route(&logits, 2, None);
         // Group {4,5} (sum 0.8) is out, so expert 4 cannot win over expert 2.
