@@ -101,27 +101,23 @@ impl Routing {
             }
             Gating::Sigmoid => logits.iter().map(|l| 1.0 / (1.0 + (-l).exp())).collect(),
         };
-        if self.choose_by_logits {
-            let mut order: Vec<usize> = (0..logits.len()).collect();
-            order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
-            order.truncate(top_k);
-            return self.weigh(order.into_iter().map(|e| (e, probs[e])).collect());
-        }
-        let mut select = probs.clone();
-        if let Some(bias) = bias {
-            select.iter_mut().zip(bias).for_each(|(s, b)| *s += b);
-        }
-        if let Some((groups, used)) = self.groups {
-            mask_groups(&mut select, groups, used);
-        }
+        let select = match self.choose_by_logits {
+            true => logits.to_vec(),
+            false => {
+                let mut select = probs.clone();
+                if let Some(bias) = bias {
+                    select.iter_mut().zip(bias).for_each(|(s, b)| *s += b);
+                }
+                if let Some((groups, used)) = self.groups {
+                    mask_groups(&mut select, groups, used);
+                }
+                select
+            }
+        };
         let mut order: Vec<usize> = (0..logits.len()).collect();
         order.sort_by(|&a, &b| select[b].total_cmp(&select[a]).then(a.cmp(&b)));
         order.truncate(top_k);
-        self.weigh(order.into_iter().map(|e| (e, probs[e])).collect())
-    }
-
-    /// The chosen experts' weights, renormalized and scaled as the rule says.
-    fn weigh(&self, mut picks: Vec<(usize, f32)>) -> Vec<(usize, f32)> {
+        let mut picks: Vec<(usize, f32)> = order.into_iter().map(|e| (e, probs[e])).collect();
         if self.normalize {
             let sum: f32 = picks.iter().map(|p| p.1).sum();
             let sum = sum.max(MIN_WEIGHT_SUM);
