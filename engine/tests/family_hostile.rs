@@ -457,3 +457,63 @@ fn broken_llama4_parts_are_refused_by_name() {
     let chunks: Vec<Option<usize>> = model.weights().layers.iter().map(|l| l.chunk).collect();
     assert_eq!(chunks, [Some(8192), None, Some(8192), None]);
 }
+
+#[test]
+fn broken_qwen35_parts_are_refused_by_name() {
+    let file = open("qwen35");
+    let sections = |s: [u32; 4]| MetadataValue::Array(s.map(MetadataValue::U32).to_vec());
+    for (key, value) in [
+        ("qwen35.ssm.conv_kernel", MetadataValue::U32(0)),
+        ("qwen35.ssm.state_size", MetadataValue::U32(1 << 20)),
+        // 96 is not 4 value heads of 32.
+        ("qwen35.ssm.inner_size", MetadataValue::U32(96)),
+        ("qwen35.full_attention_interval", MetadataValue::U32(0)),
+        ("qwen35.rope.dimension_sections", MetadataValue::U32(3)),
+        // Sector 1 of [2, 0, 2, 0] reads the fourth section: position 0 for text.
+        ("qwen35.rope.dimension_sections", sections([2, 0, 2, 0])),
+        ("qwen35.rope.dimension_sections", sections([0, 0, 0, 0])),
+        (
+            "qwen35.attention.recurrent_layers",
+            MetadataValue::Array(vec![MetadataValue::Bool(true); 5]),
+        ),
+    ] {
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+    // Three value heads cannot share two key heads.
+    let uneven = rebuild(
+        &file,
+        &[
+            ("qwen35.ssm.time_step_rank", MetadataValue::U32(3)),
+            ("qwen35.ssm.inner_size", MetadataValue::U32(96)),
+        ],
+        &[],
+        Vec::new(),
+    );
+    refused(&uneven, &["qwen35.ssm.time_step_rank"]);
+    for missing in [
+        "blk.0.ssm_a",
+        "blk.1.ssm_conv1d.weight",
+        "blk.3.attn_gate.weight",
+        "blk.2.attn_q_norm.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let nan = f32_tensor("blk.0.ssm_a", &[4], &[-1.0, f32::NAN, -1.0, -1.0]);
+    refused(&rebuild(&file, &[], &[], vec![nan]), &["not finite"]);
+    let conv = f32_tensor("blk.0.ssm_conv1d.weight", &[256, 4], &[0.0; 1024]);
+    refused(
+        &rebuild(&file, &[], &[], vec![conv]),
+        &["blk.0.ssm_conv1d.weight"],
+    );
+    // The file's own flags choose the delta nets: here every other layer.
+    let flags = (0..6).map(|i| MetadataValue::Bool(i % 2 == 0)).collect();
+    let key = "qwen35.attention.recurrent_layers";
+    let other = rebuild(
+        &file,
+        &[(key, MetadataValue::Array(flags))],
+        &[],
+        Vec::new(),
+    );
+    // Layer 1 was a delta net in the file: as an attention layer it lacks its query.
+    refused(&other, &["blk.1.attn_q.weight"]);
+}

@@ -28,6 +28,7 @@ mod module_graph;
 mod openai_sdk;
 mod pre_tokenizers;
 mod reasoning;
+mod recurrent_serving;
 mod rope_freqs;
 mod sampling_properties;
 mod sampling_stop;

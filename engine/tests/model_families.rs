@@ -583,3 +583,56 @@ fn llama4_past_its_first_chunk_agrees_with_llama_cpp() {
     let mut runner = Runner::sized(model, 16, 9216, KvDtype::F32, 9216);
     assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE);
 }
+
+/// Which of `model`'s layers are delta nets, and the K/V layers the others take.
+fn assert_hybrid_layers(model: &Model, delta_nets: &[bool]) {
+    let kinds: Vec<bool> = (model.weights().layers.iter())
+        .map(|l| l.delta_net.is_some())
+        .collect();
+    assert_eq!(kinds, delta_nets);
+    let attention = delta_nets.iter().filter(|&&d| !d).count();
+    assert_eq!(model.kv_layout(KvDtype::F32).num_layers, attention);
+    // Per delta net: three earlier inputs of 256 channels, and four 32x32 head states.
+    let per_layer = (3 * 256 + 4 * 32 * 32) * 4;
+    let delta_layers = delta_nets.len() - attention;
+    assert_eq!(model.recurrent_state_bytes(), delta_layers * per_layer);
+}
+
+/// Qwen3.5 (`qwen35`): gated delta nets carrying a state per request in four layers of six
+/// (`full_attention_interval` 3), attention with a sigmoid gate per query head and partial
+/// RoPE in the others; the prompt split into passes, token by token or batched gives the
+/// same bits, and a request resumed from the tree's K/V alone is refused.
+#[test]
+fn qwen35_with_delta_nets_and_gated_attention_agrees_with_llama_cpp() {
+    check_family("qwen35");
+    let file = GgufFile::open(family_model_path("qwen35")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_hybrid_layers(&model, &[true, true, false, true, true, false]);
+    let gated: Vec<bool> = model
+        .weights()
+        .layers
+        .iter()
+        .map(|l| l.query_gate)
+        .collect();
+    assert_eq!(gated, [false, false, true, false, false, true]);
+}
+
+/// Qwen3.5-MoE (`qwen35moe`): Qwen3.5's layers with softmax-routed experts, renormalized,
+/// beside a shared expert scaled by its sigmoid gate.
+#[test]
+fn qwen35moe_with_delta_nets_and_gated_shared_experts_agrees_with_llama_cpp() {
+    check_family("qwen35moe");
+    let file = GgufFile::open(family_model_path("qwen35moe")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_hybrid_layers(&model, &[true, true, false, true, true, false]);
+    assert_experts(&model, (8, 2, 64));
+    for layer in &model.weights().layers {
+        let Mlp::Experts(moe) = &layer.mlp else {
+            unreachable!()
+        };
+        assert!(moe.plan.routing.normalize);
+        let shared = moe.shared.as_ref().unwrap();
+        assert_eq!(shared.width, 128);
+        assert!(shared.gate.is_some());
+    }
+}

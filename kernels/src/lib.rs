@@ -7,6 +7,7 @@ pub mod attention;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod cuda_index;
+pub mod delta_net;
 pub mod kv_indices;
 pub mod matmul;
 pub mod norm;

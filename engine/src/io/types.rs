@@ -238,6 +238,11 @@ impl Pooling {
 pub struct ServerInfo {
     pub waiting_requests: usize,
     pub running_requests: usize,
+    /// Requests that may run at once (fewer than configured where their recurrent states
+    /// would take more than half the KV budget).
+    pub max_running_requests: usize,
+    /// Bytes of recurrent state each running request holds (0 for attention alone).
+    pub recurrent_bytes_per_request: usize,
     pub kv_capacity_tokens: usize,
     pub kv_free_tokens: usize,
     pub kv_evictable_tokens: usize,

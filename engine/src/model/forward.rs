@@ -9,9 +9,11 @@
 //! log-probability block by block. Which of the optional steps run is the family's choice,
 //! made when it loads ([`super::LayerPlan`], [`ModelConfig`]).
 
+use super::delta_net::DeltaScratch;
 use super::lora::{adapter_segments, LoraAdapter, Target};
 use super::mla::MlaScratch;
 use super::moe::MoeScratch;
+use super::recurrent::RecurrentStates;
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
@@ -57,6 +59,9 @@ struct Scratch {
     mla: MlaScratch,
     /// Latent attention's per-head value outputs.
     head_values: Vec<f32>,
+    /// Each query head's output gate (Qwen3.5's attention layers).
+    gate: Vec<f32>,
+    delta: DeltaScratch,
 }
 
 /// A loaded model ready to run batches.
@@ -65,6 +70,10 @@ pub struct Model {
     /// LoRA adapters a batch's requests may name, by number (`None`: unloaded; numbers are
     /// never reused, so a request can never run another adapter than it named).
     adapters: Vec<Option<LoraAdapter>>,
+    /// Each layer's K/V layer in the pool; `None` for a delta net, which keeps a recurrent
+    /// state per request instead.
+    kv_layers: Vec<Option<usize>>,
+    recurrent: RecurrentStates,
     scratch: Scratch,
 }
 
@@ -118,11 +127,31 @@ impl Model {
     }
 
     pub fn from_weights(weights: Weights) -> Self {
+        let mut attention_layers = 0;
+        let kv_layers = (weights.layers.iter())
+            .map(|l| match l.delta_net {
+                Some(_) => None,
+                None => {
+                    attention_layers += 1;
+                    Some(attention_layers - 1)
+                }
+            })
+            .collect();
+        let shapes = (weights.layers.iter())
+            .filter_map(|l| l.delta_net.as_ref().map(|d| d.shape))
+            .collect();
         Self {
             weights,
             adapters: Vec::new(),
+            kv_layers,
+            recurrent: RecurrentStates::new(shapes),
             scratch: Scratch::default(),
         }
+    }
+
+    /// Bytes of recurrent state one request holds (0 for a model of attention alone).
+    pub fn recurrent_state_bytes(&self) -> usize {
+        self.recurrent.bytes_per_request()
     }
 
     /// LoRA adapter numbers given out so far (loaded or since unloaded).
@@ -148,6 +177,13 @@ impl Model {
     pub fn add_adapter(&mut self, adapter: LoraAdapter) -> Result<u32, ModelError> {
         for (i, layer) in self.weights.layers.iter().enumerate() {
             let mlp = adapter.updates(i, Target::GateUp) || adapter.updates(i, Target::Down);
+            let attention =
+                adapter.updates(i, Target::Qkv) || adapter.updates(i, Target::AttnOutput);
+            if attention && (layer.delta_net.is_some() || layer.query_gate) {
+                return Err(ModelError::Adapter(format!(
+                    "it updates the attention of layer {i}, a delta net or gated attention"
+                )));
+            }
             if mlp && matches!(layer.mlp, Mlp::Experts(_)) {
                 return Err(ModelError::Adapter(format!(
                     "it updates the MLP of layer {i}, a mixture of experts"
@@ -175,7 +211,7 @@ impl Model {
     pub fn kv_layout(&self, dtype: KvDtype) -> KvLayout {
         let c = &self.weights.config;
         KvLayout {
-            num_layers: c.num_layers,
+            num_layers: self.kv_layers.iter().flatten().count(),
             num_kv_heads: c.num_kv_heads,
             head_dim: c.head_dim,
             dtype,
@@ -191,16 +227,22 @@ impl Model {
         kv: &mut KvStorage,
     ) -> Result<&[f32], ModelError> {
         self.validate(batch, kv)?;
+        self.recurrent.begin(batch)?;
         // The whole pass runs on a pool thread: each of its ~120 parallel operations then
         // splits among threads that are already awake, instead of parking the caller on a
         // condition variable and waking it again around every operation.
-        rayon::scope(|_| self.run(batch, kv))
+        rayon::scope(|_| self.run(batch, kv))?;
+        self.recurrent.finish(batch);
+        Ok(&self.scratch.logits)
     }
 
-    fn run(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<&[f32], ModelError> {
+    fn run(&mut self, batch: &ForwardBatch, kv: &mut KvStorage) -> Result<(), ModelError> {
         let w = &self.weights;
         let c = &w.config;
         let s = &mut self.scratch;
+        let recurrent = &mut self.recurrent;
+        let kv_layers = &self.kv_layers;
+        let mut recurrent_layer = 0;
         let adapted = Adapted {
             adapters: &self.adapters,
             segments: adapter_segments(&batch.adapters, &batch.q_indptr),
@@ -233,52 +275,76 @@ impl Model {
             pre_norm(&s.x, lw.attn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
             s.qkv.resize(t * lw.qkv.n_out(), 0.0);
             lw.qkv.matmul(&s.normed, t, &mut s.qkv, &mut s.tmp)?;
-            if let Some(mla) = &lw.mla {
-                let r = lw.rope.ok_or_else(|| {
-                    ModelError::Batch(format!("latent attention layer {layer} has no RoPE"))
-                })?;
-                let (rope, angles) = (&w.ropes[r], &s.angles[r]);
+            if let Some(net) = &lw.delta_net {
+                let rows = &batch.req_pool_indices;
+                let (mut conv, mut ssm) = recurrent.layer(recurrent_layer, rows)?;
+                recurrent_layer += 1;
                 let eps = c.rms_norm_eps;
-                mla.queries_and_keys(&s.qkv, t, eps, rope, angles, &mut s.mla, &mut s.q, &mut s.k)?;
-                s.v.clear();
+                let (q_indptr, delta, attn) = (&batch.q_indptr, &mut s.delta, &mut s.attn);
+                net.mix(&s.qkv, t, q_indptr, &mut conv, &mut ssm, eps, delta, attn)?;
             } else {
-                adapted.apply(layer, Target::Qkv, &s.normed, hidden, &mut s.qkv);
-                if let Some(bias) = &lw.qkv_bias {
-                    s.qkv
-                        .chunks_exact_mut(bias.len())
-                        .for_each(|row| add_in_place(row, bias));
-                }
-                split_qkv(&s.qkv, q_dim, kv_dim, &mut s.q, &mut s.k, &mut s.v);
-                if let (Some(q_norm), Some(k_norm)) = (&lw.q_norm, &lw.k_norm) {
-                    norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
-                    norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
-                }
-                if let Some(r) = lw.rope {
+                let kv_layer =
+                    kv_layers.get(layer).copied().flatten().ok_or_else(|| {
+                        ModelError::Batch(format!("layer {layer} has no K/V layer"))
+                    })?;
+                if let Some(mla) = &lw.mla {
+                    let r = lw.rope.ok_or_else(|| {
+                        ModelError::Batch(format!("latent attention layer {layer} has no RoPE"))
+                    })?;
                     let (rope, angles) = (&w.ropes[r], &s.angles[r]);
-                    rope.apply_angles(&mut s.q, c.num_heads, angles)?;
-                    rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+                    let eps = c.rms_norm_eps;
+                    mla.queries_and_keys(
+                        &s.qkv, t, eps, rope, angles, &mut s.mla, &mut s.q, &mut s.k,
+                    )?;
+                    s.v.clear();
+                } else {
+                    adapted.apply(layer, Target::Qkv, &s.normed, hidden, &mut s.qkv);
+                    if let Some(bias) = &lw.qkv_bias {
+                        s.qkv
+                            .chunks_exact_mut(bias.len())
+                            .for_each(|row| add_in_place(row, bias));
+                    }
+                    let q_width = if lw.query_gate { 2 * q_dim } else { q_dim };
+                    split_qkv(&s.qkv, q_width, kv_dim, &mut s.q, &mut s.k, &mut s.v);
+                    if lw.query_gate {
+                        split_query_gate(&mut s.q, &mut s.gate, c.head_dim, &mut s.tmp);
+                    }
+                    if let (Some(q_norm), Some(k_norm)) = (&lw.q_norm, &lw.k_norm) {
+                        norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
+                        norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
+                    }
+                    if let Some(r) = lw.rope {
+                        let (rope, angles) = (&w.ropes[r], &s.angles[r]);
+                        rope.apply_angles(&mut s.q, c.num_heads, angles)?;
+                        rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+                    }
                 }
-            }
-            if let Some(temperature) = &lw.temperature {
-                temperature.scale_queries(&batch.positions, &mut s.q);
-            }
-            kv.set_kv(layer, &batch.out_cache_loc, &s.k, &s.v)?;
-            let (k_cache, v_cache) = kv
-                .layer(layer)
-                .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {layer}")))?;
-            s.attn.resize(t * q_dim, 0.0);
-            let rules = ScoreRules {
-                window: lw.window,
-                chunk: lw.chunk,
-                softcap: c.attn_logit_softcap,
-                scale: c.score_scale,
-            };
-            let sinks = lw.attn_sinks.as_deref();
-            let attn = &mut s.attn;
-            paged_attention_with_sinks(&shape, rules, sinks, &paged, &s.q, k_cache, v_cache, attn)?;
-            if let Some(mla) = &lw.mla {
-                mla.values(&s.attn, t, &mut s.mla, &mut s.head_values)?;
-                std::mem::swap(&mut s.attn, &mut s.head_values);
+                if let Some(temperature) = &lw.temperature {
+                    temperature.scale_queries(&batch.positions, &mut s.q);
+                }
+                kv.set_kv(kv_layer, &batch.out_cache_loc, &s.k, &s.v)?;
+                let (k_cache, v_cache) = kv
+                    .layer(kv_layer)
+                    .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {kv_layer}")))?;
+                s.attn.resize(t * q_dim, 0.0);
+                let rules = ScoreRules {
+                    window: lw.window,
+                    chunk: lw.chunk,
+                    softcap: c.attn_logit_softcap,
+                    scale: c.score_scale,
+                };
+                let sinks = lw.attn_sinks.as_deref();
+                let attn = &mut s.attn;
+                paged_attention_with_sinks(
+                    &shape, rules, sinks, &paged, &s.q, k_cache, v_cache, attn,
+                )?;
+                if lw.query_gate {
+                    gate_outputs(&mut s.attn, &s.gate);
+                }
+                if let Some(mla) = &lw.mla {
+                    mla.values(&s.attn, t, &mut s.mla, &mut s.head_values)?;
+                    std::mem::swap(&mut s.attn, &mut s.head_values);
+                }
             }
             let attn_width = lw.attn_output.k_in();
             s.proj.resize(t * hidden, 0.0);
@@ -365,7 +431,7 @@ impl Model {
                 .collect();
             s.scores.extend(scored);
         }
-        Ok(&s.logits)
+        Ok(())
     }
 
     fn validate(&self, batch: &ForwardBatch, kv: &KvStorage) -> Result<(), ModelError> {
@@ -428,6 +494,25 @@ fn split_qkv(
         q.extend_from_slice(&row[..q_dim]);
         k.extend_from_slice(&row[q_dim..q_dim + kv_dim]);
         v.extend_from_slice(&row[q_dim + kv_dim..]);
+    }
+}
+
+/// Splits query rows holding each head's query then its gate (`[tokens, heads * 2 * d]`)
+/// into the queries, left in `q`, and the gates.
+fn split_query_gate(q: &mut Vec<f32>, gate: &mut Vec<f32>, d: usize, tmp: &mut Vec<f32>) {
+    tmp.clear();
+    gate.clear();
+    for head in q.chunks_exact(2 * d) {
+        tmp.extend_from_slice(&head[..d]);
+        gate.extend_from_slice(&head[d..]);
+    }
+    std::mem::swap(q, tmp);
+}
+
+/// Multiplies each attention output by the sigmoid of its gate.
+fn gate_outputs(attn: &mut [f32], gate: &[f32]) {
+    for (a, &g) in attn.iter_mut().zip(gate) {
+        *a /= 1.0 + (-g).exp();
     }
 }
 

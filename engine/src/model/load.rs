@@ -5,7 +5,7 @@
 
 use super::smollm3;
 use super::{deepseek2, gemma2, gemma3, glm4moe, gpt_oss, granite, llama, llama4, minimax_m2};
-use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen3moe};
+use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen35, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
@@ -31,7 +31,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 18] = [
+const FAMILIES: [(&str, LoadWeights); 20] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -50,6 +50,8 @@ const FAMILIES: [(&str, LoadWeights); 18] = [
     (minimax_m2::ARCHITECTURE, minimax_m2::load),
     (mistral3::ARCHITECTURE, mistral3::load),
     (llama4::ARCHITECTURE, llama4::load),
+    (qwen35::ARCHITECTURE, qwen35::load),
+    (qwen35::MOE_ARCHITECTURE, qwen35::load),
 ];
 
 /// The architectures [`load`] accepts.

@@ -6,6 +6,7 @@
 
 mod batch;
 mod config;
+mod delta_net;
 mod device;
 mod forward;
 #[cfg(feature = "cuda")]
@@ -18,6 +19,7 @@ pub mod lora;
 mod mla;
 pub mod moe;
 mod nextn;
+mod recurrent;
 mod rope;
 pub mod scripted;
 mod sliding;
@@ -40,6 +42,7 @@ mod phi3;
 mod qwen2;
 mod qwen2moe;
 mod qwen3;
+mod qwen35;
 mod qwen3moe;
 mod smollm3;
 
@@ -269,6 +272,14 @@ pub trait ForwardModel: Send {
     fn sliding_window_layers(&self) -> usize {
         0
     }
+
+    /// Bytes of recurrent state each running request holds beside its K/V (Qwen3.5's delta
+    /// nets); 0 for a model of attention alone. Such a state cannot be rebuilt from a cached
+    /// prefix's K/V, so the scheduler reuses no prefixes and drafts no tokens for a model
+    /// that has one.
+    fn recurrent_state_bytes(&self) -> usize {
+        0
+    }
 }
 
 impl ForwardModel for Model {
@@ -324,6 +335,10 @@ impl ForwardModel for Model {
 
     fn adapter_base(&self) -> Option<ModelConfig> {
         Some(self.config().clone())
+    }
+
+    fn recurrent_state_bytes(&self) -> usize {
+        Model::recurrent_state_bytes(self)
     }
 
     fn sliding_window_layers(&self) -> usize {

@@ -2,11 +2,13 @@
 //! GGUF's standard ones (`blk.N.attn_q.weight`, ...), shared by every family; a family says
 //! which optional parts its layers have ([`LayerPlan`]).
 
+use super::delta_net::{projection_tensors, projection_widths, DeltaNet};
 use super::mla::{LatentAttention, MlaPlan};
 use super::moe::{MoePlan, MoeWeights};
 use super::temperature::AttentionTemperature;
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
+use kernels::delta_net::DeltaShape;
 use kernels::matmul::QMatrix;
 use kernels::quant::dequantize;
 use kernels::rope::Rope;
@@ -156,6 +158,11 @@ pub struct LayerPlan {
     pub chunk: Option<usize>,
     /// Q and K RMS-normalized per head without weights (Llama 4's RoPE layers).
     pub unit_qk_norm: bool,
+    /// Each query head's projection is followed by as many gate rows, and the head's
+    /// attention output is multiplied by their sigmoid (Qwen3.5's attention layers).
+    pub query_gate: bool,
+    /// A gated delta net instead of attention (Qwen3.5's linear-attention layers).
+    pub delta_net: Option<DeltaShape>,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -175,6 +182,11 @@ pub struct LayerWeights {
     pub qkv: FusedLinear,
     /// The parts of multi-head latent attention after its first projection.
     pub mla: Option<Box<LatentAttention>>,
+    /// A delta net's own parts: `qkv` is then its fused in-projection and `attn_output`
+    /// its `ssm_out`; the layer has no K/V.
+    pub delta_net: Option<Box<DeltaNet>>,
+    /// The query rows carry an output gate per head (see [`LayerPlan::query_gate`]).
+    pub query_gate: bool,
     /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
     pub qkv_bias: Option<Vec<f32>>,
     /// `[head_dim]` each.
@@ -211,19 +223,22 @@ impl LayerWeights {
         let optional = |on: bool, part: &str, len: usize| -> Result<Option<Vec<f32>>, ModelError> {
             on.then(|| vector(file, &name(part), len)).transpose()
         };
+        let q_width = if plan.query_gate { 2 * q_dim } else { q_dim };
         let qkv_bias = if plan.qkv_bias {
             let bias = |part: &str, len| vector(file, &format!("blk.{i}.{part}.bias"), len);
-            let mut b = bias("attn_q", q_dim)?;
+            let mut b = bias("attn_q", q_width)?;
             b.extend(bias("attn_k", kv_dim)?);
             b.extend(bias("attn_v", kv_dim)?);
             Some(b)
         } else {
             None
         };
-        let qkv = if let Some(mla) = &plan.mla {
+        let qkv = if plan.delta_net.is_some() {
+            FusedLinear::load(file, &projection_tensors(i), hidden)?
+        } else if let Some(mla) = &plan.mla {
             FusedLinear::load(file, &mla.first_tensors(i), hidden)?
         } else if plan.fused_tensors {
-            FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_dim, kv_dim, kv_dim])?
+            FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_width, kv_dim, kv_dim])?
         } else {
             FusedLinear::load(
                 file,
@@ -261,7 +276,19 @@ impl LayerWeights {
         };
         // What attention gives `attn_output`: every query head's row, or with latent
         // attention every head's value output.
-        let attn_out_in = plan.mla.map_or(q_dim, |mla| config.num_heads * mla.v_dim);
+        let attn_out_in = match (&plan.delta_net, &plan.mla) {
+            (Some(shape), _) => shape.value_dim(),
+            (None, Some(mla)) => config.num_heads * mla.v_dim,
+            (None, None) => q_dim,
+        };
+        let attn_output = match plan.delta_net {
+            Some(_) => single(file, &name("ssm_out"), attn_out_in, hidden)?,
+            None => single(file, &name("attn_output"), attn_out_in, hidden)?,
+        };
+        let delta_net = match plan.delta_net {
+            Some(shape) => Some(Box::new(DeltaNet::load(file, i, shape)?)),
+            None => None,
+        };
         let mla = match plan.mla {
             Some(mla) => Some(Box::new(LatentAttention::load(file, i, config, mla)?)),
             None => None,
@@ -270,6 +297,8 @@ impl LayerWeights {
             attn_norm: optional(!plan.no_pre_norms, "attn_norm", hidden)?,
             qkv,
             mla,
+            delta_net,
+            query_gate: plan.query_gate,
             qkv_bias,
             // Without weights, a norm of ones (Llama 4's RMS norm before attention).
             q_norm: match plan.unit_qk_norm {
@@ -280,7 +309,7 @@ impl LayerWeights {
                 true => Some(vec![1.0; d]),
                 false => optional(plan.qk_norm, "attn_k_norm", k_norm_len)?,
             },
-            attn_output: single(file, &name("attn_output"), attn_out_in, hidden)?,
+            attn_output,
             attn_output_bias: plan
                 .attn_output_bias
                 .then(|| vector(file, &format!("blk.{i}.attn_output.bias"), hidden))
@@ -301,9 +330,10 @@ impl LayerWeights {
                 "blk.{i}.attn_sinks.weight holds a value that is not finite"
             )));
         }
-        let widths = match &plan.mla {
-            Some(mla) => mla.first_widths(config.num_heads).to_vec(),
-            None => vec![q_dim, kv_dim, kv_dim],
+        let widths = match (&plan.delta_net, &plan.mla) {
+            (Some(shape), _) => projection_widths(shape).to_vec(),
+            (None, Some(mla)) => mla.first_widths(config.num_heads).to_vec(),
+            (None, None) => vec![q_width, kv_dim, kv_dim],
         };
         if layer.qkv.widths != widths {
             return Err(ModelError::Shape(format!(

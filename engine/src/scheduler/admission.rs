@@ -273,7 +273,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         }
-        if req.staged.is_none() {
+        if req.staged.is_none() && self.reuses_prefixes {
             // Evicted (and spilled) while it waited: read it back rather than recompute.
             match self.start_load(req) {
                 Some(back) => req = back,
@@ -289,11 +289,14 @@ impl<M: ForwardModel> Scheduler<M> {
         let ids = req.fill_ids();
         // At least the last token is computed; prompt scores still due need the logits
         // of the token before each, so the cached prefix stops there.
-        let key_len = (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1));
+        let key_len = match self.reuses_prefixes {
+            true => (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1)),
+            false => 0,
+        };
         let key = &ids[..key_len];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
         // Only the part it may find cached is worth waiting for.
-        if self.shares_uncached_prefix(&req, &ids[..=key_len], cached) {
+        if self.reuses_prefixes && self.shares_uncached_prefix(&req, &ids[..=key_len], cached) {
             return Admission::Later(req);
         }
         let kv = match self.cache.admit(req.ns, key) {

@@ -178,6 +178,9 @@ pub struct Scheduler<M: ForwardModel> {
     retiring_adapters: Vec<u32>,
     /// Each LoRA adapter's name, by number: its requests' metric label.
     adapter_names: Vec<String>,
+    /// Whether a request may start from a cached prefix: not for a model whose recurrent
+    /// state the prefix's K/V cannot restore.
+    reuses_prefixes: bool,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -186,9 +189,14 @@ impl<M: ForwardModel> Scheduler<M> {
         cache: KvCache,
         kv: M::Kv,
         tokenizer: Arc<Tokenizer>,
-        config: SchedulerConfig,
+        mut config: SchedulerConfig,
         shared: Arc<Shared>,
     ) -> (Self, Sender<Command>) {
+        let reuses_prefixes = model.recurrent_state_bytes() == 0;
+        if !reuses_prefixes {
+            // A rejected draft would leave its tokens in the recurrent state.
+            config.speculative_draft_tokens = 0;
+        }
         let eos_ids = tokenizer.stop_token_ids().to_vec();
         let ratio = config.init_new_token_ratio;
         // The scheduler owns its inbox; whoever drives it gets the sending end.
@@ -225,6 +233,7 @@ impl<M: ForwardModel> Scheduler<M> {
             retired_adapters: Default::default(),
             retiring_adapters: Vec::new(),
             adapter_names: Vec::new(),
+            reuses_prefixes,
         };
         (scheduler, inbox)
     }

@@ -227,6 +227,8 @@ impl<M: ForwardModel> Scheduler<M> {
         let mut info = self.shared.info.lock();
         info.waiting_requests = self.waiting.len() + self.loading_count();
         info.running_requests = self.running.len();
+        info.max_running_requests = self.config.max_running_requests;
+        info.recurrent_bytes_per_request = self.model.recurrent_state_bytes();
         info.kv_capacity_tokens = alloc.capacity();
         info.kv_free_tokens = alloc.available() + alloc.pending();
         info.kv_evictable_tokens = tree.evictable_size();

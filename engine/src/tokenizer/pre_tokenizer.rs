@@ -15,6 +15,9 @@ const LLAMA3: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])
 /// Qwen 2's split: as Llama 3's but every digit alone.
 const QWEN2: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
+/// Qwen3.5's split: Qwen2's, with combining marks kept in the letter runs they follow.
+const QWEN35: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
 /// GPT-4o's split (o200k; Phi-4-mini, Llama 4): letter runs that follow a word's casing, each
 /// with its contraction, digit groups of at most three (the regex of its `tokenizer.json`).
 const GPT4O: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
@@ -100,6 +103,7 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
         "deepseek-llm" => PreTokenizerSpec::plain(DEEPSEEK_LLM),
         "kimi-k2" => PreTokenizerSpec::plain(&[KIMI_K2]),
         "qwen2" | "deepseek-r1-qwen" | "stablelm2" | "megrez" => PreTokenizerSpec::plain(&[QWEN2]),
+        "qwen35" => PreTokenizerSpec::plain(&[QWEN35]),
         "gpt-4o" | "llama4" | "minimax-m2" => PreTokenizerSpec::plain(&[GPT4O]),
         "tekken" => PreTokenizerSpec {
             regexes: &[TEKKEN],
@@ -140,25 +144,36 @@ mod tests {
 
     /// Tekken differs from GPT-4o where SmolLM2's vocabulary (the llama.cpp fixture's)
     /// cannot show it: contractions are pieces of their own, and digits are one each.
-    #[test]
-    fn tekken_splits_contractions_and_digits_off() {
+    /// The pieces `name`'s first regex splits `text` into.
+    fn pieces(name: &str, text: &str) -> Vec<String> {
         use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
         use tokenizers::{OffsetReferential, OffsetType, PreTokenizedString, PreTokenizer};
-        let pieces = |name: &str| {
-            let regex = pre_tokenizer_for(Some(name)).unwrap().regexes[0].to_string();
-            let split = Split::new(
-                SplitPattern::Regex(regex),
-                tokenizers::SplitDelimiterBehavior::Isolated,
-                false,
-            )
-            .unwrap();
-            let mut text = PreTokenizedString::from("I'm 2024 don't");
-            split.pre_tokenize(&mut text).unwrap();
-            text.get_splits(OffsetReferential::Original, OffsetType::Byte)
-                .into_iter()
-                .map(|(piece, _, _)| piece.to_string())
-                .collect::<Vec<_>>()
-        };
+        let regex = pre_tokenizer_for(Some(name)).unwrap().regexes[0].to_string();
+        let split = Split::new(
+            SplitPattern::Regex(regex),
+            tokenizers::SplitDelimiterBehavior::Isolated,
+            false,
+        )
+        .unwrap();
+        let mut text = PreTokenizedString::from(text);
+        split.pre_tokenize(&mut text).unwrap();
+        text.get_splits(OffsetReferential::Original, OffsetType::Byte)
+            .into_iter()
+            .map(|(piece, _, _)| piece.to_string())
+            .collect()
+    }
+
+    /// Qwen3.5 keeps a combining mark in its word where Qwen2 splits it off.
+    #[test]
+    fn qwen35_keeps_combining_marks_in_their_words() {
+        let text = "cafe\u{301} ok";
+        assert_eq!(pieces("qwen2", text), ["cafe", "\u{301}", " ok"]);
+        assert_eq!(pieces("qwen35", text), ["cafe\u{301}", " ok"]);
+    }
+
+    #[test]
+    fn tekken_splits_contractions_and_digits_off() {
+        let pieces = |name: &str| pieces(name, "I'm 2024 don't");
         assert_eq!(
             pieces("tekken"),
             ["I", "'m", " ", "2", "0", "2", "4", " don", "'t"]
@@ -176,6 +191,7 @@ mod tests {
             "smollm",
             "llama3",
             "qwen2",
+            "qwen35",
             "gpt-4o",
             "tekken",
             "deepseek-v3",

@@ -38,8 +38,19 @@ pub fn assert_four_ways_agree<M: ForwardModel>(
             (logits, tokens)
         };
 
-        // (b) The first half cached in the tree by an earlier request, the rest extended.
-        let (b_logits, b_tokens) = {
+        // (b) The first half cached in the tree by an earlier request, the rest extended. A
+        // model with recurrent state cannot resume from the tree's K/V alone: the resumed
+        // request is refused, and (b) is then the request's own first half computed in an
+        // earlier pass (a prefill in two chunks).
+        let (b_logits, b_tokens) = if runner.model.recurrent_state_bytes() > 0 {
+            assert_resuming_a_tree_prefix_is_refused(runner, &ids, split);
+            let mut req = runner.admit_uncached();
+            runner.extend(&mut [(&mut req, &ids[..split])]);
+            let logits = runner.extend(&mut [(&mut req, &ids)]).remove(0);
+            let tokens = runner.greedy_decode(&mut req, &ids, &logits, 32);
+            runner.release(req);
+            (logits, tokens)
+        } else {
             let mut first = runner.admit_uncached();
             runner.extend(&mut [(&mut first, &ids[..split])]);
             runner.finish(first, &ids[..split]);
@@ -104,4 +115,31 @@ pub fn assert_four_ways_agree<M: ForwardModel>(
         assert_eq!(a_logits, d_logits, "(a) vs (d) bitwise");
         runner.cache.check_idle().unwrap();
     }
+}
+
+/// A request of a model with recurrent state that starts from a prefix the tree holds, on a
+/// row whose state never saw it, is refused rather than computed from a zero state.
+fn assert_resuming_a_tree_prefix_is_refused<M: ForwardModel>(
+    runner: &mut Runner<M>,
+    ids: &[u32],
+    split: usize,
+) {
+    let mut first = runner.admit_uncached();
+    runner.extend(&mut [(&mut first, &ids[..split])]);
+    let first_row = first.row_index();
+    runner.finish(first, &ids[..split]);
+    // Not on the row that computed the prefix: its state happens to be the prefix's.
+    let mut held = Vec::new();
+    let mut req = runner.admit(&ids[..ids.len() - 1]);
+    while req.row_index() == first_row {
+        held.push(req);
+        req = runner.admit(&ids[..ids.len() - 1]);
+    }
+    assert_eq!(req.cached_len(), split, "the prefix comes from the tree");
+    let err = runner.try_extend(&mut [(&mut req, ids)]).unwrap_err();
+    assert!(err.contains("recurrent state"), "{err}");
+    for r in held.into_iter().chain([req]) {
+        runner.release(r);
+    }
+    runner.flush();
 }

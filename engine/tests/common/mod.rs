@@ -152,6 +152,14 @@ impl<M: ForwardModel> Runner<M> {
     /// Computes each request's tokens beyond its `kv_len` in one batch; returns each
     /// request's last-token logits.
     pub fn extend(&mut self, reqs: &mut [(&mut ReqKv, &[u32])]) -> Vec<Vec<f32>> {
+        self.try_extend(reqs).unwrap()
+    }
+
+    /// [`Self::extend`], the model's refusal returned as its message.
+    pub fn try_extend(
+        &mut self,
+        reqs: &mut [(&mut ReqKv, &[u32])],
+    ) -> Result<Vec<Vec<f32>>, String> {
         let mut batch = ForwardBatch::default();
         for (req, tokens) in reqs.iter_mut() {
             let start = req.kv_len();
@@ -169,8 +177,8 @@ impl<M: ForwardModel> Runner<M> {
             batch.adapters.push(self.adapter);
         }
         let vocab = self.model.vocab_size();
-        let logits = self.model.forward(&batch, &mut self.kv).unwrap();
-        logits.chunks_exact(vocab).map(<[f32]>::to_vec).collect()
+        let logits = (self.model.forward(&batch, &mut self.kv)).map_err(|e| e.to_string())?;
+        Ok(logits.chunks_exact(vocab).map(<[f32]>::to_vec).collect())
     }
 
     /// Greedy continuation of `steps` tokens after `prompt` whose last logits are `logits`.

@@ -82,6 +82,13 @@ impl DeviceWeights {
                         .into(),
                 ));
             }
+            if lw.delta_net.is_some() || lw.query_gate {
+                return Err(ModelError::Unsupported(
+                    "delta-net layers or gated attention (Qwen3.5) on the GPU: serve this model \
+                     with --device cpu"
+                        .into(),
+                ));
+            }
             if lw.temperature.is_some() || lw.chunk.is_some() {
                 return Err(ModelError::Unsupported(
                     "attention temperature by position or chunked attention on the GPU: serve \

@@ -1,0 +1,238 @@
+//! The linear-attention layers of Qwen3.5 (a gated delta net) as llama.cpp's `qwen35` graph
+//! runs them: the layer's input projected to the convolved `q|k|v` channels (`attn_qkv`),
+//! an output gate `z` (`attn_gate`) and per value head a write strength (`ssm_beta`) and a
+//! decay (`ssm_alpha`); `q|k|v` through a causal convolution (`ssm_conv1d`) and SiLU; the
+//! delta rule with decay `exp(softplus(alpha + ssm_dt.bias) * ssm_a)` (`ssm_a` holds
+//! `-exp(A_log)`) and strength `sigmoid(beta)`; each head's output RMS-normalized
+//! (`ssm_norm`) and multiplied by `silu(z)`; then `ssm_out`, which the decoder runs as the
+//! layer's output projection. The state the layer carries per request lives in
+//! [`super::recurrent::RecurrentStates`].
+
+use super::hparams::Hparams;
+use super::weights::{tensor, vector};
+use super::ModelError;
+use crate::gguf::keys::{invalid, Keys};
+use crate::gguf::{GgufFile, MetadataValue};
+use kernels::delta_net::{causal_conv, gated_delta_rule, DeltaGates, DeltaShape};
+use kernels::norm::rms_norm;
+
+/// Far above any real model's, so a hostile file's sizes are refused before allocation.
+const MAX_CONV_KERNEL: usize = 64;
+const MAX_HEADS: usize = 1 << 10;
+const MAX_HEAD_DIM: usize = 1 << 10;
+
+/// The shape the file's `{arch}.ssm.*` keys give every delta-net layer.
+pub fn declared_shape(file: &GgufFile, hp: &Hparams) -> Result<DeltaShape, ModelError> {
+    let keys = Keys::new(file.metadata());
+    let read = |name: &str, max: usize| -> Result<usize, ModelError> {
+        let key = hp.key(name);
+        let value = keys.required_usize(&key)?;
+        keys.positive(&key, value)?;
+        keys.at_most(&key, value, max)?;
+        Ok(value)
+    };
+    let shape = DeltaShape {
+        conv_kernel: read("ssm.conv_kernel", MAX_CONV_KERNEL)?,
+        head_dim: read("ssm.state_size", MAX_HEAD_DIM)?,
+        key_heads: read("ssm.group_count", MAX_HEADS)?,
+        value_heads: read("ssm.time_step_rank", MAX_HEADS)?,
+    };
+    let inner_key = hp.key("ssm.inner_size");
+    let inner = keys.required_usize(&inner_key)?;
+    if inner != shape.value_dim() {
+        return Err(invalid(
+            &inner_key,
+            format!(
+                "{inner}, not {} value heads of {}",
+                shape.value_heads, shape.head_dim
+            ),
+        )
+        .into());
+    }
+    if !shape.value_heads.is_multiple_of(shape.key_heads) {
+        return Err(invalid(
+            &hp.key("ssm.time_step_rank"),
+            format!(
+                "{} value heads do not share {} key heads evenly",
+                shape.value_heads, shape.key_heads
+            ),
+        )
+        .into());
+    }
+    Ok(shape)
+}
+
+/// Which layers are delta nets: `{arch}.attention.recurrent_layers` (one flag per layer),
+/// else every layer but each `{arch}.full_attention_interval`-th (4 where absent), as
+/// llama.cpp reads them.
+pub fn recurrent_layers(file: &GgufFile, hp: &Hparams) -> Result<Vec<bool>, ModelError> {
+    let key = hp.key("attention.recurrent_layers");
+    if let Some(value) = file.metadata().get(&key) {
+        let flags: Option<Vec<bool>> = value
+            .as_array()
+            .and_then(|items| items.iter().map(MetadataValue::as_bool).collect());
+        return match flags {
+            Some(flags) if flags.len() == hp.block_count => Ok(flags),
+            _ => Err(invalid(
+                &key,
+                format!("not one boolean per layer ({})", hp.block_count),
+            )
+            .into()),
+        };
+    }
+    let interval_key = hp.key("full_attention_interval");
+    let interval = Keys::new(file.metadata())
+        .optional_usize(&interval_key)?
+        .unwrap_or(4);
+    Keys::new(file.metadata()).positive(&interval_key, interval)?;
+    Ok((0..hp.block_count)
+        .map(|i| (i + 1) % interval != 0)
+        .collect())
+}
+
+/// The tensors of a layer's in-projection, fused in this order.
+pub fn projection_tensors(layer: usize) -> [String; 4] {
+    ["attn_qkv", "attn_gate", "ssm_beta", "ssm_alpha"].map(|p| format!("blk.{layer}.{p}.weight"))
+}
+
+/// Widths of the fused in-projection's parts: `q|k|v`, `z`, beta, alpha.
+pub fn projection_widths(shape: &DeltaShape) -> [usize; 4] {
+    [
+        shape.conv_dim(),
+        shape.value_dim(),
+        shape.value_heads,
+        shape.value_heads,
+    ]
+}
+
+/// A delta-net layer's own weights (its projections are the layer's `qkv` and
+/// `attn_output`).
+pub struct DeltaNet {
+    pub shape: DeltaShape,
+    /// `[conv_dim, kernel]`: each channel's taps, oldest input first.
+    conv: Vec<f32>,
+    /// `[value_heads]`.
+    dt_bias: Vec<f32>,
+    /// `[value_heads]`: `-exp(A_log)`.
+    a: Vec<f32>,
+    /// `[head_dim]`.
+    norm: Vec<f32>,
+}
+
+/// Buffers reused across passes.
+#[derive(Default)]
+pub struct DeltaScratch {
+    qkv: Vec<f32>,
+    z: Vec<f32>,
+    log_decay: Vec<f32>,
+    beta: Vec<f32>,
+    rule_out: Vec<f32>,
+}
+
+impl DeltaNet {
+    pub fn load(file: &GgufFile, layer: usize, shape: DeltaShape) -> Result<Self, ModelError> {
+        let name = |part: &str| format!("blk.{layer}.{part}");
+        let conv_name = name("ssm_conv1d.weight");
+        let v = tensor(file, &conv_name)?;
+        let want = [shape.conv_kernel as u64, shape.conv_dim() as u64];
+        if v.dims() != want {
+            return Err(ModelError::Shape(format!(
+                "{conv_name}: dims {:?}, expected {want:?}",
+                v.dims()
+            )));
+        }
+        let net = Self {
+            conv: vector(file, &conv_name, shape.conv_kernel * shape.conv_dim())?,
+            dt_bias: vector(file, &name("ssm_dt.bias"), shape.value_heads)?,
+            a: vector(file, &name("ssm_a"), shape.value_heads)?,
+            norm: vector(file, &name("ssm_norm.weight"), shape.head_dim)?,
+            shape,
+        };
+        // A value that is not finite would poison every request's state for good.
+        let parts = [&net.conv, &net.dt_bias, &net.a, &net.norm];
+        if parts.iter().any(|p| p.iter().any(|x| !x.is_finite())) {
+            return Err(ModelError::Shape(format!(
+                "layer {layer}: a delta-net weight holds a value that is not finite"
+            )));
+        }
+        Ok(net)
+    }
+
+    /// The layer's mixing of `tokens` rows of its fused in-projection `proj`, into `out`
+    /// (`[tokens, value_dim]`, `ssm_out`'s input); `conv_states` and `ssm_states` are the
+    /// batch's requests' states, in order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn mix(
+        &self,
+        proj: &[f32],
+        tokens: usize,
+        q_indptr: &[u32],
+        conv_states: &mut [&mut [f32]],
+        ssm_states: &mut [&mut [f32]],
+        eps: f32,
+        s: &mut DeltaScratch,
+        out: &mut Vec<f32>,
+    ) -> Result<(), ModelError> {
+        let shape = &self.shape;
+        let [conv_dim, value_dim, heads, _] = projection_widths(shape);
+        let width = conv_dim + value_dim + 2 * heads;
+        if proj.len() != tokens * width {
+            return Err(ModelError::Batch(format!(
+                "delta net: {} projected values for {tokens} tokens of {width}",
+                proj.len()
+            )));
+        }
+        s.qkv.clear();
+        s.z.clear();
+        s.beta.clear();
+        s.log_decay.clear();
+        for row in proj.chunks_exact(width) {
+            let (qkv, rest) = row.split_at(conv_dim);
+            let (z, rest) = rest.split_at(value_dim);
+            let (beta, alpha) = rest.split_at(heads);
+            s.qkv.extend_from_slice(qkv);
+            s.z.extend_from_slice(z);
+            s.beta
+                .extend(beta.iter().map(|&b| 1.0 / (1.0 + (-b).exp())));
+            let decay = alpha.iter().zip(&self.dt_bias).zip(&self.a);
+            s.log_decay
+                .extend(decay.map(|((&x, &dt), &a)| softplus(x + dt) * a));
+        }
+        causal_conv(
+            &mut s.qkv,
+            &self.conv,
+            shape.conv_kernel,
+            q_indptr,
+            conv_states,
+        )?;
+        s.rule_out.resize(tokens * value_dim, 0.0);
+        let gates = DeltaGates {
+            log_decay: &s.log_decay,
+            beta: &s.beta,
+        };
+        gated_delta_rule(
+            shape,
+            q_indptr,
+            &mut s.qkv,
+            gates,
+            eps,
+            ssm_states,
+            &mut s.rule_out,
+        )?;
+        out.resize(tokens * value_dim, 0.0);
+        rms_norm(&s.rule_out, &self.norm, eps, out)?;
+        for (o, &z) in out.iter_mut().zip(&s.z) {
+            *o *= z / (1.0 + (-z).exp());
+        }
+        Ok(())
+    }
+}
+
+/// `ln(1 + e^x)`, linear past 20 as ggml computes it.
+fn softplus(x: f32) -> f32 {
+    if x > 20.0 {
+        x
+    } else {
+        (1.0 + x.exp()).ln()
+    }
+}

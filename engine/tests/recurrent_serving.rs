@@ -1,0 +1,113 @@
+//! Serving a model whose layers carry recurrent state (Qwen3.5's delta nets): requests that
+//! share their beginnings, run together or as a conversation's later turn, in chunked
+//! prefills, get what the model gives each alone; no prefix is reused (none is cached for
+//! them) and no token is drafted; the running requests are capped so their states take at
+//! most half the KV budget; and no K/V leaks.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use common::{family_model_path, wait_idle, Runner};
+use engine::gguf::GgufFile;
+use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
+use engine::model::Model;
+use engine::sampling::SamplingParams;
+use engine::tokenizer::Tokenizer;
+use std::time::Duration;
+
+const STEPS: usize = 12;
+
+/// The greedy continuation of `prompt` by the model alone, one request over the pool.
+fn alone(runner: &mut Runner, prompt: &[u32]) -> Vec<u32> {
+    let mut req = runner.admit_uncached();
+    let logits = runner.extend(&mut [(&mut req, prompt)]).remove(0);
+    let out = runner.greedy_decode(&mut req, prompt, &logits, STEPS);
+    runner.release(req);
+    out
+}
+
+/// Each request's tokens and its reported cached prompt tokens.
+fn serve(engine: &EngineHandle, prompts: &[Vec<u32>]) -> Vec<(Vec<u32>, u32)> {
+    let streams: Vec<_> = prompts
+        .iter()
+        .map(|p| {
+            let mut params = SamplingParams::greedy(STEPS as u32);
+            params.ignore_eos = true;
+            engine
+                .submit(GenerateRequest::new(p.clone(), params))
+                .unwrap()
+        })
+        .collect();
+    streams
+        .into_iter()
+        .map(|mut s| {
+            let mut ids = Vec::new();
+            loop {
+                match s.blocking_next().expect("stream ended early") {
+                    GenerateEvent::Chunk { token_ids, .. } => ids.extend(token_ids),
+                    GenerateEvent::Finished(c) => return (ids, c.usage.cached_tokens),
+                    GenerateEvent::Error(e) => panic!("{e}"),
+                }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn shared_beginnings_and_later_turns_get_what_each_request_gets_alone() {
+    let path = family_model_path("qwen35");
+    let file = GgufFile::open(&path).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 4096);
+    let base = "A delta net keeps one state per request: it cannot be rebuilt from the keys \
+                and values of a cached prefix, so every request computes its own.";
+    let encode = |text: &str| tok.encode(text, true).unwrap();
+    let prompts = [
+        encode(&format!("{base} What follows?")),
+        encode(&format!("{base} And after that?")),
+        encode(base),
+    ];
+    let want: Vec<Vec<u32>> = prompts.iter().map(|p| alone(&mut runner, p)).collect();
+
+    let mut config = EngineConfig::new(&path);
+    config.kv_budget_bytes = 8 << 20;
+    // Prompts of ~40 tokens prefill in several passes each, beside the others' decodes.
+    config.scheduler.chunked_prefill_size = 16;
+    let engine = EngineHandle::start(config).unwrap();
+    let served = serve(&engine, &prompts);
+    for ((got, cached), want) in served.iter().zip(&want) {
+        assert_eq!(got, want);
+        assert_eq!(*cached, 0, "a prefix reused for a recurrent model");
+    }
+
+    // The conversation's next turn: its first request's prompt and answer, then more.
+    let mut turn = prompts[0].clone();
+    turn.extend(&served[0].0);
+    turn.extend(encode(" Then?"));
+    let next = serve(&engine, std::slice::from_ref(&turn));
+    assert_eq!(next[0], (alone(&mut runner, &turn), 0));
+
+    wait_idle(&engine);
+    let info = engine.server_info();
+    // Four delta nets of 3 x 256 convolution inputs and 4 x 32 x 32 state floats.
+    let per_request = 4 * (3 * 256 + 4 * 32 * 32) * 4;
+    assert_eq!(info.recurrent_bytes_per_request, per_request);
+    assert_eq!(info.max_running_requests, (4 << 20) / per_request);
+    assert_eq!((info.cache_hit_tokens, info.spec_draft_tokens), (0, 0));
+    engine.shutdown(Duration::from_secs(5));
+}
+
+#[test]
+fn a_budget_too_small_for_one_requests_state_is_refused_by_name() {
+    let mut config = EngineConfig::new(family_model_path("qwen35"));
+    config.kv_budget_bytes = 64 << 10;
+    let err = EngineHandle::start(config)
+        .err()
+        .expect("started")
+        .to_string();
+    assert!(
+        err.contains("recurrent state") && err.contains("--kv-budget-mb"),
+        "{err}"
+    );
+}
