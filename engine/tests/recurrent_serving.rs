@@ -1,8 +1,9 @@
 //! Serving a model whose layers carry recurrent state (Qwen3.5's delta nets): requests that
 //! share their beginnings, run together or as a conversation's later turn, in chunked
-//! prefills, get what the model gives each alone; no prefix is reused (none is cached for
-//! them) and no token is drafted; the running requests are capped so their states take at
-//! most half the KV budget; and no K/V leaks.
+//! prefills, get what the model gives each alone; a later turn resumes from the state saved
+//! when the earlier one ended (and nothing else does); no token is drafted; the running
+//! requests are capped so their states and as many saved take at most half the KV budget; a
+//! flush forgets the saved states; and no K/V leaks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -76,32 +77,50 @@ fn shared_beginnings_and_later_turns_get_what_each_request_gets_alone() {
     config.scheduler.chunked_prefill_size = 16;
     let engine = EngineHandle::start(config).unwrap();
     let served = serve(&engine, &prompts);
-    for ((got, cached), want) in served.iter().zip(&want) {
+    for ((got, _), want) in served.iter().zip(&want) {
         assert_eq!(got, want);
-        assert_eq!(*cached, 0, "a prefix reused for a recurrent model");
     }
 
-    // The conversation's next turn: its first request's prompt and answer, then more.
+    // The conversation's next turn: its first request's prompt and answer, then more. It
+    // resumes from the state saved when the first request ended, which had absorbed all but
+    // the last generated token, and the tree's K/V of those tokens.
     let mut turn = prompts[0].clone();
     turn.extend(&served[0].0);
     turn.extend(encode(" Then?"));
     let next = serve(&engine, std::slice::from_ref(&turn));
-    assert_eq!(next[0], (alone(&mut runner, &turn), 0));
+    let resumed = (prompts[0].len() + STEPS - 1) as u32;
+    assert_eq!(next[0], (alone(&mut runner, &turn), resumed));
+    // A prompt that only shares the beginning of a saved state's tokens finds none.
+    let mut other = prompts[0][..prompts[0].len() - 1].to_vec();
+    other.extend(encode(" Elsewhere."));
+    let apart = serve(&engine, std::slice::from_ref(&other));
+    assert_eq!(apart[0], (alone(&mut runner, &other), 0));
 
     wait_idle(&engine);
     let info = engine.server_info();
     // Four delta nets of 3 x 256 convolution inputs and 4 x 32 x 32 state floats.
     let per_request = 4 * (3 * 256 + 4 * 32 * 32) * 4;
     assert_eq!(info.recurrent_bytes_per_request, per_request);
-    assert_eq!(info.max_running_requests, (4 << 20) / per_request);
-    assert_eq!((info.cache_hit_tokens, info.spec_draft_tokens), (0, 0));
+    // Their states and as many saved ones in half the budget.
+    assert_eq!(info.max_running_requests, (2 << 20) / per_request);
+    assert_eq!(info.recurrent_saved_states, 5);
+    assert_eq!(info.spec_draft_tokens, 0);
+    // Flushing the cache forgets the saved states: the turn is computed whole again.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(engine.flush_cache(None)).unwrap();
+    common::wait_until(&engine, "saved states forgotten", |i| {
+        i.recurrent_saved_states == 0
+    });
+    assert_eq!(serve(&engine, std::slice::from_ref(&turn))[0].1, 0);
     engine.shutdown(Duration::from_secs(5));
 }
 
 #[test]
 fn a_budget_too_small_for_one_requests_state_is_refused_by_name() {
     let mut config = EngineConfig::new(family_model_path("qwen35"));
-    config.kv_budget_bytes = 64 << 10;
+    config.kv_budget_bytes = 256 << 10;
     let err = EngineHandle::start(config)
         .err()
         .expect("started")

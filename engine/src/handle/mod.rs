@@ -340,14 +340,15 @@ impl EngineHandle {
             )));
         }
         let mut sched = config.scheduler.clone();
-        // Running requests' recurrent states come out of the KV budget: at most half of it,
-        // fewer requests running at once where they would take more.
+        // Running requests' recurrent states, and as many saved for later requests to resume
+        // from, come out of the KV budget: at most half of it, fewer requests running at once
+        // where they would take more.
         let per_request = model.recurrent_state_bytes();
-        if let Some(fit) = (config.kv_budget_bytes / 2).checked_div(per_request) {
+        if let Some(fit) = (config.kv_budget_bytes / 4).checked_div(per_request) {
             if fit == 0 {
                 return Err(EngineError::Config(format!(
-                    "one request's recurrent state ({} KiB) exceeds half the KV budget of {} \
-                     KiB: raise --kv-budget-mb",
+                    "one request's recurrent state ({} KiB), with one saved, exceeds half the \
+                     KV budget of {} KiB: raise --kv-budget-mb",
                     per_request >> 10,
                     config.kv_budget_bytes >> 10
                 )));
@@ -355,13 +356,13 @@ impl EngineHandle {
             if sched.max_running_requests > fit {
                 tracing::warn!(
                     "running at most {fit} requests at once: each holds {} KiB of recurrent \
-                     state, and their states may take half the KV budget",
+                     state, and theirs and as many saved may take half the KV budget",
                     per_request >> 10
                 );
                 sched.max_running_requests = fit;
             }
         }
-        let recurrent_bytes = per_request * sched.max_running_requests;
+        let recurrent_bytes = 2 * per_request * sched.max_running_requests;
         let kv_budget = config.kv_budget_bytes - recurrent_bytes;
         let num_slots = layout.slots_for_budget(kv_budget, config.page_size);
         let max_context_len = match config.max_context_len {

@@ -243,6 +243,8 @@ pub struct ServerInfo {
     pub max_running_requests: usize,
     /// Bytes of recurrent state each running request holds (0 for attention alone).
     pub recurrent_bytes_per_request: usize,
+    /// Recurrent states saved for later requests to resume from, each as large.
+    pub recurrent_saved_states: usize,
     pub kv_capacity_tokens: usize,
     pub kv_free_tokens: usize,
     pub kv_evictable_tokens: usize,

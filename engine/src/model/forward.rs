@@ -154,6 +154,11 @@ impl Model {
         self.recurrent.bytes_per_request()
     }
 
+    /// The per-row recurrent states and their snapshots.
+    pub(super) fn recurrent_mut(&mut self) -> &mut RecurrentStates {
+        &mut self.recurrent
+    }
+
     /// LoRA adapter numbers given out so far (loaded or since unloaded).
     pub fn adapters(&self) -> usize {
         self.adapters.len()

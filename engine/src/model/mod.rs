@@ -280,6 +280,29 @@ pub trait ForwardModel: Send {
     fn recurrent_state_bytes(&self) -> usize {
         0
     }
+
+    /// Copies row `row`'s recurrent state, which must have absorbed exactly `len` tokens;
+    /// returns the copy's id (for [`Self::restore_recurrent`]).
+    fn snapshot_recurrent(&mut self, row: u32, len: u32) -> Result<u64, ModelError> {
+        let _ = (row, len);
+        Err(ModelError::Unsupported(
+            "recurrent state on this runner".into(),
+        ))
+    }
+
+    /// Makes row `row` resume from snapshot `id` (its next pass starts at the snapshot's
+    /// length).
+    fn restore_recurrent(&mut self, id: u64, row: u32) -> Result<(), ModelError> {
+        let _ = (id, row);
+        Err(ModelError::Unsupported(
+            "recurrent state on this runner".into(),
+        ))
+    }
+
+    /// Frees snapshot `id`.
+    fn drop_recurrent(&mut self, id: u64) {
+        let _ = id;
+    }
 }
 
 impl ForwardModel for Model {
@@ -339,6 +362,18 @@ impl ForwardModel for Model {
 
     fn recurrent_state_bytes(&self) -> usize {
         Model::recurrent_state_bytes(self)
+    }
+
+    fn snapshot_recurrent(&mut self, row: u32, len: u32) -> Result<u64, ModelError> {
+        self.recurrent_mut().snapshot(row, len)
+    }
+
+    fn restore_recurrent(&mut self, id: u64, row: u32) -> Result<(), ModelError> {
+        self.recurrent_mut().restore(id, row)
+    }
+
+    fn drop_recurrent(&mut self, id: u64) {
+        self.recurrent_mut().drop_snapshot(id);
     }
 
     fn sliding_window_layers(&self) -> usize {

@@ -1,9 +1,11 @@
 //! The state a model with recurrent layers (Qwen3.5's delta nets) carries per request, by
 //! `req_to_token` row: unlike K/V, it cannot be rebuilt from the slots of a cached prefix,
 //! so a request's first pass starts it from zero at position 0 and every later pass must
-//! resume exactly where the last one stopped. The scheduler keeps to that by never reusing
-//! a cached prefix (or drafting tokens it might take back) for such a model; a batch that
-//! breaks it is refused rather than computed from the wrong state.
+//! resume exactly where the last one stopped; a batch that breaks that is refused rather
+//! than computed from the wrong state. Snapshots (copies of a row's state at a known length)
+//! let a later request resume on another row: the scheduler saves one when a request ends
+//! and restores it for a request whose prompt continues those tokens, beside the tree's K/V
+//! of them (`scheduler::state_cache`).
 
 use super::{ForwardBatch, ModelError};
 use kernels::delta_net::DeltaShape;
@@ -12,6 +14,7 @@ use kernels::delta_net::DeltaShape;
 pub type LayerStates<'a> = (Vec<&'a mut [f32]>, Vec<&'a mut [f32]>);
 
 /// One row's states, one entry per recurrent layer.
+#[derive(Clone)]
 struct RowState {
     /// Tokens the state has absorbed; `None` while a pass is updating it (a failed pass
     /// leaves it unusable until the row starts over).
@@ -20,11 +23,14 @@ struct RowState {
     ssm: Vec<Vec<f32>>,
 }
 
-/// Every row's recurrent states, allocated when a row is first used.
+/// Every row's recurrent states, allocated when a row is first used, and copies of some
+/// (snapshots) that later requests resume from.
 #[derive(Default)]
 pub struct RecurrentStates {
     shapes: Vec<DeltaShape>,
     rows: Vec<Option<RowState>>,
+    snapshots: std::collections::HashMap<u64, RowState>,
+    next_snapshot: u64,
 }
 
 impl RecurrentStates {
@@ -32,8 +38,41 @@ impl RecurrentStates {
     pub fn new(shapes: Vec<DeltaShape>) -> Self {
         Self {
             shapes,
-            rows: Vec::new(),
+            ..Self::default()
         }
+    }
+
+    /// Copies row `row`'s states, which must hold exactly `len` tokens; returns the copy's id.
+    pub fn snapshot(&mut self, row: u32, len: u32) -> Result<u64, ModelError> {
+        let state = self.rows.get(row as usize).and_then(Option::as_ref);
+        let Some(state) = state.filter(|s| s.absorbed == Some(len)) else {
+            return Err(ModelError::Batch(format!(
+                "row {row}'s recurrent state does not hold {len} tokens"
+            )));
+        };
+        let id = self.next_snapshot;
+        self.next_snapshot += 1;
+        self.snapshots.insert(id, state.clone());
+        Ok(id)
+    }
+
+    /// Puts snapshot `id`'s states in row `row` (the snapshot stays).
+    pub fn restore(&mut self, id: u64, row: u32) -> Result<(), ModelError> {
+        let snapshot = (self.snapshots.get(&id))
+            .ok_or_else(|| ModelError::Batch(format!("no recurrent snapshot {id}")))?;
+        let row = row as usize;
+        if self.rows.len() <= row {
+            self.rows.resize_with(row + 1, || None);
+        }
+        match &mut self.rows[row] {
+            Some(state) => state.clone_from(snapshot),
+            slot => *slot = Some(snapshot.clone()),
+        }
+        Ok(())
+    }
+
+    pub fn drop_snapshot(&mut self, id: u64) {
+        self.snapshots.remove(&id);
     }
 
     /// Bytes one request's states take.
@@ -192,6 +231,27 @@ mod tests {
         // A row never started, and a row twice in a batch.
         assert!(s.begin(&batch(&[(1, 2, 1)])).is_err());
         assert!(s.begin(&batch(&[(0, 0, 1), (0, 0, 1)])).is_err());
+    }
+
+    #[test]
+    fn a_snapshot_resumes_another_row_where_its_row_stopped() {
+        let mut s = states();
+        let first = batch(&[(0, 0, 3)]);
+        s.begin(&first).unwrap();
+        s.finish(&first);
+        s.layer(0, &[0]).unwrap().1[0][1] = 5.0;
+        assert!(s.snapshot(0, 2).is_err());
+        let id = s.snapshot(0, 3).unwrap();
+        // Row 0 goes on; row 2 resumes from the copy at position 3, not before.
+        s.begin(&batch(&[(0, 3, 1)])).unwrap();
+        s.layer(0, &[0]).unwrap().1[0][1] = 7.0;
+        s.restore(id, 2).unwrap();
+        assert!(s.begin(&batch(&[(2, 2, 1)])).is_err());
+        s.restore(id, 2).unwrap();
+        s.begin(&batch(&[(2, 3, 1)])).unwrap();
+        assert_eq!(s.layer(0, &[2]).unwrap().1[0][1], 5.0);
+        s.drop_snapshot(id);
+        assert!(s.restore(id, 1).is_err());
     }
 
     #[test]

@@ -71,6 +71,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 tracing::warn!("unloading LoRA adapter {id}: {e}");
             }
             // Its K/V serves no one any more; the disk tier's pages stay, named by the file.
+            self.forget_states(|n| n.adapter == Some(id));
             let tree = self.cache.tree();
             let namespaces: Vec<_> = (tree.namespace_ids())
                 .filter(|&ns| tree.namespace(ns).is_some_and(|n| n.adapter == Some(id)))

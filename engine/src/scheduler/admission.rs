@@ -273,7 +273,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         }
-        if req.staged.is_none() && self.reuses_prefixes {
+        if req.staged.is_none() && self.recurrent.is_none() {
             // Evicted (and spilled) while it waited: read it back rather than recompute.
             match self.start_load(req) {
                 Some(back) => req = back,
@@ -289,23 +289,39 @@ impl<M: ForwardModel> Scheduler<M> {
         let ids = req.fill_ids();
         // At least the last token is computed; prompt scores still due need the logits
         // of the token before each, so the cached prefix stops there.
-        let key_len = match self.reuses_prefixes {
-            true => (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1)),
-            false => 0,
+        let full_key = (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1));
+        // A model with recurrent state resumes only where a saved state ends.
+        let (key_len, mut snapshot) = match self.saved_state(&req, &ids[..full_key]) {
+            Some((id, len)) => (len, Some(id)),
+            None if self.recurrent.is_some() => (0, None),
+            None => (full_key, None),
         };
         let key = &ids[..key_len];
         let cached = self.cache.tree().prefix_len(req.ns, key).unwrap_or(0);
         // Only the part it may find cached is worth waiting for.
-        if self.reuses_prefixes && self.shares_uncached_prefix(&req, &ids[..=key_len], cached) {
+        let dedup = self.recurrent.is_none();
+        if dedup && self.shares_uncached_prefix(&req, &ids[..=key_len], cached) {
             return Admission::Later(req);
         }
-        let kv = match self.cache.admit(req.ns, key) {
+        let mut kv = match self.cache.admit(req.ns, key) {
             Ok(kv) => kv,
             Err(e) => {
                 tracing::error!(rid = %req.rid, "admission failed: {e}");
                 return Admission::TenantBlocked(req);
             }
         };
+        if snapshot.is_some() && kv.cached_len() != key_len {
+            // The tree lost part of the saved state's tokens: start over without it.
+            self.undo_admit(&req, kv);
+            snapshot = None;
+            kv = match self.cache.admit(req.ns, &[]) {
+                Ok(kv) => kv,
+                Err(e) => {
+                    tracing::error!(rid = %req.rid, "admission failed: {e}");
+                    return Admission::TenantBlocked(req);
+                }
+            };
+        }
         // The budget is read after locking the prefix: locked tokens are no longer
         // evictable, so they cannot be promised to anyone else.
         let extend = ids.len() - kv.cached_len();
@@ -339,7 +355,14 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             return Admission::NoRoom(req);
         }
-        self.cache.record_admission(&kv, key.len());
+        if let Some(id) = snapshot {
+            let row = kv.row_index() as u32;
+            if let Err(e) = self.model.restore_recurrent(id, row) {
+                // Its first pass is then refused by the model, and the request fails.
+                tracing::error!(rid = %req.rid, "restoring its recurrent state: {e}");
+            }
+        }
+        self.cache.record_admission(&kv, full_key);
         if req.cached_tokens.is_none() {
             req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
         }
@@ -366,6 +389,13 @@ impl<M: ForwardModel> Scheduler<M> {
             self.evict_own(tenant, over);
         }
         held(self) + need <= quota
+    }
+
+    /// For a model with recurrent state, the saved state `req` may resume from: its id and
+    /// the tokens it holds, a beginning of `key`.
+    fn saved_state(&mut self, req: &Req, key: &[u32]) -> Option<(u64, usize)> {
+        let ns = self.cache.tree().namespace(req.ns)?.clone();
+        self.recurrent.as_mut()?.lookup(&ns, key)
     }
 
     fn undo_admit(&mut self, req: &Req, kv: pools::ReqKv) {

@@ -17,6 +17,7 @@ impl<M: ForwardModel> Scheduler<M> {
         exact: bool,
     ) -> Result<usize, PoolError> {
         let Some(ns) = namespace else {
+            self.forget_states(|_| true);
             self.flush_disk(None);
             let freed = self.cache.flush_all();
             self.sync_salts();
@@ -63,6 +64,7 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             self.flush_disk(Some(&all));
         }
+        self.forget_states(|n| all.contains(n));
         let mut freed = Ok(0);
         for ns in &all {
             // Flushing a namespace that does not exist (any more) frees nothing.

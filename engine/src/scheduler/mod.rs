@@ -18,6 +18,7 @@ mod policy;
 mod prompt_outputs;
 mod req;
 mod retract;
+mod state_cache;
 mod step;
 mod tenant_kv;
 mod tier;
@@ -178,9 +179,9 @@ pub struct Scheduler<M: ForwardModel> {
     retiring_adapters: Vec<u32>,
     /// Each LoRA adapter's name, by number: its requests' metric label.
     adapter_names: Vec<String>,
-    /// Whether a request may start from a cached prefix: not for a model whose recurrent
-    /// state the prefix's K/V cannot restore.
-    reuses_prefixes: bool,
+    /// For a model with recurrent state, the saved states a cached prefix is reused with
+    /// (its K/V alone cannot restore them).
+    recurrent: Option<state_cache::StateCache>,
 }
 
 impl<M: ForwardModel> Scheduler<M> {
@@ -192,8 +193,9 @@ impl<M: ForwardModel> Scheduler<M> {
         mut config: SchedulerConfig,
         shared: Arc<Shared>,
     ) -> (Self, Sender<Command>) {
-        let reuses_prefixes = model.recurrent_state_bytes() == 0;
-        if !reuses_prefixes {
+        let recurrent = (model.recurrent_state_bytes() > 0)
+            .then(|| state_cache::StateCache::new(config.max_running_requests));
+        if recurrent.is_some() {
             // A rejected draft would leave its tokens in the recurrent state.
             config.speculative_draft_tokens = 0;
         }
@@ -233,7 +235,7 @@ impl<M: ForwardModel> Scheduler<M> {
             retired_adapters: Default::default(),
             retiring_adapters: Vec::new(),
             adapter_names: Vec::new(),
-            reuses_prefixes,
+            recurrent,
         };
         (scheduler, inbox)
     }

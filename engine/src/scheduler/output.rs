@@ -140,6 +140,7 @@ impl<M: ForwardModel> Scheduler<M> {
                 } else {
                     let len = kv.kv_len();
                     let ids: Vec<u32> = (0..len).map(|p| req.token_at(p)).collect();
+                    self.save_state(&req, &kv, &ids);
                     if let Err(e) = self.cache.cache_finished_req(kv, &ids) {
                         tracing::error!(rid = %req.rid, "cache_finished_req: {e}");
                     }
@@ -229,6 +230,7 @@ impl<M: ForwardModel> Scheduler<M> {
         info.running_requests = self.running.len();
         info.max_running_requests = self.config.max_running_requests;
         info.recurrent_bytes_per_request = self.model.recurrent_state_bytes();
+        info.recurrent_saved_states = self.saved_states();
         info.kv_capacity_tokens = alloc.capacity();
         info.kv_free_tokens = alloc.available() + alloc.pending();
         info.kv_evictable_tokens = tree.evictable_size();

@@ -329,6 +329,7 @@ impl<M: ForwardModel> Scheduler<M> {
         self.fail_running((0..self.running.len()).collect(), message);
         self.release_done();
         self.flush_disk(None);
+        self.forget_states(|_| true);
         match self.cache.flush_all() {
             Ok(flushed) => tracing::warn!("flushed {flushed} cached tokens after the fault"),
             Err(e) => tracing::error!("flushing after the fault: {e}"),

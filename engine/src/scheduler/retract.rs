@@ -63,6 +63,7 @@ impl<M: ForwardModel> Scheduler<M> {
         if let Some(kv) = req.kv.take() {
             let len = kv.kv_len();
             let ids = req.fill_ids();
+            self.save_state(&req, &kv, &ids[..len]);
             if let Err(e) = self.cache.cache_finished_req(kv, &ids[..len]) {
                 tracing::error!(rid = %req.rid, "retraction: {e}");
             }
