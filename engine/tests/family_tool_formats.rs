@@ -1,7 +1,8 @@
-//! DeepSeek's, Kimi K2's, GLM's and MiniMax's tool calls end to end, on the small random-weight
-//! DeepSeek, GLM and MiniMax models under each family's own chat template (DeepSeek V3.1's,
-//! which writes calls and results but not the tools; llama.cpp's DeepSeek R1 template; Kimi
-//! K2's; GLM-4.6's and GLM-4.7's; MiniMax-M2's): the template is recognized, the engine announces the tools where the template
+//! DeepSeek's, Kimi K2's, GLM's, MiniMax's and Qwen3.5's tool calls end to end, on the small
+//! random-weight DeepSeek, GLM, MiniMax and Qwen3.5 models under each family's own chat
+//! template (DeepSeek V3.1's, which writes calls and results but not the tools; llama.cpp's
+//! DeepSeek R1 template; Kimi K2's; GLM-4.6's and GLM-4.7's; MiniMax-M2's; Qwen3.5's, a
+//! model with recurrent state): the template is recognized, the engine announces the tools where the template
 //! does not, earlier calls and results render in the model's markup, and a call the grammar
 //! holds the model to comes back as a tool call, whole and streamed alike. The markers are
 //! text in these models' vocabulary (SmolLM2's), so the grammar writes them as text.
@@ -24,6 +25,7 @@ const KIMI_K2: &str = include_str!("fixtures/kimi_k2_tools_template.jinja");
 const GLM46: &str = include_str!("fixtures/glm46_tools_template.jinja");
 const GLM47: &str = include_str!("fixtures/glm47_tools_template.jinja");
 const MINIMAX_M2: &str = include_str!("fixtures/minimax_m2_tools_template.jinja");
+const QWEN35: &str = include_str!("fixtures/qwen35_tools_template.jinja");
 
 /// The DeepSeek test model under chat template `template`.
 fn config(template: &str) -> EngineConfig {
@@ -65,6 +67,17 @@ fn minimax() -> &'static Servers {
     })
 }
 
+fn qwen35() -> &'static Servers {
+    static SERVERS: OnceLock<Servers> = OnceLock::new();
+    SERVERS.get_or_init(|| {
+        let mut config = config(QWEN35);
+        config.model_path = family_model_path("qwen35");
+        // As GLM's: the random model, let think, never stops.
+        config.reasoning_parser = ReasoningParser::None;
+        serve(config)
+    })
+}
+
 fn kimi() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
     SERVERS.get_or_init(|| servers_with(KIMI_K2))
@@ -100,6 +113,7 @@ fn each_template_is_recognized_with_whether_it_announces_tools() {
     assert_eq!(support(GLM47), (glm, true, false));
     let minimax = Some(ToolFormat::MiniMaxXml);
     assert_eq!(support(MINIMAX_M2), (minimax, true, false));
+    assert_eq!(support(QWEN35), (Some(ToolFormat::QwenXml), true, false));
 }
 
 /// DeepSeek V3.1's template writes the history's calls and results in its markup, and the
@@ -128,6 +142,20 @@ fn minimax_prompts_keep_the_history_in_its_markup() {
         "<tools>\n<tool>{\"name\": \"get_weather\"",
         "]~b]ai\n\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"unit\">c</parameter>\n<parameter name=\"days\">2</parameter>\n</invoke>\n</minimax:tool_call>[e~[",
         "]~b]tool\n<response>22C</response>[e~[",
+    ] {
+        assert!(text.contains(part), "{part:?} not in {text}");
+    }
+}
+
+/// Qwen3.5's template writes the tools, the earlier call as a `<function=…>` block with its
+/// `<parameter=…>` values and the result as a user turn's `<tool_response>`.
+#[test]
+fn qwen35_prompts_keep_the_history_in_its_markup() {
+    let text = history_prompt(&qwen35().engine);
+    for part in [
+        "<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"get_weather\"",
+        "<|im_start|>assistant\n<think>\n\n</think>\n\n<tool_call>\n<function=get_weather>\n<parameter=unit>\nc\n</parameter>\n<parameter=days>\n2\n</parameter>\n</function>\n</tool_call><|im_end|>",
+        "<|im_start|>user\n<tool_response>\n22C\n</tool_response><|im_end|>",
     ] {
         assert!(text.contains(part), "{part:?} not in {text}");
     }
@@ -206,7 +234,14 @@ async fn a_required_call_comes_back(servers: &Servers, parallel: bool) {
     assert!((1..=7).contains(&arguments["days"].as_u64().unwrap()));
     assert!(choice["message"]["content"].is_null(), "{whole}");
     let text = whole.to_string();
-    for markup in ["tool▁", "<|tool", "<minimax", "<invoke", "<arg_key>"] {
+    for markup in [
+        "tool▁",
+        "<|tool",
+        "<minimax",
+        "<invoke",
+        "<arg_key>",
+        "<function=",
+    ] {
         assert!(!text.contains(markup), "{whole}");
     }
 
@@ -228,6 +263,12 @@ async fn a_required_kimi_call_comes_back_whole_and_streamed() {
 async fn a_required_glm_call_comes_back_whole_and_streamed() {
     assert_eq!(glm().engine.tool_format(), ToolFormat::GlmXml);
     a_required_call_comes_back(glm(), true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_required_qwen35_call_comes_back_whole_and_streamed() {
+    assert_eq!(qwen35().engine.tool_format(), ToolFormat::QwenXml);
+    a_required_call_comes_back(qwen35(), false).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
