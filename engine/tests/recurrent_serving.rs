@@ -130,3 +130,62 @@ fn a_budget_too_small_for_one_requests_state_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// Requests retracted for room resume (from the state saved at retraction, or from scratch)
+/// and still get what each gets alone.
+#[test]
+fn retracted_requests_still_get_what_each_gets_alone() {
+    let path = family_model_path("qwen35");
+    let file = GgufFile::open(&path).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 4096);
+    let prompts: Vec<Vec<u32>> = (0..6)
+        .map(|i| {
+            let text = format!("Request {i} asks about the sea, the wind and the tide {i} times.");
+            tok.encode(&text, true).unwrap()
+        })
+        .collect();
+    let steps = 100;
+    let want: Vec<Vec<u32>> = prompts
+        .iter()
+        .map(|p| {
+            let mut req = runner.admit_uncached();
+            let logits = runner.extend(&mut [(&mut req, p)]).remove(0);
+            let out = runner.greedy_decode(&mut req, p, &logits, steps);
+            runner.release(req);
+            out
+        })
+        .collect();
+
+    let mut config = EngineConfig::new(&path);
+    // Six requests' states and six saved in half of it; K/V for about 500 tokens in the
+    // rest, fewer than the six need (about 700): some are retracted.
+    config.kv_budget_bytes = 2 << 20;
+    let engine = EngineHandle::start(config).unwrap();
+    let streams: Vec<_> = prompts
+        .iter()
+        .map(|p| {
+            let mut params = SamplingParams::greedy(steps as u32);
+            params.ignore_eos = true;
+            engine
+                .submit(GenerateRequest::new(p.clone(), params))
+                .unwrap()
+        })
+        .collect();
+    for (mut stream, want) in streams.into_iter().zip(&want) {
+        let mut got = Vec::new();
+        loop {
+            match stream.blocking_next().expect("stream ended early") {
+                GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
+                GenerateEvent::Finished(_) => break,
+                GenerateEvent::Error(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(&got, want);
+    }
+    wait_idle(&engine);
+    let info = engine.server_info();
+    assert!(info.retractions > 0, "{info:?}");
+    assert_eq!(info.max_running_requests, 6);
+    engine.shutdown(Duration::from_secs(5));
+}
