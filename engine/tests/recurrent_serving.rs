@@ -189,3 +189,40 @@ fn retracted_requests_still_get_what_each_gets_alone() {
     assert_eq!(info.max_running_requests, 6);
     engine.shutdown(Duration::from_secs(5));
 }
+
+/// Several samples of one prompt (`n`): the later ones find no saved state to resume from
+/// (the first has not ended) and compute the prompt again; greedy, all equal the prompt's
+/// continuation alone.
+#[test]
+fn samples_of_one_prompt_each_compute_it_and_agree() {
+    let path = family_model_path("qwen35");
+    let file = GgufFile::open(&path).unwrap();
+    let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
+    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 4096);
+    let prompt = tok.encode("Three samples of one prompt, please.", true).unwrap();
+    let want = alone(&mut runner, &prompt);
+    let mut config = EngineConfig::new(&path);
+    config.kv_budget_bytes = 8 << 20;
+    let engine = EngineHandle::start(config).unwrap();
+    let mut params = SamplingParams::greedy(STEPS as u32);
+    params.ignore_eos = true;
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let request = GenerateRequest::new(prompt.clone(), params);
+    let streams = runtime.block_on(engine.submit_samples(request, 3)).unwrap();
+    for mut stream in streams {
+        let mut got = Vec::new();
+        loop {
+            match stream.blocking_next().expect("stream ended early") {
+                GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
+                GenerateEvent::Finished(c) => {
+                    assert_eq!(c.usage.cached_tokens, 0);
+                    break;
+                }
+                GenerateEvent::Error(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(got, want);
+    }
+    wait_idle(&engine);
+    engine.shutdown(Duration::from_secs(5));
+}
