@@ -199,14 +199,18 @@ fn samples_of_one_prompt_each_compute_it_and_agree() {
     let file = GgufFile::open(&path).unwrap();
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 4096);
-    let prompt = tok.encode("Three samples of one prompt, please.", true).unwrap();
+    let prompt = tok
+        .encode("Three samples of one prompt, please.", true)
+        .unwrap();
     let want = alone(&mut runner, &prompt);
     let mut config = EngineConfig::new(&path);
     config.kv_budget_bytes = 8 << 20;
     let engine = EngineHandle::start(config).unwrap();
     let mut params = SamplingParams::greedy(STEPS as u32);
     params.ignore_eos = true;
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let request = GenerateRequest::new(prompt.clone(), params);
     let streams = runtime.block_on(engine.submit_samples(request, 3)).unwrap();
     for mut stream in streams {

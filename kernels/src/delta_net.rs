@@ -81,6 +81,7 @@ pub fn causal_conv(
     let requests = q_indptr.len().saturating_sub(1);
     let tokens = q_indptr.last().copied().unwrap_or(0) as usize;
     if kernel == 0
+        || !ranges_ok(q_indptr)
         || channels * kernel != weight.len()
         || x.len() != tokens * channels
         || states.len() != requests
@@ -125,6 +126,11 @@ fn conv_request(x: &mut [f32], weight: &[f32], kernel: usize, channels: usize, s
     state.copy_from_slice(&window[end - history * channels..end]);
 }
 
+/// Whether `q_indptr` starts at 0 and never decreases (what the splits below rely on).
+fn ranges_ok(q_indptr: &[u32]) -> bool {
+    q_indptr.first().is_some_and(|&f| f == 0) && q_indptr.windows(2).all(|w| w[0] <= w[1])
+}
+
 /// The per-token inputs of [`gated_delta_rule`] beside the convolved `q|k|v` rows.
 pub struct DeltaGates<'a> {
     /// `[tokens, value_heads]`: each head's log decay `g` (`S` is scaled by `exp(g)`).
@@ -151,7 +157,8 @@ pub fn gated_delta_rule(
     let width = shape.conv_dim();
     let requests = q_indptr.len().saturating_sub(1);
     let tokens = q_indptr.last().copied().unwrap_or(0) as usize;
-    if qkv.len() != tokens * width
+    if !ranges_ok(q_indptr)
+        || qkv.len() != tokens * width
         || gates.log_decay.len() != tokens * hv
         || gates.beta.len() != tokens * hv
         || out.len() != tokens * shape.value_dim()
@@ -405,6 +412,11 @@ mod tests {
     fn bad_shapes_are_refused() {
         let mut state = vec![0.0; 3];
         let err = causal_conv(&mut [0.0; 4], &[0.0; 8], 4, &[0, 2], &mut [&mut state]);
+        assert!(matches!(err, Err(KernelError::Shape(_))));
+        // Ranges that go back are refused, not split.
+        let mut states = [vec![0.0; 6], vec![0.0; 6]];
+        let mut refs: Vec<&mut [f32]> = states.iter_mut().map(|s| s.as_mut_slice()).collect();
+        let err = causal_conv(&mut [0.0; 4], &[0.0; 8], 4, &[0, 2, 1], &mut refs);
         assert!(matches!(err, Err(KernelError::Shape(_))));
         let bad = DeltaShape {
             value_heads: 3,

@@ -56,7 +56,8 @@ impl From<CompileError> for SubmitError {
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
     pub model_path: PathBuf,
-    /// Bytes of K/V memory (all layers, K and V).
+    /// Bytes of K/V memory (all layers, K and V), and of recurrent states for a model with
+    /// them (at most half).
     pub kv_budget_bytes: usize,
     pub kv_dtype: KvDtype,
     pub page_size: usize,
@@ -344,6 +345,14 @@ impl EngineHandle {
         // from, come out of the KV budget: at most half of it, fewer requests running at once
         // where they would take more.
         let per_request = model.recurrent_state_bytes();
+        if per_request > 0 && config.kv_disk.is_some() {
+            // Its pages alone could not resume a request: nothing would ever be read back.
+            return Err(EngineError::Config(
+                "the disk tier (--kv-disk-dir) keeps K/V alone, which cannot restore this \
+                 model's recurrent state: serve it without the disk tier"
+                    .into(),
+            ));
+        }
         if let Some(fit) = (config.kv_budget_bytes / 4).checked_div(per_request) {
             if fit == 0 {
                 return Err(EngineError::Config(format!(

@@ -89,6 +89,7 @@ impl RecurrentStates {
         if self.shapes.is_empty() {
             return Ok(());
         }
+        // Every request is checked before any state changes: a refused batch changes none.
         let mut seen = std::collections::HashSet::new();
         for (b, &row) in batch.req_pool_indices.iter().enumerate() {
             if !seen.insert(row) {
@@ -97,23 +98,29 @@ impl RecurrentStates {
                 )));
             }
             let (start, n) = request_span(batch, b);
+            if n == 0 || start == 0 {
+                continue;
+            }
+            let absorbed = self
+                .rows
+                .get(row as usize)
+                .and_then(|r| r.as_ref()?.absorbed);
+            if absorbed != Some(start) {
+                return Err(ModelError::Batch(format!(
+                    "row {row} resumes at position {start}, but its recurrent state holds {}",
+                    absorbed.map_or("nothing usable".into(), |a| format!("{a} tokens"))
+                )));
+            }
+        }
+        for (b, &row) in batch.req_pool_indices.iter().enumerate() {
+            let (start, n) = request_span(batch, b);
             if n == 0 {
                 continue;
             }
-            let row = row as usize;
             if start == 0 {
-                self.clear(row);
-            } else {
-                let absorbed = self.rows.get(row).and_then(|r| r.as_ref()?.absorbed);
-                if absorbed != Some(start) {
-                    return Err(ModelError::Batch(format!(
-                        "row {row} resumes at position {start}, but its recurrent state \
-                         holds {}",
-                        absorbed.map_or("nothing usable".into(), |a| format!("{a} tokens"))
-                    )));
-                }
+                self.clear(row as usize);
             }
-            if let Some(Some(state)) = self.rows.get_mut(row) {
+            if let Some(Some(state)) = self.rows.get_mut(row as usize) {
                 state.absorbed = None;
             }
         }
@@ -231,6 +238,9 @@ mod tests {
         // A row never started, and a row twice in a batch.
         assert!(s.begin(&batch(&[(1, 2, 1)])).is_err());
         assert!(s.begin(&batch(&[(0, 0, 1), (0, 0, 1)])).is_err());
+        // A refused batch changes no state, not even of its requests that were fine.
+        assert!(s.begin(&batch(&[(3, 6, 1), (1, 2, 1)])).is_err());
+        s.begin(&batch(&[(3, 6, 1)])).unwrap();
     }
 
     #[test]

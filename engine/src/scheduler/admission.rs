@@ -291,7 +291,7 @@ impl<M: ForwardModel> Scheduler<M> {
         // of the token before each, so the cached prefix stops there.
         let full_key = (ids.len() - 1).min(req.next_scored().map_or(usize::MAX, |p| p - 1));
         // A model with recurrent state resumes only where a saved state ends.
-        let (key_len, mut snapshot) = match self.saved_state(&req, &ids[..full_key]) {
+        let (key_len, snapshot) = match self.saved_state(&req, &ids[..full_key]) {
             Some((id, len)) => (len, Some(id)),
             None if self.recurrent.is_some() => (0, None),
             None => (full_key, None),
@@ -310,17 +310,25 @@ impl<M: ForwardModel> Scheduler<M> {
                 return Admission::TenantBlocked(req);
             }
         };
-        if snapshot.is_some() && kv.cached_len() != key_len {
-            // The tree lost part of the saved state's tokens: start over without it.
-            self.undo_admit(&req, kv);
-            snapshot = None;
-            kv = match self.cache.admit(req.ns, &[]) {
-                Ok(kv) => kv,
-                Err(e) => {
-                    tracing::error!(rid = %req.rid, "admission failed: {e}");
-                    return Admission::TenantBlocked(req);
-                }
+        if let Some(id) = snapshot {
+            // The row resumes from the saved state; where that fails (or the tree lost some of
+            // its tokens since the lookup), the request starts over without it.
+            let row = kv.row_index() as u32;
+            let restored = match kv.cached_len() == key_len {
+                true => self.model.restore_recurrent(id, row),
+                false => Err(crate::model::ModelError::Batch("tokens evicted".into())),
             };
+            if let Err(e) = restored {
+                tracing::warn!(rid = %req.rid, "not resuming from a saved state: {e}");
+                self.undo_admit(&req, kv);
+                kv = match self.cache.admit(req.ns, &[]) {
+                    Ok(kv) => kv,
+                    Err(e) => {
+                        tracing::error!(rid = %req.rid, "admission failed: {e}");
+                        return Admission::TenantBlocked(req);
+                    }
+                };
+            }
         }
         // The budget is read after locking the prefix: locked tokens are no longer
         // evictable, so they cannot be promised to anyone else.
@@ -355,13 +363,6 @@ impl<M: ForwardModel> Scheduler<M> {
             }
             return Admission::NoRoom(req);
         }
-        if let Some(id) = snapshot {
-            let row = kv.row_index() as u32;
-            if let Err(e) = self.model.restore_recurrent(id, row) {
-                // Its first pass is then refused by the model, and the request fails.
-                tracing::error!(rid = %req.rid, "restoring its recurrent state: {e}");
-            }
-        }
         self.cache.record_admission(&kv, full_key);
         if req.cached_tokens.is_none() {
             req.cached_tokens = Some(kv.cached_len().min(req.input_ids.len()) as u32);
@@ -394,8 +395,16 @@ impl<M: ForwardModel> Scheduler<M> {
     /// For a model with recurrent state, the saved state `req` may resume from: its id and
     /// the tokens it holds, a beginning of `key`.
     fn saved_state(&mut self, req: &Req, key: &[u32]) -> Option<(u64, usize)> {
-        let ns = self.cache.tree().namespace(req.ns)?.clone();
-        self.recurrent.as_mut()?.lookup(&ns, key)
+        let states = self.recurrent.as_mut()?;
+        let tree = self.cache.tree();
+        let ns = tree.namespace(req.ns)?.clone();
+        let cached = |tokens: &[u32]| tree.prefix_len(req.ns, tokens).ok() == Some(tokens.len());
+        let mut dropped = Vec::new();
+        let found = states.lookup(&ns, key, cached, &mut dropped);
+        for id in dropped {
+            self.model.drop_recurrent(id);
+        }
+        found
     }
 
     fn undo_admit(&mut self, req: &Req, kv: pools::ReqKv) {

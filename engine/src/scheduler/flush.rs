@@ -64,7 +64,8 @@ impl<M: ForwardModel> Scheduler<M> {
         } else {
             self.flush_disk(Some(&all));
         }
-        self.forget_states(|n| all.contains(n));
+        // Its saved recurrent states too, those of namespaces the tree no longer holds.
+        self.forget_states(|n| mine(n) || all.contains(n));
         let mut freed = Ok(0);
         for ns in &all {
             // Flushing a namespace that does not exist (any more) frees nothing.

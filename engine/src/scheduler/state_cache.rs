@@ -83,14 +83,29 @@ impl StateCache {
         self.entries.len()
     }
 
-    /// The longest saved state of `ns` whose tokens begin `ids`: its id and length.
-    pub(super) fn lookup(&mut self, ns: &Namespace, ids: &[u32]) -> Option<(u64, usize)> {
+    /// The longest saved state of `ns` whose tokens begin `ids` and are still `cached` (the
+    /// tree holds their K/V): its id and length. Saved states whose tokens the tree lost are
+    /// forgotten; their ids are pushed on `dropped` for the model to drop.
+    pub(super) fn lookup(
+        &mut self,
+        ns: &Namespace,
+        ids: &[u32],
+        cached: impl Fn(&[u32]) -> bool,
+        dropped: &mut Vec<u64>,
+    ) -> Option<(u64, usize)> {
         self.clock += 1;
-        let best = (self.entries.iter_mut())
-            .filter(|e| e.ns == *ns && !e.tokens.is_empty() && ids.starts_with(&e.tokens))
-            .max_by_key(|e| e.tokens.len())?;
-        best.used = self.clock;
-        Some((best.id, best.tokens.len()))
+        loop {
+            let best = (self.entries.iter().enumerate())
+                .filter(|(_, e)| e.ns == *ns && !e.tokens.is_empty() && ids.starts_with(&e.tokens))
+                .max_by_key(|(_, e)| e.tokens.len())
+                .map(|(i, _)| i)?;
+            if cached(&self.entries[best].tokens) {
+                let entry = &mut self.entries[best];
+                entry.used = self.clock;
+                return Some((entry.id, entry.tokens.len()));
+            }
+            dropped.push(self.entries.swap_remove(best).id);
+        }
     }
 
     /// Saves snapshot `id` of `tokens` in `ns`; returns the ids of snapshots no longer kept
@@ -145,10 +160,15 @@ mod tests {
         assert!(cache.insert(a.clone(), vec![1, 2], 10).is_empty());
         assert!(cache.insert(a.clone(), vec![1, 2, 3, 4], 11).is_empty());
         assert!(cache.insert(b.clone(), vec![1, 2, 3], 12).is_empty());
-        assert_eq!(cache.lookup(&a, &[1, 2, 3, 4, 5]), Some((11, 4)));
-        assert_eq!(cache.lookup(&a, &[1, 2, 3, 5]), Some((10, 2)));
-        assert_eq!(cache.lookup(&b, &[1, 2, 3, 4]), Some((12, 3)));
-        assert_eq!(cache.lookup(&b, &[1, 2]), None);
+        let mut dropped = Vec::new();
+        let mut find = |cache: &mut StateCache, ns: &Namespace, ids: &[u32]| {
+            cache.lookup(ns, ids, |_| true, &mut dropped)
+        };
+        assert_eq!(find(&mut cache, &a, &[1, 2, 3, 4, 5]), Some((11, 4)));
+        assert_eq!(find(&mut cache, &a, &[1, 2, 3, 5]), Some((10, 2)));
+        assert_eq!(find(&mut cache, &b, &[1, 2, 3, 4]), Some((12, 3)));
+        assert_eq!(find(&mut cache, &b, &[1, 2]), None);
+        assert!(dropped.is_empty());
         // Replacing the same tokens drops the old copy; past the capacity the least
         // recently used goes (11, looked up before 12 was).
         assert_eq!(cache.insert(a.clone(), vec![1, 2], 13), [10]);
@@ -157,6 +177,26 @@ mod tests {
         let mut flushed = cache.remove_where(|ns| *ns == a);
         flushed.sort();
         assert_eq!(flushed, [13, 14]);
-        assert_eq!(cache.lookup(&a, &[1, 2, 3, 4]), None);
+        assert_eq!(
+            cache.lookup(&a, &[1, 2, 3, 4], |_| true, &mut Vec::new()),
+            None
+        );
+    }
+
+    #[test]
+    fn a_saved_state_whose_tokens_the_tree_lost_gives_way_to_a_shorter_one() {
+        let mut cache = StateCache::new(4);
+        let ns = Namespace::global();
+        cache.insert(ns.clone(), vec![1, 2], 20);
+        cache.insert(ns.clone(), vec![1, 2, 3, 4], 21);
+        let mut dropped = Vec::new();
+        // The tree holds only the first two tokens.
+        let cached = |tokens: &[u32]| tokens.len() <= 2;
+        assert_eq!(
+            cache.lookup(&ns, &[1, 2, 3, 4, 5], cached, &mut dropped),
+            Some((20, 2))
+        );
+        assert_eq!(dropped, [21]);
+        assert_eq!(cache.len(), 1);
     }
 }

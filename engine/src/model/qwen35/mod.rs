@@ -36,6 +36,11 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         block_count: nextn::trunk_layers(&keys, &hp)?,
         ..hp.clone()
     };
+    if recurrent[..trunk.block_count].iter().all(|&r| r) {
+        return Err(ModelError::Unsupported(
+            "no attention layer: every layer is a delta net".into(),
+        ));
+    }
     let config = ModelConfig::from_hparams(&trunk, file)?;
     let shape = delta_net::declared_shape(file, &hp)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
