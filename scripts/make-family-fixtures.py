@@ -10,8 +10,10 @@ a gated shared expert), minimax-m2 (MiniMax-M2 style), mistral3 (Ministral 3 sty
 Llama 4's attention temperature over an original context of 16 positions), llama4 (Llama 4
 Scout style: a NoPE layer, dense and MoE layers alternating), qwen35 and qwen35moe (Qwen3.5
 style: gated-delta-net layers, whose recurrence the longer prompts run over up to 130 tokens,
-between gated full-attention ones; dense and MoE), phi3's two LongRoPE variants and a
-Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
+between gated full-attention ones; dense and MoE), qwen3next (Qwen3-Next style, MoE, its value
+heads grouped by key head; twice, the same weights in the converter's attn_qkv/attn_gate layout
+and in the legacy ssm_in one, whose fixtures agree up to float noise), phi3's two LongRoPE
+variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
 on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS
 where the model adds one) and a 32-step greedy continuation with the top-5 next-token
 probabilities, so the engine's forward pass for every family is checked against an
@@ -39,7 +41,7 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
-            "qwen35", "qwen35moe")
+            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in")
 # Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
 SPM_FAMILIES = ("gemma3", "phi3")
 
@@ -139,7 +141,7 @@ CHAT_PROMPT["deepseek2"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["deepseek2_lite"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["glm4moe"] = CHAT_PROMPT["llama"]
 for _family in ("qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "qwen35",
-                "qwen35moe"):
+                "qwen35moe", "qwen3next", "qwen3next_ssm_in"):
     CHAT_PROMPT[_family] = CHAT_PROMPT["llama"]
 # phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
 for _variant in ("phi3_longrope_short", "phi3_longrope_long"):

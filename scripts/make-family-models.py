@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
 smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2,
-deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3, llama4, qwen35 and qwen35moe families
-(deepseek2 thrice: DeepSeek-V3 style MLA, the same with Mistral Large 3's attention temperature,
-and V2-Lite style legacy; glm4moe GLM-4.5-Air style with a multi-token-prediction layer; then
-Qwen1.5-MoE, MiniMax-M2, Ministral 3, Llama 4 Scout and Qwen3.5 (dense and MoE, both in
-family_models_qwen35.py) styles: these seven's layouts, keys or layers in
+deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3, llama4, qwen35, qwen35moe and qwen3next
+families (deepseek2 thrice: DeepSeek-V3 style MLA, the same with Mistral Large 3's attention
+temperature, and V2-Lite style legacy; glm4moe GLM-4.5-Air style with a multi-token-prediction
+layer; then Qwen1.5-MoE, MiniMax-M2, Ministral 3, Llama 4 Scout, Qwen3.5 (dense and MoE, both in
+family_models_qwen35.py) and Qwen3-Next styles: these eight's layouts, keys or layers in
 scripts/family_models_<family>.py; llama4 twice, llama4_long the same weights trained for
-16,384 positions), two LongRoPE variants of phi3 and a Mixtral-style llama.
+16,384 positions; qwen3next twice, qwen3next_ssm_in the same weights in the legacy ssm_in
+layout), two LongRoPE variants of phi3 and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled down, with
 weights drawn from fixed seeds, so the files are byte-identical on every run (given the pinned
@@ -39,6 +40,7 @@ import family_models_minimax_m2 as minimax_m2
 import family_models_mistral3 as mistral3
 import family_models_qwen2moe as qwen2moe
 import family_models_qwen35 as qwen35
+import family_models_qwen3next as qwen3next
 from family_models_spm import spm_vocab
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,11 +48,11 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
-            "qwen35", "qwen35moe")
+            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in")
 # Architectures whose keys and/or layers a module of their own writes.
 MODULES = {"deepseek2": deepseek2, "glm4moe": glm4moe, "qwen2moe": qwen2moe,
            "minimax-m2": minimax_m2, "mistral3": mistral3, "llama4": llama4, "qwen35": qwen35,
-           "qwen35moe": qwen35}
+           "qwen35moe": qwen35, "qwen3next": qwen3next}
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 
@@ -227,10 +229,12 @@ LAYOUTS["phi3_longrope_long"] = dict(LAYOUTS["phi3"], arch="phi3", context_lengt
                                      original_context=2048, rope_dims=64)
 # GLM-4.5-Air style, with a multi-token-prediction layer (scripts/family_models_glm4moe.py).
 LAYOUTS["glm4moe"] = glm4moe.LAYOUT
-# Qwen1.5-MoE, MiniMax-M2, Ministral 3, Llama 4 Scout and Qwen3.5 styles (family_models_*.py).
+# Qwen1.5-MoE, MiniMax-M2, Ministral 3, Llama 4 Scout, Qwen3.5 and Qwen3-Next styles
+# (family_models_*.py).
 LAYOUTS.update(qwen2moe=qwen2moe.LAYOUT, minimax_m2=minimax_m2.LAYOUT, mistral3=mistral3.LAYOUT,
                llama4=llama4.LAYOUT, llama4_long=llama4.LONG, qwen35=qwen35.LAYOUT,
-               qwen35moe=qwen35.MOE)
+               qwen35moe=qwen35.MOE, qwen3next=qwen3next.LAYOUT,
+               qwen3next_ssm_in=qwen3next.SSM_IN)
 # Mistral Large 3 style: the deepseek2 model (same weights) plus Llama 4's attention temperature.
 LAYOUTS["deepseek2_temperature"] = dict(LAYOUTS["deepseek2"], arch="deepseek2",
                                         **deepseek2.TEMPERATURE)
@@ -445,7 +449,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
             w.add_expert_feed_forward_length(L["expert_ff"])
     if "shared_ff" in L:
         w.add_expert_shared_feed_forward_length(L["shared_ff"])
-    if arch in ("glm4moe", "minimax-m2", "mistral3", "llama4", "qwen35", "qwen35moe"):
+    if arch in ("glm4moe", "minimax-m2", "mistral3", "llama4", "qwen35", "qwen35moe", "qwen3next"):
         MODULES[arch].write_keys(w, L)
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])

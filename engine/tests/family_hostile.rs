@@ -517,3 +517,23 @@ fn broken_qwen35_parts_are_refused_by_name() {
     // Layer 1 was a delta net in the file: as an attention layer it lacks its query.
     refused(&other, &["blk.1.attn_q.weight"]);
 }
+
+#[test]
+fn broken_qwen3next_parts_are_refused_by_name() {
+    let file = open("qwen3next");
+    for missing in ["blk.0.ssm_ba.weight", "blk.1.attn_gate.weight"] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let key = "qwen3next.expert_count";
+    refused(
+        &rebuild(&file, &[(key, MetadataValue::U32(0))], &[], Vec::new()),
+        &[key],
+    );
+    // The older layout's fused projection, one row short.
+    let legacy = open("qwen3next_ssm_in");
+    let short = f32_tensor("blk.0.ssm_in.weight", &[256, 383], &vec![0.0; 256 * 383]);
+    refused(
+        &rebuild(&legacy, &[], &[], vec![short]),
+        &["blk.0.ssm_in.weight", "384"],
+    );
+}

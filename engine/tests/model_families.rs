@@ -636,3 +636,26 @@ fn qwen35moe_with_delta_nets_and_gated_shared_experts_agrees_with_llama_cpp() {
         assert!(shared.gate.is_some());
     }
 }
+
+/// Qwen3-Next (`qwen3next`): Qwen3.5-MoE's layers with plain NeoX RoPE and its delta nets'
+/// value heads grouped by key head, beta and alpha fused per key head (`ssm_ba`); the older
+/// files' `ssm_in` (queries, keys, values and gates grouped per key head) loads to the same
+/// model: both agree with llama.cpp on the same weights.
+#[test]
+fn qwen3next_with_grouped_value_heads_agrees_with_llama_cpp_in_both_layouts() {
+    for name in ["qwen3next", "qwen3next_ssm_in"] {
+        check_model(name, "qwen3next");
+        let file = GgufFile::open(family_model_path(name)).unwrap();
+        let model = Model::from_gguf(&file).unwrap();
+        let layers = &model.weights().layers;
+        let delta_nets: Vec<bool> = layers.iter().map(|l| l.delta_net.is_some()).collect();
+        assert_eq!(
+            delta_nets.iter().filter(|&&d| d).count(),
+            delta_nets.len() * 3 / 4
+        );
+        for net in layers.iter().filter_map(|l| l.delta_net.as_ref()) {
+            assert!(net.plan.shape.grouped_values);
+        }
+        assert_experts(&model, (8, 2, 64));
+    }
+}

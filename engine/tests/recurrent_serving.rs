@@ -230,3 +230,21 @@ fn samples_of_one_prompt_each_compute_it_and_agree() {
     wait_idle(&engine);
     engine.shutdown(Duration::from_secs(5));
 }
+
+#[test]
+fn the_disk_tier_is_refused_for_a_model_with_recurrent_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = EngineConfig::new(family_model_path("qwen35"));
+    config.kv_disk = Some(engine::handle::KvDiskConfig {
+        dir: dir.path().to_path_buf(),
+        budget_bytes: 1 << 20,
+    });
+    let err = EngineHandle::start(config)
+        .err()
+        .expect("started")
+        .to_string();
+    assert!(
+        err.contains("--kv-disk-dir") && err.contains("recurrent state"),
+        "{err}"
+    );
+}

@@ -10,7 +10,8 @@
 //!   token by token, decays by `exp(g)`, moves toward the token's value along its key
 //!   (`S += beta (v - S k) k^T`) and answers its query (`o = S q / sqrt(head_dim)`), with
 //!   queries and keys L2-normalized per head first. Value head `h` reads key head
-//!   `h % key_heads`, as llama.cpp's kernel does.
+//!   `h % key_heads` (value heads tiled over the key heads: Qwen3.5's files) or
+//!   `h / (value_heads / key_heads)` (grouped by key head: Qwen3-Next's).
 //!
 //! Within a request the tokens run strictly in order; requests and heads run in parallel.
 
@@ -27,6 +28,8 @@ pub struct DeltaShape {
     pub head_dim: usize,
     /// Taps of the causal convolution.
     pub conv_kernel: usize,
+    /// Value heads come in groups reading one key head each, not tiled over the key heads.
+    pub grouped_values: bool,
 }
 
 impl DeltaShape {
@@ -214,7 +217,10 @@ fn head_steps(
 ) -> Vec<f32> {
     let (d, hv) = (shape.head_dim, shape.value_heads);
     let width = shape.conv_dim();
-    let key_head = h % shape.key_heads;
+    let key_head = match shape.grouped_values {
+        true => h / (hv / shape.key_heads),
+        false => h % shape.key_heads,
+    };
     let (key_dim, scale) = (shape.key_dim(), 1.0 / (d as f32).sqrt());
     let mut out = vec![0.0; range.len() * d];
     let mut delta = vec![0.0; d];
@@ -261,11 +267,18 @@ mod tests {
         value_heads: 4,
         head_dim: 8,
         conv_kernel: 4,
+        grouped_values: false,
     };
 
     /// The rule written as the recurrence of the Gated DeltaNet paper, in f64 over explicit
     /// `[k][v]` matrices (the kernel keeps the transpose): the independent expectation.
-    fn reference(qkv: &[f32], g: &[f32], beta: &[f32], tokens: usize) -> Vec<f64> {
+    fn reference(
+        qkv: &[f32],
+        g: &[f32],
+        beta: &[f32],
+        tokens: usize,
+        key_head: impl Fn(usize) -> usize,
+    ) -> Vec<f64> {
         let (d, hk, hv) = (SHAPE.head_dim, SHAPE.key_heads, SHAPE.value_heads);
         let width = SHAPE.conv_dim();
         let mut state = vec![vec![vec![0.0f64; d]; d]; hv]; // [h][k][v]
@@ -280,7 +293,7 @@ mod tests {
                 x.iter().map(|v| v / n).collect::<Vec<f64>>()
             };
             for h in 0..hv {
-                let kh = h % hk;
+                let kh = key_head(h);
                 let q = l2(&row[kh * d..(kh + 1) * d]);
                 let k = l2(&row[hk * d + kh * d..hk * d + (kh + 1) * d]);
                 let v = &row[2 * hk * d + h * d..2 * hk * d + (h + 1) * d];
@@ -308,12 +321,23 @@ mod tests {
         q_indptr: &[u32],
         states: &mut [Vec<f32>],
     ) -> Vec<f32> {
+        run_shaped(&SHAPE, qkv, g, beta, q_indptr, states)
+    }
+
+    fn run_shaped(
+        shape: &DeltaShape,
+        qkv: &[f32],
+        g: &[f32],
+        beta: &[f32],
+        q_indptr: &[u32],
+        states: &mut [Vec<f32>],
+    ) -> Vec<f32> {
         let tokens = *q_indptr.last().unwrap() as usize;
         let mut qkv = qkv.to_vec();
         let mut out = vec![0.0; tokens * SHAPE.value_dim()];
         let mut refs: Vec<&mut [f32]> = states.iter_mut().map(|s| s.as_mut_slice()).collect();
         let gates = DeltaGates { log_decay: g, beta };
-        gated_delta_rule(&SHAPE, q_indptr, &mut qkv, gates, 1e-6, &mut refs, &mut out).unwrap();
+        gated_delta_rule(shape, q_indptr, &mut qkv, gates, 1e-6, &mut refs, &mut out).unwrap();
         out
     }
 
@@ -332,9 +356,23 @@ mod tests {
             .collect();
         let mut states = vec![vec![0.0; SHAPE.ssm_state_len()]];
         let got = run(&qkv, &g, &beta, &[0, tokens as u32], &mut states);
-        let want = reference(&qkv, &g, &beta, tokens);
+        let want = reference(&qkv, &g, &beta, tokens, |h| h % 2);
         for (i, (a, b)) in got.iter().zip(&want).enumerate() {
             assert!((*a as f64 - b).abs() < 1e-5, "value {i}: {a} vs {b}");
+        }
+        // Grouped value heads: heads 0 and 1 read key head 0, heads 2 and 3 key head 1.
+        let grouped = DeltaShape {
+            grouped_values: true,
+            ..SHAPE
+        };
+        let mut states = vec![vec![0.0; SHAPE.ssm_state_len()]];
+        let got = run_shaped(&grouped, &qkv, &g, &beta, &[0, tokens as u32], &mut states);
+        let want = reference(&qkv, &g, &beta, tokens, |h| h / 2);
+        for (i, (a, b)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (*a as f64 - b).abs() < 1e-5,
+                "grouped value {i}: {a} vs {b}"
+            );
         }
     }
 

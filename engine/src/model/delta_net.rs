@@ -1,7 +1,8 @@
-//! The linear-attention layers of Qwen3.5 (a gated delta net) as llama.cpp's `qwen35` graph
-//! runs them: the layer's input projected to the convolved `q|k|v` channels (`attn_qkv`),
-//! an output gate `z` (`attn_gate`) and per value head a write strength (`ssm_beta`) and a
-//! decay (`ssm_alpha`); `q|k|v` through a causal convolution (`ssm_conv1d`) and SiLU; the
+//! The linear-attention layers of Qwen3.5 and Qwen3-Next (a gated delta net) as llama.cpp's
+//! `qwen35` and `qwen3next` graphs run them: the layer's input projected to the convolved
+//! `q|k|v` channels (`attn_qkv`), an output gate `z` (`attn_gate`) and per value head a
+//! write strength (`ssm_beta`) and a decay (`ssm_alpha`; Qwen3-Next fuses the two as
+//! `ssm_ba`, and may fuse the first two as `ssm_in`, see [`DeltaLayout`]); `q|k|v` through a causal convolution (`ssm_conv1d`) and SiLU; the
 //! delta rule with decay `exp(softplus(alpha + ssm_dt.bias) * ssm_a)` (`ssm_a` holds
 //! `-exp(A_log)`) and strength `sigmoid(beta)`; each head's output RMS-normalized
 //! (`ssm_norm`) and multiplied by `silu(z)`; then `ssm_out`, which the decoder runs as the
@@ -9,11 +10,12 @@
 //! [`super::recurrent::RecurrentStates`].
 
 use super::hparams::Hparams;
-use super::weights::{tensor, vector};
+use super::weights::{matrix_shape, single, tensor, vector, FusedLinear};
 use super::ModelError;
 use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::{GgufFile, MetadataValue};
 use kernels::delta_net::{causal_conv, gated_delta_rule, DeltaGates, DeltaShape};
+use kernels::matmul::QMatrix;
 use kernels::norm::rms_norm;
 
 /// Far above any real model's, so a hostile file's sizes are refused before allocation.
@@ -32,6 +34,7 @@ pub fn declared_shape(file: &GgufFile, hp: &Hparams) -> Result<DeltaShape, Model
         Ok(value)
     };
     let shape = DeltaShape {
+        grouped_values: false,
         conv_kernel: read("ssm.conv_kernel", MAX_CONV_KERNEL)?,
         head_dim: read("ssm.state_size", MAX_HEAD_DIM)?,
         key_heads: read("ssm.group_count", MAX_HEADS)?,
@@ -90,25 +93,121 @@ pub fn recurrent_layers(file: &GgufFile, hp: &Hparams) -> Result<Vec<bool>, Mode
         .collect())
 }
 
-/// The tensors of a layer's in-projection, fused in this order.
-pub fn projection_tensors(layer: usize) -> [String; 4] {
-    ["attn_qkv", "attn_gate", "ssm_beta", "ssm_alpha"].map(|p| format!("blk.{layer}.{p}.weight"))
+/// How a family's files lay out a delta net's in-projection and heads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeltaLayout {
+    /// Qwen3.5: `attn_qkv`, `attn_gate`, `ssm_beta`, `ssm_alpha`; value heads tiled over the
+    /// key heads (the converter reorders them so).
+    Qwen35,
+    /// Qwen3-Next: `attn_qkv` and `attn_gate`, or the same rows grouped per key head in
+    /// `ssm_in` (`[q, k, v, z]` of each; older files); `ssm_ba` holding per key head its
+    /// value heads' betas then their alphas; value heads grouped by key head.
+    Qwen3Next,
 }
 
-/// Widths of the fused in-projection's parts: `q|k|v`, `z`, beta, alpha.
-pub fn projection_widths(shape: &DeltaShape) -> [usize; 4] {
-    [
-        shape.conv_dim(),
-        shape.value_dim(),
-        shape.value_heads,
-        shape.value_heads,
-    ]
+/// A delta-net layer's shape and its file's layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeltaPlan {
+    pub shape: DeltaShape,
+    pub layout: DeltaLayout,
+}
+
+impl DeltaPlan {
+    pub fn new(mut shape: DeltaShape, layout: DeltaLayout) -> Self {
+        shape.grouped_values = layout == DeltaLayout::Qwen3Next;
+        Self { shape, layout }
+    }
+
+    /// Widths of the fused in-projection's parts: `q|k|v`, `z`, then beta and alpha (as
+    /// one part where the file fuses them).
+    pub fn projection_widths(&self) -> Vec<usize> {
+        let s = &self.shape;
+        match self.layout {
+            DeltaLayout::Qwen35 => vec![s.conv_dim(), s.value_dim(), s.value_heads, s.value_heads],
+            DeltaLayout::Qwen3Next => vec![s.conv_dim(), s.value_dim(), 2 * s.value_heads],
+        }
+    }
+
+    /// Layer `layer`'s fused in-projection, its rows in the order of
+    /// [`Self::projection_widths`].
+    pub fn projection(
+        &self,
+        file: &GgufFile,
+        layer: usize,
+        hidden: usize,
+    ) -> Result<FusedLinear, ModelError> {
+        let name = |p: &str| format!("blk.{layer}.{p}.weight");
+        let names: Vec<String> = match self.layout {
+            DeltaLayout::Qwen35 => ["attn_qkv", "attn_gate", "ssm_beta", "ssm_alpha"]
+                .map(name)
+                .to_vec(),
+            DeltaLayout::Qwen3Next if file.tensor(&name("ssm_in")).is_some() => {
+                let qkvz = self.ungrouped_ssm_in(file, &name("ssm_in"), hidden)?;
+                let ba = single(file, &name("ssm_ba"), hidden, 2 * self.shape.value_heads)?;
+                let widths = self.projection_widths();
+                return Ok(FusedLinear::from_parts(vec![qkvz, ba], widths));
+            }
+            DeltaLayout::Qwen3Next => ["attn_qkv", "attn_gate", "ssm_ba"].map(name).to_vec(),
+        };
+        FusedLinear::load(file, &names, hidden)
+    }
+
+    /// `ssm_in` with its rows reordered from `[q, k, v, z]` per key head to all queries, all
+    /// keys, all values (still grouped by key head), then all of `z`: `attn_qkv` then
+    /// `attn_gate`, as the converter now writes them.
+    fn ungrouped_ssm_in(
+        &self,
+        file: &GgufFile,
+        name: &str,
+        hidden: usize,
+    ) -> Result<QMatrix, ModelError> {
+        let s = &self.shape;
+        let n_out = 2 * s.key_dim() + 2 * s.value_dim();
+        let v = tensor(file, name)?;
+        let rows = matrix_shape(&v, hidden)?;
+        if rows != n_out || !v.data().len().is_multiple_of(n_out) {
+            return Err(ModelError::Shape(format!(
+                "{name}: {rows} rows, expected {n_out}"
+            )));
+        }
+        let (dk, group_v) = (s.head_dim, s.value_dim() / s.key_heads);
+        let group = 2 * dk + 2 * group_v;
+        // Each part's rows within a key head's group: offset and length.
+        let parts = [
+            (0, dk),
+            (dk, dk),
+            (2 * dk, group_v),
+            (2 * dk + group_v, group_v),
+        ];
+        let order = parts.into_iter().flat_map(|(offset, len)| {
+            (0..s.key_heads).flat_map(move |g| (0..len).map(move |r| g * group + offset + r))
+        });
+        let row_bytes = v.data().len() / n_out;
+        let mut bytes = Vec::with_capacity(v.data().len());
+        for row in order {
+            bytes.extend_from_slice(&v.data()[row * row_bytes..(row + 1) * row_bytes]);
+        }
+        Ok(QMatrix::new(v.ggml_type(), n_out, hidden, &bytes)?)
+    }
+
+    /// Value head `h`'s beta and alpha among a row's last `2 * value_heads` projected values.
+    fn beta_alpha(&self, rest: &[f32], h: usize) -> (f32, f32) {
+        let heads = self.shape.value_heads;
+        match self.layout {
+            DeltaLayout::Qwen35 => (rest[h], rest[heads + h]),
+            DeltaLayout::Qwen3Next => {
+                let ratio = heads / self.shape.key_heads;
+                let (g, r) = (h / ratio, h % ratio);
+                (rest[2 * ratio * g + r], rest[2 * ratio * g + ratio + r])
+            }
+        }
+    }
 }
 
 /// A delta-net layer's own weights (its projections are the layer's `qkv` and
 /// `attn_output`).
 pub struct DeltaNet {
-    pub shape: DeltaShape,
+    pub plan: DeltaPlan,
     /// `[conv_dim, kernel]`: each channel's taps, oldest input first.
     conv: Vec<f32>,
     /// `[value_heads]`.
@@ -130,7 +229,8 @@ pub struct DeltaScratch {
 }
 
 impl DeltaNet {
-    pub fn load(file: &GgufFile, layer: usize, shape: DeltaShape) -> Result<Self, ModelError> {
+    pub fn load(file: &GgufFile, layer: usize, plan: DeltaPlan) -> Result<Self, ModelError> {
+        let shape = plan.shape;
         let name = |part: &str| format!("blk.{layer}.{part}");
         let conv_name = name("ssm_conv1d.weight");
         let v = tensor(file, &conv_name)?;
@@ -146,7 +246,7 @@ impl DeltaNet {
             dt_bias: vector(file, &name("ssm_dt.bias"), shape.value_heads)?,
             a: vector(file, &name("ssm_a"), shape.value_heads)?,
             norm: vector(file, &name("ssm_norm.weight"), shape.head_dim)?,
-            shape,
+            plan,
         };
         // A value that is not finite would poison every request's state for good.
         let parts = [&net.conv, &net.dt_bias, &net.a, &net.norm];
@@ -173,8 +273,8 @@ impl DeltaNet {
         s: &mut DeltaScratch,
         out: &mut Vec<f32>,
     ) -> Result<(), ModelError> {
-        let shape = &self.shape;
-        let [conv_dim, value_dim, heads, _] = projection_widths(shape);
+        let shape = &self.plan.shape;
+        let (conv_dim, value_dim, heads) = (shape.conv_dim(), shape.value_dim(), shape.value_heads);
         let width = conv_dim + value_dim + 2 * heads;
         if proj.len() != tokens * width {
             return Err(ModelError::Batch(format!(
@@ -189,14 +289,14 @@ impl DeltaNet {
         for row in proj.chunks_exact(width) {
             let (qkv, rest) = row.split_at(conv_dim);
             let (z, rest) = rest.split_at(value_dim);
-            let (beta, alpha) = rest.split_at(heads);
             s.qkv.extend_from_slice(qkv);
             s.z.extend_from_slice(z);
-            s.beta
-                .extend(beta.iter().map(|&b| 1.0 / (1.0 + (-b).exp())));
-            let decay = alpha.iter().zip(&self.dt_bias).zip(&self.a);
-            s.log_decay
-                .extend(decay.map(|((&x, &dt), &a)| softplus(x + dt) * a));
+            for h in 0..heads {
+                let (beta, alpha) = self.plan.beta_alpha(rest, h);
+                s.beta.push(1.0 / (1.0 + (-beta).exp()));
+                s.log_decay
+                    .push(softplus(alpha + self.dt_bias[h]) * self.a[h]);
+            }
         }
         causal_conv(
             &mut s.qkv,

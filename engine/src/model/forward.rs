@@ -138,7 +138,7 @@ impl Model {
             })
             .collect();
         let shapes = (weights.layers.iter())
-            .filter_map(|l| l.delta_net.as_ref().map(|d| d.shape))
+            .filter_map(|l| l.delta_net.as_ref().map(|d| d.plan.shape))
             .collect();
         Self {
             weights,

@@ -31,7 +31,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 20] = [
+const FAMILIES: [(&str, LoadWeights); 21] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -52,6 +52,7 @@ const FAMILIES: [(&str, LoadWeights); 20] = [
     (llama4::ARCHITECTURE, llama4::load),
     (qwen35::ARCHITECTURE, qwen35::load),
     (qwen35::MOE_ARCHITECTURE, qwen35::load),
+    (qwen35::NEXT_ARCHITECTURE, qwen35::load),
 ];
 
 /// The architectures [`load`] accepts.

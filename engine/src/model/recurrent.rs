@@ -201,6 +201,7 @@ mod tests {
             value_heads: 2,
             head_dim: 2,
             conv_kernel: 3,
+            grouped_values: false,
         }])
     }
 

@@ -2,13 +2,12 @@
 //! GGUF's standard ones (`blk.N.attn_q.weight`, ...), shared by every family; a family says
 //! which optional parts its layers have ([`LayerPlan`]).
 
-use super::delta_net::{projection_tensors, projection_widths, DeltaNet};
+use super::delta_net::{DeltaNet, DeltaPlan};
 use super::mla::{LatentAttention, MlaPlan};
 use super::moe::{MoePlan, MoeWeights};
 use super::temperature::AttentionTemperature;
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
-use kernels::delta_net::DeltaShape;
 use kernels::matmul::QMatrix;
 use kernels::quant::dequantize;
 use kernels::rope::Rope;
@@ -43,7 +42,12 @@ impl FusedLinear {
         })
     }
 
-    fn load(file: &GgufFile, names: &[String], k_in: usize) -> Result<Self, ModelError> {
+    /// Matrices whose rows, in order, are the parts of `widths` (one may hold several).
+    pub(super) fn from_parts(parts: Vec<QMatrix>, widths: Vec<usize>) -> Self {
+        Self { parts, widths }
+    }
+
+    pub(super) fn load(file: &GgufFile, names: &[String], k_in: usize) -> Result<Self, ModelError> {
         let views = names
             .iter()
             .map(|n| tensor(file, n))
@@ -162,7 +166,7 @@ pub struct LayerPlan {
     /// attention output is multiplied by their sigmoid (Qwen3.5's attention layers).
     pub query_gate: bool,
     /// A gated delta net instead of attention (Qwen3.5's linear-attention layers).
-    pub delta_net: Option<DeltaShape>,
+    pub delta_net: Option<DeltaPlan>,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -233,8 +237,8 @@ impl LayerWeights {
         } else {
             None
         };
-        let qkv = if plan.delta_net.is_some() {
-            FusedLinear::load(file, &projection_tensors(i), hidden)?
+        let qkv = if let Some(delta) = &plan.delta_net {
+            delta.projection(file, i, hidden)?
         } else if let Some(mla) = &plan.mla {
             FusedLinear::load(file, &mla.first_tensors(i), hidden)?
         } else if plan.fused_tensors {
@@ -277,7 +281,7 @@ impl LayerWeights {
         // What attention gives `attn_output`: every query head's row, or with latent
         // attention every head's value output.
         let attn_out_in = match (&plan.delta_net, &plan.mla) {
-            (Some(shape), _) => shape.value_dim(),
+            (Some(delta), _) => delta.shape.value_dim(),
             (None, Some(mla)) => config.num_heads * mla.v_dim,
             (None, None) => q_dim,
         };
@@ -286,7 +290,7 @@ impl LayerWeights {
             None => single(file, &name("attn_output"), attn_out_in, hidden)?,
         };
         let delta_net = match plan.delta_net {
-            Some(shape) => Some(Box::new(DeltaNet::load(file, i, shape)?)),
+            Some(delta) => Some(Box::new(DeltaNet::load(file, i, delta)?)),
             None => None,
         };
         let mla = match plan.mla {
@@ -331,7 +335,7 @@ impl LayerWeights {
             )));
         }
         let widths = match (&plan.delta_net, &plan.mla) {
-            (Some(shape), _) => projection_widths(shape).to_vec(),
+            (Some(delta), _) => delta.projection_widths(),
             (None, Some(mla)) => mla.first_widths(config.num_heads).to_vec(),
             (None, None) => vec![q_width, kv_dim, kv_dim],
         };

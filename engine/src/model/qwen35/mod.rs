@@ -9,12 +9,16 @@
 //! expert of `expert_shared_feed_forward_length` scaled by `sigmoid(x . ffn_gate_inp_shexp)`,
 //! as llama.cpp's graphs run them. Multi-token-prediction layers are left in the file.
 //!
+//! Qwen3-Next (`qwen3next`) is the MoE model's forerunner: the same layers, plain NeoX RoPE
+//! (no sections), experts in every layer, and its delta nets' files laid out as
+//! [`DeltaLayout::Qwen3Next`] (value heads grouped by key head, beta and alpha fused).
+//!
 //! RoPE is llama.cpp's interleaved multi-section kind (`rope.dimension_sections`): for text
 //! every section reads the token's position, which is NeoX's rotation, so long as no rotated
 //! pair falls in the fourth section (position 0 for text); a file whose sections leave any
 //! there is refused.
 
-use super::delta_net;
+use super::delta_net::{self, DeltaLayout, DeltaPlan};
 use super::hparams::Hparams;
 use super::moe::{self, MoePlan, Routing};
 use super::nextn;
@@ -26,11 +30,15 @@ use kernels::rope::RopeStyle;
 
 pub const ARCHITECTURE: &str = "qwen35";
 pub const MOE_ARCHITECTURE: &str = "qwen35moe";
+pub const NEXT_ARCHITECTURE: &str = "qwen3next";
 
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
-    check_sections(file, &hp)?;
+    let next = hp.architecture == NEXT_ARCHITECTURE;
+    if !next {
+        check_sections(file, &hp)?;
+    }
     let recurrent = delta_net::recurrent_layers(file, &hp)?;
     let trunk = Hparams {
         block_count: nextn::trunk_layers(&keys, &hp)?,
@@ -42,10 +50,14 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         ));
     }
     let config = ModelConfig::from_hparams(&trunk, file)?;
-    let shape = delta_net::declared_shape(file, &hp)?;
+    let layout = match next {
+        true => DeltaLayout::Qwen3Next,
+        false => DeltaLayout::Qwen35,
+    };
+    let delta = DeltaPlan::new(delta_net::declared_shape(file, &hp)?, layout);
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let moe = match hp.architecture.as_str() {
-        MOE_ARCHITECTURE => Some(experts(&keys, &hp)?),
+        MOE_ARCHITECTURE | NEXT_ARCHITECTURE => Some(experts(&keys, &hp)?),
         _ => None,
     };
     Weights::load(file, config, vec![rope], |i| {
@@ -56,7 +68,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         };
         match recurrent[i] {
             true => LayerPlan {
-                delta_net: Some(shape),
+                delta_net: Some(delta),
                 no_rope: true,
                 ..base
             },
