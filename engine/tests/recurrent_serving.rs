@@ -248,3 +248,70 @@ fn the_disk_tier_is_refused_for_a_model_with_recurrent_state() {
         "{err}"
     );
 }
+
+/// Through the chat API, under Qwen3.5's own template (which drops a past turn's thinking
+/// block from the history it renders): a prompt marks where its history ends, the request
+/// saves its state there, and the conversation's next turn resumes from it and gets what
+/// its prompt gets alone.
+#[test]
+fn a_chat_turn_resumes_from_the_state_saved_at_the_end_of_the_previous_history() {
+    use engine::handle::Conversation;
+    use engine::tokenizer::ChatMessage;
+    let path = family_model_path("qwen35");
+    let file = GgufFile::open(&path).unwrap();
+    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 4096);
+    let mut config = EngineConfig::new(&path);
+    config.kv_budget_bytes = 8 << 20;
+    config.chat_template = Some(include_str!("fixtures/qwen35_tools_template.jinja").into());
+    let engine = EngineHandle::start(config).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mut kwargs = serde_json::Map::new();
+    kwargs.insert("enable_thinking".into(), false.into());
+    let prompt = |messages: Vec<ChatMessage>| {
+        let chat = Conversation {
+            template_kwargs: kwargs.clone(),
+            ..Conversation::new(messages)
+        };
+        runtime.block_on(engine.build_chat_prompt(chat, 0)).unwrap()
+    };
+    let submit = |ids: Vec<u32>, history_len: Option<u32>| {
+        let mut params = SamplingParams::greedy(STEPS as u32);
+        params.ignore_eos = true;
+        let request = GenerateRequest {
+            history_len,
+            ..GenerateRequest::new(ids, params)
+        };
+        let mut stream = engine.submit(request).unwrap();
+        let mut got = Vec::new();
+        loop {
+            match stream.blocking_next().expect("stream ended early") {
+                GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
+                GenerateEvent::Finished(c) => return (got, c.usage.cached_tokens),
+                GenerateEvent::Error(e) => panic!("{e}"),
+            }
+        }
+    };
+    let user = ChatMessage::user("Tell me about the sea and its tides.");
+    let first = prompt(vec![user.clone()]);
+    let history = first.history_len.expect("a history mark");
+    // The history is the prompt up to the end of the user's message.
+    assert!(history > 0 && (history as usize) < first.ids.len());
+    let (answer, cached) = submit(first.ids.clone(), first.history_len);
+    assert_eq!(cached, 0);
+    let text = engine.tokenizer().decode(&answer, true).unwrap();
+    let next = prompt(vec![
+        user,
+        ChatMessage::assistant(&text),
+        ChatMessage::user("And the wind?"),
+    ]);
+    assert!(next.ids.starts_with(&first.ids[..history as usize]));
+    // The previous turn's whole prompt is not repeated (its think block is dropped).
+    assert!(!next.ids.starts_with(&first.ids));
+    let (got, cached) = submit(next.ids.clone(), next.history_len);
+    assert_eq!(cached, history);
+    assert_eq!(got, alone(&mut runner, &next.ids));
+    wait_idle(&engine);
+    engine.shutdown(Duration::from_secs(5));
+}

@@ -239,6 +239,8 @@ struct Inner {
     max_queued: usize,
     max_running: usize,
     kv_capacity: usize,
+    /// The model keeps a recurrent state per request (chat prompts then mark their history).
+    recurrent: bool,
     gate: parking_lot::Mutex<TenantGate>,
     /// One permit per core for building large prompts off the async runtime, shared fairly
     /// between tenants.
@@ -495,6 +497,7 @@ impl EngineHandle {
                 max_queued: sched.max_queued_requests,
                 max_running: sched.max_running_requests,
                 kv_capacity,
+                recurrent: per_request > 0,
                 gate: parking_lot::Mutex::new(TenantGate::default()),
                 prompt_permits: FairPermits::new(cores),
                 grammar_permits: FairPermits::new(cores),

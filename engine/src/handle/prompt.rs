@@ -69,6 +69,10 @@ pub struct ChatPrompt {
     /// leaves a thinking block open (its tags the template's): the output starts in the
     /// model's thinking.
     pub opens_thinking: bool,
+    /// For a model with recurrent state, the tokens up to the end of the last message (the
+    /// part of the prompt the conversation's next turn repeats), where they are a prefix of
+    /// `ids`.
+    pub history_len: Option<u32>,
 }
 
 impl EngineHandle {
@@ -263,9 +267,26 @@ impl EngineHandle {
                         .map(str::to_string)
                 }),
         };
+        let history_len = match &rendered.content {
+            Some(content) if self.inner.recurrent => {
+                let end = content.last().map_or(0, |range| range.end);
+                let history = rendered
+                    .text
+                    .get(..end)
+                    .map(|h| tokenizer.encode_chat(h, content));
+                match history {
+                    Some(Ok(h)) if !h.is_empty() && ids.starts_with(&h) => {
+                        u32::try_from(h.len()).ok()
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         Ok(ChatPrompt {
-            ids,
             opens_thinking: generation.is_some_and(|tail| self.think_tags().left_open(&tail)),
+            ids,
+            history_len,
         })
     }
 

@@ -32,6 +32,10 @@ pub struct GenerateRequest {
     /// it, with the `params.logprobs` most likely alternatives; they arrive with the first
     /// chunk.
     pub prompt_logprobs_from: Option<u32>,
+    /// Tokens of the prompt a later turn of the same conversation repeats (its history,
+    /// before the generation prompt): a model with recurrent state saves its state there,
+    /// for that turn to resume from.
+    pub history_len: Option<u32>,
     /// The call's registered id (see [`super::Call`]): set by the door before the prompt
     /// is built or the grammar compiles, so that an abort by id reaches the request before
     /// it is queued; submission moves it to the request's stream.
@@ -57,6 +61,7 @@ impl GenerateRequest {
             constraint: None,
             embed: false,
             prompt_logprobs_from: None,
+            history_len: None,
             call: None,
         }
     }

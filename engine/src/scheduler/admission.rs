@@ -95,6 +95,7 @@ impl<M: ForwardModel> Scheduler<M> {
             kv: None,
             cached_tokens: None,
             admitted_prefix: 0,
+            history_len: request.history_len.map(|n| n as usize),
             sampler,
             stop,
             detok,

@@ -146,6 +146,7 @@ mod tests {
             kv: None,
             cached_tokens: None,
             admitted_prefix: 0,
+            history_len: None,
             detok: DecodeStream::new(true),
             tx,
             submitted_at: std::time::Instant::now(),

@@ -33,6 +33,9 @@ pub struct Req {
     /// Tokens cached when it was last admitted. What it put into the tree since is its
     /// tenant's while it runs, also in a shared namespace that nobody owns (see `tenant_kv`).
     pub admitted_prefix: usize,
+    /// Where to save its recurrent state for the conversation's next turn (the prompt's
+    /// history), until it is saved or passed.
+    pub history_len: Option<usize>,
     pub sampler: Sampler,
     pub stop: StopChecker,
     pub detok: DecodeStream,

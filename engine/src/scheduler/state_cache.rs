@@ -9,13 +9,19 @@ use super::req::Req;
 use super::Scheduler;
 use crate::model::ForwardModel;
 use pools::ReqKv;
-use radix::Namespace;
+use radix::{Namespace, NsId};
 
 impl<M: ForwardModel> Scheduler<M> {
     /// Saves the recurrent state of `req`, which ends with `kv` holding `ids` (before the
     /// tree takes them), if the model has one and a later request could resume from it: the
     /// tree keeps whole pages only.
     pub(super) fn save_state(&mut self, req: &Req, kv: &ReqKv, ids: &[u32]) {
+        self.save_state_at(&req.rid, req.ns, kv.row_index() as u32, ids);
+    }
+
+    /// Saves the state of row `row` (request `rid` of namespace `ns`), which has absorbed
+    /// `ids`.
+    fn save_state_at(&mut self, rid: &str, ns: NsId, row: u32, ids: &[u32]) {
         let Some(states) = self.recurrent.as_mut() else {
             return;
         };
@@ -23,19 +29,50 @@ impl<M: ForwardModel> Scheduler<M> {
         if len == 0 || !len.is_multiple_of(self.cache.page_size()) {
             return;
         }
-        let Some(ns) = self.cache.tree().namespace(req.ns).cloned() else {
+        let Some(ns) = self.cache.tree().namespace(ns).cloned() else {
             return;
         };
-        match self
-            .model
-            .snapshot_recurrent(kv.row_index() as u32, len as u32)
-        {
+        match self.model.snapshot_recurrent(row, len as u32) {
             Ok(id) => {
                 for old in states.insert(ns, ids.to_vec(), id) {
                     self.model.drop_recurrent(old);
                 }
             }
-            Err(e) => tracing::debug!(rid = %req.rid, "no recurrent state saved: {e}"),
+            Err(e) => tracing::debug!(rid = %rid, "no recurrent state saved: {e}"),
+        }
+    }
+
+    /// Running request `i`'s next prefill chunk of `tokens`, cut where its history ends so
+    /// that its state can be saved there.
+    pub(super) fn up_to_history(&self, i: usize, tokens: usize) -> usize {
+        let req = &self.running[i];
+        let (Some(mark), Some(kv), Some(_)) = (req.history_len, &req.kv, &self.recurrent) else {
+            return tokens;
+        };
+        let done = kv.kv_len();
+        if done < mark && mark < done + tokens {
+            mark - done
+        } else {
+            tokens
+        }
+    }
+
+    /// Saves running request `i`'s state if its passes have just reached the end of its
+    /// history (see [`Self::up_to_history`]); forgets the mark once passed.
+    pub(super) fn save_history_state(&mut self, i: usize) {
+        let req = &mut self.running[i];
+        let (Some(mark), Some(kv)) = (req.history_len, &req.kv) else {
+            return;
+        };
+        let done = kv.kv_len();
+        if done < mark {
+            return;
+        }
+        req.history_len = None;
+        if done == mark {
+            let (ns, row, rid) = (req.ns, kv.row_index() as u32, req.rid.clone());
+            let ids = req.fill_ids()[..mark].to_vec();
+            self.save_state_at(&rid, ns, row, &ids);
         }
     }
 

@@ -256,6 +256,7 @@ impl<M: ForwardModel> Scheduler<M> {
         if self.running[i].grammar_waiting {
             return None;
         }
+        self.save_history_state(i);
         let pending = self.running[i].pending_tokens();
         // Its last token is still being sampled: it decodes on that future token or sits
         // this step out.
@@ -273,6 +274,7 @@ impl<M: ForwardModel> Scheduler<M> {
             1 + draft.len()
         } else {
             let tokens = (pending.min(plan.prefill_budget)).min(self.config.chunked_prefill_size);
+            let tokens = self.up_to_history(i, tokens);
             // Each scored token's logits row is vocabulary-wide: a step scores a bounded
             // number (the runner holds them all at once).
             if scoring {

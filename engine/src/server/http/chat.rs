@@ -211,6 +211,7 @@ pub(super) async fn start_chat(
         grammar,
         samples,
         prompt_logprobs_from: None,
+        history_len: prompt.history_len,
         calls: vec![call],
         adapter: served.adapter,
     };

@@ -87,6 +87,7 @@ pub async fn completions(
         grammar,
         samples,
         prompt_logprobs_from,
+        history_len: None,
         calls,
         adapter: served.adapter,
     };

@@ -78,6 +78,8 @@ pub struct ChoiceSpec<'a> {
     /// Prompt log-probabilities from this position (each sample gets its own), at most
     /// each prompt's length (`u32::MAX`: none scored, the prompt alone computed).
     pub prompt_logprobs_from: Option<u32>,
+    /// The prompt's history length (see `GenerateRequest::history_len`).
+    pub history_len: Option<u32>,
     /// Each prompt's registered call (`EngineHandle::open_call`), opened before its prompt
     /// was built; none: the engine names and registers them at submission.
     pub calls: Vec<Arc<Call>>,
@@ -109,6 +111,7 @@ pub async fn submit_choices(
             request.max_new_tokens_explicit = spec.max_tokens_explicit;
             let len = u32::try_from(request.input_ids.len()).unwrap_or(u32::MAX);
             request.prompt_logprobs_from = spec.prompt_logprobs_from.map(|from| from.min(len));
+            request.history_len = spec.history_len;
             request.namespace = namespace.clone();
             request.tenant = caller.tenant;
             request

@@ -160,6 +160,7 @@ pub async fn generate(
         grammar,
         samples,
         prompt_logprobs_from,
+        history_len: None,
         calls,
         adapter: served.adapter,
     };
