@@ -17,7 +17,8 @@ use crate::gguf::GgufFile;
 use kernels::activation::{clamped_swiglu, silu_mul};
 use kernels::matmul::QMatrix;
 pub use plan::{
-    check_expert_counts, expert_counts, mlp_wide_experts, with_shared_experts, MAX_EXPERTS,
+    check_expert_counts, expert_counts, mlp_wide_experts, qwen_experts, with_shared_experts,
+    MAX_EXPERTS,
 };
 pub use routing::{Gating, Routing};
 

@@ -42,6 +42,36 @@ pub fn expert_counts(keys: &Keys<'_>, hp: &Hparams) -> Result<(usize, usize), Mo
     Ok((experts, top_k))
 }
 
+/// Qwen's experts in every layer (Qwen1.5-MoE, Qwen3.5-MoE, Qwen3-Next): `expert_count`
+/// experts of `expert_feed_forward_length` (`feed_forward_length / expert_used_count` where 0
+/// or absent), chosen by softmax (renormalized where `normalize`), beside one shared expert
+/// of `expert_shared_feed_forward_length` (`feed_forward_length` where 0 or absent) scaled
+/// per token by `sigmoid(x . ffn_gate_inp_shexp)`, as llama.cpp reads them.
+pub fn qwen_experts(keys: &Keys<'_>, hp: &Hparams, normalize: bool) -> Result<MoePlan, ModelError> {
+    let (experts, top_k) = expert_counts(keys, hp)?;
+    let width = |key: &str, default: usize| -> Result<usize, ModelError> {
+        Ok(match keys.optional_usize(&hp.key(key))? {
+            None | Some(0) => default,
+            Some(ffn) => ffn,
+        })
+    };
+    Ok(MoePlan {
+        experts,
+        top_k,
+        ffn: width("expert_feed_forward_length", hp.feed_forward_length / top_k)?,
+        routing: Routing {
+            normalize,
+            ..Routing::default()
+        },
+        shared_ffn: Some(width(
+            "expert_shared_feed_forward_length",
+            hp.feed_forward_length,
+        )?),
+        shared_gate: true,
+        ..MoePlan::default()
+    })
+}
+
 /// The experts a file declares (`{arch}.expert_count`, if more than 0), each as wide as the
 /// dense MLP (`feed_forward_length`), with SwiGLU and no biases: Mixtral's, Granite MoE's.
 pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>, ModelError> {

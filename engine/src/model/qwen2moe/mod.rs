@@ -7,7 +7,7 @@
 //! takes no `expert_weights_*` keys for this family, and neither does the loader.
 
 use super::hparams::Hparams;
-use super::moe::{self, MoePlan, Routing};
+use super::moe;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::Keys;
@@ -20,30 +20,10 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let hp = Hparams::from_metadata(file.metadata())?;
     let keys = Keys::new(file.metadata());
     let config = ModelConfig::from_hparams(&hp, file)?;
-    let (experts, top_k) = moe::expert_counts(&keys, &hp)?;
-    let width = |key: &str, default: usize| -> Result<usize, ModelError> {
-        Ok(match keys.optional_usize(&hp.key(key))? {
-            None | Some(0) => default,
-            Some(ffn) => ffn,
-        })
-    };
-    let ffn = width("expert_feed_forward_length", hp.feed_forward_length / top_k)?;
-    let shared_ffn = width("expert_shared_feed_forward_length", hp.feed_forward_length)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let plan = LayerPlan {
         qkv_bias: true,
-        moe: Some(MoePlan {
-            experts,
-            top_k,
-            ffn,
-            routing: Routing {
-                normalize: false,
-                ..Routing::default()
-            },
-            shared_ffn: Some(shared_ffn),
-            shared_gate: true,
-            ..MoePlan::default()
-        }),
+        moe: Some(moe::qwen_experts(&keys, &hp, false)?),
         ..LayerPlan::default()
     };
     Weights::load(file, config, vec![rope], |_| plan)

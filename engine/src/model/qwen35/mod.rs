@@ -20,7 +20,7 @@
 
 use super::delta_net::{self, DeltaLayout, DeltaPlan};
 use super::hparams::Hparams;
-use super::moe::{self, MoePlan, Routing};
+use super::moe;
 use super::nextn;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
@@ -57,7 +57,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let delta = DeltaPlan::new(delta_net::declared_shape(file, &hp)?, layout);
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let moe = match hp.architecture.as_str() {
-        MOE_ARCHITECTURE | NEXT_ARCHITECTURE => Some(experts(&keys, &hp)?),
+        MOE_ARCHITECTURE | NEXT_ARCHITECTURE => Some(moe::qwen_experts(&keys, &hp, true)?),
         _ => None,
     };
     Weights::load(file, config, vec![rope], |i| {
@@ -78,29 +78,6 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
                 ..base
             },
         }
-    })
-}
-
-/// The experts of a `qwen35moe` layer and its gated shared expert.
-fn experts(keys: &Keys<'_>, hp: &Hparams) -> Result<MoePlan, ModelError> {
-    let (experts, top_k) = moe::expert_counts(keys, hp)?;
-    let width = |key: &str, default: usize| -> Result<usize, ModelError> {
-        Ok(match keys.optional_usize(&hp.key(key))? {
-            None | Some(0) => default,
-            Some(ffn) => ffn,
-        })
-    };
-    Ok(MoePlan {
-        experts,
-        top_k,
-        ffn: width("expert_feed_forward_length", hp.feed_forward_length / top_k)?,
-        routing: Routing::default(),
-        shared_ffn: Some(width(
-            "expert_shared_feed_forward_length",
-            hp.feed_forward_length,
-        )?),
-        shared_gate: true,
-        ..MoePlan::default()
     })
 }
 
