@@ -12,16 +12,21 @@ Scout style: a NoPE layer, dense and MoE layers alternating), qwen35 and qwen35m
 style: gated-delta-net layers, whose recurrence the longer prompts run over up to 130 tokens,
 between gated full-attention ones; dense and MoE), qwen3next (Qwen3-Next style, MoE, its value
 heads grouped by key head; twice, the same weights in the converter's attn_qkv/attn_gate layout
-and in the legacy ssm_in one, whose fixtures agree up to float noise), phi3's two LongRoPE
-variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
-on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS
-where the model adds one) and a 32-step greedy continuation with the top-5 next-token
-probabilities, so the engine's forward pass for every family is checked against an
-implementation we did not write. llama4_long (the llama4 weights, trained for 16,384 positions)
-gets one prompt of 8,506 tokens instead, with a 16-step continuation and a 9,216-token context:
-past position 8,191, where Llama 4's attention chunks and NoPE temperature begin to matter.
-For gemma3 and phi3 (SentencePiece-style vocabularies, without and with a space prefix) it also
-records llama.cpp's ids for a set of awkward strings.
+and in the legacy ssm_in one, whose fixtures agree up to float noise), gemma4 (Gemma 4 E2B
+style: sliding and full layers with heads and K/V rows of different widths, K as V on full
+layers, the last two layers attending over earlier layers' K/V, per-layer embeddings, Gemma 4's
+BPE vocabulary) and gemma4moe (26B-A4B style: the same attention, a dense MLP beside 4 scaled
+experts, 2 used, in every layer), phi3's two LongRoPE variants and a Mixtral-style llama), runs
+llama.cpp's llama-server (with a 4,096-token context) on the GGUF and records, per prompt,
+llama.cpp's tokenization (with BOS where the model adds one) and a 32-step greedy continuation
+with the top-5 next-token probabilities, so the engine's forward pass for every family is
+checked against an implementation we did not write. llama4_long (the llama4 weights, trained for
+16,384 positions) gets one prompt of 8,506 tokens instead, with a 16-step continuation and a
+9,216-token context: past position 8,191, where Llama 4's attention chunks and NoPE temperature
+begin to matter.
+For gemma3 and phi3 (SentencePiece-style vocabularies, without and with a space prefix) and
+gemma4 (BPE over U+2581-escaped text with byte fallback) it also records llama.cpp's ids for a
+set of awkward strings.
 
 Usage: scripts/make-family-fixtures.py [--server PATH] [--models DIR] [--out DIR] [FAMILY ...]
 Run scripts/fetch-family-models.sh first. Stdlib only.
@@ -41,9 +46,10 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
-            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in")
-# Families with a SentencePiece vocabulary, whose tokenization of tricky strings is recorded.
-SPM_FAMILIES = ("gemma3", "phi3")
+            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in", "gemma4", "gemma4moe")
+# Families with a SentencePiece(-style) vocabulary, whose tokenization of tricky strings is
+# recorded (gemma4moe has gemma4's vocabulary).
+SPM_FAMILIES = ("gemma3", "phi3", "gemma4")
 
 
 def _load_reference_helpers():
@@ -130,6 +136,8 @@ CHAT_PROMPT = {
     "phi3": "<|user|>\nWhat is the capital of France?<|end|>\n<|assistant|>\n",
 }
 CHAT_PROMPT["gemma2"] = CHAT_PROMPT["gemma3"]
+CHAT_PROMPT["gemma4"] = "<|turn>user\nWhat is the capital of France?<turn|>\n<|turn>model\n"
+CHAT_PROMPT["gemma4moe"] = CHAT_PROMPT["gemma4"]
 CHAT_PROMPT["qwen3moe"] = CHAT_PROMPT["qwen3"]
 CHAT_PROMPT["llama_moe"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["granite"] = CHAT_PROMPT["llama"]
@@ -180,6 +188,22 @@ SPM_SPECIAL_TOKENIZATION = {
         ("<start_of_turn>user\nHi<end_of_turn>\n", True),
         ("<start_of_turn>user\nHi<end_of_turn>\n", False),
         ("<bos>text<eos>", True),
+    ],
+    # Gemma 4's turn markers (control tokens, parsed only when asked) and its tool and channel
+    # markers (user-defined: matched in any text); runs of newlines, whole when a token, else
+    # one "\n" each; whitespace runs and a word the merges cannot build.
+    "gemma4": [
+        ("<|turn>user\nHi<turn|>\n<|turn>model\n", True),
+        ("<|turn>user\nHi<turn|>\n", False),
+        ("<bos>text<eos>", True),
+        ("<|tool_call>call:f{x:<|\"|>a<|\"|>}<tool_call|>", False),
+        ("<|channel>thought\nhmm<channel|>done", False),
+        ("<|tool_response>ok<tool_response|>", True),
+        ("a\n\nb\n\n\nc\n\n\n\nd\n\n\n\n\n\ne", False),
+        ("\n\n", False),
+        ("\n \n", False),
+        ("    indented\n        more", False),
+        ("the thing they thought", False),
     ],
     # Phi-3's special tokens swallow the whitespace after them (llama.cpp's rstrip), except
     # <s>, <unk> and <|endoftext|>.

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
 smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2,
-deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3, llama4, qwen35, qwen35moe and qwen3next
-families (deepseek2 thrice: DeepSeek-V3 style MLA, the same with Mistral Large 3's attention
-temperature, and V2-Lite style legacy; glm4moe GLM-4.5-Air style with a multi-token-prediction
-layer; then Qwen1.5-MoE, MiniMax-M2, Ministral 3, Llama 4 Scout, Qwen3.5 (dense and MoE, both in
-family_models_qwen35.py) and Qwen3-Next styles: these eight's layouts, keys or layers in
-scripts/family_models_<family>.py; llama4 twice, llama4_long the same weights trained for
-16,384 positions; qwen3next twice, qwen3next_ssm_in the same weights in the legacy ssm_in
-layout), two LongRoPE variants of phi3 and a Mixtral-style llama.
+deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3, llama4, qwen35, qwen35moe, qwen3next and
+gemma4 families (deepseek2 thrice: DeepSeek-V3 style MLA, the same with Mistral Large 3's
+attention temperature, and V2-Lite style legacy; glm4moe GLM-4.5-Air style with a
+multi-token-prediction layer; then Qwen1.5-MoE, MiniMax-M2, Ministral 3, Llama 4 Scout, Qwen3.5
+(dense and MoE, both in family_models_qwen35.py), Qwen3-Next and Gemma 4 (gemma4 E2B style with
+per-layer embeddings and shared K/V, gemma4moe 26B-A4B style, both in family_models_gemma4.py)
+styles: these nine's layouts, keys or layers in scripts/family_models_<family>.py; llama4 twice,
+llama4_long the same weights trained for 16,384 positions; qwen3next twice, qwen3next_ssm_in the
+same weights in the legacy ssm_in layout), two LongRoPE variants of phi3 and a Mixtral-style
+llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled down, with
 weights drawn from fixed seeds, so the files are byte-identical on every run (given the pinned
@@ -17,7 +19,9 @@ forward pass on these files with llama.cpp's (engine/tests/fixtures/families/*.j
 by scripts/make-family-fixtures.py).
 
 The BPE families reuse the SmolLM2 vocabulary and merges; gemma3 and phi3 get a small
-synthesized SentencePiece-style vocabulary with byte fallback (scripts/family_models_spm.py).
+synthesized SentencePiece-style vocabulary with byte fallback (scripts/family_models_spm.py);
+the gemma4 ones a small Gemma 4 style BPE vocabulary (U+2581 for spaces, byte fallback, merges
+learned from the same word list) that family_models_gemma4.py writes with the rest of the file.
 
 Usage: scripts/make-family-models.py [--vocab-from SMOLLM2.gguf] [--out DIR] [FAMILY ...]
 Needs gguf and numpy (scripts/fetch-family-models.sh puts them in .cache/gguf-py).
@@ -34,6 +38,7 @@ import gguf
 import numpy as np
 
 import family_models_deepseek2 as deepseek2
+import family_models_gemma4 as gemma4
 import family_models_glm4moe as glm4moe
 import family_models_llama4 as llama4
 import family_models_minimax_m2 as minimax_m2
@@ -48,13 +53,15 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
-            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in")
+            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in", "gemma4", "gemma4moe")
 # Architectures whose keys and/or layers a module of their own writes.
 MODULES = {"deepseek2": deepseek2, "glm4moe": glm4moe, "qwen2moe": qwen2moe,
            "minimax-m2": minimax_m2, "mistral3": mistral3, "llama4": llama4, "qwen35": qwen35,
            "qwen35moe": qwen35, "qwen3next": qwen3next}
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
+# Architectures whose module writes the whole file, vocabulary included.
+WHOLE_FILE = {"gemma4": gemma4}
 
 Q = gguf.GGMLQuantizationType
 
@@ -235,6 +242,8 @@ LAYOUTS.update(qwen2moe=qwen2moe.LAYOUT, minimax_m2=minimax_m2.LAYOUT, mistral3=
                llama4=llama4.LAYOUT, llama4_long=llama4.LONG, qwen35=qwen35.LAYOUT,
                qwen35moe=qwen35.MOE, qwen3next=qwen3next.LAYOUT,
                qwen3next_ssm_in=qwen3next.SSM_IN)
+# Gemma 4 E2B and 26B-A4B styles (family_models_gemma4.py).
+LAYOUTS.update(gemma4=gemma4.LAYOUT, gemma4moe=gemma4.MOE)
 # Mistral Large 3 style: the deepseek2 model (same weights) plus Llama 4's attention temperature.
 LAYOUTS["deepseek2_temperature"] = dict(LAYOUTS["deepseek2"], arch="deepseek2",
                                         **deepseek2.TEMPERATURE)
@@ -397,6 +406,9 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     L = LAYOUTS[family]
     # A variant of a family (phi3_longrope_*) is written as that family's architecture.
     arch = L.get("arch", family)
+    if arch in WHOLE_FILE:
+        WHOLE_FILE[arch].write_model(out, family, L, Tensors, CONTEXT_LENGTH)
+        return
     mt = L.get("matrix_type", Q.F16)
     d, hd, nh, nkv, ff = L["n_embd"], L["head_dim"], L["n_head"], L["n_head_kv"], L["n_ff"]
     vocab = spm_vocab(arch) if arch in SPM_FAMILIES else bpe
@@ -628,7 +640,8 @@ def main() -> int:
         print(f"unknown families {bad}; known: {', '.join(FAMILIES)}", file=sys.stderr)
         return 2
     bpe = None
-    if any(LAYOUTS[f].get("arch", f) not in SPM_FAMILIES for f in args.families):
+    if any(LAYOUTS[f].get("arch", f) not in SPM_FAMILIES + tuple(WHOLE_FILE)
+           for f in args.families):
         if not args.vocab_from.exists():
             print(f"missing {args.vocab_from} (run scripts/fetch-model.sh)", file=sys.stderr)
             return 1

@@ -537,3 +537,94 @@ fn broken_qwen3next_parts_are_refused_by_name() {
         &["blk.0.ssm_in.weight", "384"],
     );
 }
+
+#[test]
+fn broken_gemma4_parts_are_refused_by_name() {
+    let file = open("gemma4");
+    let numbers =
+        |v: &[u32]| MetadataValue::Array(v.iter().map(|&n| MetadataValue::U32(n)).collect());
+    let flags =
+        |v: &[bool]| MetadataValue::Array(v.iter().map(|&b| MetadataValue::Bool(b)).collect());
+    for (key, value) in [
+        // Only one layer would keep K/V of its own.
+        ("gemma4.attention.shared_kv_layers", MetadataValue::U32(6)),
+        // Global layer 6 would read the K/V of sliding layer 5.
+        ("gemma4.attention.shared_kv_layers", MetadataValue::U32(1)),
+        // Global layers of two K/V head counts.
+        (
+            "gemma4.attention.head_count_kv",
+            numbers(&[2, 1, 2, 2, 1, 2, 2]),
+        ),
+        ("gemma4.attention.sliding_window_pattern", flags(&[true; 6])),
+        ("gemma4.attention.key_length_swa", MetadataValue::U32(0)),
+        ("gemma4.attention.value_length_swa", MetadataValue::U32(8)),
+        ("gemma4.rope.freq_base_swa", MetadataValue::F32(-1.0)),
+        ("gemma4.rope.dimension_count_swa", MetadataValue::U32(18)),
+    ] {
+        let words: &[&str] = match key {
+            "gemma4.rope.dimension_count_swa" => &["rotary dim 18"],
+            _ => &[key],
+        };
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), words);
+    }
+    for missing in [
+        "rope_freqs.weight",
+        "per_layer_token_embd.weight",
+        "blk.1.attn_k.weight",
+        "blk.2.inp_gate.weight",
+        "blk.6.attn_q_norm.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let nan_scale = f32_tensor("blk.3.layer_output_scale.weight", &[1], &[f32::NAN]);
+    refused(
+        &rebuild(&file, &[], &[], vec![nan_scale]),
+        &["blk.3.layer_output_scale.weight"],
+    );
+    // Shared-K/V layer 5's MLP is twice as wide as the others'.
+    let narrow = f32_tensor("blk.5.ffn_gate.weight", &[128, 128], &[0.0; 128 * 128]);
+    refused(
+        &rebuild(&file, &[], &[], vec![narrow]),
+        &["gate and up sizes"],
+    );
+}
+
+#[test]
+fn broken_gemma4_experts_are_refused_by_name() {
+    let file = open("gemma4moe");
+    let widths = MetadataValue::Array([32, 32, 16, 32, 32, 32].map(MetadataValue::U32).to_vec());
+    refused(
+        &rebuild(
+            &file,
+            &[("gemma4.expert_feed_forward_length", widths)],
+            &[],
+            Vec::new(),
+        ),
+        &["gemma4.expert_feed_forward_length", "layer 2"],
+    );
+    refused(
+        &rebuild(
+            &file,
+            &[("gemma4.expert_used_count", MetadataValue::U32(9))],
+            &[],
+            Vec::new(),
+        ),
+        &["gemma4.expert_used_count"],
+    );
+    for missing in [
+        "blk.1.ffn_gate_inp.scale",
+        "blk.2.pre_ffw_norm_2.weight",
+        "blk.4.ffn_up_exps.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let nan = f32_tensor(
+        "blk.0.ffn_down_exps.scale",
+        &[4],
+        &[1.0, f32::NAN, 1.0, 1.0],
+    );
+    refused(
+        &rebuild(&file, &[], &[], vec![nan]),
+        &["blk.0.ffn_down_exps.scale"],
+    );
+}

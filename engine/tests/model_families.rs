@@ -355,8 +355,7 @@ fn an_unknown_family_is_refused_naming_the_supported_ones() {
 /// the sliding layers hold for the cached tokens (5 of its 6 layers slide).
 #[test]
 fn gemma3_serves_through_the_engine_and_reports_sliding_window_memory() {
-    use engine::handle::{EngineConfig, EngineHandle, GenerateEvent, GenerateRequest};
-    use engine::sampling::SamplingParams;
+    use engine::handle::{EngineConfig, EngineHandle};
     use engine::tokenizer::ChatMessage;
 
     let path = family_model_path("gemma3");
@@ -366,28 +365,8 @@ fn gemma3_serves_through_the_engine_and_reports_sliding_window_memory() {
     assert!(text.contains("Tell me about the sea."), "{text}");
     let ids = engine.tokenizer().encode_chat(&text, &[]).unwrap();
 
-    let file = GgufFile::open(&path).unwrap();
-    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 1024);
-    let mut req = runner.admit_uncached();
-    let logits = runner.extend(&mut [(&mut req, &ids)]).remove(0);
-    let want = runner.greedy_decode(&mut req, &ids, &logits, 12);
-    runner.release(req);
+    assert_serves_like_the_runner(&engine, &path, &ids);
 
-    let mut params = SamplingParams::greedy(12);
-    params.ignore_eos = true;
-    let mut stream = engine
-        .submit(GenerateRequest::new(ids.clone(), params))
-        .unwrap();
-    let mut got = Vec::new();
-    loop {
-        match stream.blocking_next().expect("stream ended early") {
-            GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
-            GenerateEvent::Finished(_) => break,
-            GenerateEvent::Error(e) => panic!("{e}"),
-        }
-    }
-    assert_eq!(got, want);
-    common::wait_idle(&engine);
     let info = engine.server_info();
     assert_eq!(
         info.kv_sliding_bytes_per_token,
@@ -568,6 +547,7 @@ fn llama4_with_interleaved_experts_and_nope_layers_agrees_with_llama_cpp() {
                 );
             }
             Mlp::Dense { .. } => assert!(i % 2 == 0),
+            Mlp::Parallel(_) => panic!("layer {i}: Gemma 4's experts in Llama 4"),
         }
     }
 }
@@ -658,4 +638,153 @@ fn qwen3next_with_grouped_value_heads_agrees_with_llama_cpp_in_both_layouts() {
         }
         assert_experts(&model, (8, 2, 64));
     }
+}
+
+#[test]
+fn gemma4_with_shared_kv_per_layer_inputs_and_two_head_shapes_agrees_with_llama_cpp() {
+    let (config, tok, fixture) = check_family("gemma4");
+    assert_tokenizes_like_llama_cpp(&tok, &fixture);
+    let file = GgufFile::open(family_model_path("gemma4")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let w = model.weights();
+    assert!(w.per_layer.is_some());
+    let sources: Vec<Option<usize>> = w.layers.iter().map(|l| l.kv_source).collect();
+    assert_eq!(sources, [None, None, None, None, None, Some(3), Some(4)]);
+    let shapes: Vec<(usize, usize, bool)> = (w.layers.iter())
+        .map(|l| (l.heads.num_kv_heads, l.heads.head_dim, l.keys_as_values))
+        .collect();
+    let (local, global) = ((2, 16, false), (1, 64, true));
+    let mut want = vec![local, global, local, local, global, local, global];
+    // Layers that read another's K/V project no values of their own.
+    want[6].2 = false;
+    assert_eq!(shapes, want);
+    assert_eq!((config.num_kv_heads, config.head_dim), (2, 16));
+    let layout = model.kv_layout(KvDtype::F32);
+    assert_eq!(
+        layout.num_layers, 5,
+        "the two sharing layers own no pool layer"
+    );
+    let rows: Vec<usize> = (0..5).map(|l| layout.row_len_of(l)).collect();
+    assert_eq!(
+        rows,
+        [32, 64, 32, 32, 64],
+        "global layers' rows are their own"
+    );
+}
+
+#[test]
+fn gemma4moe_with_experts_beside_a_dense_mlp_agrees_with_llama_cpp() {
+    let (config, _, _) = check_model("gemma4moe", "gemma4");
+    let file = GgufFile::open(family_model_path("gemma4moe")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    for (i, layer) in model.weights().layers.iter().enumerate() {
+        let Mlp::Parallel(moe) = &layer.mlp else {
+            panic!("layer {i} has no experts beside its MLP");
+        };
+        let plan = moe.experts.plan;
+        assert_eq!(
+            (plan.experts, plan.top_k, plan.ffn),
+            (4, 2, 32),
+            "layer {i}"
+        );
+        assert_eq!(moe.down.k_in(), config.ffn, "layer {i}: the dense half");
+        assert!(moe.experts.down_scales.is_some(), "layer {i}");
+    }
+    let layout = model.kv_layout(KvDtype::F32);
+    let rows: Vec<usize> = (0..6).map(|l| layout.row_len_of(l)).collect();
+    assert_eq!(rows, [64, 64, 128, 64, 64, 128]);
+}
+
+/// The engine's greedy continuation of `ids` is the runner's on the model at `path`; returns
+/// once the engine is idle.
+fn assert_serves_like_the_runner(
+    engine: &engine::handle::EngineHandle,
+    path: &std::path::Path,
+    ids: &[u32],
+) {
+    use engine::handle::{GenerateEvent, GenerateRequest};
+    use engine::sampling::SamplingParams;
+
+    let file = GgufFile::open(path).unwrap();
+    let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 1024);
+    let mut req = runner.admit_uncached();
+    let logits = runner.extend(&mut [(&mut req, ids)]).remove(0);
+    let want = runner.greedy_decode(&mut req, ids, &logits, 12);
+    runner.release(req);
+
+    let mut params = SamplingParams::greedy(12);
+    params.ignore_eos = true;
+    let mut stream = engine
+        .submit(GenerateRequest::new(ids.to_vec(), params))
+        .unwrap();
+    let mut got = Vec::new();
+    loop {
+        match stream.blocking_next().expect("stream ended early") {
+            GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
+            GenerateEvent::Finished(_) => break,
+            GenerateEvent::Error(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(got, want);
+    common::wait_idle(engine);
+}
+
+/// Gemma 4 under its own chat template (Gemma 4 31B's, as llama.cpp ships it): a turn renders
+/// in its markup, the engine serves what the runner computes, `<turn|>` ends generation, and
+/// the sliding-window memory counts only the sliding layers that own K/V, at their width.
+#[test]
+fn gemma4_serves_under_its_own_template_and_reports_its_sliding_window_memory() {
+    use engine::handle::{EngineConfig, EngineHandle};
+    use engine::tokenizer::ChatMessage;
+
+    let path = family_model_path("gemma4");
+    let mut config = EngineConfig::new(&path);
+    config.chat_template = Some(include_str!("fixtures/gemma4_template.jinja").into());
+    let engine = EngineHandle::start(config).unwrap();
+    let messages = [ChatMessage::user("Tell me about the sea.")];
+    let text = engine.chat_template().render(&messages, true).unwrap();
+    assert!(
+        text.contains("<|turn>user\nTell me about the sea.<turn|>"),
+        "{text}"
+    );
+    // Thinking off: the template closes an empty thought channel for the model.
+    assert!(
+        text.ends_with("<|turn>model\n<|channel>thought\n<channel|>"),
+        "{text}"
+    );
+    let tok = engine.tokenizer();
+    let ids = tok.encode_chat(&text, &[]).unwrap();
+    assert_eq!(
+        ids.iter()
+            .filter(|&&id| id == tok.bos_token_id().unwrap())
+            .count(),
+        1
+    );
+    let end_of_turn = tok.token_id("<turn|>").unwrap();
+    assert!(tok.is_stop_token(end_of_turn));
+    assert!(tok.is_stop_token(tok.token_id("<|tool_response>").unwrap()));
+    assert_serves_like_the_runner(&engine, &path, &ids);
+
+    let file = GgufFile::open(&path).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let owners = model
+        .weights()
+        .layers
+        .iter()
+        .filter(|l| l.kv_source.is_none());
+    let row = |l: &engine::model::LayerWeights| l.heads.num_kv_heads * l.heads.head_dim;
+    let (sliding, all) = owners.fold((0, 0), |(s, a), l| {
+        (s + l.window.map_or(0, |_| row(l)), a + row(l))
+    });
+    let info = engine.server_info();
+    assert_eq!(
+        info.kv_bytes_per_token,
+        2 * all * 4,
+        "f32 K and V rows of the owners"
+    );
+    assert_eq!(
+        info.kv_sliding_bytes_per_token,
+        info.kv_bytes_per_token * sliding / all
+    );
+    engine.shutdown(std::time::Duration::from_secs(5));
 }

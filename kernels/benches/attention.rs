@@ -64,6 +64,7 @@ fn storage(dtype: KvDtype, slots: usize) -> KvStorage {
         head_dim: SHAPE.head_dim,
         dtype,
         values_in_keys: false,
+        other_rows: None,
     };
     let mut kv = KvStorage::new(layout, slots).unwrap();
     let row = layout.row_len();

@@ -223,6 +223,7 @@ fn rope_and_store_equal_rope_then_set_kv_bit_for_bit() {
             head_dim,
             dtype,
             values_in_keys: false,
+            other_rows: None,
         };
         // Position scaling and a pair scale that differ (an argument swap shows).
         let rope = rope.map(|(rot_dim, style)| {

@@ -56,6 +56,7 @@ fn decode_attention_replays_from_a_graph_over_rewritten_metadata() {
         head_dim: 64,
         dtype: KvDtype::Bf16,
         values_in_keys: false,
+        other_rows: None,
     };
     let mut host = KvStorage::new(layout, num_slots).unwrap();
     let all: Vec<SlotId> = (0..num_slots as SlotId).collect();
@@ -152,6 +153,7 @@ fn padding_slots_write_nothing_and_refills_are_checked() {
         head_dim: 8,
         dtype: KvDtype::F32,
         values_in_keys: false,
+        other_rows: None,
     };
     let (num_slots, row_len) = (40, layout.row_len());
     let mut host = KvStorage::new(layout, num_slots).unwrap();

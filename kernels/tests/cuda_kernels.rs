@@ -82,6 +82,7 @@ fn store_kv_scatters_like_the_host_pool_in_every_dtype() {
             head_dim: 64,
             dtype,
             values_in_keys: false,
+            other_rows: None,
         };
         let row_len = layout.row_len();
         let mut host = KvStorage::new(layout, num_slots).unwrap();
@@ -137,6 +138,7 @@ fn random_pool_of(
         head_dim,
         dtype,
         values_in_keys: false,
+        other_rows: None,
     };
     let mut host = KvStorage::new(layout, num_slots).unwrap();
     let all: Vec<SlotId> = (0..num_slots as SlotId).collect();

@@ -48,12 +48,68 @@ pub struct KvLayout {
     /// is the compressed latent, then the rotated part, and the values are the latent), so
     /// there are no V buffers and a token costs half.
     pub values_in_keys: bool,
+    /// Layers whose rows have another width (Gemma 4's global layers: fewer, wider heads
+    /// than its sliding ones).
+    pub other_rows: Option<OtherRows>,
+}
+
+/// K/V layers whose rows are `row_len` values wide instead of `num_kv_heads * head_dim`: a
+/// bit per layer, so the first [`OtherRows::MAX_LAYER`] + 1 layers can have them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OtherRows {
+    pub layers: u128,
+    pub row_len: usize,
+}
+
+impl OtherRows {
+    /// The last layer index a bit can name.
+    pub const MAX_LAYER: usize = 127;
+
+    /// `row_len`-wide rows in `layers` (each at most [`Self::MAX_LAYER`]; `None` if one is
+    /// past it).
+    pub fn new(layers: impl IntoIterator<Item = usize>, row_len: usize) -> Option<Self> {
+        let mut bits = 0u128;
+        for layer in layers {
+            if layer > Self::MAX_LAYER {
+                return None;
+            }
+            bits |= 1 << layer;
+        }
+        Some(Self {
+            layers: bits,
+            row_len,
+        })
+    }
+
+    fn has(&self, layer: usize) -> bool {
+        layer <= Self::MAX_LAYER && self.layers & (1 << layer) != 0
+    }
 }
 
 impl KvLayout {
-    /// Values of K (or of V) per token per layer.
+    /// Values of K (or of V) per token in a layer without [`OtherRows`].
     pub fn row_len(&self) -> usize {
         self.num_kv_heads * self.head_dim
+    }
+
+    /// Values of K (or of V) per token in `layer`.
+    pub fn row_len_of(&self, layer: usize) -> usize {
+        match self.other_rows {
+            Some(other) if other.has(layer) => other.row_len,
+            _ => self.row_len(),
+        }
+    }
+
+    /// Whether every layer's rows are `num_kv_heads * head_dim` wide.
+    pub fn is_uniform(&self) -> bool {
+        (0..self.num_layers).all(|l| self.row_len_of(l) == self.row_len())
+    }
+
+    /// The row width of each buffer in the order [`KvStorage::export_slots`] writes them:
+    /// per layer its K, then its V where it has V buffers.
+    pub fn buffer_row_lens(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.num_layers)
+            .flat_map(move |l| std::iter::repeat_n(self.row_len_of(l), self.buffers_per_layer()))
     }
 
     /// K and V buffers per layer: 1 where the values are read from the keys.
@@ -66,9 +122,9 @@ impl KvLayout {
     }
 
     /// `2 * layers * kv_heads * head_dim * sizeof(dtype)` (half that where the values are
-    /// read from the keys).
+    /// read from the keys; each layer at its own width).
     pub fn bytes_per_token(&self) -> usize {
-        self.buffers_per_layer() * self.num_layers * self.row_len() * self.dtype.size_bytes()
+        self.buffer_row_lens().sum::<usize>() * self.dtype.size_bytes()
     }
 
     /// How many slots fit in `budget_bytes`, rounded down to whole pages.
@@ -184,25 +240,28 @@ pub struct KvStorage {
 
 impl KvStorage {
     pub fn new(layout: KvLayout, num_slots: usize) -> Result<Self, PoolError> {
-        if layout.num_layers == 0 || layout.row_len() == 0 || num_slots == 0 {
+        let empty = (0..layout.num_layers).any(|l| layout.row_len_of(l) == 0);
+        if layout.num_layers == 0 || empty || num_slots == 0 {
             return Err(PoolError::InvalidConfig(format!(
                 "empty KV storage: {layout:?}, {num_slots} slots"
             )));
         }
-        let len = num_slots
-            .checked_mul(layout.row_len())
-            .ok_or_else(|| PoolError::InvalidConfig("KV storage too large".into()))?;
+        let len = |layer: usize| {
+            num_slots
+                .checked_mul(layout.row_len_of(layer))
+                .ok_or_else(|| PoolError::InvalidConfig("KV storage too large".into()))
+        };
         let k = (0..layout.num_layers)
-            .map(|_| LayerKv::zeros(layout.dtype, len))
-            .collect();
+            .map(|l| Ok(LayerKv::zeros(layout.dtype, len(l)?)))
+            .collect::<Result<_, PoolError>>()?;
         let v_buffers = if layout.values_in_keys {
             0
         } else {
             layout.num_layers
         };
         let v = (0..v_buffers)
-            .map(|_| LayerKv::zeros(layout.dtype, len))
-            .collect();
+            .map(|l| Ok(LayerKv::zeros(layout.dtype, len(l)?)))
+            .collect::<Result<_, PoolError>>()?;
         Ok(Self {
             layout,
             num_slots,
@@ -241,7 +300,10 @@ impl KvStorage {
         k: &[f32],
         v: &[f32],
     ) -> Result<(), PoolError> {
-        let row_len = self.layout.row_len();
+        if layer >= self.layout.num_layers {
+            return Err(PoolError::InvalidConfig(format!("no layer {layer}")));
+        }
+        let row_len = self.layout.row_len_of(layer);
         let expected = out_cache_loc.len() * row_len;
         let expected_v = if self.layout.values_in_keys {
             0
@@ -261,9 +323,6 @@ impl KvStorage {
                 slot: bad,
                 num_slots: self.num_slots,
             });
-        }
-        if layer >= self.layout.num_layers {
-            return Err(PoolError::InvalidConfig(format!("no layer {layer}")));
         }
         self.k[layer].scatter(row_len, out_cache_loc, k);
         if let Some(v_buffer) = self.v.get_mut(layer) {
@@ -290,9 +349,9 @@ impl KvStorage {
     /// bytes_per_token` bytes).
     pub fn export_slots(&self, slots: &[SlotId], out: &mut Vec<u8>) -> Result<(), PoolError> {
         self.check_slots(slots)?;
-        let row_len = self.layout.row_len();
         out.reserve(slots.len() * self.bytes_per_token());
         for layer in 0..self.layout.num_layers {
+            let row_len = self.layout.row_len_of(layer);
             self.k[layer].export(row_len, slots, out);
             if let Some(v) = self.v.get(layer) {
                 v.export(row_len, slots, out);
@@ -312,9 +371,9 @@ impl KvStorage {
                 expected,
             });
         }
-        let row_len = self.layout.row_len();
         let mut at = 0;
         for layer in 0..self.layout.num_layers {
+            let row_len = self.layout.row_len_of(layer);
             at += self.k[layer].import(row_len, slots, &bytes[at..]);
             if let Some(v) = self.v.get_mut(layer) {
                 at += v.import(row_len, slots, &bytes[at..]);
@@ -345,6 +404,7 @@ mod tests {
             head_dim: 4,
             dtype,
             values_in_keys: false,
+            other_rows: None,
         }
     }
 
@@ -356,6 +416,7 @@ mod tests {
             head_dim: 64,
             dtype: KvDtype::F32,
             values_in_keys: false,
+            other_rows: None,
         };
         assert_eq!(smol.bytes_per_token(), 46_080);
         let half = KvLayout {
@@ -419,6 +480,40 @@ mod tests {
                 "slots are checked"
             );
         }
+    }
+
+    #[test]
+    fn layers_with_other_rows_hold_and_move_rows_of_their_own_width() {
+        let wide = KvLayout {
+            other_rows: OtherRows::new([1], 20),
+            ..layout(KvDtype::F32)
+        };
+        assert!(!wide.is_uniform());
+        assert_eq!((wide.row_len_of(0), wide.row_len_of(1)), (12, 20));
+        assert_eq!(wide.bytes_per_token(), (2 * 12 + 2 * 20) * 4);
+        assert_eq!(OtherRows::new([OtherRows::MAX_LAYER + 1], 4), None);
+        let mut kv = KvStorage::new(wide, 6).unwrap();
+        let k1: Vec<f32> = (0..40).map(|i| i as f32 * 0.5).collect();
+        let v1: Vec<f32> = (0..40).map(|i| -(i as f32)).collect();
+        assert!(
+            kv.set_kv(1, &[0, 3], &k1[..24], &v1[..24]).is_err(),
+            "a wide layer takes wide rows"
+        );
+        kv.set_kv(1, &[0, 3], &k1, &v1).unwrap();
+        kv.set_kv(0, &[3], &k1[..12], &v1[..12]).unwrap();
+        let mut bytes = Vec::new();
+        kv.export_slots(&[3], &mut bytes).unwrap();
+        assert_eq!(bytes.len(), wide.bytes_per_token());
+        kv.import_slots(&[5], &bytes).unwrap();
+        let mut row = vec![0.0; 20];
+        let (k, v) = kv.layer(1).unwrap();
+        k.read_row(20, 5, &mut row);
+        assert_eq!(row, k1[20..]);
+        v.read_row(20, 5, &mut row);
+        assert_eq!(row, v1[20..]);
+        let (k, _) = kv.layer(0).unwrap();
+        k.read_row(12, 5, &mut row[..12]);
+        assert_eq!(row[..12], k1[..12]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod tier;
 
 pub use error::PoolError;
 pub use kv_cache::{KvCache, KvCacheConfig, ReqKv};
-pub use kv_storage::{KvDtype, KvLayout, KvStorage, LayerKv};
+pub use kv_storage::{KvDtype, KvLayout, KvStorage, LayerKv, OtherRows};
 pub use radix::{EvictedPath, SlotId, TokenId};
 pub use req_to_token::{ReqRow, ReqToTokenPool};
 pub use slot_allocator::{KvSlotAllocator, KvSlots};

@@ -62,6 +62,34 @@ impl<'a> Keys<'a> {
         })
     }
 
+    /// A size given once for every layer or as an array of one per layer (Gemma 4's K/V
+    /// heads and MLP widths), as one value per layer.
+    pub fn optional_usize_per_layer(
+        &self,
+        key: &str,
+        layers: usize,
+    ) -> Result<Option<Vec<usize>>, GgufError> {
+        let Some(value) = self.metadata.get(key) else {
+            return Ok(None);
+        };
+        let Some(items) = value.as_array() else {
+            return Ok(self.optional_usize(key)?.map(|v| vec![v; layers]));
+        };
+        let values: Option<Vec<usize>> = (items.iter())
+            .map(|item| usize::try_from(item.as_u64()?).ok())
+            .collect();
+        match values {
+            Some(values) if values.len() == layers => Ok(Some(values)),
+            _ => Err(invalid(
+                key,
+                format!(
+                    "{} entries for {layers} layers, or not all non-negative integers",
+                    items.len()
+                ),
+            )),
+        }
+    }
+
     // The optional lookups return `None` only for an absent key (a wrong type is an error).
     pub fn required_usize(&self, key: &str) -> Result<usize, GgufError> {
         self.optional_usize(key)?.ok_or_else(|| missing(key))

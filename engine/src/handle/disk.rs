@@ -64,6 +64,11 @@ pub(super) fn open(
             "big"
         }
     );
+    // Layers of another row width (Gemma 4) name theirs; other layouts keep their old name.
+    let settings = match layout.other_rows {
+        Some(other) => format!("{settings} other_rows={:x}:{}", other.layers, other.row_len),
+        None => settings,
+    };
     let disk = DiskTier::open(DiskTierConfig {
         dir: config.dir.clone(),
         budget_bytes: config.budget_bytes,

@@ -12,7 +12,8 @@
 use super::delta_net::DeltaScratch;
 use super::lora::{adapter_segments, LoraAdapter, Target};
 use super::mla::MlaScratch;
-use super::moe::MoeScratch;
+use super::moe::{MoeScratch, ParallelScratch};
+use super::per_layer::PerLayerScratch;
 use super::recurrent::RecurrentStates;
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
@@ -22,7 +23,7 @@ use kernels::activation::{gelu_mul, silu_mul};
 use kernels::attention::{paged_attention_with_sinks, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
 use kernels::rope::RopeAngles;
-use pools::{KvDtype, KvLayout, KvStorage};
+use pools::{KvDtype, KvLayout, KvStorage, OtherRows};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -62,6 +63,12 @@ struct Scratch {
     /// Each query head's output gate (Qwen3.5's attention layers).
     gate: Vec<f32>,
     delta: DeltaScratch,
+    /// Gemma 4's per-layer inputs of the batch's tokens, `[tokens, layers, width]`.
+    per_layer_inputs: Vec<f32>,
+    per_layer: PerLayerScratch,
+    parallel: ParallelScratch,
+    /// A weight of ones for norms without weights.
+    ones: Vec<f32>,
 }
 
 /// A loaded model ready to run batches.
@@ -127,16 +134,20 @@ impl Model {
     }
 
     pub fn from_weights(weights: Weights) -> Self {
-        let mut attention_layers = 0;
-        let kv_layers = (weights.layers.iter())
-            .map(|l| match l.delta_net {
-                Some(_) => None,
-                None => {
-                    attention_layers += 1;
-                    Some(attention_layers - 1)
+        // A delta net has no K/V; a layer attending over an earlier one's reads its pool layer.
+        let mut kv_layers: Vec<Option<usize>> = Vec::with_capacity(weights.layers.len());
+        let mut pool_layers = 0;
+        for l in &weights.layers {
+            let pool_layer = match (&l.delta_net, l.kv_source) {
+                (Some(_), _) => None,
+                (None, Some(source)) => kv_layers.get(source).copied().flatten(),
+                (None, None) => {
+                    pool_layers += 1;
+                    Some(pool_layers - 1)
                 }
-            })
-            .collect();
+            };
+            kv_layers.push(pool_layer);
+        }
         let shapes = (weights.layers.iter())
             .filter_map(|l| l.delta_net.as_ref().map(|d| d.plan.shape))
             .collect();
@@ -184,12 +195,26 @@ impl Model {
             let mlp = adapter.updates(i, Target::GateUp) || adapter.updates(i, Target::Down);
             let attention =
                 adapter.updates(i, Target::Qkv) || adapter.updates(i, Target::AttnOutput);
+            let own_shape = layer.heads.head_dim != self.weights.config.head_dim
+                || layer.heads.num_kv_heads != self.weights.config.num_kv_heads;
+            if attention && (own_shape || layer.kv_source.is_some() || layer.keys_as_values) {
+                return Err(ModelError::Adapter(format!(
+                    "it updates the attention of layer {i}, whose heads are its own or read \
+                     another layer's K/V"
+                )));
+            }
+            let own_width = matches!(&layer.mlp, Mlp::Dense { down, .. } if down.k_in() != self.weights.config.ffn);
+            if mlp && own_width {
+                return Err(ModelError::Adapter(format!(
+                    "it updates the MLP of layer {i}, wider than the model's"
+                )));
+            }
             if attention && (layer.delta_net.is_some() || layer.query_gate) {
                 return Err(ModelError::Adapter(format!(
                     "it updates the attention of layer {i}, a delta net or gated attention"
                 )));
             }
-            if mlp && matches!(layer.mlp, Mlp::Experts(_)) {
+            if mlp && matches!(layer.mlp, Mlp::Experts(_) | Mlp::Parallel(_)) {
                 return Err(ModelError::Adapter(format!(
                     "it updates the MLP of layer {i}, a mixture of experts"
                 )));
@@ -215,12 +240,26 @@ impl Model {
     /// The K/V layout this model needs from the pool.
     pub fn kv_layout(&self, dtype: KvDtype) -> KvLayout {
         let c = &self.weights.config;
+        // The layers that own a pool layer, in its order, and those of another row width
+        // (the family's loader keeps them to one width and the first 128 pool layers).
+        let owners = self.weights.layers.iter().filter(|l| l.owns_kv());
+        let (mut other, mut other_row) = (Vec::new(), 0);
+        for (pool_layer, l) in owners.enumerate() {
+            if l.kv_dim() != c.kv_dim() {
+                other.push(pool_layer);
+                other_row = l.kv_dim();
+            }
+        }
         KvLayout {
-            num_layers: self.kv_layers.iter().flatten().count(),
+            num_layers: self.weights.layers.iter().filter(|l| l.owns_kv()).count(),
             num_kv_heads: c.num_kv_heads,
             head_dim: c.head_dim,
             dtype,
             values_in_keys: c.values_in_keys,
+            other_rows: match other.is_empty() {
+                true => None,
+                false => OtherRows::new(other, other_row),
+            },
         }
     }
 
@@ -253,7 +292,7 @@ impl Model {
             segments: adapter_segments(&batch.adapters, &batch.q_indptr),
         };
         let t = batch.num_tokens();
-        let (hidden, q_dim, kv_dim) = (c.hidden, c.q_dim(), c.kv_dim());
+        let hidden = c.hidden;
         s.x.resize(t * hidden, 0.0);
         for (row, &id) in s.x.chunks_exact_mut(hidden).zip(&batch.input_ids) {
             w.token_embd.row(id as usize, row)?;
@@ -261,11 +300,10 @@ impl Model {
         if let Some(scale) = c.embedding_scale {
             s.x.iter_mut().for_each(|v| *v *= scale);
         }
-        let shape = AttentionShape {
-            num_heads: c.num_heads,
-            num_kv_heads: c.num_kv_heads,
-            head_dim: c.head_dim,
-        };
+        if let Some(per_layer) = &w.per_layer {
+            let (ids, eps) = (&batch.input_ids, c.rms_norm_eps);
+            per_layer.inputs(ids, &s.x, eps, &mut s.per_layer_inputs, &mut s.tmp)?;
+        }
         let paged = PagedBatch {
             q_indptr: &batch.q_indptr,
             kv_indptr: &batch.kv_indptr,
@@ -276,6 +314,12 @@ impl Model {
             rope.angles_into(&batch.positions, angles);
         }
         for (layer, lw) in w.layers.iter().enumerate() {
+            let (q_dim, kv_dim, d) = (lw.q_dim(c.num_heads), lw.kv_dim(), lw.heads.head_dim);
+            let shape = AttentionShape {
+                num_heads: c.num_heads,
+                num_kv_heads: lw.heads.num_kv_heads,
+                head_dim: d,
+            };
             s.normed.resize(t * hidden, 0.0);
             pre_norm(&s.x, lw.attn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
             s.qkv.resize(t * lw.qkv.n_out(), 0.0);
@@ -310,24 +354,45 @@ impl Model {
                             .for_each(|row| add_in_place(row, bias));
                     }
                     let q_width = if lw.query_gate { 2 * q_dim } else { q_dim };
-                    split_qkv(&s.qkv, q_width, kv_dim, &mut s.q, &mut s.k, &mut s.v);
-                    if lw.query_gate {
-                        split_query_gate(&mut s.q, &mut s.gate, c.head_dim, &mut s.tmp);
+                    let widths = match (lw.kv_source, lw.keys_as_values) {
+                        (Some(_), _) => [q_width, 0, 0],
+                        (None, true) => [q_width, kv_dim, 0],
+                        (None, false) => [q_width, kv_dim, kv_dim],
+                    };
+                    split_qkv(&s.qkv, widths, &mut s.q, &mut s.k, &mut s.v);
+                    if lw.keys_as_values {
+                        s.v.clone_from(&s.k);
                     }
-                    if let (Some(q_norm), Some(k_norm)) = (&lw.q_norm, &lw.k_norm) {
-                        norm_in_place(&mut s.q, q_norm, c.rms_norm_eps, &mut s.tmp)?;
-                        norm_in_place(&mut s.k, k_norm, c.rms_norm_eps, &mut s.tmp)?;
+                    if lw.query_gate {
+                        split_query_gate(&mut s.q, &mut s.gate, d, &mut s.tmp);
+                    }
+                    let eps = c.rms_norm_eps;
+                    if let Some(q_norm) = &lw.q_norm {
+                        norm_in_place(&mut s.q, q_norm, eps, &mut s.tmp)?;
+                    }
+                    if let (Some(k_norm), false) = (&lw.k_norm, s.k.is_empty()) {
+                        norm_in_place(&mut s.k, k_norm, eps, &mut s.tmp)?;
+                    }
+                    if lw.unit_v_norm && !s.v.is_empty() {
+                        s.ones.clear();
+                        s.ones.resize(d, 1.0);
+                        norm_in_place(&mut s.v, &s.ones, eps, &mut s.tmp)?;
                     }
                     if let Some(r) = lw.rope {
                         let (rope, angles) = (&w.ropes[r], &s.angles[r]);
                         rope.apply_angles(&mut s.q, c.num_heads, angles)?;
-                        rope.apply_angles(&mut s.k, c.num_kv_heads, angles)?;
+                        if !s.k.is_empty() {
+                            rope.apply_angles(&mut s.k, lw.heads.num_kv_heads, angles)?;
+                        }
                     }
                 }
                 if let Some(temperature) = &lw.temperature {
                     temperature.scale_queries(&batch.positions, &mut s.q);
                 }
-                kv.set_kv(kv_layer, &batch.out_cache_loc, &s.k, &s.v)?;
+                // A layer reading an earlier one's K/V writes none.
+                if lw.kv_source.is_none() {
+                    kv.set_kv(kv_layer, &batch.out_cache_loc, &s.k, &s.v)?;
+                }
                 let (k_cache, v_cache) = kv
                     .layer(kv_layer)
                     .ok_or_else(|| ModelError::Batch(format!("KV pool has no layer {kv_layer}")))?;
@@ -369,24 +434,34 @@ impl Model {
             pre_norm(&s.x, lw.ffn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
             match &lw.mlp {
                 Mlp::Dense { gate_up, down } => {
-                    s.gate_up.resize(t * 2 * c.ffn, 0.0);
+                    let ffn = down.k_in();
+                    s.gate_up.resize(t * 2 * ffn, 0.0);
                     gate_up.matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
                     adapted.apply(layer, Target::GateUp, &s.normed, hidden, &mut s.gate_up);
-                    s.act.resize(t * c.ffn, 0.0);
+                    s.act.resize(t * ffn, 0.0);
                     match c.activation {
-                        Activation::Silu => silu_mul(&s.gate_up, c.ffn, &mut s.act)?,
-                        Activation::GeluTanh => gelu_mul(&s.gate_up, c.ffn, &mut s.act)?,
+                        Activation::Silu => silu_mul(&s.gate_up, ffn, &mut s.act)?,
+                        Activation::GeluTanh => gelu_mul(&s.gate_up, ffn, &mut s.act)?,
                     }
                     down.matmul(&s.act, t, &mut s.proj)?;
-                    adapted.apply(layer, Target::Down, &s.act, c.ffn, &mut s.proj);
+                    adapted.apply(layer, Target::Down, &s.act, ffn, &mut s.proj);
                 }
                 Mlp::Experts(moe) => moe.forward(&s.normed, t, hidden, &mut s.moe, &mut s.proj)?,
+                Mlp::Parallel(moe) => {
+                    let (eps, scratch) = (c.rms_norm_eps, &mut s.parallel);
+                    moe.forward(&s.x, &s.normed, t, eps, scratch, &mut s.proj)?
+                }
             }
             if let Some(post) = &lw.post_ffn_norm {
                 norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
             }
             scale_residual(&mut s.proj, c.residual_scale);
             add_in_place(&mut s.x, &s.proj);
+            if let Some(block) = &lw.per_layer {
+                let (eps, layers, all) = (c.rms_norm_eps, c.num_layers, &s.per_layer_inputs);
+                block.apply(layer, all, layers, &mut s.x, eps, &mut s.per_layer)?;
+            }
+            scale_residual(&mut s.x, lw.output_scale);
         }
         // The final norm only for the rows whose logits or hidden states are wanted, and
         // the head only for the former.
@@ -484,21 +559,22 @@ fn finish_logits(c: &ModelConfig, logits: &mut [f32]) {
     }
 }
 
+/// Splits `[q | k | v]` rows of `widths` (a part of width 0 is left empty).
 fn split_qkv(
     qkv: &[f32],
-    q_dim: usize,
-    kv_dim: usize,
+    widths: [usize; 3],
     q: &mut Vec<f32>,
     k: &mut Vec<f32>,
     v: &mut Vec<f32>,
 ) {
+    let [qw, kw, vw] = widths;
     q.clear();
     k.clear();
     v.clear();
-    for row in qkv.chunks_exact(q_dim + 2 * kv_dim) {
-        q.extend_from_slice(&row[..q_dim]);
-        k.extend_from_slice(&row[q_dim..q_dim + kv_dim]);
-        v.extend_from_slice(&row[q_dim + kv_dim..]);
+    for row in qkv.chunks_exact(qw + kw + vw) {
+        q.extend_from_slice(&row[..qw]);
+        k.extend_from_slice(&row[qw..qw + kw]);
+        v.extend_from_slice(&row[qw + kw..]);
     }
 }
 
@@ -549,7 +625,8 @@ fn pre_norm(
     }
 }
 
-/// Granite's residual multiplier on a layer's contribution, where the family has one.
+/// Granite's residual multiplier on a layer's contribution, or Gemma 4's on the residual
+/// stream at a layer's end, where the family has one.
 fn scale_residual(proj: &mut [f32], scale: Option<f32>) {
     if let Some(scale) = scale {
         proj.iter_mut().for_each(|v| *v *= scale);

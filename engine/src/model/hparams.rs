@@ -38,12 +38,18 @@ pub struct Hparams {
     pub block_count: usize,
     /// Hidden size (`{arch}.embedding_length`).
     pub embedding_length: usize,
-    /// Gated MLP inner size (`{arch}.feed_forward_length`).
+    /// Gated MLP inner size (`{arch}.feed_forward_length`; the widest layer's where it is
+    /// given per layer).
     pub feed_forward_length: usize,
+    /// Each layer's MLP inner size (Gemma 4 widens the layers that share K/V).
+    pub feed_forward_lengths: Vec<usize>,
     /// Query heads (`{arch}.attention.head_count`).
     pub head_count: usize,
-    /// K/V heads (`{arch}.attention.head_count_kv`; default `head_count`, i.e. no GQA).
+    /// K/V heads (`{arch}.attention.head_count_kv`; default `head_count`, i.e. no GQA; the
+    /// most of any layer where it is given per layer).
     pub head_count_kv: usize,
+    /// Each layer's K/V heads (Gemma 4's global layers have fewer than its sliding ones).
+    pub head_counts_kv: Vec<usize>,
     /// Per-head key size (`{arch}.attention.key_length`; default `embedding_length / head_count`).
     pub key_length: usize,
     /// Per-head value size (`{arch}.attention.value_length`; default `key_length`).
@@ -90,7 +96,13 @@ impl Hparams {
         keys.positive(&embedding_key, embedding_length)?;
         keys.at_most(&embedding_key, embedding_length, MAX_WIDTH)?;
         let feed_forward_key = arch_key("feed_forward_length");
-        let feed_forward_length = keys.required_usize(&feed_forward_key)?;
+        let feed_forward_lengths =
+            match keys.optional_usize_per_layer(&feed_forward_key, block_count)? {
+                Some(lengths) => lengths,
+                // Absent: the missing key's own error.
+                None => vec![keys.required_usize(&feed_forward_key)?; block_count],
+            };
+        let feed_forward_length = feed_forward_lengths.iter().copied().max().unwrap_or(0);
         keys.at_most(&feed_forward_key, feed_forward_length, MAX_FEED_FORWARD)?;
         let context_key = arch_key("context_length");
         let context_length = keys.required_usize(&context_key)?;
@@ -103,12 +115,16 @@ impl Hparams {
         keys.positive(&head_count_key, head_count)?;
         keys.at_most(&head_count_key, head_count, MAX_HEADS)?;
         let kv_key = arch_key("attention.head_count_kv");
-        let head_count_kv = keys.optional_usize(&kv_key)?.unwrap_or(head_count);
+        let head_counts_kv = keys
+            .optional_usize_per_layer(&kv_key, block_count)?
+            .unwrap_or_else(|| vec![head_count; block_count]);
+        let head_count_kv = head_counts_kv.iter().copied().max().unwrap_or(0);
         keys.positive(&kv_key, head_count_kv)?;
-        if head_count % head_count_kv != 0 {
+        // 0 in a per-layer array: a layer without attention.
+        if let Some(kv) = (head_counts_kv.iter()).find(|&&kv| kv != 0 && head_count % kv != 0) {
             return Err(invalid(
                 &kv_key,
-                format!("{head_count_kv} K/V heads do not divide {head_count} query heads"),
+                format!("{kv} K/V heads do not divide {head_count} query heads"),
             ));
         }
 
@@ -179,8 +195,10 @@ impl Hparams {
             block_count,
             embedding_length,
             feed_forward_length,
+            feed_forward_lengths,
             head_count,
             head_count_kv,
+            head_counts_kv,
             key_length,
             value_length,
             rms_norm_eps,
@@ -286,6 +304,39 @@ mod tests {
         assert_eq!(hp.gqa_group_size(), 3);
         assert_eq!(hp.rope_scaling, None);
         assert_eq!(hp.vocab_size, None);
+    }
+
+    #[test]
+    fn per_layer_arrays_give_each_layer_its_value_and_the_widest_as_the_scalar() {
+        let mut md = smollm2_like();
+        let per_layer = |values: &[u32]| {
+            MetadataValue::Array(values.iter().map(|&v| MetadataValue::U32(v)).collect())
+        };
+        md.insert("llama.block_count".into(), MetadataValue::U32(3));
+        md.insert(
+            "llama.attention.head_count_kv".into(),
+            per_layer(&[3, 1, 3]),
+        );
+        md.insert(
+            "llama.feed_forward_length".into(),
+            per_layer(&[64, 64, 128]),
+        );
+        let hp = Hparams::from_metadata(&md).unwrap();
+        assert_eq!(
+            (hp.head_counts_kv.as_slice(), hp.head_count_kv),
+            (&[3, 1, 3][..], 3)
+        );
+        assert_eq!(hp.feed_forward_lengths, [64, 64, 128]);
+        assert_eq!(hp.feed_forward_length, 128);
+        md.insert(
+            "llama.attention.head_count_kv".into(),
+            per_layer(&[3, 2, 3]),
+        );
+        let err = Hparams::from_metadata(&md).unwrap_err().to_string();
+        assert!(err.contains("2 K/V heads do not divide 9"), "{err}");
+        md.insert("llama.attention.head_count_kv".into(), per_layer(&[3, 3]));
+        let err = Hparams::from_metadata(&md).unwrap_err().to_string();
+        assert!(err.contains("2 entries for 3 layers"), "{err}");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! [`FAMILIES`].
 
 use super::smollm3;
-use super::{deepseek2, gemma2, gemma3, glm4moe, gpt_oss, granite, llama, llama4, minimax_m2};
+use super::{
+    deepseek2, gemma2, gemma3, gemma4, glm4moe, gpt_oss, granite, llama, llama4, minimax_m2,
+};
 use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen35, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
@@ -31,13 +33,14 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 21] = [
+const FAMILIES: [(&str, LoadWeights); 22] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
     (qwen3moe::ARCHITECTURE, qwen3moe::load),
     (gemma2::ARCHITECTURE, gemma2::load),
     (gemma3::ARCHITECTURE, gemma3::load),
+    (gemma4::ARCHITECTURE, gemma4::load),
     (smollm3::ARCHITECTURE, smollm3::load),
     (phi3::ARCHITECTURE, phi3::load),
     (granite::ARCHITECTURE, granite::load),

@@ -19,6 +19,7 @@ pub mod lora;
 mod mla;
 pub mod moe;
 mod nextn;
+mod per_layer;
 mod recurrent;
 mod rope;
 pub mod scripted;
@@ -30,6 +31,7 @@ mod weights;
 mod deepseek2;
 mod gemma2;
 mod gemma3;
+mod gemma4;
 mod glm4moe;
 mod gpt_oss;
 mod granite;
@@ -266,11 +268,12 @@ pub trait ForwardModel: Send {
         }
     }
 
-    /// Layers that attend through a sliding window or in chunks (their K/V of tokens past the
-    /// window, or before the current chunk, is kept with the other layers' but never read
-    /// again by requests extending further).
-    fn sliding_window_layers(&self) -> usize {
-        0
+    /// The K/V values per token of the layers that attend through a sliding window or in
+    /// chunks (their K/V of tokens past the window, or before the current chunk, is kept with
+    /// the other layers' but never read again by requests extending further), and of all
+    /// layers.
+    fn sliding_window_share(&self) -> (usize, usize) {
+        (0, 1)
     }
 
     /// Bytes of recurrent state each running request holds beside its K/V (Qwen3.5's delta
@@ -376,11 +379,14 @@ impl ForwardModel for Model {
         self.recurrent_mut().drop_snapshot(id);
     }
 
-    fn sliding_window_layers(&self) -> usize {
-        self.weights()
-            .layers
-            .iter()
-            .filter(|l| l.window.is_some() || l.chunk.is_some())
-            .count()
+    fn sliding_window_share(&self) -> (usize, usize) {
+        let layout = self.kv_layout(KvDtype::F32);
+        let owners = self.weights().layers.iter().filter(|l| l.owns_kv());
+        let sliding = (owners.enumerate())
+            .filter(|(_, l)| l.window.is_some() || l.chunk.is_some())
+            .map(|(pool_layer, _)| layout.row_len_of(pool_layer))
+            .sum();
+        let all = (0..layout.num_layers).map(|l| layout.row_len_of(l)).sum();
+        (sliding, all)
     }
 }

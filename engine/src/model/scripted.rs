@@ -337,6 +337,7 @@ impl ForwardModel for ScriptedModel {
             head_dim: 2,
             dtype: KvDtype::F32,
             values_in_keys: false,
+            other_rows: None,
         }
     }
 

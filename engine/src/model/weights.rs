@@ -4,7 +4,8 @@
 
 use super::delta_net::{DeltaNet, DeltaPlan};
 use super::mla::{LatentAttention, MlaPlan};
-use super::moe::{MoePlan, MoeWeights};
+use super::moe::{MoePlan, MoeWeights, ParallelMoe};
+use super::per_layer::{PerLayerBlock, PerLayerEmbeddings};
 use super::temperature::AttentionTemperature;
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
@@ -77,6 +78,11 @@ impl FusedLinear {
 
     pub fn n_out(&self) -> usize {
         self.widths.iter().sum()
+    }
+
+    /// Output widths of the fused parts, in order.
+    pub fn widths(&self) -> &[usize] {
+        &self.widths
     }
 
     /// Row `r` of the fused matrix, dequantized to f32 (for runners that keep their own copy).
@@ -167,6 +173,33 @@ pub struct LayerPlan {
     pub query_gate: bool,
     /// A gated delta net instead of attention (Qwen3.5's linear-attention layers).
     pub delta_net: Option<DeltaPlan>,
+    /// The layer's K/V heads and head size, where they are not the model's (Gemma 4's
+    /// global layers: fewer, wider heads).
+    pub heads: Option<LayerHeads>,
+    /// The layer projects only queries and attends over this earlier layer's K/V (Gemma 4's
+    /// last layers).
+    pub kv_source: Option<usize>,
+    /// No `attn_v`: the values are the key projection, normalized apart (Gemma 4's global
+    /// layers).
+    pub keys_as_values: bool,
+    /// Values RMS-normalized per head without weights (Gemma 4).
+    pub unit_v_norm: bool,
+    /// The residual stream is multiplied by `layer_output_scale` at the layer's end
+    /// (Gemma 4).
+    pub output_scale: bool,
+    /// A per-layer embedding block of this width after the MLP (Gemma 4's E2B and E4B).
+    pub per_layer_input: Option<usize>,
+    /// The MLP's width where it is not the model's (Gemma 4's shared-K/V layers).
+    pub ffn: Option<usize>,
+    /// The `moe` experts run beside the dense MLP, each normed apart (Gemma 4's 26B-A4B).
+    pub parallel_experts: bool,
+}
+
+/// A layer's K/V heads and head size (its queries keep the model's head count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerHeads {
+    pub num_kv_heads: usize,
+    pub head_dim: usize,
 }
 
 /// A layer's MLP: one gated MLP, or a mixture of experts.
@@ -177,6 +210,8 @@ pub enum Mlp {
         down: QMatrix,
     },
     Experts(Box<MoeWeights>),
+    /// A dense MLP and experts side by side (Gemma 4's 26B-A4B).
+    Parallel(Box<ParallelMoe>),
 }
 
 pub struct LayerWeights {
@@ -211,9 +246,44 @@ pub struct LayerWeights {
     /// What each query is scaled by, from its position.
     pub temperature: Option<AttentionTemperature>,
     pub chunk: Option<usize>,
+    /// The layer's K/V heads and head size.
+    pub heads: LayerHeads,
+    /// See [`LayerPlan::kv_source`]: `qkv` then projects queries only.
+    pub kv_source: Option<usize>,
+    /// See [`LayerPlan::keys_as_values`]: `qkv` projects queries and keys.
+    pub keys_as_values: bool,
+    pub unit_v_norm: bool,
+    /// What the residual stream is multiplied by at the layer's end.
+    pub output_scale: Option<f32>,
+    pub per_layer: Option<PerLayerBlock>,
 }
 
 impl LayerWeights {
+    /// Query width of the layer's heads.
+    pub fn q_dim(&self, num_heads: usize) -> usize {
+        num_heads * self.heads.head_dim
+    }
+
+    /// K (or V) width of the layer's heads.
+    pub fn kv_dim(&self) -> usize {
+        self.heads.num_kv_heads * self.heads.head_dim
+    }
+
+    /// Whether the layer has a K/V layer of its own in the pool (not a delta net, nor a layer
+    /// reading an earlier one's).
+    pub fn owns_kv(&self) -> bool {
+        self.delta_net.is_none() && self.kv_source.is_none()
+    }
+
+    /// Whether the layer has parts only the CPU runner computes (Gemma 4's).
+    pub fn has_cpu_only_parts(&self) -> bool {
+        self.kv_source.is_some()
+            || self.keys_as_values
+            || self.unit_v_norm
+            || self.output_scale.is_some()
+            || self.per_layer.is_some()
+    }
+
     /// Layer `i` of `file` as `plan` describes it.
     pub fn load(
         file: &GgufFile,
@@ -223,7 +293,13 @@ impl LayerWeights {
     ) -> Result<Self, ModelError> {
         let name = |s: &str| format!("blk.{i}.{s}.weight");
         let hidden = config.hidden;
-        let (q_dim, kv_dim, d) = (config.q_dim(), config.kv_dim(), config.head_dim);
+        let heads = plan.heads.unwrap_or(LayerHeads {
+            num_kv_heads: config.num_kv_heads,
+            head_dim: config.head_dim,
+        });
+        let d = heads.head_dim;
+        let (q_dim, kv_dim) = (config.num_heads * d, heads.num_kv_heads * d);
+        let ffn = plan.ffn.unwrap_or(config.ffn);
         let optional = |on: bool, part: &str, len: usize| -> Result<Option<Vec<f32>>, ModelError> {
             on.then(|| vector(file, &name(part), len)).transpose()
         };
@@ -243,6 +319,10 @@ impl LayerWeights {
             FusedLinear::load(file, &mla.first_tensors(i), hidden)?
         } else if plan.fused_tensors {
             FusedLinear::load_split(file, &name("attn_qkv"), hidden, &[q_width, kv_dim, kv_dim])?
+        } else if plan.kv_source.is_some() {
+            FusedLinear::load(file, &[name("attn_q")], hidden)?
+        } else if plan.keys_as_values {
+            FusedLinear::load(file, &[name("attn_q"), name("attn_k")], hidden)?
         } else {
             FusedLinear::load(
                 file,
@@ -251,21 +331,24 @@ impl LayerWeights {
             )?
         };
         let mlp = match plan.moe {
+            Some(moe) if plan.parallel_experts => {
+                Mlp::Parallel(Box::new(ParallelMoe::load(file, i, hidden, ffn, moe)?))
+            }
             Some(moe) => Mlp::Experts(Box::new(MoeWeights::load(file, i, hidden, moe)?)),
             None => {
                 let gate_up = if plan.fused_tensors {
-                    FusedLinear::load_split(file, &name("ffn_up"), hidden, &[config.ffn; 2])?
+                    FusedLinear::load_split(file, &name("ffn_up"), hidden, &[ffn; 2])?
                 } else {
                     FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?
                 };
-                if gate_up.widths != [config.ffn; 2] {
+                if gate_up.widths != [ffn; 2] {
                     return Err(ModelError::Shape(format!(
                         "layer {i}: gate and up sizes do not match"
                     )));
                 }
                 Mlp::Dense {
                     gate_up,
-                    down: single(file, &name("ffn_down"), config.ffn, hidden)?,
+                    down: single(file, &name("ffn_down"), ffn, hidden)?,
                 }
             }
         };
@@ -311,7 +394,11 @@ impl LayerWeights {
             },
             k_norm: match plan.unit_qk_norm {
                 true => Some(vec![1.0; d]),
-                false => optional(plan.qk_norm, "attn_k_norm", k_norm_len)?,
+                false => optional(
+                    plan.qk_norm && plan.kv_source.is_none(),
+                    "attn_k_norm",
+                    k_norm_len,
+                )?,
             },
             attn_output,
             attn_output_bias: plan
@@ -327,6 +414,18 @@ impl LayerWeights {
             window: plan.window,
             temperature: plan.temperature,
             chunk: plan.chunk,
+            heads,
+            kv_source: plan.kv_source,
+            keys_as_values: plan.keys_as_values,
+            unit_v_norm: plan.unit_v_norm,
+            output_scale: match plan.output_scale {
+                true => Some(output_scale(file, i)?),
+                false => None,
+            },
+            per_layer: match plan.per_layer_input {
+                Some(width) => Some(PerLayerBlock::load(file, i, hidden, width)?),
+                None => None,
+            },
         };
         // A sink that is not finite would fail every request's attention: refused here.
         if layer.attn_sinks.iter().flatten().any(|s| !s.is_finite()) {
@@ -337,6 +436,8 @@ impl LayerWeights {
         let widths = match (&plan.delta_net, &plan.mla) {
             (Some(delta), _) => delta.projection_widths(),
             (None, Some(mla)) => mla.first_widths(config.num_heads).to_vec(),
+            (None, None) if plan.kv_source.is_some() => vec![q_width],
+            (None, None) if plan.keys_as_values => vec![q_width, kv_dim],
             (None, None) => vec![q_width, kv_dim, kv_dim],
         };
         if layer.qkv.widths != widths {
@@ -358,6 +459,8 @@ pub struct Weights {
     pub output: Option<QMatrix>,
     /// The RoPE tables the layers use (one, or a local and a global one).
     pub ropes: Vec<Rope>,
+    /// Gemma 4's per-layer embeddings, where the model has them.
+    pub per_layer: Option<PerLayerEmbeddings>,
 }
 
 impl Weights {
@@ -402,12 +505,24 @@ impl Weights {
             layers,
             output,
             ropes,
+            per_layer: None,
         })
     }
 
     /// The output head (`output.weight`, or the tied embedding).
     pub fn output_head(&self) -> &QMatrix {
         self.output.as_ref().unwrap_or(&self.token_embd)
+    }
+}
+
+/// `blk.{i}.layer_output_scale.weight`: one finite number.
+fn output_scale(file: &GgufFile, i: usize) -> Result<f32, ModelError> {
+    let name = format!("blk.{i}.layer_output_scale.weight");
+    match vector(file, &name, 1)?.as_slice() {
+        [scale] if scale.is_finite() => Ok(*scale),
+        other => Err(ModelError::Shape(format!(
+            "{name}: {other:?} is not one finite number"
+        ))),
     }
 }
 

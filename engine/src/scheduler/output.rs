@@ -236,9 +236,8 @@ impl<M: ForwardModel> Scheduler<M> {
         info.kv_evictable_tokens = tree.evictable_size();
         info.kv_protected_tokens = tree.protected_size();
         info.kv_bytes_per_token = self.kv.bytes_per_token();
-        let layers = self.model.kv_layout(pools::KvDtype::F32).num_layers.max(1);
-        info.kv_sliding_bytes_per_token =
-            info.kv_bytes_per_token * self.model.sliding_window_layers() / layers;
+        let (sliding, all) = self.model.sliding_window_share();
+        info.kv_sliding_bytes_per_token = info.kv_bytes_per_token * sliding / all.max(1);
         info.kv_sliding_cached_bytes = ((info.kv_evictable_tokens + info.kv_protected_tokens)
             * info.kv_sliding_bytes_per_token) as u64;
         metrics::gauge!(names::KV_SLIDING_CACHED_BYTES).set(info.kv_sliding_cached_bytes as f64);

@@ -74,10 +74,9 @@ struct Loading {
 pub(crate) struct DiskKv {
     disk: DiskTier,
     budget_bytes: u64,
-    /// Bytes of one token's K (or V) in one layer; a page's payload is `blocks` runs of
-    /// `page_tokens` such rows (per layer, K then V where the pool keeps V apart).
-    row_bytes: usize,
-    blocks: usize,
+    /// Bytes of one token's K (or V) in each layer, in a page's order: its payload is a
+    /// run of `page_tokens` rows per buffer (layer by layer, K then V).
+    block_row_bytes: Vec<usize>,
     done_tx: Sender<Loaded>,
     done_rx: Receiver<Loaded>,
     loading: Vec<Loading>,
@@ -123,8 +122,9 @@ impl DiskKv {
         Self {
             disk,
             budget_bytes,
-            row_bytes: layout.row_len() * layout.dtype.size_bytes(),
-            blocks: layout.buffers_per_layer() * layout.num_layers,
+            block_row_bytes: (layout.buffer_row_lens())
+                .map(|row| row * layout.dtype.size_bytes())
+                .collect(),
             done_tx,
             done_rx,
             loading: Vec::new(),
@@ -149,10 +149,17 @@ impl DiskKv {
     /// The bytes of tokens `skip..page_tokens` of a page, in the layout `import_slots` takes.
     fn page_tail(&self, page: &[u8], skip: usize) -> Vec<u8> {
         let p = self.disk.page_tokens();
-        let run = p * self.row_bytes;
-        let mut out = Vec::with_capacity(self.blocks * (p - skip) * self.row_bytes);
-        for block in page.chunks_exact(run) {
-            out.extend_from_slice(&block[skip * self.row_bytes..]);
+        let tail: usize = self
+            .block_row_bytes
+            .iter()
+            .map(|row| (p - skip) * row)
+            .sum();
+        let mut out = Vec::with_capacity(tail);
+        let mut at = 0;
+        for &row in &self.block_row_bytes {
+            let run = page.get(at..at + p * row).unwrap_or_default();
+            out.extend_from_slice(run.get(skip * row..).unwrap_or_default());
+            at += p * row;
         }
         out
     }

@@ -1,6 +1,7 @@
 //! The tokenizer a GGUF file carries: byte-level BPE (`tokenizer.ggml.model == "gpt2"`: SmolLM,
-//! Llama 3, Qwen) or SentencePiece (`"llama"`: Llama 2, Mistral, Gemma), its special tokens,
-//! an incremental detokenizer for streaming, and the chat template.
+//! Llama 3, Qwen), SentencePiece (`"llama"`: Llama 2, Mistral, Gemma) or Gemma 4's BPE over
+//! text whose spaces are `▁` (`"gemma4"`), its special tokens, an incremental detokenizer for
+//! streaming, and the chat template.
 //!
 //! BPE encoding runs on the `tokenizers` crate, built in code from the GGUF vocabulary and
 //! merges with llama.cpp's pre-tokenizer regexes; SentencePiece encoding is our own
@@ -22,10 +23,13 @@ pub(crate) mod tests;
 mod think;
 
 use tokenizers::models::bpe::{Vocab, BPE};
+use tokenizers::normalizers::replace::Replace;
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
 use tokenizers::pre_tokenizers::sequence::Sequence;
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
-use tokenizers::{AddedToken, DecoderWrapper, PreTokenizerWrapper, SplitDelimiterBehavior};
+use tokenizers::{
+    AddedToken, DecoderWrapper, NormalizerWrapper, PreTokenizerWrapper, SplitDelimiterBehavior,
+};
 
 use crate::gguf::{Metadata, MetadataValue};
 use byte_level::ByteDecoder;
@@ -45,8 +49,8 @@ pub enum TokenizerError {
     #[error("GGUF metadata has no `{0}` (or it has the wrong type)")]
     MissingKey(&'static str),
     #[error(
-        "unsupported tokenizer model `{0}`: byte-level BPE (`gpt2`) and SentencePiece (`llama`) \
-         are supported"
+        "unsupported tokenizer model `{0}`: byte-level BPE (`gpt2`), SentencePiece (`llama`) \
+         and Gemma 4's BPE (`gemma4`) are supported"
     )]
     UnsupportedModel(String),
     #[error(
@@ -118,11 +122,13 @@ impl TokenKind {
 }
 
 /// Texts llama.cpp treats as end of generation when they are in the vocabulary.
-const END_OF_GENERATION_TEXTS: [&str; 14] = [
+const END_OF_GENERATION_TEXTS: [&str; 17] = [
     "<|eot_id|>",
     "<|im_end|>",
     "<|end|>",
     "<end_of_turn>",
+    // Gemma 4's end of turn.
+    "<turn|>",
     "<|endoftext|>",
     "<|eom_id|>",
     "<EOT>",
@@ -135,6 +141,9 @@ const END_OF_GENERATION_TEXTS: [&str; 14] = [
     "[EOT]",
     "[EOS]",
     "[e~[",
+    // Where Gemma 4 hands over to a tool's result (the caller runs the tool).
+    "<|tool_response>",
+    "<eos>",
 ];
 
 /// How text becomes ids.
@@ -144,6 +153,9 @@ enum Encoder {
         parse_special: Box<tokenizers::Tokenizer>,
         /// The same, but control tokens in the text are encoded as plain text.
         plain_special: Box<tokenizers::Tokenizer>,
+        /// Runs of newlines are looked up whole before they are merged (Gemma 4, as
+        /// llama.cpp: its vocabulary has them without the merges that would build them).
+        whole_newlines: bool,
     },
     Spm(Box<spm::Spm>),
 }
@@ -192,9 +204,10 @@ impl Tokenizer {
         let model = metadata
             .get_str("tokenizer.ggml.model")
             .ok_or(TokenizerError::MissingKey("tokenizer.ggml.model"))?;
-        let sentencepiece = match model {
-            "gpt2" => false,
-            "llama" => true,
+        let (sentencepiece, escaped_bpe) = match model {
+            "gpt2" => (false, false),
+            "llama" => (true, false),
+            "gemma4" => (false, true),
             other => return Err(TokenizerError::UnsupportedModel(other.to_string())),
         };
         let texts: Vec<String> = metadata
@@ -215,7 +228,7 @@ impl Tokenizer {
             "integers",
             MetadataValue::as_i64,
         )?;
-        let kinds = match token_types {
+        let mut kinds: Vec<TokenKind> = match token_types {
             Some(types) if types.len() == texts.len() => {
                 types.into_iter().map(TokenKind::from_gguf).collect()
             }
@@ -228,11 +241,25 @@ impl Tokenizer {
             }
             None => vec![TokenKind::Normal; texts.len()],
         };
+        // As llama.cpp: an end-of-generation text the file marks otherwise is a control token
+        // (Gemma 4's `<|tool_response>`), so text in a message cannot write it.
+        for (text, kind) in texts.iter().zip(kinds.iter_mut()) {
+            if !kind.is_special() && END_OF_GENERATION_TEXTS.contains(&text.as_str()) {
+                *kind = TokenKind::Control;
+            }
+        }
         let pre_name = metadata.get_str("tokenizer.ggml.pre");
         let spec = if sentencepiece {
             // SentencePiece has no pre-tokenizer; llama.cpp adds BOS by default.
             PreTokenizerSpec {
                 regexes: &[],
+                ignore_merges: false,
+                add_bos_default: true,
+            }
+        } else if escaped_bpe {
+            // Lines and runs of newlines, merged whole (llama.cpp's `gemma4`).
+            PreTokenizerSpec {
+                regexes: &["[^\n]+|[\n]+"],
                 ignore_merges: false,
                 add_bos_default: true,
             }
@@ -250,9 +277,11 @@ impl Tokenizer {
         };
         let bos = special_id("tokenizer.ggml.bos_token_id");
         let eos = special_id("tokenizer.ggml.eos_token_id");
-        let add_bos = metadata
-            .get_bool("tokenizer.ggml.add_bos_token")
-            .unwrap_or(spec.add_bos_default);
+        // llama.cpp adds BOS for Gemma 4 whatever the file says.
+        let add_bos = escaped_bpe
+            || metadata
+                .get_bool("tokenizer.ggml.add_bos_token")
+                .unwrap_or(spec.add_bos_default);
         let add_eos = metadata
             .get_bool("tokenizer.ggml.add_eos_token")
             .unwrap_or(false);
@@ -294,16 +323,17 @@ impl Tokenizer {
             let merges = metadata
                 .get_str_array("tokenizer.ggml.merges")
                 .ok_or(TokenizerError::MissingKey("tokenizer.ggml.merges"))?;
-            let parse_special =
-                build_backend(&texts, &kinds, &merges, spec.regexes, spec.ignore_merges)?;
+            let parse_special = build_backend(&texts, &kinds, &merges, &spec, escaped_bpe)?;
             let mut plain_special = parse_special.clone();
             plain_special.set_encode_special_tokens(true);
             Encoder::Bpe {
                 parse_special: Box::new(parse_special),
                 plain_special: Box::new(plain_special),
+                whole_newlines: escaped_bpe,
             }
         };
-        let (piece_bytes, piece_starts) = build_pieces(&texts, &kinds, sentencepiece);
+        let escaped_pieces = sentencepiece || escaped_bpe;
+        let (piece_bytes, piece_starts) = build_pieces(&texts, &kinds, escaped_pieces);
 
         let eot = special_id("tokenizer.ggml.eot_token_id");
         let eom = special_id("tokenizer.ggml.eom_token_id");
@@ -384,21 +414,42 @@ impl Tokenizer {
     /// Encodes text without adding BOS/EOS (for text that follows other tokens, or a rendered
     /// chat template that already holds them).
     pub fn encode_without_bos_eos(&self, text: &str, parse_special: bool) -> Result<Vec<u32>> {
-        let backend = match &self.encoder {
+        let (backend, whole_newlines) = match &self.encoder {
             Encoder::Bpe {
-                parse_special: on, ..
-            } if parse_special => on,
-            Encoder::Bpe { plain_special, .. } => plain_special,
+                parse_special: on,
+                whole_newlines,
+                ..
+            } if parse_special => (on, *whole_newlines),
+            Encoder::Bpe {
+                plain_special,
+                whole_newlines,
+                ..
+            } => (plain_special, *whole_newlines),
             Encoder::Spm(spm) => {
                 let mut ids = Vec::with_capacity(text.len() / 3 + 1);
                 spm.encode(text, parse_special, &mut ids);
                 return Ok(ids);
             }
         };
-        let encoding = backend
-            .encode_fast(text, false)
-            .map_err(|e| TokenizerError::Backend(e.to_string()))?;
-        Ok(encoding.get_ids().to_vec())
+        let encode = |text: &str, ids: &mut Vec<u32>| {
+            let encoding = backend
+                .encode_fast(text, false)
+                .map_err(|e| TokenizerError::Backend(e.to_string()))?;
+            ids.extend_from_slice(encoding.get_ids());
+            Ok::<_, TokenizerError>(())
+        };
+        let mut ids = Vec::with_capacity(text.len() / 3 + 1);
+        if !whole_newlines {
+            encode(text, &mut ids)?;
+            return Ok(ids);
+        }
+        for (newlines, part) in newline_runs(text) {
+            match backend.token_to_id(part) {
+                Some(id) if newlines => ids.push(id),
+                _ => encode(part, &mut ids)?,
+            }
+        }
+        Ok(ids)
     }
 
     /// Decodes ids to text; bytes that are not valid UTF-8 become U+FFFD. With
@@ -553,14 +604,31 @@ fn optional_array<T>(
         .map(Some)
 }
 
-/// The `tokenizers` pipeline: split regexes, byte-level mapping, BPE, added tokens.
+/// `text` cut into runs of newlines (`true`) and the text between them (`false`).
+fn newline_runs(text: &str) -> impl Iterator<Item = (bool, &str)> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        let newlines = first == '\n';
+        let end = rest
+            .find(|c: char| (c == '\n') != newlines)
+            .unwrap_or(rest.len());
+        let (part, tail) = rest.split_at(end);
+        rest = tail;
+        Some((newlines, part))
+    })
+}
+
+/// The `tokenizers` pipeline: split regexes, byte-level mapping (or, for Gemma 4, spaces
+/// written `▁` and bytes of unknown characters as `<0xXX>` tokens), BPE, added tokens.
 fn build_backend(
     texts: &[String],
     kinds: &[TokenKind],
     merges: &[&str],
-    regexes: &[&str],
-    ignore_merges: bool,
+    spec: &PreTokenizerSpec,
+    escaped: bool,
 ) -> Result<tokenizers::Tokenizer> {
+    let (regexes, ignore_merges) = (spec.regexes, spec.ignore_merges);
     let backend_err = |e: tokenizers::Error| TokenizerError::Backend(e.to_string());
     let vocab: Vocab = texts
         .iter()
@@ -575,6 +643,7 @@ fn build_backend(
     let bpe = BPE::builder()
         .vocab_and_merges(vocab, merges)
         .ignore_merges(ignore_merges)
+        .byte_fallback(escaped)
         .build()
         .map_err(backend_err)?;
 
@@ -588,14 +657,18 @@ fn build_backend(
         .map_err(backend_err)?;
         steps.push(PreTokenizerWrapper::Split(split));
     }
-    // The regexes above already split; ByteLevel only maps bytes to its alphabet.
-    steps.push(PreTokenizerWrapper::ByteLevel(ByteLevel::new(
-        false, false, false,
-    )));
-
     let mut backend = tokenizers::Tokenizer::new(bpe);
+    if escaped {
+        let space = Replace::new(" ", spm::SPACE.to_string()).map_err(backend_err)?;
+        backend.with_normalizer(Some(NormalizerWrapper::Replace(space)));
+    } else {
+        // The regexes above already split; ByteLevel only maps bytes to its alphabet.
+        steps.push(PreTokenizerWrapper::ByteLevel(ByteLevel::new(
+            false, false, false,
+        )));
+        backend.with_decoder(Some(DecoderWrapper::ByteLevel(ByteLevel::default())));
+    }
     backend.with_pre_tokenizer(Some(PreTokenizerWrapper::Sequence(Sequence::new(steps))));
-    backend.with_decoder(Some(DecoderWrapper::ByteLevel(ByteLevel::default())));
 
     let mut special = Vec::new();
     let mut user_defined = Vec::new();
@@ -607,7 +680,8 @@ fn build_backend(
         if matches!(kind, TokenKind::Control | TokenKind::Unknown) {
             special.push(AddedToken::from(text.clone(), true));
         } else if *kind == TokenKind::UserDefined {
-            user_defined.push(AddedToken::from(text.clone(), false));
+            // Matched in the raw text, before Gemma 4's spaces become `▁` (as llama.cpp).
+            user_defined.push(AddedToken::from(text.clone(), false).normalized(!escaped));
         }
     }
     backend.add_special_tokens(&special);
@@ -628,11 +702,9 @@ fn bad_merge(index: usize, merge: &str) -> TokenizerError {
 }
 
 /// The byte string of every token, concatenated, with start offsets (`len + 1` of them).
-fn build_pieces(
-    texts: &[String],
-    kinds: &[TokenKind],
-    sentencepiece: bool,
-) -> (Vec<u8>, Vec<usize>) {
+/// `escaped`: spaces are `▁` and bytes `<0xXX>` tokens (SentencePiece, Gemma 4), not GPT-2's
+/// byte alphabet.
+fn build_pieces(texts: &[String], kinds: &[TokenKind], escaped: bool) -> (Vec<u8>, Vec<usize>) {
     let decoder = ByteDecoder::new();
     let mut bytes = Vec::with_capacity(texts.iter().map(String::len).sum());
     let mut starts = Vec::with_capacity(texts.len() + 1);
@@ -643,7 +715,7 @@ fn build_pieces(
             .flatten();
         if kind.is_literal() {
             bytes.extend_from_slice(text.as_bytes());
-        } else if !sentencepiece {
+        } else if !escaped {
             decoder.decode_into(text, &mut bytes);
         } else if let Some(byte) = byte {
             bytes.push(byte);

@@ -730,3 +730,15 @@ fn token_types_and_scores_of_the_wrong_type_are_refused_naming_the_key() {
         "{err}"
     );
 }
+
+#[test]
+fn newline_runs_alternate_with_the_text_between_them() {
+    let runs: Vec<(bool, &str)> = super::newline_runs("a b\n\nc\n").collect();
+    assert_eq!(
+        runs,
+        [(false, "a b"), (true, "\n\n"), (false, "c"), (true, "\n")]
+    );
+    assert_eq!(super::newline_runs("").count(), 0);
+    let runs: Vec<(bool, &str)> = super::newline_runs("\nü").collect();
+    assert_eq!(runs, [(true, "\n"), (false, "ü")]);
+}

@@ -22,10 +22,17 @@ impl ThinkTags {
         close: "[/THINK]",
     };
 
+    /// Gemma 4: a thought channel, its markers text in the vocabulary (the newline after
+    /// `thought` is the thinking's first character).
+    pub const GEMMA4: Self = Self {
+        open: "<|channel>thought",
+        close: "<channel|>",
+    };
+
     /// The tags a template `source` writes, if it writes a pair (Mistral's first: such a
     /// template may also name `<think>`, to take it out of earlier turns).
     pub fn written_by(source: &str) -> Option<Self> {
-        [Self::MISTRAL, Self::XML]
+        [Self::MISTRAL, Self::GEMMA4, Self::XML]
             .into_iter()
             .find(|tags| source.contains(tags.open) && source.contains(tags.close))
     }
@@ -79,6 +86,9 @@ mod tests {
             Some(ThinkTags::MISTRAL)
         );
         assert_eq!(ThinkTags::written_by("<think> only"), None);
+        let gemma4 = "{{- '<|channel>thought\\n' + t + '\\n<channel|>' -}}";
+        assert_eq!(ThinkTags::written_by(gemma4), Some(ThinkTags::GEMMA4));
+        assert!(!ThinkTags::GEMMA4.left_open("<|turn>model\n<|channel>thought\n<channel|>"));
         assert!(ThinkTags::MISTRAL.left_open("[INST]q[/INST][THINK]"));
         assert!(!ThinkTags::MISTRAL.left_open("[THINK]a[/THINK]"));
         assert!(!ThinkTags::MISTRAL.left_open("<think>"));

@@ -159,6 +159,7 @@ fn random_pool(
         head_dim: shape.head_dim,
         dtype,
         values_in_keys: false,
+        other_rows: None,
     };
     let mut pool = KvStorage::new(layout, num_slots).unwrap();
     let all: Vec<SlotId> = (0..num_slots as SlotId).collect();

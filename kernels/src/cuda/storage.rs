@@ -274,6 +274,11 @@ pub struct DeviceKvStorage {
 
 impl DeviceKvStorage {
     pub fn new(gpu: &GpuContext, layout: KvLayout, num_slots: usize) -> Result<Self, CudaError> {
+        if !layout.is_uniform() {
+            return Err(CudaError::Shape(format!(
+                "KV storage {layout:?}: layers of several row widths"
+            )));
+        }
         if layout.values_in_keys {
             return Err(CudaError::Shape(
                 "values read from the keys (latent attention) on the GPU".into(),
@@ -314,6 +319,11 @@ impl DeviceKvStorage {
     /// A device copy of a host storage (same layout and contents).
     pub fn upload(gpu: &GpuContext, host: &KvStorage) -> Result<Self, CudaError> {
         let layout = host.layout();
+        if !layout.is_uniform() || layout.values_in_keys {
+            return Err(CudaError::Shape(format!(
+                "KV storage {layout:?}: several row widths, or values in the keys"
+            )));
+        }
         let mut k = Vec::with_capacity(layout.num_layers);
         let mut v = Vec::with_capacity(layout.num_layers);
         for layer in 0..layout.num_layers {

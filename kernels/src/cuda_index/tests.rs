@@ -69,6 +69,7 @@ fn store_kv_threads_scatter_like_set_kv() {
         head_dim: 20,
         dtype: KvDtype::F32,
         values_in_keys: false,
+        other_rows: None,
     };
     let (num_slots, n) = (97, 41);
     let row_len = layout.row_len();
@@ -239,6 +240,7 @@ fn rope_store_items_rotate_and_store_like_rope_then_set_kv() {
         head_dim,
         dtype: KvDtype::F32,
         values_in_keys: false,
+        other_rows: None,
     };
     let (row_len, q_len) = (layout.row_len(), heads * head_dim);
     for ((style, rot_dim), merged) in [

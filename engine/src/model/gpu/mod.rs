@@ -277,6 +277,7 @@ impl ForwardModel for GpuModel {
             head_dim: self.config.head_dim,
             dtype,
             values_in_keys: false,
+            other_rows: None,
         }
     }
 

@@ -82,6 +82,15 @@ impl DeviceWeights {
                         .into(),
                 ));
             }
+            let own_heads =
+                lw.heads.head_dim != c.head_dim || lw.heads.num_kv_heads != c.num_kv_heads;
+            if lw.has_cpu_only_parts() || own_heads || w.per_layer.is_some() {
+                return Err(ModelError::Unsupported(
+                    "Gemma 4's layers (heads of their own, shared K/V, per-layer embeddings) on \
+                     the GPU: serve this model with --device cpu"
+                        .into(),
+                ));
+            }
             if lw.delta_net.is_some() || lw.query_gate {
                 return Err(ModelError::Unsupported(
                     "delta-net layers or gated attention (Qwen3.5) on the GPU: serve this model \

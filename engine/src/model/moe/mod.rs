@@ -7,6 +7,7 @@
 //! are computed by the same matmuls whatever other tokens share the step, so a token's
 //! output does not depend on its batch.
 
+mod parallel;
 mod plan;
 mod routing;
 
@@ -14,8 +15,9 @@ use super::weights::{checked, vector};
 use super::ModelError;
 
 use crate::gguf::GgufFile;
-use kernels::activation::{clamped_swiglu, silu_mul};
+use kernels::activation::{clamped_swiglu, gelu_mul, silu_mul};
 use kernels::matmul::QMatrix;
+pub use parallel::{ParallelMoe, ParallelScratch};
 pub use plan::{
     check_expert_counts, expert_counts, mlp_wide_experts, qwen_experts, with_shared_experts,
     MAX_EXPERTS,
@@ -45,6 +47,9 @@ pub struct MoePlan {
     pub shared_gate: bool,
     /// A chosen expert's weight scales its input rather than its output (Llama 4).
     pub weighs_inputs: bool,
+    /// Each expert's output is multiplied by its own number (`ffn_down_exps.scale`:
+    /// Gemma 4).
+    pub down_scales: bool,
 }
 
 /// How an expert gates its up projection.
@@ -55,6 +60,8 @@ pub enum ExpertGate {
     Silu,
     /// gpt-oss's clamped SwiGLU ([`clamped_swiglu`]).
     Clamped,
+    /// `gelu(gate) * up`, GELU's tanh form (Gemma 4).
+    Gelu,
 }
 
 pub struct Expert {
@@ -88,6 +95,8 @@ pub struct MoeWeights {
     pub selection_bias: Option<Vec<f32>>,
     pub experts: Vec<Expert>,
     pub shared: Option<SharedExperts>,
+    /// One per expert, multiplying its output, where the plan has them.
+    pub down_scales: Option<Vec<f32>>,
 }
 
 /// Scratch of the MoE pass, reused across steps.
@@ -130,22 +139,39 @@ impl MoeWeights {
             hidden,
             checked(&router, &[hidden, plan.experts])?,
         )?;
-        let gate = tensor(&name("ffn_gate_exps"))?;
-        let up = tensor(&name("ffn_up_exps"))?;
         let down = tensor(&name("ffn_down_exps"))?;
-        let (gate_bytes, up_bytes, down_bytes) = (
-            checked(&gate, &[hidden, plan.ffn, plan.experts])?,
-            checked(&up, &[hidden, plan.ffn, plan.experts])?,
-            checked(&down, &[plan.ffn, hidden, plan.experts])?,
-        );
-        if gate.ggml_type() != up.ggml_type() {
-            return Err(ModelError::Unsupported(format!(
-                "layer {i}: expert gate and up of different types"
-            )));
-        }
+        let down_bytes = checked(&down, &[plan.ffn, hidden, plan.experts])?;
         let slice = |bytes: &'_ [u8], e: usize| {
             let per = bytes.len() / plan.experts;
             bytes[e * per..(e + 1) * per].to_vec()
+        };
+        // Gate and up in two tensors, or in one whose expert rows are gate then up
+        // (`ffn_gate_up_exps`: Gemma 4's converter).
+        let fused = file.tensor(&name("ffn_gate_up_exps"));
+        let (gate_up_type, gate_up_of): (_, Box<dyn Fn(usize) -> Vec<u8> + '_>) = match fused {
+            Some(fused) => {
+                let bytes = checked(&fused, &[hidden, 2 * plan.ffn, plan.experts])?;
+                (fused.ggml_type(), Box::new(move |e| slice(bytes, e)))
+            }
+            None => {
+                let gate = tensor(&name("ffn_gate_exps"))?;
+                let up = tensor(&name("ffn_up_exps"))?;
+                let (gate_bytes, up_bytes) = (
+                    checked(&gate, &[hidden, plan.ffn, plan.experts])?,
+                    checked(&up, &[hidden, plan.ffn, plan.experts])?,
+                );
+                if gate.ggml_type() != up.ggml_type() {
+                    return Err(ModelError::Unsupported(format!(
+                        "layer {i}: expert gate and up of different types"
+                    )));
+                }
+                let both = move |e| {
+                    let mut gate_up = slice(gate_bytes, e);
+                    gate_up.extend(slice(up_bytes, e));
+                    gate_up
+                };
+                (gate.ggml_type(), Box::new(both))
+            }
         };
         let bias = |s: &str, len: usize| vector(file, &format!("blk.{i}.{s}.bias"), len);
         let (router_bias, expert_biases) = if plan.biases {
@@ -174,10 +200,9 @@ impl MoeWeights {
         let experts = (0..plan.experts)
             .zip(expert_biases)
             .map(|(e, biases)| {
-                let mut gate_up = slice(gate_bytes, e);
-                gate_up.extend(slice(up_bytes, e));
+                let gate_up = gate_up_of(e);
                 Ok(Expert {
-                    gate_up: QMatrix::new(gate.ggml_type(), 2 * plan.ffn, hidden, &gate_up)?,
+                    gate_up: QMatrix::new(gate_up_type, 2 * plan.ffn, hidden, &gate_up)?,
                     down: QMatrix::new(down.ggml_type(), hidden, plan.ffn, &slice(down_bytes, e))?,
                     biases,
                 })
@@ -190,6 +215,15 @@ impl MoeWeights {
         if let Some(b) = selection_bias.iter().flatten().find(|b| !b.is_finite()) {
             return Err(ModelError::Shape(format!(
                 "blk.{i}.exp_probs_b.bias holds {b}, not a finite number"
+            )));
+        }
+        let down_scales = plan
+            .down_scales
+            .then(|| vector(file, &format!("blk.{i}.ffn_down_exps.scale"), plan.experts))
+            .transpose()?;
+        if let Some(s) = down_scales.iter().flatten().find(|s| !s.is_finite()) {
+            return Err(ModelError::Shape(format!(
+                "blk.{i}.ffn_down_exps.scale holds {s}, not a finite number"
             )));
         }
         let shared = match plan.shared_ffn {
@@ -209,6 +243,7 @@ impl MoeWeights {
             selection_bias,
             experts,
             shared,
+            down_scales,
         })
     }
 
@@ -223,6 +258,20 @@ impl MoeWeights {
         s: &mut MoeScratch,
         out: &mut [f32],
     ) -> Result<(), ModelError> {
+        self.forward_routed(x, x, t, hidden, s, out)
+    }
+
+    /// [`Self::forward`] with the router reading `route` (`[t, hidden]`) rather than the
+    /// experts' input `x` (Gemma 4 routes from another norm of the same rows).
+    pub fn forward_routed(
+        &self,
+        route: &[f32],
+        x: &[f32],
+        t: usize,
+        hidden: usize,
+        s: &mut MoeScratch,
+        out: &mut [f32],
+    ) -> Result<(), ModelError> {
         let MoePlan {
             experts,
             top_k,
@@ -231,7 +280,7 @@ impl MoeWeights {
             ..
         } = self.plan;
         s.logits.resize(t * experts, 0.0);
-        self.router.matmul(x, t, &mut s.logits)?;
+        self.router.matmul(route, t, &mut s.logits)?;
         if let Some(bias) = &self.router_bias {
             s.logits
                 .chunks_exact_mut(experts)
@@ -278,6 +327,7 @@ impl MoeWeights {
             match gate {
                 ExpertGate::Silu => silu_mul(&s.gate_up, ffn, &mut s.act)?,
                 ExpertGate::Clamped => clamped_swiglu(&s.gate_up, ffn, &mut s.act)?,
+                ExpertGate::Gelu => gelu_mul(&s.gate_up, ffn, &mut s.act)?,
             }
             s.out.resize(m * hidden, 0.0);
             expert.down.matmul(&s.act, m, &mut s.out)?;
@@ -285,6 +335,9 @@ impl MoeWeights {
                 s.out
                     .chunks_exact_mut(hidden)
                     .for_each(|row| add_row(row, down));
+            }
+            if let Some(scale) = self.down_scales.as_ref().and_then(|s| s.get(e)) {
+                s.out.iter_mut().for_each(|v| *v *= scale);
             }
             for (&(tok, rank), row) in users.iter().zip(s.out.chunks_exact(hidden)) {
                 s.picked[(tok * top_k + rank) * hidden..][..hidden].copy_from_slice(row);

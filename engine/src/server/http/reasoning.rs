@@ -238,9 +238,10 @@ mod tests {
             "<think>a </ b</think>\n",
             " [THINK]a [/THIN[/THINK] b",
             "[THINK]cut [/THI",
+            "<|channel>thought\nhm <|chan<channel|>\nok",
         ];
         for text in texts {
-            let tags = [ThinkTags::XML, ThinkTags::MISTRAL];
+            let tags = [ThinkTags::XML, ThinkTags::MISTRAL, ThinkTags::GEMMA4];
             for thinking in tags
                 .into_iter()
                 .flat_map(|tags| [false, true].map(|inside| Thinking { tags, inside }))
