@@ -702,7 +702,7 @@ fn assert_serves_like_the_runner(
     path: &std::path::Path,
     ids: &[u32],
 ) {
-    use engine::handle::{GenerateEvent, GenerateRequest};
+    use engine::handle::GenerateRequest;
     use engine::sampling::SamplingParams;
 
     let file = GgufFile::open(path).unwrap();
@@ -714,18 +714,10 @@ fn assert_serves_like_the_runner(
 
     let mut params = SamplingParams::greedy(12);
     params.ignore_eos = true;
-    let mut stream = engine
+    let stream = engine
         .submit(GenerateRequest::new(ids.to_vec(), params))
         .unwrap();
-    let mut got = Vec::new();
-    loop {
-        match stream.blocking_next().expect("stream ended early") {
-            GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
-            GenerateEvent::Finished(_) => break,
-            GenerateEvent::Error(e) => panic!("{e}"),
-        }
-    }
-    assert_eq!(got, want);
+    assert_eq!(common::scripted::collect_tokens(stream), want);
     common::wait_idle(engine);
 }
 

@@ -172,16 +172,8 @@ fn retracted_requests_still_get_what_each_gets_alone() {
                 .unwrap()
         })
         .collect();
-    for (mut stream, want) in streams.into_iter().zip(&want) {
-        let mut got = Vec::new();
-        loop {
-            match stream.blocking_next().expect("stream ended early") {
-                GenerateEvent::Chunk { token_ids, .. } => got.extend(token_ids),
-                GenerateEvent::Finished(_) => break,
-                GenerateEvent::Error(e) => panic!("{e}"),
-            }
-        }
-        assert_eq!(&got, want);
+    for (stream, want) in streams.into_iter().zip(&want) {
+        assert_eq!(&common::scripted::collect_tokens(stream), want);
     }
     wait_idle(&engine);
     let info = engine.server_info();

@@ -67,8 +67,6 @@ struct Scratch {
     per_layer_inputs: Vec<f32>,
     per_layer: PerLayerScratch,
     parallel: ParallelScratch,
-    /// A weight of ones for norms without weights.
-    ones: Vec<f32>,
 }
 
 /// A loaded model ready to run batches.
@@ -243,15 +241,16 @@ impl Model {
         // The layers that own a pool layer, in its order, and those of another row width
         // (the family's loader keeps them to one width and the first 128 pool layers).
         let owners = self.weights.layers.iter().filter(|l| l.owns_kv());
-        let (mut other, mut other_row) = (Vec::new(), 0);
+        let (mut num_layers, mut other, mut other_row) = (0, Vec::new(), 0);
         for (pool_layer, l) in owners.enumerate() {
+            num_layers += 1;
             if l.kv_dim() != c.kv_dim() {
                 other.push(pool_layer);
                 other_row = l.kv_dim();
             }
         }
         KvLayout {
-            num_layers: self.weights.layers.iter().filter(|l| l.owns_kv()).count(),
+            num_layers,
             num_kv_heads: c.num_kv_heads,
             head_dim: c.head_dim,
             dtype,
@@ -373,10 +372,8 @@ impl Model {
                     if let (Some(k_norm), false) = (&lw.k_norm, s.k.is_empty()) {
                         norm_in_place(&mut s.k, k_norm, eps, &mut s.tmp)?;
                     }
-                    if lw.unit_v_norm && !s.v.is_empty() {
-                        s.ones.clear();
-                        s.ones.resize(d, 1.0);
-                        norm_in_place(&mut s.v, &s.ones, eps, &mut s.tmp)?;
+                    if let (Some(v_norm), false) = (&lw.v_norm, s.v.is_empty()) {
+                        norm_in_place(&mut s.v, v_norm, eps, &mut s.tmp)?;
                     }
                     if let Some(r) = lw.rope {
                         let (rope, angles) = (&w.ropes[r], &s.angles[r]);

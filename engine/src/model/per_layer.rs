@@ -64,8 +64,8 @@ impl PerLayerEmbeddings {
         let t = ids.len();
         tmp.resize(t * all, 0.0);
         self.model_proj.matmul(x, t, tmp)?;
-        let hidden = self.model_proj.k_in() as f32;
-        tmp.iter_mut().for_each(|v| *v /= hidden.sqrt());
+        let inverse_root = 1.0 / (self.model_proj.k_in() as f32).sqrt();
+        tmp.iter_mut().for_each(|v| *v *= inverse_root);
         out.resize(t * all, 0.0);
         rms_norm(tmp, &self.proj_norm, eps, out)?;
         let (table_scale, sum_scale) =

@@ -252,7 +252,8 @@ pub struct LayerWeights {
     pub kv_source: Option<usize>,
     /// See [`LayerPlan::keys_as_values`]: `qkv` projects queries and keys.
     pub keys_as_values: bool,
-    pub unit_v_norm: bool,
+    /// `[head_dim]` ones: values RMS-normalized per head without weights (Gemma 4).
+    pub v_norm: Option<Vec<f32>>,
     /// What the residual stream is multiplied by at the layer's end.
     pub output_scale: Option<f32>,
     pub per_layer: Option<PerLayerBlock>,
@@ -279,7 +280,7 @@ impl LayerWeights {
     pub fn has_cpu_only_parts(&self) -> bool {
         self.kv_source.is_some()
             || self.keys_as_values
-            || self.unit_v_norm
+            || self.v_norm.is_some()
             || self.output_scale.is_some()
             || self.per_layer.is_some()
     }
@@ -417,7 +418,7 @@ impl LayerWeights {
             heads,
             kv_source: plan.kv_source,
             keys_as_values: plan.keys_as_values,
-            unit_v_norm: plan.unit_v_norm,
+            v_norm: plan.unit_v_norm.then(|| vec![1.0; d]),
             output_scale: match plan.output_scale {
                 true => Some(output_scale(file, i)?),
                 false => None,
