@@ -1,11 +1,12 @@
-//! DeepSeek's, Kimi K2's, GLM's, MiniMax's and Qwen3.5's tool calls end to end, on the small
-//! random-weight DeepSeek, GLM, MiniMax and Qwen3.5 models under each family's own chat
-//! template (DeepSeek V3.1's, which writes calls and results but not the tools; llama.cpp's
-//! DeepSeek R1 template; Kimi K2's; GLM-4.6's and GLM-4.7's; MiniMax-M2's; Qwen3.5's, a
-//! model with recurrent state): the template is recognized, the engine announces the tools where the template
-//! does not, earlier calls and results render in the model's markup, and a call the grammar
-//! holds the model to comes back as a tool call, whole and streamed alike. The markers are
-//! text in these models' vocabulary (SmolLM2's), so the grammar writes them as text.
+//! DeepSeek's, Kimi K2's, GLM's, MiniMax's, Qwen3.5's and Gemma 4's tool calls end to end, on
+//! the small random-weight DeepSeek, GLM, MiniMax, Qwen3.5 and Gemma 4 models under each
+//! family's own chat template (DeepSeek V3.1's, which writes calls and results but not the
+//! tools; llama.cpp's DeepSeek R1 template; Kimi K2's; GLM-4.6's and GLM-4.7's; MiniMax-M2's;
+//! Qwen3.5's, a model with recurrent state; Gemma 4 31B's): the template is recognized, the
+//! engine announces the tools where the template does not, earlier calls and results render
+//! in the model's markup, and a call the grammar holds the model to comes back as a tool
+//! call, whole and streamed alike. The markers are text in these models' vocabularies
+//! (SmolLM2's; Gemma 4's user-defined tokens), so the grammar writes them as text.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -26,6 +27,7 @@ const GLM46: &str = include_str!("fixtures/glm46_tools_template.jinja");
 const GLM47: &str = include_str!("fixtures/glm47_tools_template.jinja");
 const MINIMAX_M2: &str = include_str!("fixtures/minimax_m2_tools_template.jinja");
 const QWEN35: &str = include_str!("fixtures/qwen35_tools_template.jinja");
+const GEMMA4: &str = include_str!("fixtures/gemma4_template.jinja");
 
 /// The DeepSeek test model under chat template `template`.
 fn config(template: &str) -> EngineConfig {
@@ -78,6 +80,15 @@ fn qwen35() -> &'static Servers {
     })
 }
 
+fn gemma4() -> &'static Servers {
+    static SERVERS: OnceLock<Servers> = OnceLock::new();
+    SERVERS.get_or_init(|| {
+        let mut config = config(GEMMA4);
+        config.model_path = family_model_path("gemma4");
+        serve(config)
+    })
+}
+
 fn kimi() -> &'static Servers {
     static SERVERS: OnceLock<Servers> = OnceLock::new();
     SERVERS.get_or_init(|| servers_with(KIMI_K2))
@@ -114,6 +125,7 @@ fn each_template_is_recognized_with_whether_it_announces_tools() {
     let minimax = Some(ToolFormat::MiniMaxXml);
     assert_eq!(support(MINIMAX_M2), (minimax, true, false));
     assert_eq!(support(QWEN35), (Some(ToolFormat::QwenXml), true, false));
+    assert_eq!(support(GEMMA4), (Some(ToolFormat::Gemma4), true, false));
 }
 
 /// DeepSeek V3.1's template writes the history's calls and results in its markup, and the
@@ -159,6 +171,21 @@ fn qwen35_prompts_keep_the_history_in_its_markup() {
     ] {
         assert!(text.contains(part), "{part:?} not in {text}");
     }
+}
+
+/// Gemma 4's template declares the tools in its own syntax, writes the earlier call with its
+/// arguments sorted and the result as a `<|tool_response>` in the same model turn.
+#[test]
+fn gemma4_prompts_keep_the_history_in_its_markup() {
+    let text = history_prompt(&gemma4().engine);
+    for part in [
+        "<|turn>system\n<|tool>declaration:get_weather{description:<|\"|>The weather in a city.<|\"|>",
+        "<|turn>user\nWeather in Paris?<turn|>\n<|turn>model\n<|tool_call>call:get_weather{days:2,unit:<|\"|>c<|\"|>}<tool_call|><|tool_response>response:get_weather{value:<|\"|>22C<|\"|>}<tool_response|>",
+    ] {
+        assert!(text.contains(part), "{part:?} not in {text}");
+    }
+    // The model goes on in the same turn after the results: no new turn is opened.
+    assert!(text.ends_with("<tool_response|>"), "{text}");
 }
 
 fn assert_history(text: &str, arguments: &str) {
@@ -241,6 +268,8 @@ async fn a_required_call_comes_back(servers: &Servers, parallel: bool) {
         "<invoke",
         "<arg_key>",
         "<function=",
+        "<|\"|>",
+        "<tool_call|>",
     ] {
         assert!(!text.contains(markup), "{whole}");
     }
@@ -275,4 +304,10 @@ async fn a_required_qwen35_call_comes_back_whole_and_streamed() {
 async fn a_required_minimax_call_comes_back_whole_and_streamed() {
     assert_eq!(minimax().engine.tool_format(), ToolFormat::MiniMaxXml);
     a_required_call_comes_back(minimax(), false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_required_gemma4_call_comes_back_whole_and_streamed() {
+    assert_eq!(gemma4().engine.tool_format(), ToolFormat::Gemma4);
+    a_required_call_comes_back(gemma4(), false).await;
 }

@@ -220,6 +220,10 @@ pub enum ToolCallParserArg {
     #[value(name = "minimax_m2", aliases = ["minimax-m2", "minimax"])]
     #[serde(rename = "minimax_m2", alias = "minimax-m2", alias = "minimax")]
     MinimaxM2,
+    /// Gemma 4's `<|tool_call>call:NAME{…}<tool_call|>` per call.
+    #[value(name = "gemma4", alias = "gemma-4")]
+    #[serde(rename = "gemma4", alias = "gemma-4")]
+    Gemma4,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -390,6 +394,7 @@ impl ServeArgs {
             Some(ToolCallParserArg::KimiK2) => Some(ToolFormat::KimiK2),
             Some(ToolCallParserArg::Glm45) => Some(ToolFormat::GlmXml),
             Some(ToolCallParserArg::MinimaxM2) => Some(ToolFormat::MiniMaxXml),
+            Some(ToolCallParserArg::Gemma4) => Some(ToolFormat::Gemma4),
         };
         for arg in self.lora_paths.iter().flatten() {
             let spec = LoraSpec::parse(arg).map_err(|e| anyhow::anyhow!("--lora-paths: {e}"))?;
@@ -677,6 +682,7 @@ mod tests {
             ("glm47", ToolFormat::GlmXml),
             ("minimax_m2", ToolFormat::MiniMaxXml),
             ("minimax-m2", ToolFormat::MiniMaxXml),
+            ("gemma4", ToolFormat::Gemma4),
         ] {
             assert_eq!(tools(&["--tool-call-parser", name])?, Some(format));
         }

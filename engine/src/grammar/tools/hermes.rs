@@ -23,6 +23,18 @@ use serde_json::{json, Value};
 const CALL_OPEN: &str = "<tool_call>";
 const CALL_CLOSE: &str = "</tool_call>";
 
+/// The tags around each call of a format that writes its calls one by one between tags.
+pub(super) struct Tags {
+    pub open: &'static str,
+    pub close: &'static str,
+}
+
+/// Hermes' tags, which Qwen3-Coder's and GLM's formats share.
+const TAGS: Tags = Tags {
+    open: CALL_OPEN,
+    close: CALL_CLOSE,
+};
+
 /// The system-prompt text announcing `tools` and the call format.
 pub(super) fn announcement(tools: &[ToolFunction]) -> String {
     let mut out = tools_block(tools);
@@ -142,26 +154,26 @@ fn read_json_call(body: &str) -> Option<(ToolCall, &str)> {
     Some((call, &body[values.byte_offset()..]))
 }
 
-/// Splits `text` into content and calls (each read by `read_call`); no calls when none
-/// parses.
-fn split(text: &str, read_call: ReadCall<'_>) -> SplitCalls {
+/// Splits `text` into content and calls in `tags` (each read by `read_call`); no calls when
+/// none parses.
+fn split(text: &str, tags: &Tags, read_call: ReadCall<'_>) -> SplitCalls {
     let none = || SplitCalls {
         first: text.len(),
         calls: Vec::new(),
         after: String::new(),
     };
-    let Some(first) = text.find(CALL_OPEN) else {
+    let Some(first) = text.find(tags.open) else {
         return none();
     };
     let mut calls = Vec::new();
     let mut pieces = Vec::new();
     let mut rest = &text[first..];
-    while let Some(open) = rest.find(CALL_OPEN) {
-        let body = &rest[open + CALL_OPEN.len()..];
+    while let Some(open) = rest.find(tags.open) {
+        let body = &rest[open + tags.open.len()..];
         let Some((call, after)) = read_call(body) else {
             break;
         };
-        let Some(after) = after.trim_start().strip_prefix(CALL_CLOSE) else {
+        let Some(after) = after.trim_start().strip_prefix(tags.close) else {
             break;
         };
         pieces.push(&rest[..open]);
@@ -193,7 +205,16 @@ pub(super) fn parse(text: &str) -> (String, Vec<ToolCall>) {
 
 /// [`parse`] for calls in `<tool_call>` tags whose body `read_call` reads.
 pub(super) fn parse_tagged(text: &str, read_call: ReadCall<'_>) -> (String, Vec<ToolCall>) {
-    let split = split(text, read_call);
+    parse_in_tags(text, &TAGS, read_call)
+}
+
+/// [`parse`] for calls in `tags` whose body `read_call` reads.
+pub(super) fn parse_in_tags(
+    text: &str,
+    tags: &Tags,
+    read_call: ReadCall<'_>,
+) -> (String, Vec<ToolCall>) {
+    let split = split(text, tags, read_call);
     if split.calls.is_empty() {
         return (text.to_string(), split.calls);
     }
@@ -220,11 +241,16 @@ pub(super) type ReadSoFar<'r> = &'r dyn Fn(&str) -> Option<(String, String, Opti
 
 /// [`calls_so_far`] for calls in `<tool_call>` tags whose body `read` reads.
 pub(super) fn tagged_so_far(text: &str, read: ReadSoFar<'_>) -> Vec<CallSoFar> {
+    so_far_in_tags(text, &TAGS, read)
+}
+
+/// [`calls_so_far`] for calls in `tags` whose body `read` reads.
+pub(super) fn so_far_in_tags(text: &str, tags: &Tags, read: ReadSoFar<'_>) -> Vec<CallSoFar> {
     let mut calls = Vec::new();
     let mut from = 0;
-    while let Some(open) = text[from..].find(CALL_OPEN) {
+    while let Some(open) = text[from..].find(tags.open) {
         let start = from + open;
-        let body = start + CALL_OPEN.len();
+        let body = start + tags.open.len();
         let Some((name, arguments, end)) = read(&text[body..]) else {
             break;
         };
@@ -237,7 +263,7 @@ pub(super) fn tagged_so_far(text: &str, read: ReadSoFar<'_>) -> Vec<CallSoFar> {
             break;
         };
         let after = text[body + end..].trim_start();
-        let Some(rest) = after.strip_prefix(CALL_CLOSE) else {
+        let Some(rest) = after.strip_prefix(tags.close) else {
             break;
         };
         from = text.len() - rest.len();

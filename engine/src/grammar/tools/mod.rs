@@ -4,6 +4,7 @@
 //! probe that finds it, `tokenizer::ToolSupport`; its grammar and reading live here), and
 //! templates without a syntax of their own get the Hermes one as text.
 
+mod gemma4;
 mod glm_xml;
 mod granite;
 pub mod harmony;
@@ -92,6 +93,7 @@ impl ToolFormat {
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => {
                 sectioned::grammar(self.section()?, &calls, auto, parallel, answer, vocab)
             }
+            Self::Gemma4 => gemma4::grammar(&calls, auto, parallel, answer, vocab),
         };
         Some(GrammarSpec::Tools(lark))
     }
@@ -107,6 +109,7 @@ impl ToolFormat {
                 .unwrap_or_default(),
             Self::MistralArgs => mistral_args::control_tokens(vocab),
             Self::Harmony => crate::tokenizer::harmony::control_tokens(vocab),
+            Self::Gemma4 => gemma4::control_tokens(vocab),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 | Self::MiniMaxXml => self
                 .section()
                 .map(|s| sectioned::control_tokens(s, vocab))
@@ -129,7 +132,7 @@ impl ToolFormat {
     fn marker(self) -> Option<&'static marked_array::Marker> {
         match self {
             Self::Hermes | Self::Llama3Json | Self::QwenXml | Self::MistralArgs => None,
-            Self::GlmXml | Self::MiniMaxXml => None,
+            Self::GlmXml | Self::MiniMaxXml | Self::Gemma4 => None,
             Self::Harmony | Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => None,
             Self::Mistral => Some(&mistral::FORMAT),
             Self::Granite => Some(&granite::FORMAT),
@@ -151,6 +154,7 @@ impl ToolFormat {
             Self::GlmXml => glm_xml::parse(text, tools),
             Self::MiniMaxXml => minimax_xml::parse(text, tools),
             Self::MistralArgs => mistral_args::parse(text),
+            Self::Gemma4 => gemma4::parse(text),
             Self::Harmony => {
                 let (_, content, calls) = harmony::read_whole(text, true, true);
                 (content, calls)
@@ -169,6 +173,7 @@ impl ToolFormat {
             Self::Hermes | Self::QwenXml | Self::GlmXml => hermes::held_from(text, sent),
             Self::MistralArgs => held_before(text, sent, mistral_args::CALL_OPEN),
             Self::MiniMaxXml => held_before(text, sent, minimax_xml::BLOCK_OPEN),
+            Self::Gemma4 => gemma4::held_from(text, sent),
             Self::Llama3Json => llama3::held_from(text),
             Self::Mistral => marked_array::held_from(text, &mistral::FORMAT),
             Self::Granite => marked_array::held_from(text, &granite::FORMAT),
@@ -196,6 +201,7 @@ impl ToolFormat {
             Self::MiniMaxXml => minimax_xml::announcement(tools),
             Self::MistralArgs => mistral_args::announcement(tools),
             Self::Harmony => harmony::announcement(tools),
+            Self::Gemma4 => gemma4::announcement(tools),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
                 .section()
                 .map(|s| sectioned::announcement(tools, s))
@@ -216,6 +222,7 @@ impl ToolFormat {
             Self::MiniMaxXml => minimax_xml::render_calls(calls),
             Self::MistralArgs => mistral_args::render_calls(calls),
             Self::Harmony => harmony::render_calls(calls),
+            Self::Gemma4 => gemma4::render_calls(calls),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => self
                 .section()
                 .map(|s| sectioned::render_calls(calls, s))
@@ -237,7 +244,8 @@ impl ToolFormat {
             | Self::Harmony
             | Self::DeepSeekV31
             | Self::DeepSeekV3
-            | Self::KimiK2 => id.to_string(),
+            | Self::KimiK2
+            | Self::Gemma4 => id.to_string(),
             Self::Mistral | Self::MistralArgs => mistral::call_id(id),
         }
     }
@@ -259,6 +267,44 @@ fn answer_branch(answer: Option<Value>) -> Option<(String, &'static str)> {
             " ?[^{\\s]",
         )
     })
+}
+
+/// The grammar of an `auto` output whose calls start at `open` (a control token where `vocab`
+/// has one, else text): free text that never holds `open`'s text, then the calls (`open`,
+/// then what `after_open`, a rule of `rules`, matches), or the calls alone, or text alone, or
+/// `answer` (a JSON schema) instead. Since the text never holds the mark, every call read is
+/// one the grammar checked.
+fn text_then_calls(
+    open: &str,
+    after_open: &str,
+    rules: &str,
+    answer: Option<Value>,
+    vocab: &Tokenizer,
+) -> String {
+    let (answer_choice, answer_rule, lead) = match answer_branch(answer) {
+        Some((rule, lead)) => (" | answer", rule, lead),
+        None => ("", String::new(), ""),
+    };
+    let text = format!(
+        "TEXT: /{lead}(.|\\n)*/ & ~/(.|\\n)*{}(.|\\n)*/\n",
+        crate::grammar::structural_tag::regex_escape(open)
+    );
+    let mark = lark_marker(open, vocab);
+    if control_token(open, vocab).is_some() {
+        return format!(
+            "start: calls | TEXT | TEXT calls{answer_choice}\n{answer_rule}\
+             calls: {mark} {after_open}\n{text}{rules}"
+        );
+    }
+    // The mark as text: the first call is found lazily at it.
+    let lead_text = match lead {
+        "" => "(.|\\n)*".to_string(),
+        lead => format!("({lead}(.|\\n)*)?"),
+    };
+    format!(
+        "start: calls | TEXT{answer_choice}\n{answer_rule}{text}LEAD: /{lead_text}/\n\
+         calls: trigger {after_open}\ntrigger[lazy]: LEAD {mark}\n{rules}"
+    )
 }
 
 /// `marker`'s control token in `vocab`, if it is one.

@@ -17,8 +17,8 @@
 
 use super::hermes::{ReadCall, ReadSoFar};
 use super::so_far::{arguments_so_far, CallSoFar};
-use super::{answer_branch, control_token, lark_marker, ToolCall, ToolFunction};
-use crate::grammar::structural_tag::{lark_string, regex_escape};
+use super::{control_token, lark_marker, text_then_calls, ToolCall, ToolFunction};
+use crate::grammar::structural_tag::lark_string;
 use crate::grammar::{compact, strict};
 use crate::tokenizer::Tokenizer;
 use serde_json::Value;
@@ -195,31 +195,7 @@ pub(super) fn section_grammar(
     if !auto {
         return format!("start: {open} rest\n{rules}");
     }
-    let (answer_choice, answer_rule, lead) = match answer_branch(answer) {
-        Some((rule, lead)) => (" | answer", rule, lead),
-        None => ("", String::new(), ""),
-    };
-    // Text never holds the opening marker's text, so every section read is one the grammar
-    // checked.
-    let marker = regex_escape(s.open);
-    if control_token(s.open, vocab).is_some() {
-        return format!(
-            "start: section | TEXT | TEXT section{answer_choice}\n{answer_rule}\
-             section: {open} rest\n\
-             TEXT: /{lead}(.|\\n)*/ & ~/(.|\\n)*{marker}(.|\\n)*/\n{rules}"
-        );
-    }
-    // The marker as text: the section is found lazily at its first one.
-    let lead_text = match lead {
-        "" => "(.|\\n)*".to_string(),
-        lead => format!("({lead}(.|\\n)*)?"),
-    };
-    format!(
-        "start: section | TEXT{answer_choice}\n{answer_rule}\
-         TEXT: /{lead}(.|\\n)*/ & ~/(.|\\n)*{marker}(.|\\n)*/\n\
-         LEAD: /{lead_text}/\n\
-         section: trigger rest\ntrigger[lazy]: LEAD {open}\n{rules}"
-    )
+    text_then_calls(s.open, "rest", &rules, answer, vocab)
 }
 
 /// `text` after blank space and `marker` (blank space around it taken too), if it starts so;

@@ -5,7 +5,7 @@
 
 use super::partial_json::{compact_so_far, object_so_far, skip_blank, value_reach, Reach};
 use super::qwen_xml;
-use super::{glm_xml, hermes, llama3, marked_array, minimax_xml, mistral, mistral_args};
+use super::{gemma4, glm_xml, hermes, llama3, marked_array, minimax_xml, mistral, mistral_args};
 use super::{granite, harmony, phi4_mini, sectioned, ToolFormat, ToolFunction};
 
 /// A call as far as the output has written it.
@@ -51,6 +51,7 @@ impl ToolFormat {
             Self::Phi4Mini => marked_array::calls_so_far(text, &phi4_mini::FORMAT),
             Self::MistralArgs => mistral_args::calls_so_far(text),
             Self::Harmony => harmony::calls_so_far(text),
+            Self::Gemma4 => gemma4::calls_so_far(text),
             Self::DeepSeekV31 | Self::DeepSeekV3 | Self::KimiK2 => match self.section() {
                 Some(s) => sectioned::calls_so_far(text, s),
                 None => Vec::new(),
@@ -132,6 +133,8 @@ mod tests {
             (ToolFormat::GlmXml, "Look.\n<tool_call>weather\n<arg_key>city</arg_key>\n<arg_value>São\nPaulo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>time</tool_call>"),
             (ToolFormat::GlmXml, "<tool_call>weather<arg_key>days</arg_key><arg_value>2</arg_value><arg_key>city</arg_key><arg_value>a</arg_value></tool_call>"),
             (ToolFormat::MiniMaxXml, "Look.\n<minimax:tool_call>\n<invoke name=\"weather\">\n<parameter name=\"city\">São\nPaulo</parameter>\n<parameter name=\"days\">[3, \"</parameter>\"]</parameter>\n</invoke>\n<invoke name=\"time\">\n</invoke>\n</minimax:tool_call>"),
+            (ToolFormat::Gemma4, "Look.\n<|tool_call>call:weather{city:<|\"|>São \"Paulo\"\n<|\"|>,days:3,at:{lat:-1.5e3,ok:true,tags:[<|\"|>a<|\"|>,{x:null}]}}<tool_call|><|tool_call>call:time{}<tool_call|>"),
+            (ToolFormat::Gemma4, "<|tool_call>call:weather{ days : 12 , city:Paris, <|\"|>note<|\"|>:<|\"|><tool_call|><|\"|>}<tool_call|>"),
             (ToolFormat::KimiK2, "Sure. <|tool_calls_section_begin|><|tool_call_begin|>functions.weather:0<|tool_call_argument_begin|>{\"days\": 3}<|tool_call_end|><|tool_call_begin|>functions.time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"),
         ];
         for (format, text) in cases {

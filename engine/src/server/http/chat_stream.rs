@@ -647,6 +647,9 @@ mod tests {
             (ToolFormat::GlmXml, "almost <tool_ca".to_string()),
             (ToolFormat::MiniMaxXml, "Look.\n<minimax:tool_call>\n<invoke name=\"t\">\n<parameter name=\"a\">x y</parameter>\n</invoke>\n<invoke name=\"u\"></invoke>\n</minimax:tool_call>".to_string()),
             (ToolFormat::MiniMaxXml, "almost <minimax:tool_".to_string()),
+            (ToolFormat::Gemma4, "Look.\n<|tool_call>call:t{a:<|\"|>x <tool_call|> y<|\"|>,n:[1,2.5]}<tool_call|><|tool_call>call:u{}<tool_call|>".to_string()),
+            (ToolFormat::Gemma4, "almost <|tool_ca".to_string()),
+            (ToolFormat::Gemma4, "so <|tool_call> not a call ".to_string()),
             (ToolFormat::KimiK2, "Hi <|tool_calls_section_begin|><|tool_call_begin|>functions.t:0<|tool_call_argument_begin|>{\"a\": [1]}<|tool_call_end|><|tool_calls_section_end|>".to_string()),
         ];
         let cases = hermes

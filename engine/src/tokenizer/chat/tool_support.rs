@@ -4,7 +4,7 @@
 //! JSON object for Llama 3.x, `[TOOL_CALLS]` and a JSON array for Mistral, `[TOOL_CALLS]`,
 //! a name and `[ARGS]` per call for later Mistral models, XML-like parameters in
 //! `<tool_call>` blocks for Qwen3-Coder, `<|tool_call|>` and a JSON array for Granite,
-//! DeepSeek's, Kimi K2's, GLM's and MiniMax's own),
+//! DeepSeek's, Kimi K2's, GLM's, MiniMax's and Gemma 4's own),
 //! whether it takes the tools as a system turn's field instead (Phi-4-mini's), and whether
 //! it accepts a system turn (Gemma 2's raises on one). The engine renders tools with the
 //! template when it speaks one of those formats, and announces them itself otherwise.
@@ -67,6 +67,9 @@ pub enum ToolFormat {
     /// One `<minimax:tool_call>` block after text or alone, holding an `<invoke name=…>` per
     /// call and a `<parameter name=…>` per argument, its value as text (MiniMax-M2).
     MiniMaxXml,
+    /// `<|tool_call>call:NAME{…}<tool_call|>` per call, after text or alone, the arguments
+    /// in Gemma 4's own syntax: bare keys, strings between `<|"|>` marks (Gemma 4).
+    Gemma4,
 }
 
 /// How a template takes tools.
@@ -185,11 +188,14 @@ fn native_format(template: &ChatTemplate, as_text: bool) -> Option<(ToolFormat, 
     };
     let xml_call = format!("<function={PROBE_FUNCTION}>\n<parameter=city>\nParis\n</parameter>");
     let harmony_call = format!("to=functions.{PROBE_FUNCTION}");
+    let gemma4_call = format!("<|tool_call>call:{PROBE_FUNCTION}{{city:<|\"|>Paris<|\"|>}}");
     let format =
         if text.contains(&harmony_call) && text.contains(crate::tokenizer::harmony::CHANNEL) {
             Some(ToolFormat::Harmony)
         } else if text.contains("<tool_call>") && text.contains(&xml_call) {
             Some(ToolFormat::QwenXml)
+        } else if text.contains(&gemma4_call) {
+            Some(ToolFormat::Gemma4)
         } else if glm_call(&text) {
             Some(ToolFormat::GlmXml)
         } else if minimax_call(&text) {
