@@ -1,12 +1,14 @@
 //! The grammar of a call's arguments in Gemma 4's syntax ([`super::value`]), from their JSON
 //! schema: an object's properties in the order Gemma 4's template writes them (by key, case
 //! ignored), the required ones always, no others; strings between quote marks, one of the
-//! listed values where the schema lists them; integers and numbers as JSON writes them, within
-//! their bounds; booleans and `null`; arrays of their items' grammar. Local references (`#/$defs/…`) become rules
-//! of their own (so a recursive schema stays finite); what the syntax cannot hold to a
-//! schema (`allOf`, `not`, patterns, lengths) takes any value of its type, or any value.
+//! listed values where the schema lists them; integers and numbers as JSON writes them,
+//! within their bounds; booleans; `null`, or `None` as Python renders the template's
+//! `null`s (both read as `null`); arrays of their items' grammar. Local references (`#/$defs/…`) become rules of their own (so a recursive schema
+//! stays finite); what the syntax cannot hold to a schema (`allOf`, `not`, patterns,
+//! lengths) takes any value of its type, or any value. A key that cannot be written bare
+//! (see [`super::value::bare_key`]) is written between quote marks.
 
-use super::value::{sorted, QUOTE};
+use super::value::{bare_key, sorted, QUOTE};
 use crate::grammar::compact;
 use crate::grammar::structural_tag::{lark_string as literal, regex_escape};
 use serde_json::{Map, Value};
@@ -27,7 +29,8 @@ pub(super) fn shared_rules(quote: &str, as_token: bool) -> String {
         false => format!("g4_string: {quote} g4_text\ng4_text[lazy]: G4_TEXT {quote}\n"),
     };
     format!(
-        "g4_value: g4_string | g4_dict | g4_array | G4_NUMBER | \"true\" | \"false\" | \"null\"\n\
+        "g4_value: g4_string | g4_dict | g4_array | G4_NUMBER | \"true\" | \"false\" | g4_null\n\
+         g4_null: \"null\" | \"None\"\n\
          g4_dict: \"{{\" (g4_member (\",\" g4_member)*)? \"}}\"\n\
          g4_member: G4_KEY \":\" g4_value\n\
          G4_KEY: /[A-Za-z_][A-Za-z0-9_.\\-]*/\n\
@@ -63,6 +66,8 @@ impl<'q> Rules<'q> {
 
     /// The grammar of a call's arguments under `schema` (an object's, else any object).
     pub(super) fn arguments(&mut self, schema: &Value) -> String {
+        // A reference names a part of this schema: another tool's `#/$defs/node` is not it.
+        self.refs.clear();
         let object = schema.get("properties").is_some()
             || schema.get("type").and_then(Value::as_str) == Some("object");
         match object {
@@ -136,7 +141,7 @@ impl<'q> Rules<'q> {
             "string" => "g4_string".into(),
             "integer" | "number" => bounded_number(kind, schema),
             "boolean" => "(\"true\" | \"false\")".into(),
-            "null" => "\"null\"".into(),
+            "null" => "g4_null".into(),
             "array" => self.array(schema, root, depth),
             "object" => self.object(schema, root, depth),
             _ => "g4_value".into(),
@@ -150,6 +155,7 @@ impl<'q> Rules<'q> {
             Value::String(text) if text.is_empty() => format!("{0} {0}", self.quote),
             Value::String(text) => format!("{0} {1} {0}", self.quote, literal(text)),
             Value::Array(_) | Value::Object(_) => "g4_value".into(),
+            Value::Null => "g4_null".into(),
             other => literal(&other.to_string()),
         }
     }
@@ -216,7 +222,11 @@ impl<'q> Rules<'q> {
         let mut members = Vec::new();
         for (key, property) in sorted(properties) {
             let value = self.value(property, root, depth + 1);
-            let rule = self.rule(&format!("{} {value}", literal(&format!("{key}:"))));
+            let head = match bare_key(key) {
+                true => literal(&format!("{key}:")),
+                false => format!("{0} {1} {0} \":\"", self.quote, literal(key)),
+            };
+            let rule = self.rule(&format!("{head} {value}"));
             members.push((rule, required.contains(&key.as_str())));
         }
         format!("\"{{\" {} \"}}\"", first_members(&members))

@@ -156,6 +156,7 @@ fn the_grammar_holds_arguments_to_their_schema_in_the_templates_order() {
             q("slow"), q("b"), q("c"), q("a"), q("x"), q("y"), q("t \"q\"\n{}")
         ),
         format!("Count:1,maybe:7,title:{}", q("m")),
+        format!("Count:1,maybe:None,title:{}", q("m")),
     ] {
         let goal = call(&arguments);
         assert_eq!(walk_schema(&tools, &goal).as_deref(), Ok(goal.as_str()));
@@ -183,6 +184,31 @@ fn the_grammar_holds_arguments_to_their_schema_in_the_templates_order() {
         let goal = call(&arguments);
         assert!(walk_schema(&tools, &goal).is_err(), "{goal}");
     }
+    // Keys that cannot be written bare are quoted, and read back as themselves; each tool's
+    // references are its own.
+    let odd = ToolFunction {
+        name: "odd".into(),
+        description: None,
+        parameters: json!({"type": "object", "properties": {
+            "ns:key": {"type": "integer"}, "n": {"$ref": "#/$defs/node"}},
+            "required": ["ns:key", "n"], "$defs": {"node": {"type": "boolean"}}}),
+    };
+    let goal = "<|tool_call>call:odd{n:true,<|\"|>ns:key<|\"|>:1}<tool_call|>";
+    let both = [tools[0].clone(), odd.clone()];
+    let spec_walk = |tools: &[ToolFunction], goal: &str| {
+        let tok = Arc::new(crate::tokenizer::tests::small_tokenizer_with_controls(&[]));
+        let spec = ToolFormat::Gemma4
+            .grammar(tools, &ToolChoice::Auto, false, None, &tok)
+            .ok_or("no grammar")?;
+        crate::grammar::walk::walk(&tok, &spec, goal, &[], &[])
+    };
+    assert_eq!(spec_walk(&both, goal).as_deref(), Ok(goal));
+    let odd_call = super::super::tests::call("odd", r#"{"n":true,"ns:key":1}"#);
+    assert_eq!(parse(goal).1, vec![odd_call]);
+    assert_eq!(render_calls(&parse(goal).1), goal);
+    let wrong =
+        "<|tool_call>call:odd{n:{kids:[],name:<|\"|>a<|\"|>},<|\"|>ns:key<|\"|>:1}<tool_call|>";
+    assert!(spec_walk(&both, wrong).is_err());
     // Without properties the arguments are any object.
     let open = ToolFunction {
         name: "any".into(),

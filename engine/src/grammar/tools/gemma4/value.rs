@@ -17,7 +17,8 @@ use serde_json::Value;
 /// What opens and closes a string.
 pub(super) const QUOTE: &str = "<|\"|>";
 
-/// Nesting deeper than this is refused (a hostile output cannot exhaust the stack).
+/// Nesting deeper than this is refused (a hostile output cannot exhaust the stack); the
+/// grammar does not count depth, so a call nested deeper is read as text.
 const MAX_DEPTH: usize = 64;
 
 /// Why reading stopped before a value's end.
@@ -219,7 +220,14 @@ pub(super) fn write(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(key);
+                match bare_key(key) {
+                    true => out.push_str(key),
+                    false => {
+                        out.push_str(QUOTE);
+                        out.push_str(key);
+                        out.push_str(QUOTE);
+                    }
+                }
                 out.push(':');
                 write(member, out);
             }
@@ -227,6 +235,15 @@ pub(super) fn write(value: &Value, out: &mut String) {
         }
         other => out.push_str(&other.to_string()),
     }
+}
+
+/// Whether `key` reads back as itself when written bare: not empty, no blank space at its
+/// ends, none of the marks that end a key or a value.
+pub(super) fn bare_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.trim() == key
+        && !key.contains([':', '}', ',', '{', '[', ']'])
+        && !key.contains(QUOTE)
 }
 
 /// The members of an object in the order Gemma 4's template writes them (Jinja's
