@@ -15,15 +15,16 @@ heads grouped by key head; twice, the same weights in the converter's attn_qkv/a
 and in the legacy ssm_in one, whose fixtures agree up to float noise), gemma4 (Gemma 4 E2B
 style: sliding and full layers with heads and K/V rows of different widths, K as V on full
 layers, the last two layers attending over earlier layers' K/V, per-layer embeddings, Gemma 4's
-BPE vocabulary) and gemma4moe (26B-A4B style: the same attention, a dense MLP beside 4 scaled
-experts, 2 used, in every layer), phi3's two LongRoPE variants and a Mixtral-style llama), runs
-llama.cpp's llama-server (with a 4,096-token context) on the GGUF and records, per prompt,
-llama.cpp's tokenization (with BOS where the model adds one) and a 32-step greedy continuation
-with the top-5 next-token probabilities, so the engine's forward pass for every family is
-checked against an implementation we did not write. llama4_long (the llama4 weights, trained for
-16,384 positions) gets one prompt of 8,506 tokens instead, with a 16-step continuation and a
-9,216-token context: past position 8,191, where Llama 4's attention chunks and NoPE temperature
-begin to matter.
+BPE vocabulary), gemma4moe (26B-A4B style: the same attention, a dense MLP beside 4 scaled
+experts, 2 used, in every layer), lfm2 (LFM2-350M style: gated short-convolution layers, whose
+state carries across tokens, between attention layers; a tied head), phi3's two LongRoPE
+variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
+on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS where the model adds
+one) and a 32-step greedy continuation with the top-5 next-token probabilities, so the engine's
+forward pass for every family is checked against an implementation we did not write.
+llama4_long (the llama4 weights, trained for 16,384 positions) gets one prompt of 8,506 tokens
+instead, with a 16-step continuation and a 9,216-token context: past position 8,191, where
+Llama 4's attention chunks and NoPE temperature begin to matter.
 For gemma3 and phi3 (SentencePiece-style vocabularies, without and with a space prefix) and
 gemma4 (BPE over U+2581-escaped text with byte fallback) it also records llama.cpp's ids for a
 set of awkward strings.
@@ -46,7 +47,8 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "phi3_longrope_long", "gemma2", "qwen3moe", "llama_moe", "granite", "gpt_oss", "olmo2",
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
-            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in", "gemma4", "gemma4moe")
+            "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in", "gemma4", "gemma4moe",
+            "lfm2")
 # Families with a SentencePiece(-style) vocabulary, whose tokenization of tricky strings is
 # recorded (gemma4moe has gemma4's vocabulary).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma4")
@@ -149,7 +151,7 @@ CHAT_PROMPT["deepseek2"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["deepseek2_lite"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["glm4moe"] = CHAT_PROMPT["llama"]
 for _family in ("qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "qwen35",
-                "qwen35moe", "qwen3next", "qwen3next_ssm_in"):
+                "qwen35moe", "qwen3next", "qwen3next_ssm_in", "lfm2"):
     CHAT_PROMPT[_family] = CHAT_PROMPT["llama"]
 # phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
 for _variant in ("phi3_longrope_short", "phi3_longrope_long"):

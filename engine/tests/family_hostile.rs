@@ -539,6 +539,50 @@ fn broken_qwen3next_parts_are_refused_by_name() {
 }
 
 #[test]
+fn broken_lfm2_parts_are_refused_by_name() {
+    let file = open("lfm2");
+    let counts =
+        |v: &[i32]| MetadataValue::Array(v.iter().map(|&n| MetadataValue::I32(n)).collect());
+    for (key, value) in [
+        // A kernel of one tap keeps no state; one of a million would be allocated per request.
+        ("lfm2.shortconv.l_cache", MetadataValue::U32(1)),
+        ("lfm2.shortconv.l_cache", MetadataValue::U32(1 << 20)),
+        // Attention layers of two K/V head counts.
+        ("lfm2.attention.head_count_kv", counts(&[0, 0, 2, 0, 0, 1])),
+    ] {
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+    let all_convolutions = rebuild(
+        &file,
+        &[("lfm2.attention.head_count_kv", counts(&[0; 6]))],
+        &[],
+        Vec::new(),
+    );
+    refused(&all_convolutions, &["lfm2.attention.head_count_kv"]);
+    for missing in [
+        "token_embd_norm.weight",
+        "blk.0.shortconv.conv.weight",
+        "blk.1.shortconv.in_proj.weight",
+        "blk.3.shortconv.out_proj.weight",
+        "blk.2.attn_k_norm.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let mut taps = vec![0.5; 3 * 256];
+    taps[7] = f32::INFINITY;
+    let poisoned = f32_tensor("blk.4.shortconv.conv.weight", &[3, 256], &taps);
+    refused(
+        &rebuild(&file, &[], &[], vec![poisoned]),
+        &["blk.4.shortconv.conv.weight", "not finite"],
+    );
+    let narrow = f32_tensor("blk.4.shortconv.conv.weight", &[2, 256], &[0.5; 512]);
+    refused(
+        &rebuild(&file, &[], &[], vec![narrow]),
+        &["blk.4.shortconv.conv.weight", "dims"],
+    );
+}
+
+#[test]
 fn broken_gemma4_parts_are_refused_by_name() {
     let file = open("gemma4");
     let numbers =

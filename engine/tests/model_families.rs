@@ -617,6 +617,24 @@ fn qwen35moe_with_delta_nets_and_gated_shared_experts_agrees_with_llama_cpp() {
     }
 }
 
+/// LFM2 (`lfm2`): short convolutions in four layers of six (those whose
+/// `attention.head_count_kv` entry is 0) carrying their last two inputs per request, attention
+/// with per-head Q/K norms in the others, the final norm stored as `token_embd_norm`; the
+/// prompt split into passes, token by token or batched gives the same bits.
+#[test]
+fn lfm2_with_short_convolutions_agrees_with_llama_cpp() {
+    check_family("lfm2");
+    let file = GgufFile::open(family_model_path("lfm2")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let layers = &model.weights().layers;
+    let convolutions: Vec<bool> = layers.iter().map(|l| l.short_conv.is_some()).collect();
+    assert_eq!(convolutions, [true, true, false, true, true, false]);
+    assert!(layers.iter().all(|l| l.delta_net.is_none()));
+    assert_eq!(model.kv_layout(KvDtype::F32).num_layers, 2);
+    // Per convolution: the last two inputs of its 256 channels.
+    assert_eq!(model.recurrent_state_bytes(), 4 * 2 * 256 * 4);
+}
+
 /// Qwen3-Next (`qwen3next`): Qwen3.5-MoE's layers with plain NeoX RoPE and its delta nets'
 /// value heads grouped by key head, beta and alpha fused per key head (`ssm_ba`); the older
 /// files' `ssm_in` (queries, keys, values and gates grouped per key head) loads to the same

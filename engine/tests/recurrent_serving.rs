@@ -1,4 +1,5 @@
-//! Serving a model whose layers carry recurrent state (Qwen3.5's delta nets): requests that
+//! Serving a model whose layers carry recurrent state (Qwen3.5's delta nets, LFM2's short
+//! convolutions): requests that
 //! share their beginnings, run together or as a conversation's later turn, in chunked
 //! prefills, get what the model gives each alone; a later turn resumes from the state saved
 //! when the earlier one ended (and nothing else does); no token is drafted; the running
@@ -57,7 +58,21 @@ fn serve(engine: &EngineHandle, prompts: &[Vec<u32>]) -> Vec<(Vec<u32>, u32)> {
 
 #[test]
 fn shared_beginnings_and_later_turns_get_what_each_request_gets_alone() {
-    let path = family_model_path("qwen35");
+    // Four delta nets of 3 x 256 convolution inputs and 4 x 32 x 32 state floats.
+    shared_beginnings_and_later_turns("qwen35", 4 * (3 * 256 + 4 * 32 * 32) * 4);
+}
+
+#[test]
+fn lfm2_requests_resume_their_short_convolutions_as_each_alone() {
+    // Four short convolutions of 2 x 256 earlier inputs.
+    shared_beginnings_and_later_turns("lfm2", 4 * 2 * 256 * 4);
+}
+
+/// Requests of family model `name` (whose recurrent state takes `per_request` bytes) that
+/// share beginnings, prefill in chunks beside each other's decodes, and come back for a
+/// later turn get what each gets alone; the later turn resumes from the saved state.
+fn shared_beginnings_and_later_turns(name: &str, per_request: usize) {
+    let path = family_model_path(name);
     let file = GgufFile::open(&path).unwrap();
     let tok = Tokenizer::from_gguf_metadata(file.metadata()).unwrap();
     let mut runner = Runner::new(Model::from_gguf(&file).unwrap(), 1, 4096);
@@ -98,11 +113,14 @@ fn shared_beginnings_and_later_turns_get_what_each_request_gets_alone() {
 
     wait_idle(&engine);
     let info = engine.server_info();
-    // Four delta nets of 3 x 256 convolution inputs and 4 x 32 x 32 state floats.
-    let per_request = 4 * (3 * 256 + 4 * 32 * 32) * 4;
     assert_eq!(info.recurrent_bytes_per_request, per_request);
     // Their states and as many saved ones in half the budget.
-    assert_eq!(info.max_running_requests, (2 << 20) / per_request);
+    // (LFM2's small states hit the scheduler's own cap first.)
+    let cap = EngineConfig::new(&path).scheduler.max_running_requests;
+    assert_eq!(
+        info.max_running_requests,
+        ((2 << 20) / per_request).min(cap)
+    );
     assert_eq!(info.recurrent_saved_states, 5);
     assert_eq!(info.spec_draft_tokens, 0);
     // Flushing the cache forgets the saved states: the turn is computed whole again.

@@ -5,7 +5,7 @@
 //! output does not depend on how its tokens are split into calls or batched with others:
 //! - [`causal_conv`]: a depthwise convolution of `kernel` taps over each channel of the
 //!   projected `q|k|v`, the last `kernel - 1` inputs of the previous call kept as its state,
-//!   then SiLU.
+//!   then SiLU ([`causal_conv_linear`]: without it, as LFM2's short convolutions run).
 //! - [`gated_delta_rule`]: per value head a `[head_dim (v), head_dim (k)]` matrix `S` that,
 //!   token by token, decays by `exp(g)`, moves toward the token's value along its key
 //!   (`S += beta (v - S k) k^T`) and answers its query (`o = S q / sqrt(head_dim)`), with
@@ -80,6 +80,31 @@ pub fn causal_conv(
     q_indptr: &[u32],
     states: &mut [&mut [f32]],
 ) -> Result<(), KernelError> {
+    convolve(x, weight, kernel, q_indptr, states, |sum| {
+        sum / (1.0 + (-sum).exp())
+    })
+}
+
+/// [`causal_conv`] without the SiLU: the convolution alone (LFM2's short convolutions).
+pub fn causal_conv_linear(
+    x: &mut [f32],
+    weight: &[f32],
+    kernel: usize,
+    q_indptr: &[u32],
+    states: &mut [&mut [f32]],
+) -> Result<(), KernelError> {
+    convolve(x, weight, kernel, q_indptr, states, |sum| sum)
+}
+
+/// The convolution of [`causal_conv`], each output passed through `activation`.
+fn convolve(
+    x: &mut [f32],
+    weight: &[f32],
+    kernel: usize,
+    q_indptr: &[u32],
+    states: &mut [&mut [f32]],
+    activation: fn(f32) -> f32,
+) -> Result<(), KernelError> {
     let channels = weight.len() / kernel.max(1);
     let requests = q_indptr.len().saturating_sub(1);
     let tokens = q_indptr.last().copied().unwrap_or(0) as usize;
@@ -107,11 +132,18 @@ pub fn causal_conv(
     }
     rows.into_par_iter()
         .zip(states.par_iter_mut())
-        .for_each(|(x, state)| conv_request(x, weight, kernel, channels, state));
+        .for_each(|(x, state)| conv_request(x, weight, kernel, channels, state, activation));
     Ok(())
 }
 
-fn conv_request(x: &mut [f32], weight: &[f32], kernel: usize, channels: usize, state: &mut [f32]) {
+fn conv_request(
+    x: &mut [f32],
+    weight: &[f32],
+    kernel: usize,
+    channels: usize,
+    state: &mut [f32],
+    activation: fn(f32) -> f32,
+) {
     let history = kernel - 1;
     // The request's previous inputs, then these: each output reads `kernel` of them.
     let mut window = Vec::with_capacity(state.len() + x.len());
@@ -122,7 +154,7 @@ fn conv_request(x: &mut [f32], weight: &[f32], kernel: usize, channels: usize, s
         for (c, o) in out.iter_mut().enumerate() {
             let w = &weight[c * kernel..(c + 1) * kernel];
             let sum: f32 = (0..kernel).map(|j| w[j] * taps[j * channels + c]).sum();
-            *o = sum / (1.0 + (-sum).exp());
+            *o = activation(sum);
         }
     }
     let end = window.len();
@@ -444,6 +476,26 @@ mod tests {
             assert!((g - w).abs() < 1e-6, "value {i}: {g} vs {w}");
         }
         assert_eq!(state, x[3 * channels..].to_vec());
+    }
+
+    #[test]
+    fn the_linear_convolution_is_the_convolution_without_silu() {
+        let mut seed = 5;
+        let (channels, kernel, tokens) = (3, 3, 4);
+        let x = values(tokens * channels, &mut seed);
+        let weight = values(channels * kernel, &mut seed);
+        let mut state = vec![0.0; (kernel - 1) * channels];
+        let mut got = x.clone();
+        causal_conv_linear(&mut got, &weight, kernel, &[0, 4], &mut [&mut state]).unwrap();
+        for (i, g) in got.iter().enumerate() {
+            let (t, c) = (i / channels, i % channels);
+            let want: f32 = (0..kernel)
+                .filter(|&j| t + j >= kernel - 1)
+                .map(|j| weight[c * kernel + j] * x[(t + j + 1 - kernel) * channels + c])
+                .sum();
+            assert!((g - want).abs() < 1e-6, "value {i}: {g} vs {want}");
+        }
+        assert_eq!(state, x[2 * channels..].to_vec());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::lora::{adapter_segments, LoraAdapter, Target};
 use super::mla::MlaScratch;
 use super::moe::{MoeScratch, ParallelScratch};
 use super::per_layer::PerLayerScratch;
-use super::recurrent::RecurrentStates;
+use super::recurrent::{RecurrentStates, StateShape};
 use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
@@ -136,10 +136,10 @@ impl Model {
         let mut kv_layers: Vec<Option<usize>> = Vec::with_capacity(weights.layers.len());
         let mut pool_layers = 0;
         for l in &weights.layers {
-            let pool_layer = match (&l.delta_net, l.kv_source) {
-                (Some(_), _) => None,
-                (None, Some(source)) => kv_layers.get(source).copied().flatten(),
-                (None, None) => {
+            let pool_layer = match (l.is_recurrent(), l.kv_source) {
+                (true, _) => None,
+                (false, Some(source)) => kv_layers.get(source).copied().flatten(),
+                (false, None) => {
                     pool_layers += 1;
                     Some(pool_layers - 1)
                 }
@@ -147,7 +147,11 @@ impl Model {
             kv_layers.push(pool_layer);
         }
         let shapes = (weights.layers.iter())
-            .filter_map(|l| l.delta_net.as_ref().map(|d| d.plan.shape))
+            .filter_map(|l| match (&l.delta_net, &l.short_conv) {
+                (Some(delta), _) => Some(StateShape::delta(&delta.plan.shape)),
+                (None, Some(conv)) => Some(conv.state_shape()),
+                (None, None) => None,
+            })
             .collect();
         Self {
             weights,
@@ -207,9 +211,10 @@ impl Model {
                     "it updates the MLP of layer {i}, wider than the model's"
                 )));
             }
-            if attention && (layer.delta_net.is_some() || layer.query_gate) {
+            if attention && (layer.is_recurrent() || layer.query_gate) {
                 return Err(ModelError::Adapter(format!(
-                    "it updates the attention of layer {i}, a delta net or gated attention"
+                    "it updates the attention of layer {i}, a delta net, short convolution or \
+                     gated attention"
                 )));
             }
             if mlp && matches!(layer.mlp, Mlp::Experts(_) | Mlp::Parallel(_)) {
@@ -330,6 +335,11 @@ impl Model {
                 let eps = c.rms_norm_eps;
                 let (q_indptr, delta, attn) = (&batch.q_indptr, &mut s.delta, &mut s.attn);
                 net.mix(&s.qkv, t, q_indptr, &mut conv, &mut ssm, eps, delta, attn)?;
+            } else if let Some(short_conv) = &lw.short_conv {
+                let rows = &batch.req_pool_indices;
+                let (mut conv, _) = recurrent.layer(recurrent_layer, rows)?;
+                recurrent_layer += 1;
+                short_conv.mix(&s.qkv, t, &batch.q_indptr, &mut conv, &mut s.attn)?;
             } else {
                 let kv_layer =
                     kv_layers.get(layer).copied().flatten().ok_or_else(|| {

@@ -5,7 +5,7 @@
 
 use super::smollm3;
 use super::{
-    deepseek2, gemma2, gemma3, gemma4, glm4moe, gpt_oss, granite, llama, llama4, minimax_m2,
+    deepseek2, gemma2, gemma3, gemma4, glm4moe, gpt_oss, granite, lfm2, llama, llama4, minimax_m2,
 };
 use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen35, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
@@ -33,7 +33,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 22] = [
+const FAMILIES: [(&str, LoadWeights); 23] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -56,6 +56,7 @@ const FAMILIES: [(&str, LoadWeights); 22] = [
     (qwen35::ARCHITECTURE, qwen35::load),
     (qwen35::MOE_ARCHITECTURE, qwen35::load),
     (qwen35::NEXT_ARCHITECTURE, qwen35::load),
+    (lfm2::ARCHITECTURE, lfm2::load),
 ];
 
 /// The architectures [`load`] accepts.

@@ -1,4 +1,5 @@
-//! The state a model with recurrent layers (Qwen3.5's delta nets) carries per request, by
+//! The state a model with recurrent layers (Qwen3.5's delta nets, LFM2's short convolutions)
+//! carries per request, by
 //! `req_to_token` row: unlike K/V, it cannot be rebuilt from the slots of a cached prefix,
 //! so a request's first pass starts it from zero at position 0 and every later pass must
 //! resume exactly where the last one stopped; a batch that breaks that is refused rather
@@ -9,6 +10,24 @@
 
 use super::{ForwardBatch, ModelError};
 use kernels::delta_net::DeltaShape;
+
+/// The floats one request's state takes in one recurrent layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateShape {
+    /// The convolution's last inputs.
+    pub conv: usize,
+    /// The recurrence's own state (none for a short convolution).
+    pub ssm: usize,
+}
+
+impl StateShape {
+    pub fn delta(shape: &DeltaShape) -> Self {
+        Self {
+            conv: shape.conv_state_len(),
+            ssm: shape.ssm_state_len(),
+        }
+    }
+}
 
 /// A batch's convolution states and delta-rule states of one layer, in request order.
 pub type LayerStates<'a> = (Vec<&'a mut [f32]>, Vec<&'a mut [f32]>);
@@ -27,7 +46,7 @@ struct RowState {
 /// (snapshots) that later requests resume from.
 #[derive(Default)]
 pub struct RecurrentStates {
-    shapes: Vec<DeltaShape>,
+    shapes: Vec<StateShape>,
     rows: Vec<Option<RowState>>,
     snapshots: std::collections::HashMap<u64, RowState>,
     next_snapshot: u64,
@@ -35,7 +54,7 @@ pub struct RecurrentStates {
 
 impl RecurrentStates {
     /// States for layers of `shapes` (the model's recurrent layers, in order).
-    pub fn new(shapes: Vec<DeltaShape>) -> Self {
+    pub fn new(shapes: Vec<StateShape>) -> Self {
         Self {
             shapes,
             ..Self::default()
@@ -77,9 +96,7 @@ impl RecurrentStates {
 
     /// Bytes one request's states take.
     pub fn bytes_per_request(&self) -> usize {
-        let floats: usize = (self.shapes.iter())
-            .map(|s| s.conv_state_len() + s.ssm_state_len())
-            .sum();
+        let floats: usize = (self.shapes.iter()).map(|s| s.conv + s.ssm).sum();
         floats * std::mem::size_of::<f32>()
     }
 
@@ -169,14 +186,8 @@ impl RecurrentStates {
         let shapes = &self.shapes;
         let state = self.rows[row].get_or_insert_with(|| RowState {
             absorbed: None,
-            conv: shapes
-                .iter()
-                .map(|s| vec![0.0; s.conv_state_len()])
-                .collect(),
-            ssm: shapes
-                .iter()
-                .map(|s| vec![0.0; s.ssm_state_len()])
-                .collect(),
+            conv: shapes.iter().map(|s| vec![0.0; s.conv]).collect(),
+            ssm: shapes.iter().map(|s| vec![0.0; s.ssm]).collect(),
         });
         state.conv.iter_mut().flatten().for_each(|x| *x = 0.0);
         state.ssm.iter_mut().flatten().for_each(|x| *x = 0.0);
@@ -196,13 +207,13 @@ mod tests {
     use super::*;
 
     fn states() -> RecurrentStates {
-        RecurrentStates::new(vec![DeltaShape {
+        RecurrentStates::new(vec![StateShape::delta(&DeltaShape {
             key_heads: 1,
             value_heads: 2,
             head_dim: 2,
             conv_kernel: 3,
             grouped_values: false,
-        }])
+        })])
     }
 
     fn batch(requests: &[(u32, u32, usize)]) -> ForwardBatch {

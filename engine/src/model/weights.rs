@@ -6,6 +6,7 @@ use super::delta_net::{DeltaNet, DeltaPlan};
 use super::mla::{LatentAttention, MlaPlan};
 use super::moe::{MoePlan, MoeWeights, ParallelMoe};
 use super::per_layer::{PerLayerBlock, PerLayerEmbeddings};
+use super::short_conv::ShortConv;
 use super::temperature::AttentionTemperature;
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
@@ -173,6 +174,8 @@ pub struct LayerPlan {
     pub query_gate: bool,
     /// A gated delta net instead of attention (Qwen3.5's linear-attention layers).
     pub delta_net: Option<DeltaPlan>,
+    /// A short convolution of this many taps instead of attention (LFM2's conv layers).
+    pub short_conv: Option<usize>,
     /// The layer's K/V heads and head size, where they are not the model's (Gemma 4's
     /// global layers: fewer, wider heads).
     pub heads: Option<LayerHeads>,
@@ -224,6 +227,9 @@ pub struct LayerWeights {
     /// A delta net's own parts: `qkv` is then its fused in-projection and `attn_output`
     /// its `ssm_out`; the layer has no K/V.
     pub delta_net: Option<Box<DeltaNet>>,
+    /// A short convolution's own parts: `qkv` is then its `in_proj` (`b|c|x`) and
+    /// `attn_output` its `out_proj`; the layer has no K/V.
+    pub short_conv: Option<Box<ShortConv>>,
     /// The query rows carry an output gate per head (see [`LayerPlan::query_gate`]).
     pub query_gate: bool,
     /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
@@ -270,10 +276,16 @@ impl LayerWeights {
         self.heads.num_kv_heads * self.heads.head_dim
     }
 
-    /// Whether the layer has a K/V layer of its own in the pool (not a delta net, nor a layer
-    /// reading an earlier one's).
+    /// Whether the layer has a K/V layer of its own in the pool (not a delta net or short
+    /// convolution, nor a layer reading an earlier one's).
     pub fn owns_kv(&self) -> bool {
-        self.delta_net.is_none() && self.kv_source.is_none()
+        !self.is_recurrent() && self.kv_source.is_none()
+    }
+
+    /// Whether the layer carries a state per request instead of attending (a delta net or
+    /// a short convolution).
+    pub fn is_recurrent(&self) -> bool {
+        self.delta_net.is_some() || self.short_conv.is_some()
     }
 
     /// Whether the layer has parts only the CPU runner computes (Gemma 4's).
@@ -314,7 +326,9 @@ impl LayerWeights {
         } else {
             None
         };
-        let qkv = if let Some(delta) = &plan.delta_net {
+        let qkv = if plan.short_conv.is_some() {
+            FusedLinear::load_split(file, &name("shortconv.in_proj"), hidden, &[hidden; 3])?
+        } else if let Some(delta) = &plan.delta_net {
             delta.projection(file, i, hidden)?
         } else if let Some(mla) = &plan.mla {
             FusedLinear::load(file, &mla.first_tensors(i), hidden)?
@@ -365,13 +379,19 @@ impl LayerWeights {
         // What attention gives `attn_output`: every query head's row, or with latent
         // attention every head's value output.
         let attn_out_in = match (&plan.delta_net, &plan.mla) {
+            _ if plan.short_conv.is_some() => hidden,
             (Some(delta), _) => delta.shape.value_dim(),
             (None, Some(mla)) => config.num_heads * mla.v_dim,
             (None, None) => q_dim,
         };
-        let attn_output = match plan.delta_net {
-            Some(_) => single(file, &name("ssm_out"), attn_out_in, hidden)?,
-            None => single(file, &name("attn_output"), attn_out_in, hidden)?,
+        let attn_output = match (plan.delta_net, plan.short_conv) {
+            (_, Some(_)) => single(file, &name("shortconv.out_proj"), attn_out_in, hidden)?,
+            (Some(_), None) => single(file, &name("ssm_out"), attn_out_in, hidden)?,
+            (None, None) => single(file, &name("attn_output"), attn_out_in, hidden)?,
+        };
+        let short_conv = match plan.short_conv {
+            Some(kernel) => Some(Box::new(ShortConv::load(file, i, hidden, kernel)?)),
+            None => None,
         };
         let delta_net = match plan.delta_net {
             Some(delta) => Some(Box::new(DeltaNet::load(file, i, delta)?)),
@@ -386,6 +406,7 @@ impl LayerWeights {
             qkv,
             mla,
             delta_net,
+            short_conv,
             query_gate: plan.query_gate,
             qkv_bias,
             // Without weights, a norm of ones (Llama 4's RMS norm before attention).
@@ -435,6 +456,7 @@ impl LayerWeights {
             )));
         }
         let widths = match (&plan.delta_net, &plan.mla) {
+            _ if plan.short_conv.is_some() => vec![hidden; 3],
             (Some(delta), _) => delta.projection_widths(),
             (None, Some(mla)) => mla.first_widths(config.num_heads).to_vec(),
             (None, None) if plan.kv_source.is_some() => vec![q_width],
@@ -472,6 +494,18 @@ impl Weights {
         ropes: Vec<Rope>,
         plan: impl Fn(usize) -> LayerPlan,
     ) -> Result<Self, ModelError> {
+        Self::load_with_output_norm(file, config, ropes, "output_norm.weight", plan)
+    }
+
+    /// [`Self::load`] for a file whose final norm is the tensor `output_norm` (LFM2 names
+    /// it `token_embd_norm.weight`).
+    pub fn load_with_output_norm(
+        file: &GgufFile,
+        config: ModelConfig,
+        ropes: Vec<Rope>,
+        output_norm: &str,
+        plan: impl Fn(usize) -> LayerPlan,
+    ) -> Result<Self, ModelError> {
         config.validate()?;
         let hidden = config.hidden;
         let token_embd = {
@@ -500,7 +534,7 @@ impl Weights {
             None => None,
         };
         Ok(Self {
-            output_norm: vector(file, "output_norm.weight", hidden)?,
+            output_norm: vector(file, output_norm, hidden)?,
             config,
             token_embd,
             layers,

@@ -87,7 +87,7 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
         "smollm" | "starcoder" | "refact" | "command-r" | "codeshell" | "exaone" | "minerva-7b" => {
             PreTokenizerSpec::plain(&[r"\p{N}", GPT2])
         }
-        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "pixtral" => PreTokenizerSpec {
+        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "pixtral" | "lfm2" => PreTokenizerSpec {
             regexes: &[LLAMA3],
             ignore_merges: true,
             add_bos_default: true,

@@ -91,6 +91,13 @@ impl DeviceWeights {
                         .into(),
                 ));
             }
+            if lw.short_conv.is_some() {
+                return Err(ModelError::Unsupported(
+                    "short-convolution layers (LFM2) on the GPU: serve this model with \
+                     --device cpu"
+                        .into(),
+                ));
+            }
             if lw.delta_net.is_some() || lw.query_gate {
                 return Err(ModelError::Unsupported(
                     "delta-net layers or gated attention (Qwen3.5) on the GPU: serve this model \
