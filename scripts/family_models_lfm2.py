@@ -1,4 +1,6 @@
-"""LFM2 (`lfm2` GGUF architecture) layout, keys and layers for make-family-models.py.
+"""LFM2 (`lfm2` and `lfm2moe` GGUF architectures) layouts, keys and layers for
+make-family-models.py: `lfm2` (LFM2-350M style, dense) and `lfm2moe` (LFM2-8B-A1B style, experts
+after two dense layers; at the end).
 
 Liquid AI's LFM2-350M, scaled down: a hybrid of gated short-convolution layers and attention
 layers, 6 layers of types [conv, conv, attn, conv, conv, attn]. The file says which is which
@@ -57,6 +59,45 @@ embeddings (std 0.05; the control tokens' rows 1/20 of that, so greedy runs neve
 and a final norm of gain about 10, for logits of about N(0, 8^2) as the other tied families'.
 Greedy margins are like the other families': top-1 above 0.5 in 62% of the fixture's steps,
 top-1 and top-2 less than 0.05 apart in 9%.
+
+lfm2moe (Liquid AI's LFM2-8B-A1B, scaled down; llama.cpp's src/models/lfm2moe.cpp loads it and
+builds lfm2.cpp's graph): the layers, keys (under lfm2moe.*) and scales above, its own seed.
+Layers 0 and 1 (leading_dense_block_count 2) have the dense MLP above (feed_forward_length
+512); layers 2..5 a mixture of experts on the same g = rms(h) * ffn_norm, llama.cpp's
+build_moe_ffn with expert_gating_func 2 (sigmoid):
+- scores s = sigmoid(ffn_gate_inp . g) (ggml {256, 8}, no router bias), one per expert
+  (expert_count 8);
+- the expert_used_count 2 experts with the largest s + exp_probs_b.bias (one float per expert,
+  for the choice only) are used, each weighted by its own s, unbiased, divided by the two's sum
+  (the graph passes norm_w true; the lfm2moe loader reads no expert_weights_scale, so the
+  weights are unscaled and the file, as converted ones, has neither expert_weights_* key);
+- out = h + sum_j w_j ffn_down_exps[e_j] . (silu(ffn_gate_exps[e_j] . g) * (ffn_up_exps[e_j] . g)),
+  experts of width 64 (expert_feed_forward_length; ffn_gate_exps and ffn_up_exps ggml
+  {256, 64, 8}, ffn_down_exps {64, 256, 8}, the expert index slowest).
+Routing without knife edges. With 8 independently drawn router rows the second and third
+biased scores come within 0.02 of each other for 7% to 70% of tokens whatever the router's
+scale (simulated: logits N(0, sigma^2), sigma 1 to 16, biases up to 0.3), near-ties that
+llama.cpp's f16 K/V can flip against another implementation. So, as in gemma4moe:
+- the experts come in pairs (2k, 2k + 1) that compute the same function (expert 2k + 1 is
+  expert 2k with its hidden units permuted, its up rows doubled and its down columns halved:
+  exact up to summation order, 4e-7 apart in f32), with router rows u_k and -u_k (logits of
+  about N(0, 2^2)), so scores s and 1 - s;
+- in each MoE layer two pairs are live, sharing one selection bias (drawn from -0.45 to
+  -0.25): pairs (0, 2), (1, 3), (0, 3) and (1, 2) in layers 2..5, every expert used in two
+  layers; the other four experts' biases are 0.8 to 1.1 lower.
+The top 2 is then always one expert of each live pair (the one on u_k's side of g), which
+changes only where the pair's logits cross 0, between experts that compute the same function,
+and a dead expert's biased score (at most 1 + b - 0.8) stays at least 0.3 below the second
+chosen one's (at least 0.5 + b) for any input: the layer is continuous in g. Over the
+fixture's prompts and greedy continuations (2,256 routings, a float64 reference) that margin is
+0.316 at the least; the raw gap between the second and third biased scores, where the third
+is the second's twin, gets down to 0.00015 (under 0.02 in 4% of routings), harmlessly. Without
+the bias the top 2 would take a dead expert in 85% of the routings; the larger weight ranges
+from 0.50 to 0.66. Against the fixture, the reference moves the top-5 probabilities by at most
+0.014; ignoring the bias by 0.99, weighing by the biased scores by 0.62, not renormalizing by
+0.93, softmax gating by 0.95. The experts' outputs have an RMS of about 0.43; zeroing them
+changes the greedy token at 207 of the 256 steps. Greedy margins: top-1 above 0.5 in 63% of
+the steps, top-1 and top-2 less than 0.05 apart in 8%.
 """
 
 from __future__ import annotations
@@ -64,6 +105,7 @@ from __future__ import annotations
 import math
 
 import gguf
+import numpy as np
 
 Q = gguf.GGMLQuantizationType
 
@@ -80,12 +122,27 @@ LAYOUT = dict(
     output_norm="token_embd_norm",
     embd_type=Q.Q8_0, embd_std=0.05, matrix_type=Q.F32, down_type=Q.F32,
 )
+# LFM2-8B-A1B style (`lfm2moe`): the same layers, the first two with the dense MLP
+# (feed_forward_length 512), the rest with 8 experts of width 64, 2 used per token, in pairs;
+# per MoE layer, the two pairs whose selection bias lets them be chosen (the module docstring
+# tells why) and the ranges the biases are drawn from.
+MOE = dict(
+    LAYOUT, seed=0x1F42E, dense_layers=2, experts=8, experts_used=2, expert_ff=64,
+    gating=gguf.ExpertGatingFuncType.SIGMOID, router_std=2.0,
+    live_pairs=((0, 2), (1, 3), (0, 3), (1, 2)), live_bias=(-0.45, -0.25),
+    dead_bias_drop=(0.8, 1.1),
+)
 
 
 def write_keys(w: gguf.GGUFWriter, L: dict) -> None:
     """The LFM2 key the pinned gguf package predates (the writer's generic code adds the common
-    ones, attention.head_count_kv as the per-layer array)."""
+    ones, attention.head_count_kv as the per-layer array, and for lfm2moe expert_count,
+    expert_used_count and expert_feed_forward_length); lfm2moe's leading dense layers and
+    sigmoid gating."""
     w.add_uint32(f"{w.arch}.shortconv.l_cache", L["l_cache"])
+    if "experts" in L:
+        w.add_leading_dense_block_count(L["dense_layers"])
+        w.add_expert_gating_func(L["gating"])
 
 
 def write_layer(t, i: int, L: dict, mt: Q) -> None:
@@ -100,6 +157,9 @@ def write_layer(t, i: int, L: dict, mt: Q) -> None:
     else:
         attention(t, p, L, mt)
     t.norm(p + "ffn_norm.weight", d)
+    if i >= L.get("dense_layers", L["n_layer"]):
+        experts(t, p, L, L["live_pairs"][i - L["dense_layers"]], mt)
+        return
     t.matrix(p + "ffn_gate.weight", ff, d, 1.0 / math.sqrt(d), mt)
     t.matrix(p + "ffn_up.weight", ff, d, 1.0 / math.sqrt(d), mt)
     t.matrix(p + "ffn_down.weight", d, ff, 1.0 / math.sqrt(ff), L["down_type"])
@@ -124,3 +184,40 @@ def short_conv(t, p: str, L: dict, mt: Q) -> None:
     # ggml {L, n_embd}: numpy rows are channels, each its taps oldest first.
     t.add(p + "shortconv.conv.weight", t.normal((d, L["l_cache"]), 0.5), Q.F32)
     t.matrix(p + "shortconv.out_proj.weight", d, d, 1.0 / math.sqrt(d), mt)
+
+
+def experts(t, p: str, L: dict, live: tuple[int, ...], mt: Q) -> None:
+    """A MoE MLP's router, experts and selection bias: experts in pairs (2k, 2k + 1) that
+    compute the same function, routed by opposite router rows; the pairs in `live` share one
+    selection bias, the others lie far enough below it never to be chosen."""
+    d, ne, eff = L["n_embd"], L["experts"], L["expert_ff"]
+    pairs = ne // 2
+    # The normed input has RMS about 1, so rows of N(0, router_std^2 / d) give logits of about
+    # N(0, router_std^2). Rows 2k and 2k + 1 are u_k and -u_k: sigmoid scores s and 1 - s.
+    u = t.normal((pairs, d), L["router_std"] / math.sqrt(d))
+    t.add(p + "ffn_gate_inp.weight", np.stack([u, -u], axis=1).reshape(ne, d), Q.F32)
+    gate = t.normal((pairs, eff, d), 1.0 / math.sqrt(d))
+    up = t.normal((pairs, eff, d), 1.0 / math.sqrt(d))
+    down = t.normal((pairs, d, eff), 1.0 / math.sqrt(eff))
+    gate_e = np.empty((ne, eff, d), np.float32)
+    up_e = np.empty((ne, eff, d), np.float32)
+    down_e = np.empty((ne, d, eff), np.float32)
+    for k in range(pairs):
+        # Expert 2k + 1 is expert 2k with its hidden units permuted, its up rows doubled and
+        # its down columns halved: the same function, exactly (powers of 2), stored differently.
+        perm = t.rng.permutation(eff)
+        gate_e[2 * k], up_e[2 * k], down_e[2 * k] = gate[k], up[k], down[k]
+        gate_e[2 * k + 1], up_e[2 * k + 1] = gate[k][perm], 2.0 * up[k][perm]
+        down_e[2 * k + 1] = 0.5 * down[k][:, perm]
+    t.add(p + "ffn_gate_exps.weight", gate_e, mt)
+    t.add(p + "ffn_up_exps.weight", up_e, mt)
+    t.add(p + "ffn_down_exps.weight", down_e, mt)
+    # One bias for both experts of both live pairs; every other expert's lower by 0.8 to 1.1,
+    # more than the 0.5 by which its score can beat a live pair's best.
+    low, high = L["live_bias"]
+    live_bias = low + (high - low) * t.rng.random()
+    drop_low, drop_high = L["dead_bias_drop"]
+    bias = live_bias - (drop_low + (drop_high - drop_low) * t.rng.random(ne))
+    for k in live:
+        bias[2 * k] = bias[2 * k + 1] = live_bias
+    t.add(p + "exp_probs_b.bias", bias.astype(np.float32), Q.F32)

@@ -583,6 +583,29 @@ fn broken_lfm2_parts_are_refused_by_name() {
 }
 
 #[test]
+fn broken_lfm2moe_experts_are_refused_by_name() {
+    let file = open("lfm2moe");
+    for (key, value) in [
+        ("lfm2moe.expert_count", MetadataValue::U32(0)),
+        ("lfm2moe.expert_used_count", MetadataValue::U32(9)),
+        ("lfm2moe.expert_feed_forward_length", MetadataValue::U32(0)),
+        ("lfm2moe.expert_gating_func", MetadataValue::U32(7)),
+    ] {
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+    for missing in ["blk.2.exp_probs_b.bias", "blk.5.ffn_gate_inp.weight"] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let mut bias = vec![0.0; 8];
+    bias[3] = f32::NAN;
+    let nan = f32_tensor("blk.3.exp_probs_b.bias", &[8], &bias);
+    refused(
+        &rebuild(&file, &[], &[], vec![nan]),
+        &["blk.3.exp_probs_b.bias", "not a finite number"],
+    );
+}
+
+#[test]
 fn broken_gemma4_parts_are_refused_by_name() {
     let file = open("gemma4");
     let numbers =

@@ -23,6 +23,7 @@ mod lora_serving;
 mod lora_tenants;
 mod model_cache_equivalence;
 mod model_families;
+mod model_families_hybrid;
 mod model_reference;
 mod module_graph;
 mod openai_sdk;

@@ -5,7 +5,8 @@
 //! of several prompts agree (criteria in `common/llama_reference.rs`), the prompt computed
 //! four ways over the paged pool gives bitwise the same logits, and a model of an unknown
 //! family is refused with the supported ones named. SentencePiece families (gemma3, phi3)
-//! also tokenize awkward strings as llama.cpp does.
+//! also tokenize awkward strings as llama.cpp does. The hybrid families (delta nets, short
+//! convolutions) are in `model_families_hybrid`, with these helpers.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -45,13 +46,13 @@ fn open_checked(name: &str) -> (GgufFile, Tokenizer, Value) {
 
 /// Loads the family's model, checks it is the file the fixture was made from, and runs the
 /// agreement and equivalence checks; returns the config for family-specific assertions.
-fn check_family(family: &str) -> (ModelConfig, Tokenizer, Value) {
+pub(crate) fn check_family(family: &str) -> (ModelConfig, Tokenizer, Value) {
     check_model(family, family)
 }
 
 /// [`check_family`] for the model file `name`, a model of architecture `arch` (a variant of
 /// a family has a name of its own).
-fn check_model(name: &str, arch: &str) -> (ModelConfig, Tokenizer, Value) {
+pub(crate) fn check_model(name: &str, arch: &str) -> (ModelConfig, Tokenizer, Value) {
     let (file, tok, fixture) = open_checked(name);
     assert_eq!(file.architecture(), Some(arch));
     let model = Model::from_gguf(&file).unwrap();
@@ -119,7 +120,7 @@ fn qwen3moe_with_routed_experts_agrees_with_llama_cpp() {
 }
 
 /// Every layer of `model` is a mixture of (experts, used per token, width) experts.
-fn assert_experts(model: &Model, want: (usize, usize, usize)) {
+pub(crate) fn assert_experts(model: &Model, want: (usize, usize, usize)) {
     for layer in &model.weights().layers {
         let Mlp::Experts(moe) = &layer.mlp else {
             panic!("a dense layer in a mixture-of-experts model");
@@ -562,100 +563,6 @@ fn llama4_past_its_first_chunk_agrees_with_llama_cpp() {
     let model = Model::from_gguf(&file).unwrap();
     let mut runner = Runner::sized(model, 16, 9216, KvDtype::F32, 9216);
     assert_agrees_with_fixture(&mut runner, &tok, &fixture, FAMILY_NEAR_TIE);
-}
-
-/// Which of `model`'s layers are delta nets, and the K/V layers the others take.
-fn assert_hybrid_layers(model: &Model, delta_nets: &[bool]) {
-    let kinds: Vec<bool> = (model.weights().layers.iter())
-        .map(|l| l.delta_net.is_some())
-        .collect();
-    assert_eq!(kinds, delta_nets);
-    let attention = delta_nets.iter().filter(|&&d| !d).count();
-    assert_eq!(model.kv_layout(KvDtype::F32).num_layers, attention);
-    // Per delta net: three earlier inputs of 256 channels, and four 32x32 head states.
-    let per_layer = (3 * 256 + 4 * 32 * 32) * 4;
-    let delta_layers = delta_nets.len() - attention;
-    assert_eq!(model.recurrent_state_bytes(), delta_layers * per_layer);
-}
-
-/// Qwen3.5 (`qwen35`): gated delta nets carrying a state per request in four layers of six
-/// (`full_attention_interval` 3), attention with a sigmoid gate per query head and partial
-/// RoPE in the others; the prompt split into passes, token by token or batched gives the
-/// same bits, and a request resumed from the tree's K/V alone is refused.
-#[test]
-fn qwen35_with_delta_nets_and_gated_attention_agrees_with_llama_cpp() {
-    check_family("qwen35");
-    let file = GgufFile::open(family_model_path("qwen35")).unwrap();
-    let model = Model::from_gguf(&file).unwrap();
-    assert_hybrid_layers(&model, &[true, true, false, true, true, false]);
-    let gated: Vec<bool> = model
-        .weights()
-        .layers
-        .iter()
-        .map(|l| l.query_gate)
-        .collect();
-    assert_eq!(gated, [false, false, true, false, false, true]);
-}
-
-/// Qwen3.5-MoE (`qwen35moe`): Qwen3.5's layers with softmax-routed experts, renormalized,
-/// beside a shared expert scaled by its sigmoid gate.
-#[test]
-fn qwen35moe_with_delta_nets_and_gated_shared_experts_agrees_with_llama_cpp() {
-    check_family("qwen35moe");
-    let file = GgufFile::open(family_model_path("qwen35moe")).unwrap();
-    let model = Model::from_gguf(&file).unwrap();
-    assert_hybrid_layers(&model, &[true, true, false, true, true, false]);
-    assert_experts(&model, (8, 2, 64));
-    for layer in &model.weights().layers {
-        let Mlp::Experts(moe) = &layer.mlp else {
-            unreachable!()
-        };
-        assert!(moe.plan.routing.normalize);
-        let shared = moe.shared.as_ref().unwrap();
-        assert_eq!(shared.width, 128);
-        assert!(shared.gate.is_some());
-    }
-}
-
-/// LFM2 (`lfm2`): short convolutions in four layers of six (those whose
-/// `attention.head_count_kv` entry is 0) carrying their last two inputs per request, attention
-/// with per-head Q/K norms in the others, the final norm stored as `token_embd_norm`; the
-/// prompt split into passes, token by token or batched gives the same bits.
-#[test]
-fn lfm2_with_short_convolutions_agrees_with_llama_cpp() {
-    check_family("lfm2");
-    let file = GgufFile::open(family_model_path("lfm2")).unwrap();
-    let model = Model::from_gguf(&file).unwrap();
-    let layers = &model.weights().layers;
-    let convolutions: Vec<bool> = layers.iter().map(|l| l.short_conv.is_some()).collect();
-    assert_eq!(convolutions, [true, true, false, true, true, false]);
-    assert!(layers.iter().all(|l| l.delta_net.is_none()));
-    assert_eq!(model.kv_layout(KvDtype::F32).num_layers, 2);
-    // Per convolution: the last two inputs of its 256 channels.
-    assert_eq!(model.recurrent_state_bytes(), 4 * 2 * 256 * 4);
-}
-
-/// Qwen3-Next (`qwen3next`): Qwen3.5-MoE's layers with plain NeoX RoPE and its delta nets'
-/// value heads grouped by key head, beta and alpha fused per key head (`ssm_ba`); the older
-/// files' `ssm_in` (queries, keys, values and gates grouped per key head) loads to the same
-/// model: both agree with llama.cpp on the same weights.
-#[test]
-fn qwen3next_with_grouped_value_heads_agrees_with_llama_cpp_in_both_layouts() {
-    for name in ["qwen3next", "qwen3next_ssm_in"] {
-        check_model(name, "qwen3next");
-        let file = GgufFile::open(family_model_path(name)).unwrap();
-        let model = Model::from_gguf(&file).unwrap();
-        let layers = &model.weights().layers;
-        let delta_nets: Vec<bool> = layers.iter().map(|l| l.delta_net.is_some()).collect();
-        assert_eq!(
-            delta_nets.iter().filter(|&&d| d).count(),
-            delta_nets.len() * 3 / 4
-        );
-        for net in layers.iter().filter_map(|l| l.delta_net.as_ref()) {
-            assert!(net.plan.shape.grouped_values);
-        }
-        assert_experts(&model, (8, 2, 64));
-    }
 }
 
 #[test]

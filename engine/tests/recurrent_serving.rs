@@ -1,10 +1,9 @@
 //! Serving a model whose layers carry recurrent state (Qwen3.5's delta nets, LFM2's short
-//! convolutions): requests that
-//! share their beginnings, run together or as a conversation's later turn, in chunked
-//! prefills, get what the model gives each alone; a later turn resumes from the state saved
-//! when the earlier one ended (and nothing else does); no token is drafted; the running
-//! requests are capped so their states and as many saved take at most half the KV budget; a
-//! flush forgets the saved states; and no K/V leaks.
+//! convolutions): requests that share their beginnings, run together or as a conversation's
+//! later turn, in chunked prefills, get what the model gives each alone; a later turn resumes
+//! from the state saved when the earlier one ended (and nothing else does); no token is
+//! drafted; the running requests are capped so their states and as many saved take at most half
+//! the KV budget; a flush forgets the saved states; and no K/V leaks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -75,8 +75,8 @@ pub struct Model {
     /// LoRA adapters a batch's requests may name, by number (`None`: unloaded; numbers are
     /// never reused, so a request can never run another adapter than it named).
     adapters: Vec<Option<LoraAdapter>>,
-    /// Each layer's K/V layer in the pool; `None` for a delta net, which keeps a recurrent
-    /// state per request instead.
+    /// Each layer's K/V layer in the pool; `None` for a recurrent layer (a delta net or a short
+    /// convolution), which keeps a state per request instead.
     kv_layers: Vec<Option<usize>>,
     recurrent: RecurrentStates,
     scratch: Scratch,
@@ -132,7 +132,8 @@ impl Model {
     }
 
     pub fn from_weights(weights: Weights) -> Self {
-        // A delta net has no K/V; a layer attending over an earlier one's reads its pool layer.
+        // A recurrent layer has no K/V; a layer attending over an earlier one's reads its pool
+        // layer.
         let mut kv_layers: Vec<Option<usize>> = Vec::with_capacity(weights.layers.len());
         let mut pool_layers = 0;
         for l in &weights.layers {

@@ -33,7 +33,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 23] = [
+const FAMILIES: [(&str, LoadWeights); 24] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -57,6 +57,7 @@ const FAMILIES: [(&str, LoadWeights); 23] = [
     (qwen35::MOE_ARCHITECTURE, qwen35::load),
     (qwen35::NEXT_ARCHITECTURE, qwen35::load),
     (lfm2::ARCHITECTURE, lfm2::load),
+    (lfm2::MOE_ARCHITECTURE, lfm2::load),
 ];
 
 /// The architectures [`load`] accepts.

@@ -279,7 +279,7 @@ pub trait ForwardModel: Send {
     }
 
     /// Bytes of recurrent state each running request holds beside its K/V (Qwen3.5's delta
-    /// nets); 0 for a model of attention alone. Such a state cannot be rebuilt from a cached
+    /// nets, LFM2's short convolutions); 0 for a model of attention alone. Such a state cannot be rebuilt from a cached
     /// prefix's K/V, so the scheduler reuses a prefix only with a saved copy of the state at
     /// its end ([`Self::snapshot_recurrent`]) and drafts no tokens for such a model.
     fn recurrent_state_bytes(&self) -> usize {

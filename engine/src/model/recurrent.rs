@@ -1,12 +1,11 @@
 //! The state a model with recurrent layers (Qwen3.5's delta nets, LFM2's short convolutions)
-//! carries per request, by
-//! `req_to_token` row: unlike K/V, it cannot be rebuilt from the slots of a cached prefix,
-//! so a request's first pass starts it from zero at position 0 and every later pass must
-//! resume exactly where the last one stopped; a batch that breaks that is refused rather
-//! than computed from the wrong state. Snapshots (copies of a row's state at a known length)
-//! let a later request resume on another row: the scheduler saves one when a request ends
-//! and restores it for a request whose prompt continues those tokens, beside the tree's K/V
-//! of them (`scheduler::state_cache`).
+//! carries per request, by `req_to_token` row: unlike K/V, it cannot be rebuilt from the slots
+//! of a cached prefix, so a request's first pass starts it from zero at position 0 and every
+//! later pass must resume exactly where the last one stopped; a batch that breaks that is
+//! refused rather than computed from the wrong state. Snapshots (copies of a row's state at a
+//! known length) let a later request resume on another row: the scheduler saves one when a
+//! request ends and restores it for a request whose prompt continues those tokens, beside the
+//! tree's K/V of them (`scheduler::state_cache`).
 
 use super::{ForwardBatch, ModelError};
 use kernels::delta_net::DeltaShape;

@@ -1,9 +1,9 @@
-//! Prefix reuse for models with recurrent state (Qwen3.5's delta nets), in the manner of
-//! SGLang's Mamba radix cache: the tree's K/V of a prefix is of no use without the recurrent
-//! state at its end, so when a request ends (or is retracted) the model copies its state,
-//! and a later request of the same namespace whose prompt starts with those tokens resumes
-//! from the copy and the tree's K/V of them. The copies are few (as many as requests may
-//! run) and the least recently used goes first.
+//! Prefix reuse for models with recurrent state (Qwen3.5's delta nets, LFM2's short
+//! convolutions), in the manner of SGLang's Mamba radix cache: the tree's K/V of a prefix is of
+//! no use without the recurrent state at its end, so when a request ends (or is retracted) the
+//! model copies its state, and a later request of the same namespace whose prompt starts with
+//! those tokens resumes from the copy and the tree's K/V of them. The copies are few (as many
+//! as requests may run) and the least recently used goes first.
 
 use super::req::Req;
 use super::Scheduler;

@@ -5,8 +5,15 @@
 //! Every layer has a SwiGLU MLP; the final norm is stored as `token_embd_norm` and the head
 //! is tied to the embedding unless the file has `output.weight`, as llama.cpp's `lfm2` graph
 //! runs them.
+//!
+//! LFM2-MoE (`lfm2moe`: LFM2-8B-A1B, LFM2.5-8B-A1B) has the same layers, and from layer
+//! `leading_dense_block_count` on a mixture of `expert_count` SwiGLU experts of
+//! `expert_feed_forward_length` instead of the dense MLP: chosen by sigmoid scores plus a
+//! per-expert selection bias (`exp_probs_b`), weighed by the scores alone and renormalized
+//! (unscaled, and without sliding windows: llama.cpp's loader reads neither key for it).
 
 use super::hparams::Hparams;
+use super::moe::{self, Gating, MoePlan, Routing};
 use super::short_conv::MAX_KERNEL;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
@@ -15,6 +22,7 @@ use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
 pub const ARCHITECTURE: &str = "lfm2";
+pub const MOE_ARCHITECTURE: &str = "lfm2moe";
 
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
     let hp = Hparams::from_metadata(file.metadata())?;
@@ -40,18 +48,64 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     }
     let config = ModelConfig::from_hparams(&hp, file)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
-    let window = hp.sliding_window;
-    let plan = |i: usize| match counts.get(i).copied().unwrap_or(hp.head_count_kv) {
-        0 => LayerPlan {
-            short_conv: Some(kernel),
-            no_rope: true,
+    let (dense, experts, window) = match hp.architecture.as_str() {
+        MOE_ARCHITECTURE => {
+            let dense = keys
+                .optional_usize(&hp.key("leading_dense_block_count"))?
+                .unwrap_or(0);
+            (dense, Some(experts(&keys, &hp)?), None)
+        }
+        _ => (hp.block_count, None, hp.sliding_window),
+    };
+    let plan = |i: usize| {
+        let base = LayerPlan {
+            moe: experts.filter(|_| i >= dense),
             ..LayerPlan::default()
-        },
-        _ => LayerPlan {
-            qk_norm: true,
-            window,
-            ..LayerPlan::default()
-        },
+        };
+        match counts.get(i).copied().unwrap_or(hp.head_count_kv) {
+            0 => LayerPlan {
+                short_conv: Some(kernel),
+                no_rope: true,
+                ..base
+            },
+            _ => LayerPlan {
+                qk_norm: true,
+                window,
+                ..base
+            },
+        }
     };
     Weights::load_with_output_norm(file, config, vec![rope], "token_embd_norm.weight", plan)
+}
+
+/// LFM2-MoE's experts: sigmoid scores (or the gating `expert_gating_func` names) plus the
+/// selection bias choose, the scores renormalized weigh.
+fn experts(keys: &Keys<'_>, hp: &Hparams) -> Result<MoePlan, ModelError> {
+    let (experts, top_k) = moe::expert_counts(keys, hp)?;
+    let ffn_key = hp.key("expert_feed_forward_length");
+    let ffn = keys.required_usize(&ffn_key)?;
+    keys.positive(&ffn_key, ffn)?;
+    let gating_key = hp.key("expert_gating_func");
+    let gating = match keys.optional_usize(&gating_key)? {
+        // llama.cpp's converter writes sigmoid; 0 is its "none given".
+        None | Some(0) => Gating::Sigmoid,
+        Some(code) => u32::try_from(code)
+            .ok()
+            .and_then(Gating::from_code)
+            .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?,
+    };
+    Ok(MoePlan {
+        experts,
+        top_k,
+        ffn,
+        routing: Routing {
+            gating,
+            normalize: true,
+            // llama.cpp's lfm2moe loader reads no `expert_weights_scale`: unscaled.
+            scale: 1.0,
+            ..Routing::default()
+        },
+        selection_bias: true,
+        ..MoePlan::default()
+    })
 }
