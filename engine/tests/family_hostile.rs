@@ -606,6 +606,21 @@ fn broken_lfm2moe_experts_are_refused_by_name() {
 }
 
 #[test]
+fn broken_exaone4_parts_are_refused_by_name() {
+    let file = open("exaone4");
+    let flags = MetadataValue::Array(vec![MetadataValue::Bool(true); 3]);
+    let key = "exaone4.attention.sliding_window_pattern";
+    refused(&rebuild(&file, &[(key, flags)], &[], Vec::new()), &[key]);
+    for missing in [
+        "blk.0.post_attention_norm.weight",
+        "blk.63.post_ffw_norm.weight",
+        "blk.5.attn_k_norm.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+}
+
+#[test]
 fn broken_gemma4_parts_are_refused_by_name() {
     let file = open("gemma4");
     let numbers =

@@ -230,6 +230,26 @@ fn olmo2_with_post_norms_whole_row_qk_norms_and_sliding_layers_agrees_with_llama
     }
 }
 
+/// EXAONE 4.0 (`exaone4`) at the 32B's depth of 64 layers, where llama.cpp's loader makes
+/// three of every four slide: post-norms only, per-head Q/K norms, the sliding layers rotated
+/// within their window, the global ones attending to every key without RoPE.
+#[test]
+fn exaone4_with_post_norms_and_global_layers_without_rope_agrees_with_llama_cpp() {
+    check_family("exaone4");
+    let file = GgufFile::open(family_model_path("exaone4")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let layers = &model.weights().layers;
+    assert_eq!(layers.len(), 64);
+    for (i, layer) in layers.iter().enumerate() {
+        let sliding = i % 4 < 3;
+        assert_eq!(layer.window, sliding.then_some(16), "layer {i}");
+        assert_eq!(layer.rope.is_some(), sliding, "layer {i}");
+        assert!(layer.attn_norm.is_none() && layer.ffn_norm.is_none());
+        assert_eq!(layer.q_norm.as_ref().map(Vec::len), Some(32));
+        assert!(layer.post_attn_norm.is_some() && layer.post_ffn_norm.is_some());
+    }
+}
+
 /// SentencePiece tokenization of the fixture's tricky strings, id for id.
 fn assert_tokenizes_like_llama_cpp(tok: &Tokenizer, fixture: &Value) {
     let cases = fixture["tokenization"].as_array().unwrap();

@@ -5,7 +5,8 @@
 
 use super::smollm3;
 use super::{
-    deepseek2, gemma2, gemma3, gemma4, glm4moe, gpt_oss, granite, lfm2, llama, llama4, minimax_m2,
+    deepseek2, exaone4, gemma2, gemma3, gemma4, glm4moe, gpt_oss, granite, lfm2, llama, llama4,
+    minimax_m2,
 };
 use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen35, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
@@ -33,7 +34,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 24] = [
+const FAMILIES: [(&str, LoadWeights); 25] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -58,6 +59,7 @@ const FAMILIES: [(&str, LoadWeights); 24] = [
     (qwen35::NEXT_ARCHITECTURE, qwen35::load),
     (lfm2::ARCHITECTURE, lfm2::load),
     (lfm2::MOE_ARCHITECTURE, lfm2::load),
+    (exaone4::ARCHITECTURE, exaone4::load),
 ];
 
 /// The architectures [`load`] accepts.

@@ -30,6 +30,7 @@ mod temperature;
 mod weights;
 
 mod deepseek2;
+mod exaone4;
 mod gemma2;
 mod gemma3;
 mod gemma4;

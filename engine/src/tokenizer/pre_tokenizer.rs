@@ -80,7 +80,7 @@ pub(crate) fn pre_tokenizer_for(name: Option<&str>) -> Result<PreTokenizerSpec, 
         "" | "default" => {
             PreTokenizerSpec::plain(&[r"[\p{P}\$\+<=>\^~\|]+", GPT2, r"\p{N}+", "[0-9][0-9][0-9]"])
         }
-        "gpt2" | "gpt-2" | "phi-2" | "mpt" | "olmo" | "jais" | "roberta-bpe" => {
+        "gpt2" | "gpt-2" | "phi-2" | "mpt" | "olmo" | "jais" | "roberta-bpe" | "exaone4" => {
             PreTokenizerSpec::plain(&[GPT2])
         }
         // SmolLM and the StarCoder family: every digit alone, then GPT-2's split.
