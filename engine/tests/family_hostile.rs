@@ -590,6 +590,8 @@ fn broken_lfm2moe_experts_are_refused_by_name() {
         ("lfm2moe.expert_used_count", MetadataValue::U32(9)),
         ("lfm2moe.expert_feed_forward_length", MetadataValue::U32(0)),
         ("lfm2moe.expert_gating_func", MetadataValue::U32(7)),
+        ("lfm2moe.expert_gating_func", MetadataValue::U32(0)),
+        ("lfm2moe.expert_group_count", MetadataValue::U32(4)),
     ] {
         refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
     }
@@ -609,8 +611,13 @@ fn broken_lfm2moe_experts_are_refused_by_name() {
 fn broken_exaone4_parts_are_refused_by_name() {
     let file = open("exaone4");
     let flags = MetadataValue::Array(vec![MetadataValue::Bool(true); 3]);
-    let key = "exaone4.attention.sliding_window_pattern";
-    refused(&rebuild(&file, &[(key, flags)], &[], Vec::new()), &[key]);
+    for (key, value) in [
+        ("exaone4.attention.sliding_window_pattern", flags),
+        ("exaone4.rope.dimension_count", MetadataValue::U32(16)),
+        ("exaone4.nextn_predict_layers", MetadataValue::U32(64)),
+    ] {
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
+    }
     for missing in [
         "blk.0.post_attention_norm.weight",
         "blk.63.post_ffw_norm.weight",

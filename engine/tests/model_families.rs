@@ -248,6 +248,17 @@ fn exaone4_with_post_norms_and_global_layers_without_rope_agrees_with_llama_cpp(
         assert_eq!(layer.q_norm.as_ref().map(Vec::len), Some(32));
         assert!(layer.post_attn_norm.is_some() && layer.post_ffn_norm.is_some());
     }
+    // The same file with its last layer declared a prediction layer: a trunk of 63, which
+    // llama.cpp attends globally and rotates in every layer.
+    let key = "exaone4.nextn_predict_layers";
+    let value = engine::gguf::MetadataValue::U32(1);
+    let trunk = common::gguf_writer::rebuild(&file, &[(key, value)], &[], Vec::new());
+    let model = Model::from_gguf(&trunk).unwrap();
+    let layers = &model.weights().layers;
+    assert_eq!(layers.len(), 63);
+    assert!(layers
+        .iter()
+        .all(|l| l.window.is_none() && l.rope.is_some()));
 }
 
 /// SentencePiece tokenization of the fixture's tricky strings, id for id.

@@ -10,7 +10,7 @@
 use super::hparams::Hparams;
 use super::weights::{LayerPlan, Weights};
 use super::{nextn, rope, sliding, LoadOptions, ModelConfig, ModelError};
-use crate::gguf::keys::Keys;
+use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
 use kernels::rope::RopeStyle;
 
@@ -30,6 +30,17 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
         block_count: nextn::trunk_layers(&Keys::new(file.metadata()), &all)?,
         ..all
     };
+    // llama.cpp's graph rotates whole heads (it asserts so).
+    if hp.rope_dimension_count != hp.key_length {
+        return Err(invalid(
+            &hp.key("rope.dimension_count"),
+            format!(
+                "{} rotated dims of heads of {}",
+                hp.rope_dimension_count, hp.key_length
+            ),
+        )
+        .into());
+    }
     let config = ModelConfig::from_hparams(&hp, file)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let (slides, window) = match hp.block_count {

@@ -78,22 +78,25 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     Weights::load_with_output_norm(file, config, vec![rope], "token_embd_norm.weight", plan)
 }
 
-/// LFM2-MoE's experts: sigmoid scores (or the gating `expert_gating_func` names) plus the
-/// selection bias choose, the scores renormalized weigh.
+/// LFM2-MoE's experts: the scores of the gating `expert_gating_func` names (sigmoid in
+/// converted files) plus the selection bias choose, the scores renormalized weigh.
 fn experts(keys: &Keys<'_>, hp: &Hparams) -> Result<MoePlan, ModelError> {
     let (experts, top_k) = moe::expert_counts(keys, hp)?;
     let ffn_key = hp.key("expert_feed_forward_length");
     let ffn = keys.required_usize(&ffn_key)?;
     keys.positive(&ffn_key, ffn)?;
+    // Required, as llama.cpp's loader requires it (its converter writes sigmoid).
     let gating_key = hp.key("expert_gating_func");
-    let gating = match keys.optional_usize(&gating_key)? {
-        // llama.cpp's converter writes sigmoid; 0 is its "none given".
-        None | Some(0) => Gating::Sigmoid,
-        Some(code) => u32::try_from(code)
-            .ok()
-            .and_then(Gating::from_code)
-            .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?,
-    };
+    let code = keys.required_usize(&gating_key)?;
+    let gating = u32::try_from(code)
+        .ok()
+        .and_then(Gating::from_code)
+        .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?;
+    // llama.cpp would route within expert groups; no LFM2-MoE file has them.
+    let groups_key = hp.key("expert_group_count");
+    if let Some(groups) = keys.optional_usize(&groups_key)?.filter(|&g| g > 1) {
+        return Err(invalid(&groups_key, format!("{groups} expert groups (unsupported)")).into());
+    }
     Ok(MoePlan {
         experts,
         top_k,
