@@ -13,7 +13,7 @@
 //! (unscaled, and without sliding windows: llama.cpp's loader reads neither key for it).
 
 use super::hparams::Hparams;
-use super::moe::{self, Gating, MoePlan, Routing};
+use super::moe::{self, MoePlan, Routing};
 use super::short_conv::MAX_KERNEL;
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
@@ -86,12 +86,7 @@ fn experts(keys: &Keys<'_>, hp: &Hparams) -> Result<MoePlan, ModelError> {
     let ffn = keys.required_usize(&ffn_key)?;
     keys.positive(&ffn_key, ffn)?;
     // Required, as llama.cpp's loader requires it (its converter writes sigmoid).
-    let gating_key = hp.key("expert_gating_func");
-    let code = keys.required_usize(&gating_key)?;
-    let gating = u32::try_from(code)
-        .ok()
-        .and_then(Gating::from_code)
-        .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?;
+    let gating = moe::required_gating(keys, hp)?;
     // llama.cpp would route within expert groups; no LFM2-MoE file has them.
     let groups_key = hp.key("expert_group_count");
     if let Some(groups) = keys.optional_usize(&groups_key)?.filter(|&g| g > 1) {

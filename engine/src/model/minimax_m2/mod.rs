@@ -7,7 +7,7 @@
 //! this family, nor does the loader).
 
 use super::hparams::Hparams;
-use super::moe::{self, Gating, MoePlan, Routing};
+use super::moe::{self, MoePlan, Routing};
 use super::weights::{LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
 use crate::gguf::keys::{invalid, Keys};
@@ -26,12 +26,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     if ffn == 0 {
         return Err(invalid(&ffn_key, "experts of width 0".into()).into());
     }
-    let gating_key = hp.key("expert_gating_func");
-    let code = keys.required_usize(&gating_key)?;
-    let gating = u32::try_from(code)
-        .ok()
-        .and_then(Gating::from_code)
-        .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?;
+    let gating = moe::required_gating(&keys, &hp)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let plan = LayerPlan {
         qk_norm: true,

@@ -19,8 +19,8 @@ use kernels::activation::{clamped_swiglu, gelu_mul, silu_mul};
 use kernels::matmul::QMatrix;
 pub use parallel::{ParallelMoe, ParallelScratch};
 pub use plan::{
-    check_expert_counts, expert_counts, mlp_wide_experts, qwen_experts, with_shared_experts,
-    MAX_EXPERTS,
+    check_expert_counts, expert_counts, mlp_wide_experts, qwen_experts, required_gating,
+    with_shared_experts, MAX_EXPERTS,
 };
 pub use routing::{Gating, Routing};
 

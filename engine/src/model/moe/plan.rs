@@ -91,6 +91,27 @@ pub fn mlp_wide_experts(file: &GgufFile, hp: &Hparams) -> Result<Option<MoePlan>
     }
 }
 
+/// `{arch}.expert_gating_func` as llama.cpp numbers it (1 softmax, 2 sigmoid); `None` where
+/// absent or 0 (llama.cpp's "none given"), a code it does not know refused by name.
+fn declared_gating(keys: &Keys<'_>, hp: &Hparams) -> Result<Option<Gating>, ModelError> {
+    let key = hp.key("expert_gating_func");
+    match keys.optional_usize(&key)? {
+        None | Some(0) => Ok(None),
+        Some(code) => u32::try_from(code)
+            .ok()
+            .and_then(Gating::from_code)
+            .map(Some)
+            .ok_or_else(|| invalid(&key, format!("{code} (1 softmax, 2 sigmoid)")).into()),
+    }
+}
+
+/// [`declared_gating`] for a family whose loader in llama.cpp requires the key.
+pub fn required_gating(keys: &Keys<'_>, hp: &Hparams) -> Result<Gating, ModelError> {
+    let key = hp.key("expert_gating_func");
+    declared_gating(keys, hp)?
+        .ok_or_else(|| invalid(&key, "absent or 0: a gating is required".into()).into())
+}
+
 /// The experts of a DeepSeek-style layer (DeepSeek, GLM-4.5): `expert_count` experts of
 /// `expert_feed_forward_length` (0: `feed_forward_length / expert_used_count`, as llama.cpp's
 /// GLM loader takes it) beside `expert_shared_count` shared ones as wide (both keys
@@ -109,15 +130,7 @@ pub fn with_shared_experts(
         ffn => ffn,
     };
     let shared = keys.required_usize(&hp.key("expert_shared_count"))?;
-    let gating_key = hp.key("expert_gating_func");
-    let gating = match keys.optional_usize(&gating_key)?.filter(|&code| code != 0) {
-        // 0 is llama.cpp's "none given".
-        Some(code) => u32::try_from(code)
-            .ok()
-            .and_then(Gating::from_code)
-            .ok_or_else(|| invalid(&gating_key, format!("{code} (1 softmax, 2 sigmoid)")))?,
-        None => default_gating,
-    };
+    let gating = declared_gating(keys, hp)?.unwrap_or(default_gating);
     let groups = match (
         keys.optional_usize(&hp.key("expert_group_count"))?,
         keys.optional_usize(&hp.key("expert_group_used_count"))?,
