@@ -583,6 +583,51 @@ fn broken_lfm2_parts_are_refused_by_name() {
 }
 
 #[test]
+fn broken_granite_hybrid_parts_are_refused_by_name() {
+    let file = open("granite_hybrid");
+    let counts =
+        |v: &[i32]| MetadataValue::Array(v.iter().map(|&n| MetadataValue::I32(n)).collect());
+    for (key, value) in [
+        // 8 heads in 3 groups; 100 channels for 8 heads; a kernel that keeps no input.
+        ("granitehybrid.ssm.group_count", MetadataValue::U32(3)),
+        ("granitehybrid.ssm.inner_size", MetadataValue::U32(100)),
+        ("granitehybrid.ssm.conv_kernel", MetadataValue::U32(1)),
+        // A state of a million floats per channel would be allocated per request.
+        ("granitehybrid.ssm.state_size", MetadataValue::U32(1 << 20)),
+        ("granitehybrid.ssm.time_step_rank", MetadataValue::U32(0)),
+        (
+            "granitehybrid.attention.head_count_kv",
+            counts(&[0, 0, 2, 0, 0, 1]),
+        ),
+    ] {
+        refused(&rebuild(&file, &[(key, value)], &[], Vec::new()), &[key]);
+    }
+    for missing in [
+        "blk.0.ssm_in.weight",
+        "blk.1.ssm_a",
+        "blk.3.ssm_d",
+        "blk.4.ssm_dt.bias",
+        "blk.0.ssm_norm.weight",
+        "blk.1.ssm_out.weight",
+        "blk.3.ssm_conv1d.weight",
+    ] {
+        refused(&rebuild(&file, &[], &[missing], Vec::new()), &[missing]);
+    }
+    let mut decay = vec![-1.0; 8];
+    decay[5] = f32::NEG_INFINITY;
+    let poisoned = f32_tensor("blk.4.ssm_a", &[1, 8], &decay);
+    refused(
+        &rebuild(&file, &[], &[], vec![poisoned]),
+        &["layer 4", "not finite"],
+    );
+    let narrow = f32_tensor("blk.4.ssm_conv1d.weight", &[3, 192], &[0.5; 576]);
+    refused(
+        &rebuild(&file, &[], &[], vec![narrow]),
+        &["blk.4.ssm_conv1d.weight", "dims"],
+    );
+}
+
+#[test]
 fn broken_lfm2moe_experts_are_refused_by_name() {
     let file = open("lfm2moe");
     for (key, value) in [

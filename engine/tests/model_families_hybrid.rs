@@ -1,6 +1,6 @@
 //! The hybrid families, whose layers carry a state per request beside attention: Qwen3.5,
 //! Qwen3.5-MoE and Qwen3-Next (gated delta nets), LFM2 and LFM2-MoE (short convolutions),
-//! each checked against llama.cpp on a small random-weight file as `model_families` checks
+//! Granite 4.0's hybrids (Mamba-2 layers), each checked against llama.cpp on a small random-weight file as `model_families` checks
 //! the others (with its helpers).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -130,5 +130,51 @@ fn qwen3next_with_grouped_value_heads_agrees_with_llama_cpp_in_both_layouts() {
             assert!(net.plan.shape.grouped_values);
         }
         assert_experts(&model, (8, 2, 64));
+    }
+}
+
+/// Which of `model`'s layers are Mamba-2 layers; the others take K/V layers, and each Mamba-2
+/// layer holds per request its convolution's last three inputs (`x` of 8 heads of 16 and `B`,
+/// `C` of 2 groups of 16) and 8 head states of 16 x 16.
+fn assert_mamba2_layers(model: &Model, mamba2: &[bool]) {
+    let layers = &model.weights().layers;
+    let kinds: Vec<bool> = layers.iter().map(|l| l.mamba2.is_some()).collect();
+    assert_eq!(kinds, mamba2);
+    let attention = mamba2.iter().filter(|&&m| !m).count();
+    assert_eq!(model.kv_layout(KvDtype::F32).num_layers, attention);
+    let per_layer = (3 * (128 + 2 * 2 * 16) + 8 * 16 * 16) * 4;
+    let mamba2_layers = mamba2.len() - attention;
+    assert_eq!(model.recurrent_state_bytes(), mamba2_layers * per_layer);
+}
+
+/// Granite 4.0-H (`granitehybrid`): Mamba-2 layers in four layers of six (those whose
+/// `attention.head_count_kv` entry is 0), attention without RoPE in the others (the file's
+/// `rope.scaling.finetuned` is false, as the converter writes for Granite 4.0), Granite's four
+/// multipliers; the prompt split into passes, token by token or batched gives the same bits.
+#[test]
+fn granite_hybrid_with_mamba2_layers_agrees_with_llama_cpp() {
+    let (config, _, _) = check_model("granite_hybrid", "granitehybrid");
+    assert!(config.embedding_scale.is_some() && config.residual_scale.is_some());
+    assert!(config.logit_divisor.is_some() && config.score_scale.is_some());
+    let file = GgufFile::open(family_model_path("granite_hybrid")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_mamba2_layers(&model, &[true, true, false, true, true, false]);
+    assert!(model.weights().layers.iter().all(|l| l.rope.is_none()));
+}
+
+/// Granite 4.0-H-Tiny's experts with shared experts, and Bamba's RoPE in the attention
+/// layers (`rope.scaling.finetuned` true).
+#[test]
+fn granite_hybrid_moe_with_shared_experts_and_rope_agrees_with_llama_cpp() {
+    check_model("granite_hybrid_moe", "granitehybrid");
+    let file = GgufFile::open(family_model_path("granite_hybrid_moe")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    assert_mamba2_layers(&model, &[true, true, false, true, true, false]);
+    for layer in &model.weights().layers {
+        assert_eq!(layer.rope.is_some(), layer.mamba2.is_none());
+        let Mlp::Experts(moe) = &layer.mlp else {
+            panic!("a dense layer in Granite 4.0-H-Tiny's layout")
+        };
+        assert_eq!(moe.shared.as_ref().map(|s| s.width), Some(128));
     }
 }

@@ -5,7 +5,8 @@
 //! output does not depend on how its tokens are split into calls or batched with others:
 //! - [`causal_conv`]: a depthwise convolution of `kernel` taps over each channel of the
 //!   projected `q|k|v`, the last `kernel - 1` inputs of the previous call kept as its state,
-//!   then SiLU ([`causal_conv_linear`]: without it, as LFM2's short convolutions run).
+//!   then SiLU ([`causal_conv_linear`]: without it, as LFM2's short convolutions run;
+//!   [`causal_conv_biased`]: with a bias before it, as Mamba-2's, see `mamba2`).
 //! - [`gated_delta_rule`]: per value head a `[head_dim (v), head_dim (k)]` matrix `S` that,
 //!   token by token, decays by `exp(g)`, moves toward the token's value along its key
 //!   (`S += beta (v - S k) k^T`) and answers its query (`o = S q / sqrt(head_dim)`), with
@@ -80,9 +81,24 @@ pub fn causal_conv(
     q_indptr: &[u32],
     states: &mut [&mut [f32]],
 ) -> Result<(), KernelError> {
-    convolve(x, weight, kernel, q_indptr, states, |sum| {
-        sum / (1.0 + (-sum).exp())
-    })
+    convolve(x, weight, None, kernel, q_indptr, states, silu)
+}
+
+/// [`causal_conv`] with `bias` (`[channels]`) added to each output before the SiLU (Mamba-2's
+/// convolution).
+pub fn causal_conv_biased(
+    x: &mut [f32],
+    weight: &[f32],
+    bias: &[f32],
+    kernel: usize,
+    q_indptr: &[u32],
+    states: &mut [&mut [f32]],
+) -> Result<(), KernelError> {
+    convolve(x, weight, Some(bias), kernel, q_indptr, states, silu)
+}
+
+fn silu(x: f32) -> f32 {
+    x / (1.0 + (-x).exp())
 }
 
 /// [`causal_conv`] without the SiLU: the convolution alone (LFM2's short convolutions).
@@ -93,13 +109,15 @@ pub fn causal_conv_linear(
     q_indptr: &[u32],
     states: &mut [&mut [f32]],
 ) -> Result<(), KernelError> {
-    convolve(x, weight, kernel, q_indptr, states, |sum| sum)
+    convolve(x, weight, None, kernel, q_indptr, states, |sum| sum)
 }
 
-/// The convolution of [`causal_conv`], each output passed through `activation`.
+/// The convolution of [`causal_conv`], each output plus its channel's `bias` passed through
+/// `activation`.
 fn convolve(
     x: &mut [f32],
     weight: &[f32],
+    bias: Option<&[f32]>,
     kernel: usize,
     q_indptr: &[u32],
     states: &mut [&mut [f32]],
@@ -111,6 +129,7 @@ fn convolve(
     if kernel == 0
         || !ranges_ok(q_indptr)
         || channels * kernel != weight.len()
+        || bias.is_some_and(|b| b.len() != channels)
         || x.len() != tokens * channels
         || states.len() != requests
         || states.iter().any(|s| s.len() != (kernel - 1) * channels)
@@ -132,13 +151,14 @@ fn convolve(
     }
     rows.into_par_iter()
         .zip(states.par_iter_mut())
-        .for_each(|(x, state)| conv_request(x, weight, kernel, channels, state, activation));
+        .for_each(|(x, state)| conv_request(x, weight, bias, kernel, channels, state, activation));
     Ok(())
 }
 
 fn conv_request(
     x: &mut [f32],
     weight: &[f32],
+    bias: Option<&[f32]>,
     kernel: usize,
     channels: usize,
     state: &mut [f32],
@@ -154,7 +174,7 @@ fn conv_request(
         for (c, o) in out.iter_mut().enumerate() {
             let w = &weight[c * kernel..(c + 1) * kernel];
             let sum: f32 = (0..kernel).map(|j| w[j] * taps[j * channels + c]).sum();
-            *o = activation(sum);
+            *o = activation(sum + bias.map_or(0.0, |b| b[c]));
         }
     }
     let end = window.len();
@@ -280,18 +300,20 @@ fn head_steps(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn lcg(seed: &mut u64) -> f32 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-    }
-
-    fn values(n: usize, seed: &mut u64) -> Vec<f32> {
-        (0..n).map(|_| lcg(seed)).collect()
+    /// `n` values in [-1, 1) from a linear congruential generator (shared by the recurrent
+    /// kernels' tests).
+    pub(crate) fn values(n: usize, seed: &mut u64) -> Vec<f32> {
+        (0..n)
+            .map(|_| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((*seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+            })
+            .collect()
     }
 
     const SHAPE: DeltaShape = DeltaShape {
@@ -496,6 +518,31 @@ mod tests {
             assert!((g - want).abs() < 1e-6, "value {i}: {g} vs {want}");
         }
         assert_eq!(state, x[2 * channels..].to_vec());
+    }
+
+    #[test]
+    fn the_biased_convolution_adds_the_bias_before_silu() {
+        let mut seed = 6;
+        let (channels, kernel, tokens) = (3, 4, 5);
+        let x = values(tokens * channels, &mut seed);
+        let weight = values(channels * kernel, &mut seed);
+        let bias = values(channels, &mut seed);
+        let mut linear = x.clone();
+        let mut state = vec![0.0; (kernel - 1) * channels];
+        causal_conv_linear(&mut linear, &weight, kernel, &[0, 5], &mut [&mut state]).unwrap();
+        let mut got = x.clone();
+        let mut biased_state = vec![0.0; (kernel - 1) * channels];
+        let states = &mut [biased_state.as_mut_slice()];
+        causal_conv_biased(&mut got, &weight, &bias, kernel, &[0, 5], states).unwrap();
+        let wrong_bias = causal_conv_biased(&mut got, &weight, &bias[..2], kernel, &[0, 5], states);
+        assert!(matches!(wrong_bias, Err(KernelError::Shape(_))));
+        for (i, (g, l)) in got.iter().zip(&linear).enumerate() {
+            let v = l + bias[i % channels];
+            let want = v / (1.0 + (-v).exp());
+            assert!((g - want).abs() < 1e-6, "value {i}: {g} vs {want}");
+        }
+        // The state keeps the inputs, not the outputs.
+        assert_eq!(biased_state, state);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod cuda;
 pub mod cuda_index;
 pub mod delta_net;
 pub mod kv_indices;
+pub mod mamba2;
 pub mod matmul;
 pub mod norm;
 pub mod quant;

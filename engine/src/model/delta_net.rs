@@ -10,6 +10,7 @@
 //! [`super::recurrent::RecurrentStates`].
 
 use super::hparams::Hparams;
+use super::recurrent::{all_finite, conv_taps, required_size};
 use super::weights::{matrix_shape, single, tensor, vector, FusedLinear};
 use super::ModelError;
 use crate::gguf::keys::{invalid, Keys};
@@ -26,13 +27,7 @@ const MAX_HEAD_DIM: usize = 1 << 10;
 /// The shape the file's `{arch}.ssm.*` keys give every delta-net layer.
 pub fn declared_shape(file: &GgufFile, hp: &Hparams) -> Result<DeltaShape, ModelError> {
     let keys = Keys::new(file.metadata());
-    let read = |name: &str, max: usize| -> Result<usize, ModelError> {
-        let key = hp.key(name);
-        let value = keys.required_usize(&key)?;
-        keys.positive(&key, value)?;
-        keys.at_most(&key, value, max)?;
-        Ok(value)
-    };
+    let read = |name: &str, max: usize| required_size(&keys, &hp.key(name), max);
     let shape = DeltaShape {
         grouped_values: false,
         conv_kernel: read("ssm.conv_kernel", MAX_CONV_KERNEL)?,
@@ -233,28 +228,15 @@ impl DeltaNet {
         let shape = plan.shape;
         let name = |part: &str| format!("blk.{layer}.{part}");
         let conv_name = name("ssm_conv1d.weight");
-        let v = tensor(file, &conv_name)?;
-        let want = [shape.conv_kernel as u64, shape.conv_dim() as u64];
-        if v.dims() != want {
-            return Err(ModelError::Shape(format!(
-                "{conv_name}: dims {:?}, expected {want:?}",
-                v.dims()
-            )));
-        }
         let net = Self {
-            conv: vector(file, &conv_name, shape.conv_kernel * shape.conv_dim())?,
+            conv: conv_taps(file, &conv_name, shape.conv_kernel, shape.conv_dim())?,
             dt_bias: vector(file, &name("ssm_dt.bias"), shape.value_heads)?,
             a: vector(file, &name("ssm_a"), shape.value_heads)?,
             norm: vector(file, &name("ssm_norm.weight"), shape.head_dim)?,
             plan,
         };
-        // A value that is not finite would poison every request's state for good.
-        let parts = [&net.conv, &net.dt_bias, &net.a, &net.norm];
-        if parts.iter().any(|p| p.iter().any(|x| !x.is_finite())) {
-            return Err(ModelError::Shape(format!(
-                "layer {layer}: a delta-net weight holds a value that is not finite"
-            )));
-        }
+        let parts = [&net.conv, &net.dt_bias, &net.a, &net.norm].map(|p| &p[..]);
+        all_finite(&parts, &format!("layer {layer}: a delta-net weight"))?;
         Ok(net)
     }
 
@@ -329,7 +311,7 @@ impl DeltaNet {
 }
 
 /// `ln(1 + e^x)`, linear past 20 as ggml computes it.
-fn softplus(x: f32) -> f32 {
+pub(super) fn softplus(x: f32) -> f32 {
     if x > 20.0 {
         x
     } else {

@@ -11,6 +11,7 @@
 
 use super::delta_net::DeltaScratch;
 use super::lora::{adapter_segments, LoraAdapter, Target};
+use super::mamba2::{self, Mamba2Scratch};
 use super::mla::MlaScratch;
 use super::moe::{MoeScratch, ParallelScratch};
 use super::per_layer::PerLayerScratch;
@@ -63,6 +64,7 @@ struct Scratch {
     /// Each query head's output gate (Qwen3.5's attention layers).
     gate: Vec<f32>,
     delta: DeltaScratch,
+    mamba2: Mamba2Scratch,
     /// Gemma 4's per-layer inputs of the batch's tokens, `[tokens, layers, width]`.
     per_layer_inputs: Vec<f32>,
     per_layer: PerLayerScratch,
@@ -148,10 +150,11 @@ impl Model {
             kv_layers.push(pool_layer);
         }
         let shapes = (weights.layers.iter())
-            .filter_map(|l| match (&l.delta_net, &l.short_conv) {
-                (Some(delta), _) => Some(StateShape::delta(&delta.plan.shape)),
-                (None, Some(conv)) => Some(conv.state_shape()),
-                (None, None) => None,
+            .filter_map(|l| match (&l.delta_net, &l.short_conv, &l.mamba2) {
+                (Some(delta), _, _) => Some(StateShape::delta(&delta.plan.shape)),
+                (None, Some(conv), _) => Some(conv.state_shape()),
+                (None, None, Some(m)) => Some(mamba2::state_shape(&m.shape)),
+                (None, None, None) => None,
             })
             .collect();
         Self {
@@ -214,8 +217,8 @@ impl Model {
             }
             if attention && (layer.is_recurrent() || layer.query_gate) {
                 return Err(ModelError::Adapter(format!(
-                    "it updates the attention of layer {i}, a delta net, short convolution or \
-                     gated attention"
+                    "it updates the attention of layer {i}, a delta net, short convolution, \
+                     Mamba-2 layer or gated attention"
                 )));
             }
             if mlp && matches!(layer.mlp, Mlp::Experts(_) | Mlp::Parallel(_)) {
@@ -341,6 +344,13 @@ impl Model {
                 let (mut conv, _) = recurrent.layer(recurrent_layer, rows)?;
                 recurrent_layer += 1;
                 short_conv.mix(&s.qkv, t, &batch.q_indptr, &mut conv, &mut s.attn)?;
+            } else if let Some(m) = &lw.mamba2 {
+                let rows = &batch.req_pool_indices;
+                let (mut conv, mut ssm) = recurrent.layer(recurrent_layer, rows)?;
+                recurrent_layer += 1;
+                let eps = c.rms_norm_eps;
+                let (q_indptr, scratch, attn) = (&batch.q_indptr, &mut s.mamba2, &mut s.attn);
+                m.mix(&s.qkv, t, q_indptr, &mut conv, &mut ssm, eps, scratch, attn)?;
             } else {
                 let kv_layer =
                     kv_layers.get(layer).copied().flatten().ok_or_else(|| {

@@ -220,6 +220,22 @@ impl Hparams {
     pub fn key(&self, suffix: &str) -> String {
         format!("{}.{suffix}", self.architecture)
     }
+
+    /// Refuses a hybrid whose attention layers (the nonzero entries of
+    /// `attention.head_count_kv`; 0 marks a recurrent layer) differ in K/V head count.
+    pub fn attention_layers_share_kv_heads(&self) -> Result<(), GgufError> {
+        let mut attending = self.head_counts_kv.iter().filter(|&&kv| kv != 0);
+        match attending.find(|&&kv| kv != self.head_count_kv) {
+            Some(other) => Err(invalid(
+                &self.key("attention.head_count_kv"),
+                format!(
+                    "attention layers with {other} and {} K/V heads",
+                    self.head_count_kv
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 /// `{arch}.rope.scaling.*`; as in llama.cpp, the type defaults to linear when only a factor

@@ -34,7 +34,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 25] = [
+const FAMILIES: [(&str, LoadWeights); 26] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -46,6 +46,7 @@ const FAMILIES: [(&str, LoadWeights); 25] = [
     (phi3::ARCHITECTURE, phi3::load),
     (granite::ARCHITECTURE, granite::load),
     (granite::MOE_ARCHITECTURE, granite::load),
+    (granite::HYBRID_ARCHITECTURE, granite::load),
     (gpt_oss::ARCHITECTURE, gpt_oss::load),
     (olmo2::ARCHITECTURE, olmo2::load),
     (deepseek2::ARCHITECTURE, deepseek2::load),

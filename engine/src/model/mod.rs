@@ -16,6 +16,7 @@ pub mod hparams;
 mod launch;
 mod load;
 pub mod lora;
+mod mamba2;
 mod mla;
 pub mod moe;
 mod nextn;

@@ -5,8 +5,7 @@
 //! runs as the layer's output projection. The convolution's last inputs are the state the
 //! layer carries per request ([`super::recurrent::RecurrentStates`]).
 
-use super::recurrent::StateShape;
-use super::weights::{tensor, vector};
+use super::recurrent::{all_finite, conv_taps, StateShape};
 use super::ModelError;
 use kernels::delta_net::causal_conv_linear;
 
@@ -30,21 +29,8 @@ impl ShortConv {
         kernel: usize,
     ) -> Result<Self, ModelError> {
         let name = format!("blk.{layer}.shortconv.conv.weight");
-        let v = tensor(file, &name)?;
-        let want = [kernel as u64, hidden as u64];
-        if v.dims() != want {
-            return Err(ModelError::Shape(format!(
-                "{name}: dims {:?}, expected {want:?}",
-                v.dims()
-            )));
-        }
-        let weight = vector(file, &name, kernel * hidden)?;
-        // A value that is not finite would poison every request's state for good.
-        if weight.iter().any(|w| !w.is_finite()) {
-            return Err(ModelError::Shape(format!(
-                "{name} holds a value that is not finite"
-            )));
-        }
+        let weight = conv_taps(file, &name, kernel, hidden)?;
+        all_finite(&[&weight], &name)?;
         Ok(Self { kernel, weight })
     }
 

@@ -3,6 +3,7 @@
 //! which optional parts its layers have ([`LayerPlan`]).
 
 use super::delta_net::{DeltaNet, DeltaPlan};
+use super::mamba2::{self, Mamba2};
 use super::mla::{LatentAttention, MlaPlan};
 use super::moe::{MoePlan, MoeWeights, ParallelMoe};
 use super::per_layer::{PerLayerBlock, PerLayerEmbeddings};
@@ -10,6 +11,7 @@ use super::short_conv::ShortConv;
 use super::temperature::AttentionTemperature;
 use super::{ModelConfig, ModelError};
 use crate::gguf::{GgufFile, TensorView};
+use kernels::mamba2::Mamba2Shape;
 use kernels::matmul::QMatrix;
 use kernels::quant::dequantize;
 use kernels::rope::Rope;
@@ -25,7 +27,7 @@ pub struct FusedLinear {
 impl FusedLinear {
     /// One tensor whose rows are the parts, `widths` of them in order (Phi-3's `attn_qkv`
     /// and its `ffn_up`, which holds gate and up).
-    fn load_split(
+    pub(super) fn load_split(
         file: &GgufFile,
         name: &str,
         k_in: usize,
@@ -176,6 +178,8 @@ pub struct LayerPlan {
     pub delta_net: Option<DeltaPlan>,
     /// A short convolution of this many taps instead of attention (LFM2's conv layers).
     pub short_conv: Option<usize>,
+    /// A Mamba-2 layer of this shape instead of attention (Granite 4.0's hybrids).
+    pub mamba2: Option<Mamba2Shape>,
     /// The layer's K/V heads and head size, where they are not the model's (Gemma 4's
     /// global layers: fewer, wider heads).
     pub heads: Option<LayerHeads>,
@@ -230,6 +234,9 @@ pub struct LayerWeights {
     /// A short convolution's own parts: `qkv` is then its `in_proj` (`b|c|x`) and
     /// `attn_output` its `out_proj`; the layer has no K/V.
     pub short_conv: Option<Box<ShortConv>>,
+    /// A Mamba-2 layer's own parts: `qkv` is then its `ssm_in` (`z|xBC|dt`) and
+    /// `attn_output` its `ssm_out`; the layer has no K/V.
+    pub mamba2: Option<Box<Mamba2>>,
     /// The query rows carry an output gate per head (see [`LayerPlan::query_gate`]).
     pub query_gate: bool,
     /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
@@ -282,10 +289,10 @@ impl LayerWeights {
         !self.is_recurrent() && self.kv_source.is_none()
     }
 
-    /// Whether the layer carries a state per request instead of attending (a delta net or
-    /// a short convolution).
+    /// Whether the layer carries a state per request instead of attending (a delta net, a
+    /// short convolution or a Mamba-2 layer).
     pub fn is_recurrent(&self) -> bool {
-        self.delta_net.is_some() || self.short_conv.is_some()
+        self.delta_net.is_some() || self.short_conv.is_some() || self.mamba2.is_some()
     }
 
     /// Whether the layer has parts only the CPU runner computes (Gemma 4's).
@@ -326,7 +333,9 @@ impl LayerWeights {
         } else {
             None
         };
-        let qkv = if plan.short_conv.is_some() {
+        let qkv = if let Some(shape) = &plan.mamba2 {
+            mamba2::projection(file, i, hidden, shape)?
+        } else if plan.short_conv.is_some() {
             FusedLinear::load_split(file, &name("shortconv.in_proj"), hidden, &[hidden; 3])?
         } else if let Some(delta) = &plan.delta_net {
             delta.projection(file, i, hidden)?
@@ -380,17 +389,23 @@ impl LayerWeights {
         // attention every head's value output.
         let attn_out_in = match (&plan.delta_net, &plan.mla) {
             _ if plan.short_conv.is_some() => hidden,
+            _ if let Some(m) = &plan.mamba2 => m.inner(),
             (Some(delta), _) => delta.shape.value_dim(),
             (None, Some(mla)) => config.num_heads * mla.v_dim,
             (None, None) => q_dim,
         };
         let attn_output = match (plan.delta_net, plan.short_conv) {
+            _ if plan.mamba2.is_some() => single(file, &name("ssm_out"), attn_out_in, hidden)?,
             (_, Some(_)) => single(file, &name("shortconv.out_proj"), attn_out_in, hidden)?,
             (Some(_), None) => single(file, &name("ssm_out"), attn_out_in, hidden)?,
             (None, None) => single(file, &name("attn_output"), attn_out_in, hidden)?,
         };
         let short_conv = match plan.short_conv {
             Some(kernel) => Some(Box::new(ShortConv::load(file, i, hidden, kernel)?)),
+            None => None,
+        };
+        let mamba2 = match plan.mamba2 {
+            Some(shape) => Some(Box::new(Mamba2::load(file, i, shape)?)),
             None => None,
         };
         let delta_net = match plan.delta_net {
@@ -407,6 +422,7 @@ impl LayerWeights {
             mla,
             delta_net,
             short_conv,
+            mamba2,
             query_gate: plan.query_gate,
             qkv_bias,
             // Without weights, a norm of ones (Llama 4's RMS norm before attention).
@@ -457,6 +473,7 @@ impl LayerWeights {
         }
         let widths = match (&plan.delta_net, &plan.mla) {
             _ if plan.short_conv.is_some() => vec![hidden; 3],
+            _ if let Some(m) = &plan.mamba2 => mamba2::projection_widths(m).to_vec(),
             (Some(delta), _) => delta.projection_widths(),
             (None, Some(mla)) => mla.first_widths(config.num_heads).to_vec(),
             (None, None) if plan.kv_source.is_some() => vec![q_width],

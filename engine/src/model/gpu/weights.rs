@@ -91,10 +91,10 @@ impl DeviceWeights {
                         .into(),
                 ));
             }
-            if lw.short_conv.is_some() {
+            if lw.short_conv.is_some() || lw.mamba2.is_some() {
                 return Err(ModelError::Unsupported(
-                    "short-convolution layers (LFM2) on the GPU: serve this model with \
-                     --device cpu"
+                    "short-convolution layers (LFM2) or Mamba-2 layers (Granite 4.0) on the \
+                     GPU: serve this model with --device cpu"
                         .into(),
                 ));
             }

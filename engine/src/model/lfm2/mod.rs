@@ -35,17 +35,7 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     }
     let counts = &hp.head_counts_kv;
     // (A file of convolutions alone has no positive K/V head count: `Hparams` refuses it.)
-    let mut attending = counts.iter().filter(|&&kv| kv != 0);
-    if let Some(other) = attending.find(|&&kv| kv != hp.head_count_kv) {
-        return Err(invalid(
-            &hp.key("attention.head_count_kv"),
-            format!(
-                "attention layers with {other} and {} K/V heads",
-                hp.head_count_kv
-            ),
-        )
-        .into());
-    }
+    hp.attention_layers_share_kv_heads()?;
     let config = ModelConfig::from_hparams(&hp, file)?;
     let rope = rope::declared(file, &hp, RopeStyle::Neox)?;
     let (dense, experts, window) = match hp.architecture.as_str() {
