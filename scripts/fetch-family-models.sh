@@ -14,8 +14,9 @@
 # 4.0 32B style exaone4 one (post-norms only; 64 tiny layers, three of every four sliding, the
 # fourth without RoPE), Granite 4.0-H style granitehybrid ones (granite_hybrid: Mamba-2 and
 # attention layers without RoPE; granite_hybrid_moe: the same with RoPE and experts beside a
-# shared one), phi3's two LongRoPE variants and a Mixtral-style llama that the family
-# tests run (scripts/make-family-models.py),
+# shared one), a Nemotron-H style nemotron_h one (Mamba-2, attention without RoPE and
+# ReLU-squared MLP layers), phi3's two LongRoPE variants and a Mixtral-style llama that the
+# family tests run (scripts/make-family-models.py),
 # and the LoRA adapters the LoRA tests run (two GGUF ones and a PEFT directory for SmolLM2, one
 # for phi3: scripts/make-lora-adapters.py) into .cache/family-models, with gguf and numpy pinned in
 # .cache/gguf-py so the files come out byte-identical, and checks each against the sha256 in
@@ -30,7 +31,7 @@ fixtures="$root/engine/tests/fixtures/families"
 gguf_version="0.17.1"
 numpy_version="2.2.6"
 families=(llama llama_moe qwen2 qwen3 qwen3moe gemma2 gemma3 smollm3 phi3 phi3_longrope_short
-  phi3_longrope_long granite granite_moe granite_moe_shared gpt_oss olmo2 deepseek2 deepseek2_lite glm4moe qwen2moe minimax_m2 mistral3 deepseek2_temperature llama4 llama4_long qwen35 qwen35moe qwen3next qwen3next_ssm_in gemma4 gemma4moe lfm2 lfm2moe exaone4 granite_hybrid granite_hybrid_moe smollm2_lora_a smollm2_lora_b smollm2_lora_a_peft phi3_lora)
+  phi3_longrope_long granite granite_moe granite_moe_shared gpt_oss olmo2 deepseek2 deepseek2_lite glm4moe qwen2moe minimax_m2 mistral3 deepseek2_temperature llama4 llama4_long qwen35 qwen35moe qwen3next qwen3next_ssm_in gemma4 gemma4moe lfm2 lfm2moe exaone4 granite_hybrid granite_hybrid_moe nemotron_h smollm2_lora_a smollm2_lora_b smollm2_lora_a_peft phi3_lora)
 
 # The file of `$1` under directory `$2` whose sha256 its fixture records: a PEFT adapter is a
 # directory, checked by its weights.

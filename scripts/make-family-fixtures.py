@@ -23,8 +23,10 @@ selection bias), exaone4 (EXAONE 4.0 32B style: post-norms only, 64 layers, thre
 four sliding over 16 keys with RoPE, the fourth global without RoPE), granite_hybrid (Granite
 4.0-H style: Mamba-2 layers, whose state carries across tokens, between attention layers
 without RoPE; Granite's multipliers), granite_hybrid_moe (the same layers with RoPE, every MLP
-4 softmax-routed experts, 2 used, beside a shared one), phi3's two LongRoPE variants and a
-Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
+4 softmax-routed experts, 2 used, beside a shared one), nemotron_h (Nemotron-H / Nano 9B v2
+style: every layer one of a Mamba-2 mixer, an attention mixer without RoPE or a ReLU-squared
+MLP, told apart by per-layer feed_forward_length and head_count_kv), phi3's two LongRoPE
+variants and a Mixtral-style llama), runs llama.cpp's llama-server (with a 4,096-token context)
 on the GGUF and records, per prompt, llama.cpp's tokenization (with BOS where the model adds
 one) and a 32-step greedy continuation with the top-5 next-token probabilities, so the engine's
 forward pass for every family is checked against an implementation we did not write.
@@ -54,7 +56,7 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
             "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in", "gemma4", "gemma4moe",
-            "lfm2", "lfm2moe", "exaone4", "granite_hybrid", "granite_hybrid_moe")
+            "lfm2", "lfm2moe", "exaone4", "granite_hybrid", "granite_hybrid_moe", "nemotron_h")
 # Families with a SentencePiece(-style) vocabulary, whose tokenization of tricky strings is
 # recorded (gemma4moe has gemma4's vocabulary).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma4")
@@ -158,7 +160,7 @@ CHAT_PROMPT["deepseek2_lite"] = CHAT_PROMPT["llama"]
 CHAT_PROMPT["glm4moe"] = CHAT_PROMPT["llama"]
 for _family in ("qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "qwen35",
                 "qwen35moe", "qwen3next", "qwen3next_ssm_in", "lfm2", "lfm2moe", "exaone4",
-                "granite_hybrid", "granite_hybrid_moe"):
+                "granite_hybrid", "granite_hybrid_moe", "nemotron_h"):
     CHAT_PROMPT[_family] = CHAT_PROMPT["llama"]
 # phi3's LongRoPE variants: the same vocabulary and prompts (their tokenization is phi3's).
 for _variant in ("phi3_longrope_short", "phi3_longrope_long"):

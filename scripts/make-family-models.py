@@ -2,21 +2,23 @@
 """Writes small random-weight GGUF models for the llama, qwen2, qwen3, qwen3moe, gemma2, gemma3,
 smollm3, phi3, granite, granitemoe (twice: plain and with shared experts), gpt-oss, olmo2,
 deepseek2, glm4moe, qwen2moe, minimax-m2, mistral3, llama4, qwen35, qwen35moe, qwen3next,
-gemma4, lfm2, lfm2moe, exaone4 and granitehybrid families (deepseek2 thrice: DeepSeek-V3 style
-MLA, the same with Mistral Large 3's attention temperature, and V2-Lite style legacy; glm4moe
-GLM-4.5-Air style with a multi-token-prediction layer; then Qwen1.5-MoE, MiniMax-M2, Ministral
-3, Llama 4 Scout, Qwen3.5 (dense and MoE, both in family_models_qwen35.py), Qwen3-Next and Gemma
-4 (gemma4 E2B style with per-layer embeddings and shared K/V, gemma4moe 26B-A4B style, both in
-family_models_gemma4.py), LFM2 (LFM2-350M style: gated short-convolution layers between
-attention layers; lfm2moe LFM2-8B-A1B style, the same with experts after two dense layers, both
-in family_models_lfm2.py), EXAONE 4.0 (32B style: post-norms only, 64 tiny layers so that
-llama.cpp slides three of every four over 16 keys and leaves RoPE off the global ones) and
-Granite 4.0 hybrid (granite_hybrid Granite 4.0-H-Micro style: Mamba-2 layers between attention
-layers without RoPE; granite_hybrid_moe the same with RoPE and experts beside a shared one, both
-in family_models_granite_hybrid.py) styles: these twelve's layouts, keys or layers in
-scripts/family_models_<family>.py; llama4 twice, llama4_long the same weights trained for
-16,384 positions; qwen3next twice, qwen3next_ssm_in the same weights in the legacy ssm_in
-layout), two LongRoPE variants of phi3 and a Mixtral-style llama.
+gemma4, lfm2, lfm2moe, exaone4, granitehybrid and nemotron_h families (deepseek2 thrice:
+DeepSeek-V3 style MLA, the same with Mistral Large 3's attention temperature, and V2-Lite style
+legacy; glm4moe GLM-4.5-Air style with a multi-token-prediction layer; then Qwen1.5-MoE,
+MiniMax-M2, Ministral 3, Llama 4 Scout, Qwen3.5 (dense and MoE, both in
+family_models_qwen35.py), Qwen3-Next and Gemma 4 (gemma4 E2B style with per-layer embeddings and
+shared K/V, gemma4moe 26B-A4B style, both in family_models_gemma4.py), LFM2 (LFM2-350M style:
+gated short-convolution layers between attention layers; lfm2moe LFM2-8B-A1B style, the same
+with experts after two dense layers, both in family_models_lfm2.py), EXAONE 4.0 (32B style:
+post-norms only, 64 tiny layers so that llama.cpp slides three of every four over 16 keys and
+leaves RoPE off the global ones), Granite 4.0 hybrid (granite_hybrid Granite 4.0-H-Micro style:
+Mamba-2 layers between attention layers without RoPE; granite_hybrid_moe the same with RoPE and
+experts beside a shared one, both in family_models_granite_hybrid.py) and Nemotron-H (nemotron_h
+Nemotron-H-8B / Nano 9B v2 style: every layer one of a Mamba-2 mixer, an attention mixer without
+RoPE or a ReLU-squared MLP) styles: these thirteen's layouts, keys or layers in
+scripts/family_models_<family>.py; llama4 twice, llama4_long the same weights trained for 16,384
+positions; qwen3next twice, qwen3next_ssm_in the same weights in the legacy ssm_in layout), two
+LongRoPE variants of phi3 and a Mixtral-style llama.
 
 Each model keeps the head layout of its family's smallest released model, scaled down, with
 weights drawn from fixed seeds, so the files are byte-identical on every run (given the pinned
@@ -52,6 +54,7 @@ import family_models_lfm2 as lfm2
 import family_models_llama4 as llama4
 import family_models_minimax_m2 as minimax_m2
 import family_models_mistral3 as mistral3
+import family_models_nemotron_h as nemotron_h
 import family_models_qwen2moe as qwen2moe
 import family_models_qwen35 as qwen35
 import family_models_qwen3next as qwen3next
@@ -63,12 +66,12 @@ FAMILIES = ("llama", "qwen2", "qwen3", "gemma3", "smollm3", "phi3", "phi3_longro
             "granite_moe", "granite_moe_shared", "deepseek2", "deepseek2_lite", "glm4moe",
             "qwen2moe", "minimax_m2", "mistral3", "deepseek2_temperature", "llama4", "llama4_long",
             "qwen35", "qwen35moe", "qwen3next", "qwen3next_ssm_in", "gemma4", "gemma4moe",
-            "lfm2", "lfm2moe", "exaone4", "granite_hybrid", "granite_hybrid_moe")
+            "lfm2", "lfm2moe", "exaone4", "granite_hybrid", "granite_hybrid_moe", "nemotron_h")
 # Architectures whose keys and/or layers a module of their own writes.
 MODULES = {"deepseek2": deepseek2, "glm4moe": glm4moe, "qwen2moe": qwen2moe,
            "minimax-m2": minimax_m2, "mistral3": mistral3, "llama4": llama4, "qwen35": qwen35,
            "qwen35moe": qwen35, "qwen3next": qwen3next, "lfm2": lfm2, "lfm2moe": lfm2,
-           "exaone4": exaone4, "granitehybrid": granite_hybrid}
+           "exaone4": exaone4, "granitehybrid": granite_hybrid, "nemotron_h": nemotron_h}
 # Families with the synthesized SentencePiece vocabulary (the others reuse SmolLM2's BPE).
 SPM_FAMILIES = ("gemma3", "phi3", "gemma2")
 # Architectures whose module writes the whole file, vocabulary included.
@@ -261,6 +264,8 @@ LAYOUTS.update(lfm2=lfm2.LAYOUT, lfm2moe=lfm2.MOE)
 LAYOUTS["exaone4"] = exaone4.LAYOUT
 # Granite 4.0-H-Micro and (with RoPE) Granite 4.0-H-Tiny styles (family_models_granite_hybrid.py).
 LAYOUTS.update(granite_hybrid=granite_hybrid.LAYOUT, granite_hybrid_moe=granite_hybrid.MOE)
+# Nemotron-H-8B / Nemotron Nano 9B v2 style (family_models_nemotron_h.py).
+LAYOUTS["nemotron_h"] = nemotron_h.LAYOUT
 # Mistral Large 3 style: the deepseek2 model (same weights) plus Llama 4's attention temperature.
 LAYOUTS["deepseek2_temperature"] = dict(LAYOUTS["deepseek2"], arch="deepseek2",
                                         **deepseek2.TEMPERATURE)
@@ -438,6 +443,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     w.add_context_length(L.get("context_length", CONTEXT_LENGTH))
     w.add_block_count(L["n_layer"])
     w.add_embedding_length(d)
+    # A list where the width differs by layer (nemotron_h's: 0 for its non-MLP layers).
     w.add_feed_forward_length(ff)
     w.add_head_count(nh)
     # A list where the count differs by layer (lfm2's: 0 for its conv layers).
@@ -480,7 +486,7 @@ def write_model(family: str, out: Path, bpe: dict | None, softcap: float | None 
     if "shared_ff" in L:
         w.add_expert_shared_feed_forward_length(L["shared_ff"])
     if arch in ("glm4moe", "minimax-m2", "mistral3", "llama4", "qwen35", "qwen35moe", "qwen3next",
-                "lfm2", "lfm2moe", "exaone4", "granitehybrid"):
+                "lfm2", "lfm2moe", "exaone4", "granitehybrid", "nemotron_h"):
         MODULES[arch].write_keys(w, L)
     if "original_context" in L:
         w.add_rope_scaling_orig_ctx_len(L["original_context"])

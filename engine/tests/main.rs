@@ -8,6 +8,7 @@ mod cli_generate;
 mod common;
 mod device_sampling;
 mod family_hostile;
+mod family_hostile_hybrid;
 mod family_tool_formats;
 mod gguf_hostile;
 mod gguf_model;

@@ -1,7 +1,7 @@
 //! The hybrid families, whose layers carry a state per request beside attention: Qwen3.5,
 //! Qwen3.5-MoE and Qwen3-Next (gated delta nets), LFM2 and LFM2-MoE (short convolutions),
-//! Granite 4.0's hybrids (Mamba-2 layers), each checked against llama.cpp on a small random-weight file as `model_families` checks
-//! the others (with its helpers).
+//! Granite 4.0's hybrids and Nemotron-H (Mamba-2 layers), each checked against llama.cpp on
+//! a small random-weight file as `model_families` checks the others (with its helpers).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -105,7 +105,7 @@ fn lfm2moe_with_biased_sigmoid_experts_agrees_with_llama_cpp() {
                 assert_eq!(moe.plan.routing.gating, Gating::Sigmoid);
             }
             Mlp::Dense { .. } => assert!(i < 2, "layer {i}"),
-            Mlp::Parallel(_) => panic!("layer {i}: Gemma 4's experts in LFM2-MoE"),
+            other => panic!("layer {i}: {} in LFM2-MoE", other.kind()),
         }
     }
 }
@@ -176,5 +176,36 @@ fn granite_hybrid_moe_with_shared_experts_and_rope_agrees_with_llama_cpp() {
             panic!("a dense layer in Granite 4.0-H-Tiny's layout")
         };
         assert_eq!(moe.shared.as_ref().map(|s| s.width), Some(128));
+    }
+}
+
+/// Nemotron-H (`nemotron_h`): blocks of one part each, Mamba-2, attention without RoPE or an
+/// MLP of ReLU squared without a gate, in the pattern M - M * - M * -: each mixer and the MLP
+/// block after it are one layer, a mixer followed by another mixer a layer alone.
+#[test]
+fn nemotron_h_with_one_part_per_block_agrees_with_llama_cpp() {
+    check_model("nemotron_h", "nemotron_h");
+    let file = GgufFile::open(family_model_path("nemotron_h")).unwrap();
+    let model = Model::from_gguf(&file).unwrap();
+    let layers = &model.weights().layers;
+    let blocks: Vec<(usize, Option<usize>)> = layers.iter().map(|l| l.blocks).collect();
+    assert_eq!(
+        blocks,
+        [
+            (0, Some(1)),
+            (2, None),
+            (3, Some(4)),
+            (5, None),
+            (6, Some(7))
+        ]
+    );
+    assert_mamba2_layers(&model, &[true, true, false, true, false]);
+    assert!(layers.iter().all(|l| l.rope.is_none()));
+    for layer in layers {
+        match (&layer.mlp, layer.blocks.1) {
+            (Mlp::Squared { down, .. }, Some(_)) => assert_eq!(down.k_in(), 192),
+            (Mlp::Absent, None) => assert!(layer.ffn_norm.is_none()),
+            (other, mlp) => panic!("{} for an MLP block {mlp:?}", other.kind()),
+        }
     }
 }

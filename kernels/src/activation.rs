@@ -39,6 +39,14 @@ fn silu_mul_row(gate: &[f32], up: &[f32], dst: &mut [f32]) {
     }
 }
 
+/// `max(x, 0)^2` in place: the activation of an MLP without a gate (Nemotron-H's).
+pub fn squared_relu(x: &mut [f32]) {
+    x.iter_mut().for_each(|v| {
+        let r = v.max(0.0);
+        *v = r * r;
+    });
+}
+
 /// `gate_up` holds rows `[gate (ffn) | up (ffn)]`; writes `gelu(gate) * up` rows of `ffn`, with
 /// GELU's tanh form (what Gemma was trained with, and llama.cpp computes).
 pub fn gelu_mul(gate_up: &[f32], ffn: usize, out: &mut [f32]) -> Result<(), KernelError> {

@@ -41,7 +41,7 @@ impl Mamba2Shape {
 
     /// Floats of one request's convolution state: its last `conv_kernel - 1` inputs.
     pub fn conv_state_len(&self) -> usize {
-        (self.conv_kernel - 1) * self.conv_dim()
+        self.conv_kernel.saturating_sub(1) * self.conv_dim()
     }
 
     /// Floats of one request's scan state: a `head_dim x state` matrix per head.
@@ -50,12 +50,19 @@ impl Mamba2Shape {
     }
 
     pub fn validate(&self) -> Result<(), KernelError> {
+        // Sizes whose products overflow are refused before any is computed.
+        let products = self.heads.checked_mul(self.head_dim).and_then(|inner| {
+            let b_and_c = self.groups.checked_mul(self.state)?.checked_mul(2)?;
+            let conv = inner.checked_add(b_and_c)?.checked_mul(self.conv_kernel)?;
+            inner.checked_mul(self.state).map(|_| conv)
+        });
         let ok = self.heads > 0
             && self.head_dim > 0
             && self.state > 0
             && self.conv_kernel > 1
             && self.groups > 0
-            && self.heads.is_multiple_of(self.groups);
+            && self.heads.is_multiple_of(self.groups)
+            && products.is_some();
         match ok {
             true => Ok(()),
             false => Err(KernelError::Shape(format!("Mamba-2 layer {self:?}"))),

@@ -10,8 +10,8 @@
 //! [`super::recurrent::RecurrentStates`].
 
 use super::hparams::Hparams;
-use super::recurrent::{all_finite, conv_taps, required_size};
-use super::weights::{matrix_shape, single, tensor, vector, FusedLinear};
+use super::recurrent::{all_finite, required_size};
+use super::weights::{matrix_shape, shaped_vector, single, tensor, vector, FusedLinear};
 use super::ModelError;
 use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::{GgufFile, MetadataValue};
@@ -229,7 +229,7 @@ impl DeltaNet {
         let name = |part: &str| format!("blk.{layer}.{part}");
         let conv_name = name("ssm_conv1d.weight");
         let net = Self {
-            conv: conv_taps(file, &conv_name, shape.conv_kernel, shape.conv_dim())?,
+            conv: shaped_vector(file, &conv_name, &[shape.conv_kernel, shape.conv_dim()])?,
             dt_bias: vector(file, &name("ssm_dt.bias"), shape.value_heads)?,
             a: vector(file, &name("ssm_a"), shape.value_heads)?,
             norm: vector(file, &name("ssm_norm.weight"), shape.head_dim)?,

@@ -20,7 +20,7 @@ use super::weights::Mlp;
 use super::{Activation, ForwardBatch, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 use crate::sampling::SampleOutput;
-use kernels::activation::{gelu_mul, silu_mul};
+use kernels::activation::{gelu_mul, silu_mul, squared_relu};
 use kernels::attention::{paged_attention_with_sinks, AttentionShape, PagedBatch, ScoreRules};
 use kernels::norm::rms_norm;
 use kernels::rope::RopeAngles;
@@ -198,6 +198,13 @@ impl Model {
     /// with a mixture of experts, or the attention of a latent attention layer.
     pub fn add_adapter(&mut self, adapter: LoraAdapter) -> Result<u32, ModelError> {
         for (i, layer) in self.weights.layers.iter().enumerate() {
+            // An adapter names GGUF blocks: it cannot be read for layers spread over several.
+            if layer.blocks != (i, None) {
+                return Err(ModelError::Adapter(format!(
+                    "the model's layer {i} is GGUF blocks {:?} (a mixer and an MLP apart)",
+                    layer.blocks
+                )));
+            }
             let mlp = adapter.updates(i, Target::GateUp) || adapter.updates(i, Target::Down);
             let attention =
                 adapter.updates(i, Target::Qkv) || adapter.updates(i, Target::AttnOutput);
@@ -448,33 +455,44 @@ impl Model {
             }
             scale_residual(&mut s.proj, c.residual_scale);
             add_in_place(&mut s.x, &s.proj);
-
-            pre_norm(&s.x, lw.ffn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
-            match &lw.mlp {
-                Mlp::Dense { gate_up, down } => {
-                    let ffn = down.k_in();
-                    s.gate_up.resize(t * 2 * ffn, 0.0);
-                    gate_up.matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
-                    adapted.apply(layer, Target::GateUp, &s.normed, hidden, &mut s.gate_up);
-                    s.act.resize(t * ffn, 0.0);
-                    match c.activation {
-                        Activation::Silu => silu_mul(&s.gate_up, ffn, &mut s.act)?,
-                        Activation::GeluTanh => gelu_mul(&s.gate_up, ffn, &mut s.act)?,
+            // A layer that is its mixer alone (Nemotron-H's) has no MLP block.
+            if !matches!(lw.mlp, Mlp::Absent) {
+                pre_norm(&s.x, lw.ffn_norm.as_deref(), c.rms_norm_eps, &mut s.normed)?;
+                match &lw.mlp {
+                    Mlp::Dense { gate_up, down } => {
+                        let ffn = down.k_in();
+                        s.gate_up.resize(t * 2 * ffn, 0.0);
+                        gate_up.matmul(&s.normed, t, &mut s.gate_up, &mut s.tmp)?;
+                        adapted.apply(layer, Target::GateUp, &s.normed, hidden, &mut s.gate_up);
+                        s.act.resize(t * ffn, 0.0);
+                        match c.activation {
+                            Activation::Silu => silu_mul(&s.gate_up, ffn, &mut s.act)?,
+                            Activation::GeluTanh => gelu_mul(&s.gate_up, ffn, &mut s.act)?,
+                        }
+                        down.matmul(&s.act, t, &mut s.proj)?;
+                        adapted.apply(layer, Target::Down, &s.act, ffn, &mut s.proj);
                     }
-                    down.matmul(&s.act, t, &mut s.proj)?;
-                    adapted.apply(layer, Target::Down, &s.act, ffn, &mut s.proj);
+                    Mlp::Squared { up, down } => {
+                        s.act.resize(t * down.k_in(), 0.0);
+                        up.matmul(&s.normed, t, &mut s.act)?;
+                        squared_relu(&mut s.act);
+                        down.matmul(&s.act, t, &mut s.proj)?;
+                    }
+                    Mlp::Absent => {}
+                    Mlp::Experts(moe) => {
+                        moe.forward(&s.normed, t, hidden, &mut s.moe, &mut s.proj)?
+                    }
+                    Mlp::Parallel(moe) => {
+                        let (eps, scratch) = (c.rms_norm_eps, &mut s.parallel);
+                        moe.forward(&s.x, &s.normed, t, eps, scratch, &mut s.proj)?
+                    }
                 }
-                Mlp::Experts(moe) => moe.forward(&s.normed, t, hidden, &mut s.moe, &mut s.proj)?,
-                Mlp::Parallel(moe) => {
-                    let (eps, scratch) = (c.rms_norm_eps, &mut s.parallel);
-                    moe.forward(&s.x, &s.normed, t, eps, scratch, &mut s.proj)?
+                if let Some(post) = &lw.post_ffn_norm {
+                    norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
                 }
+                scale_residual(&mut s.proj, c.residual_scale);
+                add_in_place(&mut s.x, &s.proj);
             }
-            if let Some(post) = &lw.post_ffn_norm {
-                norm_in_place(&mut s.proj, post, c.rms_norm_eps, &mut s.tmp)?;
-            }
-            scale_residual(&mut s.proj, c.residual_scale);
-            add_in_place(&mut s.x, &s.proj);
             if let Some(block) = &lw.per_layer {
                 let (eps, layers, all) = (c.rms_norm_eps, c.num_layers, &s.per_layer_inputs);
                 block.apply(layer, all, layers, &mut s.x, eps, &mut s.per_layer)?;

@@ -8,7 +8,7 @@ use super::{
     deepseek2, exaone4, gemma2, gemma3, gemma4, glm4moe, gpt_oss, granite, lfm2, llama, llama4,
     minimax_m2,
 };
-use super::{mistral3, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen35, qwen3moe};
+use super::{mistral3, nemotron_h, olmo2, phi3, qwen2, qwen2moe, qwen3, qwen35, qwen3moe};
 use super::{Device, Model, ModelConfig, ModelError, Weights};
 use crate::gguf::GgufFile;
 
@@ -34,7 +34,7 @@ impl LoadOptions {
 }
 
 /// Every supported family, by the `general.architecture` it answers to.
-const FAMILIES: [(&str, LoadWeights); 26] = [
+const FAMILIES: [(&str, LoadWeights); 27] = [
     (llama::ARCHITECTURE, llama::load),
     (qwen2::ARCHITECTURE, qwen2::load),
     (qwen3::ARCHITECTURE, qwen3::load),
@@ -61,6 +61,7 @@ const FAMILIES: [(&str, LoadWeights); 26] = [
     (lfm2::ARCHITECTURE, lfm2::load),
     (lfm2::MOE_ARCHITECTURE, lfm2::load),
     (exaone4::ARCHITECTURE, exaone4::load),
+    (nemotron_h::ARCHITECTURE, nemotron_h::load),
 ];
 
 /// The architectures [`load`] accepts.

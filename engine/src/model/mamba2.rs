@@ -10,8 +10,8 @@
 
 use super::delta_net::softplus;
 use super::hparams::Hparams;
-use super::recurrent::{all_finite, conv_taps, required_size, StateShape};
-use super::weights::{vector, FusedLinear};
+use super::recurrent::{all_finite, required_size, StateShape};
+use super::weights::{shaped_vector, vector, FusedLinear};
 use super::ModelError;
 use crate::gguf::keys::{invalid, Keys};
 use crate::gguf::GgufFile;
@@ -23,6 +23,8 @@ use kernels::norm::rms_norm;
 const MAX_CONV_KERNEL: usize = 64;
 const MAX_HEADS: usize = 1 << 12;
 const MAX_STATE: usize = 1 << 12;
+/// Channels of `x` (Granite 4.0-H-Small's are 8,192).
+const MAX_INNER: usize = 1 << 16;
 
 /// The shape the file's `{arch}.ssm.*` keys give every Mamba-2 layer: `time_step_rank`
 /// heads (llama.cpp's name for them), `inner_size` channels split evenly among them.
@@ -33,7 +35,7 @@ pub fn declared_shape(file: &GgufFile, hp: &Hparams) -> Result<Mamba2Shape, Mode
     let state = read("ssm.state_size", MAX_STATE)?;
     let groups = read("ssm.group_count", MAX_HEADS)?;
     let heads = read("ssm.time_step_rank", MAX_HEADS)?;
-    let inner = read("ssm.inner_size", MAX_HEADS * MAX_STATE)?;
+    let inner = read("ssm.inner_size", MAX_INNER)?;
     if !inner.is_multiple_of(heads) {
         return Err(invalid(
             &hp.key("ssm.inner_size"),
@@ -116,18 +118,21 @@ impl Mamba2 {
     pub fn load(file: &GgufFile, layer: usize, shape: Mamba2Shape) -> Result<Self, ModelError> {
         let name = |part: &str| format!("blk.{layer}.{part}");
         let conv_name = name("ssm_conv1d.weight");
+        let norm_dims = [shape.inner() / shape.groups, shape.groups];
         let bias_name = name("ssm_conv1d.bias");
         let conv_bias = match file.tensor(&bias_name) {
             Some(_) => vector(file, &bias_name, shape.conv_dim())?,
             None => vec![0.0; shape.conv_dim()],
         };
         let layer_weights = Self {
-            conv: conv_taps(file, &conv_name, shape.conv_kernel, shape.conv_dim())?,
+            conv: shaped_vector(file, &conv_name, &[shape.conv_kernel, shape.conv_dim()])?,
             conv_bias,
-            dt_bias: vector(file, &name("ssm_dt.bias"), shape.heads)?,
-            a: vector(file, &name("ssm_a"), shape.heads)?,
-            d: vector(file, &name("ssm_d"), shape.heads)?,
-            norm: vector(file, &name("ssm_norm.weight"), shape.inner())?,
+            dt_bias: shaped_vector(file, &name("ssm_dt.bias"), &[shape.heads])?,
+            a: shaped_vector(file, &name("ssm_a"), &[1, shape.heads])?,
+            d: shaped_vector(file, &name("ssm_d"), &[1, shape.heads])?,
+            // `[inner / groups, groups]`: a file whose keys split the same channels into
+            // other groups would otherwise load and compute something else.
+            norm: shaped_vector(file, &name("ssm_norm.weight"), &norm_dims)?,
             shape,
         };
         let w = &layer_weights;

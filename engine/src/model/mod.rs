@@ -43,6 +43,7 @@ mod llama;
 mod llama4;
 mod minimax_m2;
 mod mistral3;
+mod nemotron_h;
 mod olmo2;
 mod phi3;
 mod qwen2;

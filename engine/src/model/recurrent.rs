@@ -7,10 +7,8 @@
 //! request ends and restores it for a request whose prompt continues those tokens, beside the
 //! tree's K/V of them (`scheduler::state_cache`).
 
-use super::weights::{tensor, vector};
 use super::{ForwardBatch, ModelError};
 use crate::gguf::keys::Keys;
-use crate::gguf::GgufFile;
 use kernels::delta_net::DeltaShape;
 
 /// A recurrent layer's size under `key`: required, positive and at most `max` (far above any
@@ -20,25 +18,6 @@ pub fn required_size(keys: &Keys<'_>, key: &str, max: usize) -> Result<usize, Mo
     keys.positive(key, value)?;
     keys.at_most(key, value, max)?;
     Ok(value)
-}
-
-/// A recurrent layer's convolution taps, tensor `name` of `[kernel, channels]` (each
-/// channel's taps, oldest input first).
-pub fn conv_taps(
-    file: &GgufFile,
-    name: &str,
-    kernel: usize,
-    channels: usize,
-) -> Result<Vec<f32>, ModelError> {
-    let v = tensor(file, name)?;
-    let want = [kernel as u64, channels as u64];
-    if v.dims() != want {
-        return Err(ModelError::Shape(format!(
-            "{name}: dims {:?}, expected {want:?}",
-            v.dims()
-        )));
-    }
-    vector(file, name, kernel * channels)
 }
 
 /// Refuses a recurrent layer's weights `parts` if one holds a value that is not finite: it

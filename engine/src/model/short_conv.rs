@@ -5,7 +5,8 @@
 //! runs as the layer's output projection. The convolution's last inputs are the state the
 //! layer carries per request ([`super::recurrent::RecurrentStates`]).
 
-use super::recurrent::{all_finite, conv_taps, StateShape};
+use super::recurrent::{all_finite, StateShape};
+use super::weights::shaped_vector;
 use super::ModelError;
 use kernels::delta_net::causal_conv_linear;
 
@@ -29,7 +30,7 @@ impl ShortConv {
         kernel: usize,
     ) -> Result<Self, ModelError> {
         let name = format!("blk.{layer}.shortconv.conv.weight");
-        let weight = conv_taps(file, &name, kernel, hidden)?;
+        let weight = shaped_vector(file, &name, &[kernel, hidden])?;
         all_finite(&[&weight], &name)?;
         Ok(Self { kernel, weight })
     }

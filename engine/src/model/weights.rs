@@ -180,6 +180,16 @@ pub struct LayerPlan {
     pub short_conv: Option<usize>,
     /// A Mamba-2 layer of this shape instead of attention (Granite 4.0's hybrids).
     pub mamba2: Option<Mamba2Shape>,
+    /// The GGUF block holding the layer's mixer, where it is not the layer's index
+    /// (Nemotron-H, whose blocks each hold a mixer or an MLP).
+    pub block: Option<usize>,
+    /// The layer's MLP is this later block's, normed by that block's `attn_norm`
+    /// (Nemotron-H).
+    pub mlp_block: Option<usize>,
+    /// The MLP is `ffn_up`, ReLU squared, `ffn_down`, without a gate (Nemotron-H).
+    pub squared_relu: bool,
+    /// No MLP: the layer is its mixer alone (Nemotron-H's mixers followed by another).
+    pub no_mlp: bool,
     /// The layer's K/V heads and head size, where they are not the model's (Gemma 4's
     /// global layers: fewer, wider heads).
     pub heads: Option<LayerHeads>,
@@ -202,6 +212,19 @@ pub struct LayerPlan {
     pub parallel_experts: bool,
 }
 
+impl Mlp {
+    /// What kind of MLP this is, in words.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Mlp::Dense { .. } => "a gated MLP",
+            Mlp::Experts(_) => "a mixture of experts",
+            Mlp::Parallel(_) => "experts beside a dense MLP",
+            Mlp::Squared { .. } => "an MLP without a gate",
+            Mlp::Absent => "no MLP",
+        }
+    }
+}
+
 /// A layer's K/V heads and head size (its queries keep the model's head count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LayerHeads {
@@ -219,6 +242,13 @@ pub enum Mlp {
     Experts(Box<MoeWeights>),
     /// A dense MLP and experts side by side (Gemma 4's 26B-A4B).
     Parallel(Box<ParallelMoe>),
+    /// `up`, ReLU squared, `down`: no gate (Nemotron-H).
+    Squared {
+        up: QMatrix,
+        down: QMatrix,
+    },
+    /// None: the layer is its mixer alone.
+    Absent,
 }
 
 pub struct LayerWeights {
@@ -237,6 +267,8 @@ pub struct LayerWeights {
     /// A Mamba-2 layer's own parts: `qkv` is then its `ssm_in` (`z|xBC|dt`) and
     /// `attn_output` its `ssm_out`; the layer has no K/V.
     pub mamba2: Option<Box<Mamba2>>,
+    /// The GGUF blocks of the layer's mixer and, where it is another, of its MLP.
+    pub blocks: (usize, Option<usize>),
     /// The query rows carry an output gate per head (see [`LayerPlan::query_gate`]).
     pub query_gate: bool,
     /// `[q_dim + 2 kv_dim]`, added to each row of the fused Q|K|V output.
@@ -311,6 +343,7 @@ impl LayerWeights {
         config: &ModelConfig,
         plan: LayerPlan,
     ) -> Result<Self, ModelError> {
+        let i = plan.block.unwrap_or(i);
         let name = |s: &str| format!("blk.{i}.{s}.weight");
         let hidden = config.hidden;
         let heads = plan.heads.unwrap_or(LayerHeads {
@@ -354,16 +387,23 @@ impl LayerWeights {
                 hidden,
             )?
         };
+        let m = plan.mlp_block.unwrap_or(i);
+        let mlp_name = |s: &str| format!("blk.{m}.{s}.weight");
         let mlp = match plan.moe {
+            _ if plan.no_mlp => Mlp::Absent,
             Some(moe) if plan.parallel_experts => {
-                Mlp::Parallel(Box::new(ParallelMoe::load(file, i, hidden, ffn, moe)?))
+                Mlp::Parallel(Box::new(ParallelMoe::load(file, m, hidden, ffn, moe)?))
             }
-            Some(moe) => Mlp::Experts(Box::new(MoeWeights::load(file, i, hidden, moe)?)),
+            Some(moe) => Mlp::Experts(Box::new(MoeWeights::load(file, m, hidden, moe)?)),
+            None if plan.squared_relu => Mlp::Squared {
+                up: single(file, &mlp_name("ffn_up"), hidden, ffn)?,
+                down: single(file, &mlp_name("ffn_down"), ffn, hidden)?,
+            },
             None => {
                 let gate_up = if plan.fused_tensors {
-                    FusedLinear::load_split(file, &name("ffn_up"), hidden, &[ffn; 2])?
+                    FusedLinear::load_split(file, &mlp_name("ffn_up"), hidden, &[ffn; 2])?
                 } else {
-                    FusedLinear::load(file, &[name("ffn_gate"), name("ffn_up")], hidden)?
+                    FusedLinear::load(file, &[mlp_name("ffn_gate"), mlp_name("ffn_up")], hidden)?
                 };
                 if gate_up.widths != [ffn; 2] {
                     return Err(ModelError::Shape(format!(
@@ -372,15 +412,18 @@ impl LayerWeights {
                 }
                 Mlp::Dense {
                     gate_up,
-                    down: single(file, &name("ffn_down"), ffn, hidden)?,
+                    down: single(file, &mlp_name("ffn_down"), ffn, hidden)?,
                 }
             }
         };
-        let mlp_norm = if plan.mlp_norm_named_post_attention {
-            "post_attention_norm"
-        } else {
-            "ffn_norm"
+        let mlp_norm = match (plan.mlp_block, plan.mlp_norm_named_post_attention) {
+            (Some(_), _) => "attn_norm",
+            (None, true) => "post_attention_norm",
+            (None, false) => "ffn_norm",
         };
+        let ffn_norm = (!plan.no_pre_norms && !plan.no_mlp)
+            .then(|| vector(file, &mlp_name(mlp_norm), hidden))
+            .transpose()?;
         let (q_norm_len, k_norm_len) = match plan.whole_qk_norm {
             true => (q_dim, kv_dim),
             false => (d, d),
@@ -389,7 +432,7 @@ impl LayerWeights {
         // attention every head's value output.
         let attn_out_in = match (&plan.delta_net, &plan.mla) {
             _ if plan.short_conv.is_some() => hidden,
-            _ if let Some(m) = &plan.mamba2 => m.inner(),
+            _ if plan.mamba2.is_some() => plan.mamba2.map_or(0, |m| m.inner()),
             (Some(delta), _) => delta.shape.value_dim(),
             (None, Some(mla)) => config.num_heads * mla.v_dim,
             (None, None) => q_dim,
@@ -423,6 +466,7 @@ impl LayerWeights {
             delta_net,
             short_conv,
             mamba2,
+            blocks: (i, plan.mlp_block),
             query_gate: plan.query_gate,
             qkv_bias,
             // Without weights, a norm of ones (Llama 4's RMS norm before attention).
@@ -445,7 +489,7 @@ impl LayerWeights {
                 .transpose()?,
             attn_sinks: optional(plan.attn_sinks, "attn_sinks", config.num_heads)?,
             post_attn_norm: optional(plan.post_norms, "post_attention_norm", hidden)?,
-            ffn_norm: optional(!plan.no_pre_norms, mlp_norm, hidden)?,
+            ffn_norm,
             mlp,
             post_ffn_norm: optional(plan.post_norms, "post_ffw_norm", hidden)?,
             rope: (!plan.no_rope).then_some(plan.rope),
@@ -473,7 +517,9 @@ impl LayerWeights {
         }
         let widths = match (&plan.delta_net, &plan.mla) {
             _ if plan.short_conv.is_some() => vec![hidden; 3],
-            _ if let Some(m) = &plan.mamba2 => mamba2::projection_widths(m).to_vec(),
+            _ if plan.mamba2.is_some() => (plan.mamba2.iter())
+                .flat_map(mamba2::projection_widths)
+                .collect(),
             (Some(delta), _) => delta.projection_widths(),
             (None, Some(mla)) => mla.first_widths(config.num_heads).to_vec(),
             (None, None) if plan.kv_source.is_some() => vec![q_width],
@@ -621,6 +667,44 @@ pub(super) fn vector(file: &GgufFile, name: &str, len: usize) -> Result<Vec<f32>
     let mut out = vec![0.0; len];
     dequantize(v.ggml_type(), v.data(), &mut out)?;
     Ok(out)
+}
+
+/// Refuses a `family` file holding a bias of one of `parts` (`blk.{i}.{part}.bias`) in any of
+/// its `blocks`: biases the family's loader does not apply.
+pub(super) fn refuse_biases(
+    file: &GgufFile,
+    blocks: usize,
+    parts: &[&str],
+    family: &str,
+) -> Result<(), ModelError> {
+    let biased = (0..blocks)
+        .flat_map(|i| parts.iter().map(move |part| format!("blk.{i}.{part}.bias")))
+        .find(|name| file.tensor(name).is_some());
+    match biased {
+        Some(name) => Err(ModelError::Unsupported(format!(
+            "a projection bias ({name}) in a {family} model"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Tensor `name` as f32 values, after checking its GGUF dims are `dims` (trailing dims of 1
+/// aside, as llama.cpp's loader compares them).
+pub(super) fn shaped_vector(
+    file: &GgufFile,
+    name: &str,
+    dims: &[usize],
+) -> Result<Vec<f32>, ModelError> {
+    let want: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+    let trim = |d: &[u64]| d.len() - d.iter().rev().take_while(|&&n| n == 1).count();
+    let v = tensor(file, name)?;
+    if v.dims()[..trim(v.dims())] != want[..trim(&want)] {
+        return Err(ModelError::Shape(format!(
+            "{name}: dims {:?}, expected {want:?}",
+            v.dims()
+        )));
+    }
+    vector(file, name, dims.iter().product())
 }
 
 /// The tensor's bytes, after checking its GGUF dims are `dims`.

@@ -72,7 +72,8 @@ impl DeviceWeights {
         for lw in &w.layers {
             let Mlp::Dense { gate_up, down } = &lw.mlp else {
                 return Err(ModelError::Unsupported(
-                    "mixture-of-experts layers on the GPU: serve this model with --device cpu"
+                    "mixture-of-experts layers, or MLPs without a gate or absent (Nemotron-H), \
+                     on the GPU: serve this model with --device cpu"
                         .into(),
                 ));
             };

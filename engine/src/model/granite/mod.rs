@@ -16,9 +16,9 @@
 use super::hparams::Hparams;
 use super::mamba2;
 use super::moe;
-use super::weights::{LayerPlan, Weights};
+use super::weights::{refuse_biases, LayerPlan, Weights};
 use super::{rope, LoadOptions, ModelConfig, ModelError};
-use crate::gguf::keys::{invalid, Keys};
+use crate::gguf::keys::Keys;
 use crate::gguf::GgufFile;
 use kernels::mamba2::Mamba2Shape;
 use kernels::rope::RopeStyle;
@@ -30,7 +30,7 @@ pub const MOE_ARCHITECTURE: &str = "granitemoe";
 pub const HYBRID_ARCHITECTURE: &str = "granitehybrid";
 
 /// Biases some Granite files carry, which this loader does not apply.
-const BIASES: [&str; 7] = [
+const BIASES: [&str; 9] = [
     "attn_q",
     "attn_k",
     "attn_v",
@@ -38,6 +38,8 @@ const BIASES: [&str; 7] = [
     "ffn_gate",
     "ffn_up",
     "ffn_down",
+    "ssm_in",
+    "ssm_out",
 ];
 
 pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelError> {
@@ -45,24 +47,13 @@ pub fn load(file: &GgufFile, _options: &LoadOptions) -> Result<Weights, ModelErr
     let keys = Keys::new(file.metadata());
     let shared_key = hp.key("expert_shared_feed_forward_length");
     let shared = keys.optional_usize(&shared_key)?.filter(|&n| n > 0);
-    let moe = match (moe::mlp_wide_experts(file, &hp)?, shared) {
-        (Some(plan), shared) => Some(moe::MoePlan {
-            shared_ffn: shared,
-            ..plan
-        }),
-        (None, Some(_)) => {
-            return Err(invalid(&shared_key, "shared experts without experts".to_string()).into())
-        }
-        (None, None) => None,
-    };
-    let biased = (0..hp.block_count)
-        .flat_map(|i| BIASES.map(|part| format!("blk.{i}.{part}.bias")))
-        .find(|name| file.tensor(name).is_some());
-    if let Some(name) = biased {
-        return Err(ModelError::Unsupported(format!(
-            "a projection bias ({name}) in a Granite model"
-        )));
-    }
+    // Without experts the key is ignored, as llama.cpp does: the converter writes it for
+    // Granite 4.0's dense models, whose one MLP it names their shared MLP.
+    let moe = (moe::mlp_wide_experts(file, &hp)?).map(|plan| moe::MoePlan {
+        shared_ffn: shared,
+        ..plan
+    });
+    refuse_biases(file, hp.block_count, &BIASES, "Granite")?;
     let mut config = ModelConfig::from_hparams(&hp, file)?;
     let nonzero = |key: &str| -> Result<Option<f32>, ModelError> {
         Ok(keys.optional_f32(&hp.key(key))?.filter(|v| *v != 0.0))
