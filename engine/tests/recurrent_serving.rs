@@ -1,5 +1,5 @@
 //! Serving a model whose layers carry recurrent state (Qwen3.5's delta nets, LFM2's short
-//! convolutions): requests that share their beginnings, run together or as a conversation's
+//! convolutions, Nemotron-H's Mamba-2 layers): requests that share their beginnings, run together or as a conversation's
 //! later turn, in chunked prefills, get what the model gives each alone; a later turn resumes
 //! from the state saved when the earlier one ended (and nothing else does); no token is
 //! drafted; the running requests are capped so their states and as many saved take at most half
@@ -65,6 +65,12 @@ fn shared_beginnings_and_later_turns_get_what_each_request_gets_alone() {
 fn lfm2_requests_resume_their_short_convolutions_as_each_alone() {
     // Four short convolutions of 2 x 256 earlier inputs.
     shared_beginnings_and_later_turns("lfm2", 4 * 2 * 256 * 4);
+}
+
+#[test]
+fn nemotron_h_requests_resume_their_mamba2_states_as_each_alone() {
+    // Three Mamba-2 layers of 3 x 192 convolution inputs and 8 x 16 x 16 state floats.
+    shared_beginnings_and_later_turns("nemotron_h", 3 * (3 * 192 + 8 * 16 * 16) * 4);
 }
 
 /// Requests of family model `name` (whose recurrent state takes `per_request` bytes) that

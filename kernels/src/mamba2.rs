@@ -111,32 +111,38 @@ pub fn ssm_scan(
             states.len()
         )));
     }
-    let per_head = shape.head_dim * shape.state;
-    let mut items: Vec<(usize, usize, &mut [f32])> = Vec::with_capacity(requests * shape.heads);
+    let (p, inner) = (shape.head_dim, shape.inner());
+    // Each request's heads write their outputs, `[tokens, head_dim]` each, into one buffer
+    // (request after request, head after head): one allocation a call, not one a head.
+    let mut by_head = vec![0.0; tokens * inner];
+    let mut items = Vec::with_capacity(requests * shape.heads);
+    let mut rest = by_head.as_mut_slice();
     for (b, state) in states.iter_mut().enumerate() {
-        for (h, s) in state.chunks_exact_mut(per_head).enumerate() {
-            items.push((b, h, s));
+        let range = q_indptr[b] as usize..q_indptr[b + 1] as usize;
+        for (h, s) in state.chunks_exact_mut(p * shape.state).enumerate() {
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(range.len() * p);
+            items.push((range.clone(), h, s, mine));
+            rest = tail;
         }
     }
-    let outputs: Vec<(usize, usize, Vec<f32>)> = items
+    items
         .into_par_iter()
-        .map(|(b, h, s)| {
-            let range = q_indptr[b] as usize..q_indptr[b + 1] as usize;
-            (b, h, head_steps(shape, xbc, &inputs, range, h, s))
-        })
-        .collect();
-    let (p, inner) = (shape.head_dim, shape.inner());
-    for (b, h, o) in outputs {
-        let first = q_indptr[b] as usize;
-        for (t, src) in o.chunks_exact(p).enumerate() {
-            let row = (first + t) * inner;
-            out[row + h * p..row + (h + 1) * p].copy_from_slice(src);
+        .for_each(|(range, h, s, o)| head_steps(shape, xbc, &inputs, range, h, s, o));
+    let mut pieces = by_head.chunks_exact(p);
+    for w in q_indptr.windows(2) {
+        for h in 0..shape.heads {
+            for t in w[0] as usize..w[1] as usize {
+                if let Some(src) = pieces.next() {
+                    out[t * inner + h * p..t * inner + (h + 1) * p].copy_from_slice(src);
+                }
+            }
         }
     }
     Ok(())
 }
 
-/// Head `h` of one request over its token rows `range`, state `s` carried on.
+/// Head `h` of one request over its token rows `range`, state `s` carried on, its outputs
+/// written to `out` (`[tokens, head_dim]`).
 fn head_steps(
     shape: &Mamba2Shape,
     xbc: &[f32],
@@ -144,12 +150,12 @@ fn head_steps(
     range: std::ops::Range<usize>,
     h: usize,
     s: &mut [f32],
-) -> Vec<f32> {
+    out: &mut [f32],
+) {
     let (p, n, width) = (shape.head_dim, shape.state, shape.conv_dim());
     let group = h / (shape.heads / shape.groups);
     let b_at = shape.inner() + group * n;
     let c_at = shape.inner() + shape.groups * n + group * n;
-    let mut out = vec![0.0; range.len() * p];
     for (t, o) in range.zip(out.chunks_exact_mut(p)) {
         let row = &xbc[t * width..(t + 1) * width];
         let (x, b, c) = (
@@ -163,7 +169,6 @@ fn head_steps(
             *o = update_and_read(s, decay, x * dt, b, c) + inputs.d[h] * x;
         }
     }
-    out
 }
 
 /// `s = s * decay + x_dt * b`, then `s . c`, in eight lanes summed in a fixed order.
