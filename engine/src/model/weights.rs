@@ -232,7 +232,7 @@ pub struct LayerHeads {
     pub head_dim: usize,
 }
 
-/// A layer's MLP: one gated MLP, or a mixture of experts.
+/// A layer's MLP: one gated MLP, a mixture of experts, one without a gate, or none.
 pub enum Mlp {
     Dense {
         /// `[gate (ffn) | up (ffn)]`.

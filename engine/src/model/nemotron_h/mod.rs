@@ -5,8 +5,9 @@
 //! positive, an MLP of `ffn_up`, ReLU squared and `ffn_down` where the latter is, as
 //! llama.cpp's `nemotron_h` graph runs them. Each mixer block and the MLP block after it, if
 //! any, make one layer here (its MLP normed by the MLP block's `attn_norm`); an MLP block
-//! after no mixer is refused (no released pattern has one). The head is `output.weight`,
-//! else tied.
+//! after no mixer is refused: the 8B's and Nano v2's patterns have none, but the 47B's
+//! (`M---`) has, and is refused until a layer can carry a run of MLPs. The head is
+//! `output.weight`, else tied.
 
 use super::hparams::Hparams;
 use super::mamba2;
@@ -18,7 +19,8 @@ use kernels::rope::RopeStyle;
 
 pub const ARCHITECTURE: &str = "nemotron_h";
 
-/// Biases llama.cpp's loader allows, which this one does not apply.
+/// Biases this loader does not apply (llama.cpp's allows those of the projections, and
+/// refuses the Mamba-2 ones as unknown tensors).
 const BIASES: [&str; 8] = [
     "attn_q",
     "attn_k",
